@@ -1,0 +1,212 @@
+"""Turns (route, endpoint) into an app: one route per Lambda function, every route locally.
+
+An operation module declares `ROUTE` (its line of the route table) and `endpoint` (an async
+FastAPI endpoint), and exports `handler = lambda_handler(ROUTE, endpoint)`. The same pair is
+mounted by the local server, the CDK stack reads the route table, and each interface's OpenAPI
+document comes from its app.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from aws_lambda_powertools import Logger, Metrics, Tracer
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from mangum import Mangum
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
+from webstore.errors import DomainError, Throttled
+from webstore.settings import get_settings
+
+logger = Logger()
+tracer = Tracer()
+metrics = Metrics()
+
+
+class Interface(StrEnum):
+    STOREFRONT = "storefront"
+    OPERATOR = "operator"
+
+
+class Access(StrEnum):
+    """What a function may touch; its IAM policy grants exactly these."""
+
+    TABLE_READ = "table:read"
+    TABLE_WRITE = "table:write"
+    BUS_PUT = "bus:put"
+
+
+READ = frozenset({Access.TABLE_READ})
+WRITE = frozenset({Access.TABLE_READ, Access.TABLE_WRITE})
+WRITE_AND_PUBLISH = frozenset({Access.TABLE_READ, Access.TABLE_WRITE, Access.BUS_PUT})
+
+
+@dataclass(frozen=True)
+class Route:
+    """One line of the route table."""
+
+    interface: Interface
+    method: str
+    path: str
+    operation_id: str
+    access: frozenset[Access]
+    summary: str = ""
+    status_code: int = 200
+    # Further paths served by the same function (e.g. the token-less basket routes).
+    aliases: tuple[str, ...] = ()
+    memory_mb: int = 512
+    timeout_seconds: int = 10
+    # Hosted pages answer HTML and stay out of the JSON interface's OpenAPI document.
+    html: bool = False
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        return (self.path, *self.aliases)
+
+
+Endpoint = Callable[..., Any]
+
+
+# --- errors: mapped once per interface --------------------------------------------------
+
+
+def _field_name(location: Iterable[Any]) -> str:
+    parts = [str(p) for p in location if p not in ("body", "query", "path", "header")]
+    return ".".join(parts) or "body"
+
+
+def _validation_details(error: RequestValidationError) -> list[dict[str, str]]:
+    return [
+        {"field": _field_name(e.get("loc", ())), "message": str(e.get("msg", ""))} for e in error.errors()
+    ]
+
+
+def storefront_error(
+    request: Request, status: int, title: str, detail: str, fields: list[dict[str, str]] | None = None
+) -> JSONResponse:
+    body = {
+        "type": f"https://httpstatuses.io/{status}",
+        "title": title,
+        "status": status,
+        "detail": detail,
+        "instance": str(request.url.path),
+        "error_code": title.lower().replace(" ", "_"),
+        "field_details": fields or [],
+    }
+    return JSONResponse(body, status_code=status)
+
+
+def operator_error(
+    request: Request, status: int, title: str, detail: str, fields: Any = None
+) -> JSONResponse:
+    return JSONResponse({"error_code": status, "error_message": detail}, status_code=status)
+
+
+def _install_error_handlers(app: FastAPI, interface: Interface) -> None:
+    render = storefront_error if interface is Interface.STOREFRONT else operator_error
+
+    @app.exception_handler(DomainError)
+    async def domain_error(request: Request, error: DomainError) -> Response:
+        fields = [{"field": error.field, "message": error.detail}] if error.field else None
+        response = render(request, error.status, error.title, error.detail, fields)
+        if isinstance(error, Throttled):
+            response.headers["Retry-After"] = str(error.retry_after)
+        return response
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, error: RequestValidationError) -> Response:
+        details = _validation_details(error)
+        summary = "; ".join(f"{d['field']}: {d['message']}" for d in details[:5])
+        return render(request, 422, "Invalid request", f"Invalid request: {summary}", details)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        title = {404: "Not found", 405: "Method not allowed", 413: "Payload too large"}.get(
+            error.status_code, "Error"
+        )
+        return render(request, error.status_code, title, str(error.detail))
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, error: Exception) -> Response:
+        logger.exception("unhandled error", extra={"path": request.url.path})
+        return render(request, 500, "Internal error", "Something went wrong on our side; try again")
+
+
+# --- middleware --------------------------------------------------------------------------
+
+_SLASHES = re.compile(r"/{2,}")
+
+
+class RequestHygiene:
+    """Folds doubled slashes (`//queue`, COMPAT.md) and refuses bodies over the size limit."""
+
+    def __init__(self, app: ASGIApp, interface: Interface) -> None:
+        self.app = app
+        self.interface = interface
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = scope.get("path", "/")
+        if "//" in path:
+            scope = {**scope, "path": _SLASHES.sub("/", path), "raw_path": _SLASHES.sub("/", path).encode()}
+        limit = get_settings().max_body_bytes
+        length = dict(scope.get("headers") or []).get(b"content-length")
+        if length is not None and length.isdigit() and int(length) > limit:
+            request = Request(scope)
+            render = storefront_error if self.interface is Interface.STOREFRONT else operator_error
+            response = render(request, 413, "Payload too large", f"The request body exceeds {limit} bytes")
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+# --- apps and handlers --------------------------------------------------------------------
+
+TITLES = {
+    Interface.STOREFRONT: ("Webstore storefront interface", "2.1.0"),
+    Interface.OPERATOR: ("Webstore operator interface", "1.0.0"),
+}
+
+
+def build_app(interface: Interface, operations: Iterable[tuple[Route, Endpoint]]) -> FastAPI:
+    title, version = TITLES[interface]
+    app = FastAPI(title=title, version=version, docs_url="/docs", redoc_url=None)
+    _install_error_handlers(app, interface)
+    for route, endpoint in operations:
+        for path in route.paths:
+            app.add_api_route(
+                path,
+                endpoint,
+                methods=[route.method],
+                operation_id=route.operation_id
+                if path == route.path
+                else f"{route.operation_id}_{len(path)}",
+                summary=route.summary or None,
+                status_code=route.status_code,
+                include_in_schema=not route.html and path == route.path,
+                response_model_exclude_none=False,
+            )
+    app.add_middleware(RequestHygiene, interface=interface)
+    return app
+
+
+def lambda_handler(route: Route, endpoint: Endpoint) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
+    """The Lambda entry point of one operation: its one-route app behind Mangum and Powertools."""
+    adapter = Mangum(build_app(route.interface, [(route, endpoint)]), lifespan="off")
+
+    @metrics.log_metrics(capture_cold_start_metric=True, raise_on_empty_metrics=False)
+    @logger.inject_lambda_context(clear_state=True)
+    @tracer.capture_lambda_handler(capture_response=False)
+    def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+        logger.append_keys(operation=route.operation_id)
+        return adapter(event, context)
+
+    return handler

@@ -1,0 +1,302 @@
+"""What a store sells and how: the entities an operator sets up (by the catalog import).
+
+These models are both the catalog file's schema and what the repository stores. They hold
+domain values only (Decimal money, datetimes); the API shapes live in `webstore.views`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, HttpUrl, field_validator
+
+from webstore.money import MINOR_UNITS
+
+Int32 = Annotated[int, Field(ge=1, le=2_147_483_647)]
+Name = Annotated[str, Field(min_length=1, max_length=200)]
+Slug = Annotated[str, Field(min_length=1, max_length=120, pattern=r"^[a-z0-9][a-z0-9\-_]*$")]
+Html = Annotated[str, Field(max_length=100_000)]
+Amount = Annotated[Decimal, Field(ge=0, max_digits=14, decimal_places=4)]
+Percent = Annotated[Decimal, Field(ge=0, le=100, max_digits=7, decimal_places=4)]
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=False, validate_assignment=False)
+
+
+class PackageType(StrEnum):
+    SINGLE = "single"
+    SUBSCRIPTION = "subscription"
+
+
+class CommandTrigger(StrEnum):
+    """The payment event that queues a package command."""
+
+    PURCHASE = "purchase"
+    EXPIRY = "expiry"
+    REFUND = "refund"
+    CHARGEBACK = "chargeback"
+    RENEWAL = "renewal"
+
+
+class DiscountType(StrEnum):
+    PERCENTAGE = "percentage"
+    VALUE = "value"
+
+
+class TaxMode(StrEnum):
+    NONE = "none"
+    EXCLUSIVE = "exclusive"  # tax is added on top of the price
+    INCLUSIVE = "inclusive"  # the price already contains the tax
+
+
+class Tax(Model):
+    mode: TaxMode = TaxMode.NONE
+    rate: Percent = Decimal(0)
+
+
+class SidebarModule(Model):
+    type: Literal[
+        "top_customer",
+        "recent_payments",
+        "community_goal",
+        "payment_goal",
+        "textbox",
+        "featured_package",
+        "giftcard_balance",
+        "server_status",
+    ]
+    title: str = ""
+    order: int = 0
+    # Module-specific settings: textbox `content`, featured_package `package_id`,
+    # community_goal `goal_id`, payment_goal `target`, recent_payments `limit`, server_status `address`.
+    settings: dict[str, str | int | float | bool | None] = Field(default_factory=dict)
+
+
+class Store(Model):
+    """The store (account) and its settings: one item, read with every storefront request."""
+
+    id: Int32
+    name: Name
+    description: Html = ""
+    webstore_url: str = ""
+    currency: str = Field(default="USD", min_length=3, max_length=3)
+    lang: str = "en"
+    logo: str | None = None
+    platform_type: str = "Minecraft (Java Edition)"
+    platform_type_id: str = "minecraft"
+    game_type: str = "Minecraft"
+    online_mode: bool = True
+    log_events: bool = False
+    disabled: bool = False
+    created_at: datetime
+    supports_usernames: bool = True
+    supports_gifting: bool = True
+    tax: Tax = Field(default_factory=Tax)
+    # Hosts (besides webstore_url's) that auth and checkout may send a player back to.
+    allowed_return_hosts: list[str] = Field(default_factory=list)
+    basket_ttl_seconds: int = Field(default=7 * 24 * 3600, ge=300, le=90 * 24 * 3600)
+    emit_basket_abandoned: bool = False
+    sidebar: list[SidebarModule] = Field(default_factory=list)
+    public_token: str
+    checkout_key_hash: str
+
+    @field_validator("currency")
+    @classmethod
+    def _known_currency(cls, value: str) -> str:
+        value = value.upper()
+        if value not in MINOR_UNITS:
+            raise ValueError(f"unsupported currency {value!r}")
+        return value
+
+
+class Category(Model):
+    id: Int32
+    name: Name
+    slug: Slug | None = None
+    parent_id: int | None = None
+    tiered: bool = False
+    dynamic: bool = False
+    description: Html = ""
+    order: int = 0
+    display_type: Literal["list", "grid"] = "list"
+    image_url: str | None = None
+
+
+class PackageMedia(Model):
+    type: Literal["video", "image"] = "image"
+    name: str | None = None
+    url: str
+    featured: bool = False
+    primary: bool = False
+
+
+class PackageCommand(Model):
+    """A command a package queues on one server when its trigger happens."""
+
+    server_id: Int32
+    command: Annotated[str, Field(min_length=1, max_length=2000)]
+    trigger: CommandTrigger = CommandTrigger.PURCHASE
+    require_online: bool = False
+    delay: int = Field(default=0, ge=0, le=86_400 * 30)
+    slots: int = Field(default=0, ge=0, le=100)
+
+
+class Package(Model):
+    id: Int32
+    category_id: Int32
+    name: Name
+    description: Html = ""
+    image: str | None = None
+    type: PackageType = PackageType.SINGLE
+    price: Amount
+    order: int = 0
+    slug: Slug | None = None
+    disabled: bool = False
+    disable_quantity: bool = False
+    disable_gifting: bool = False
+    user_limit: int = Field(default=0, ge=0)  # 0: no limit
+    expiration_date: datetime | None = None
+    expiry_length: int = Field(default=0, ge=0)  # subscriptions: billing period length
+    expiry_period: Literal["day", "month", "year"] = "month"
+    media: list[PackageMedia] = Field(default_factory=list)
+    creator_meta_data: dict[str, str] = Field(default_factory=dict)
+    options: list[str] = Field(default_factory=list)
+    variables: list[str] = Field(default_factory=list)
+    commands: list[PackageCommand] = Field(default_factory=list)
+    created_at: datetime
+    updated_at: datetime
+
+    @property
+    def ident(self) -> str:
+        from webstore.keys import package_ident
+
+        return package_ident(self.category_id, self.id)
+
+    @property
+    def server_ids(self) -> list[int]:
+        return sorted({c.server_id for c in self.commands})
+
+
+class Effective(Model):
+    """What a sale or coupon applies to."""
+
+    type: Literal["package", "category", "all", "cart"] = "all"
+    packages: list[int] = Field(default_factory=list)
+    categories: list[int] = Field(default_factory=list)
+
+
+class Discount(Model):
+    type: DiscountType = DiscountType.PERCENTAGE
+    percentage: Percent = Decimal(0)
+    value: Amount = Decimal(0)
+
+
+class Sale(Model):
+    id: Int32
+    name: Name
+    effective: Effective = Field(default_factory=Effective)
+    discount: Discount
+    start: datetime
+    expire: datetime
+    order: int = 0
+
+
+class BasketType(StrEnum):
+    SINGLE = "single"
+    SUBSCRIPTION = "subscription"
+    BOTH = "both"
+
+
+class Coupon(Model):
+    id: Int32
+    code: Annotated[str, Field(min_length=1, max_length=64)]
+    effective: Effective = Field(default_factory=lambda: Effective(type="cart"))
+    discount: Discount
+    redeem_unlimited: bool = True
+    expire_never: bool = True
+    expire_limit: int = Field(default=0, ge=0)  # total redemptions, when not unlimited
+    expire_date: datetime | None = None
+    start_date: datetime | None = None
+    basket_type: BasketType = BasketType.BOTH
+    minimum: Amount = Decimal(0)
+    # 0: each package; 1: basket total before sales; 2: basket total after sales.
+    discount_application_method: Literal[0, 1, 2] = 0
+    user_limit: int = Field(default=0, ge=0)  # redemptions per player; 0: no limit
+    username: str | None = None
+    note: str = ""
+    created_at: datetime
+
+
+class GiftCard(Model):
+    id: Int32
+    card_number: Annotated[str, Field(min_length=4, max_length=64)]
+    balance: Amount
+    starting_balance: Amount
+    currency: str = "USD"
+    note: str = ""
+    void: bool = False
+    expires_at: datetime | None = None
+    created_at: datetime
+
+
+class CreatorCode(Model):
+    code: Annotated[str, Field(min_length=1, max_length=64)]
+    name: Name
+    wallet_ref: str = ""
+    percentage: Percent = Decimal(0)  # share of the payment credited to the creator
+
+
+class Page(Model):
+    id: Int32
+    title: Name
+    slug: Slug
+    content: Html = ""
+    private: bool = False
+    hidden: bool = False
+    disabled: bool = False
+    sequence: bool = False
+    created_at: datetime
+    updated_at: datetime
+
+
+class Server(Model):
+    id: Int32
+    name: Name
+    next_check: int = Field(default=60, ge=1, le=3600)  # seconds between queue polls
+    secret_hash: str = ""
+
+
+class GoalStatus(StrEnum):
+    ACTIVE = "active"
+    COMPLETED = "completed"
+    DISABLED = "disabled"
+
+
+class CommunityGoal(Model):
+    id: Int32
+    name: Name
+    description: Html = ""
+    image: str = ""
+    target: Amount
+    current: Amount = Decimal(0)
+    repeatable: bool = False
+    last_achieved: datetime | None = None
+    times_achieved: int = 0
+    status: GoalStatus = GoalStatus.ACTIVE
+    sale: int = 0
+    created_at: datetime
+    updated_at: datetime
+
+
+class WebhookEndpoint(Model):
+    id: Int32
+    url: HttpUrl
+    # Which webhook types it receives; empty: all of them.
+    events: list[str] = Field(default_factory=list)
+    # Signing secret; kept readable because HMAC needs it (DynamoDB encrypts it at rest).
+    secret: str
+    validated: bool = False

@@ -1,0 +1,351 @@
+"""The one DynamoDB table: its schema, and a thin typed wrapper over the low-level client.
+
+Every repository goes through `Table`, so each method here is exactly one round trip
+(batch_get and transact split only past DynamoDB's own per-call limits).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
+from enum import Enum
+from typing import Any, TypeVar
+
+from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
+from botocore.exceptions import ClientError
+from pydantic import BaseModel
+
+from webstore.errors import Conflict
+
+KEY_ATTRIBUTES = ("PK", "SK", "GSI1PK", "GSI1SK")
+META_ATTRIBUTES = (*KEY_ATTRIBUTES, "entity", "expires_at", "version")
+TTL_ATTRIBUTE = "expires_at"
+GSI1 = "GSI1"
+
+# The table's shape, shared by the local stack and the CDK stack.
+KEY_SCHEMA = [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}]
+ATTRIBUTE_DEFINITIONS = [
+    {"AttributeName": name, "AttributeType": "S"} for name in ("PK", "SK", "GSI1PK", "GSI1SK")
+]
+GLOBAL_SECONDARY_INDEXES = [
+    {
+        "IndexName": GSI1,
+        "KeySchema": [
+            {"AttributeName": "GSI1PK", "KeyType": "HASH"},
+            {"AttributeName": "GSI1SK", "KeyType": "RANGE"},
+        ],
+        "Projection": {"ProjectionType": "ALL"},
+    }
+]
+
+_serializer = TypeSerializer()
+_deserializer = TypeDeserializer()
+Item = dict[str, Any]
+M = TypeVar("M", bound=BaseModel)
+
+
+def to_attribute_value(value: Any) -> Any:
+    """Plain Python → what DynamoDB stores: Decimal numbers, ISO strings for datetimes."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, dt.datetime):
+        return value.isoformat()
+    if isinstance(value, float):
+        return Decimal(str(value))
+    if isinstance(value, int | Decimal | str):
+        return value
+    if isinstance(value, Mapping):
+        return {str(k): to_attribute_value(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [to_attribute_value(v) for v in value]
+    if isinstance(value, set | frozenset):
+        return set(value)
+    return str(value)
+
+
+def to_item(model: BaseModel, pk: str, sk: str, entity: str, **extra: Any) -> Item:
+    item: Item = {"PK": pk, "SK": sk, "entity": entity}
+    item.update(to_attribute_value(model.model_dump()))
+    item.update({k: to_attribute_value(v) for k, v in extra.items() if v is not None})
+    return item
+
+
+def from_item(model: type[M], item: Mapping[str, Any]) -> M:
+    return model.model_validate({k: v for k, v in item.items() if k not in META_ATTRIBUTES})
+
+
+def serialize(item: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: _serializer.serialize(v) for k, v in item.items()}
+
+
+def deserialize(item: Mapping[str, Any]) -> Item:
+    return {k: _deserializer.deserialize(v) for k, v in item.items()}
+
+
+def _values(values: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    return serialize({k: to_attribute_value(v) for k, v in values.items()}) if values else None
+
+
+def condition_failed(error: ClientError) -> bool:
+    return error.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException"
+
+
+class TransactionCancelled(Conflict):
+    """A transaction's condition failed; `reasons` has one code per action ('None' if it held)."""
+
+    def __init__(self, reasons: list[str]) -> None:
+        super().__init__("The request conflicts with the current state; nothing was changed")
+        self.reasons = reasons
+
+    @property
+    def failed_indexes(self) -> list[int]:
+        return [i for i, code in enumerate(self.reasons) if code == "ConditionalCheckFailed"]
+
+
+class Table:
+    def __init__(self, client: Any, name: str) -> None:
+        self.client = client
+        self.name = name
+
+    # --- reads ---
+
+    def get(self, key: Mapping[str, str], *, consistent: bool = False) -> Item | None:
+        response = self.client.get_item(TableName=self.name, Key=serialize(key), ConsistentRead=consistent)
+        return deserialize(response["Item"]) if "Item" in response else None
+
+    def batch_get(self, keys: Sequence[Mapping[str, str]], *, consistent: bool = False) -> list[Item]:
+        """One BatchGetItem per 100 distinct keys (retrying unprocessed keys)."""
+        unique = list({(k["PK"], k["SK"]): k for k in keys}.values())
+        found: list[Item] = []
+        for start in range(0, len(unique), 100):
+            request: dict[str, Any] = {
+                self.name: {
+                    "Keys": [serialize(k) for k in unique[start : start + 100]],
+                    "ConsistentRead": consistent,
+                }
+            }
+            while request:
+                response = self.client.batch_get_item(RequestItems=request)
+                found.extend(deserialize(i) for i in response["Responses"].get(self.name, []))
+                request = response.get("UnprocessedKeys") or {}
+        return found
+
+    def query(
+        self,
+        pk: str,
+        *,
+        sk_prefix: str | None = None,
+        sk_between: tuple[str, str] | None = None,
+        index: str | None = None,
+        forward: bool = True,
+        limit: int | None = None,
+        start_key: Mapping[str, Any] | None = None,
+        consistent: bool = False,
+        filter_expression: str | None = None,
+        names: Mapping[str, str] | None = None,
+        values: Mapping[str, Any] | None = None,
+    ) -> tuple[list[Item], Item | None]:
+        """One Query call: (items, the key to continue from or None)."""
+        pk_name, sk_name = ("GSI1PK", "GSI1SK") if index == GSI1 else ("PK", "SK")
+        expression = "#pk = :pk"
+        all_names = {"#pk": pk_name, **(names or {})}
+        all_values: dict[str, Any] = {":pk": pk, **(values or {})}
+        if sk_prefix is not None:
+            expression += " AND begins_with(#sk, :sk)"
+            all_names["#sk"] = sk_name
+            all_values[":sk"] = sk_prefix
+        elif sk_between is not None:
+            expression += " AND #sk BETWEEN :lo AND :hi"
+            all_names["#sk"] = sk_name
+            all_values[":lo"], all_values[":hi"] = sk_between
+        params: dict[str, Any] = {
+            "TableName": self.name,
+            "KeyConditionExpression": expression,
+            "ExpressionAttributeNames": all_names,
+            "ExpressionAttributeValues": _values(all_values),
+            "ScanIndexForward": forward,
+        }
+        if index:
+            params["IndexName"] = index
+        else:
+            params["ConsistentRead"] = consistent
+        if limit:
+            params["Limit"] = limit
+        if start_key:
+            params["ExclusiveStartKey"] = serialize(start_key)
+        if filter_expression:
+            params["FilterExpression"] = filter_expression
+        response = self.client.query(**params)
+        last = response.get("LastEvaluatedKey")
+        return [deserialize(i) for i in response.get("Items", [])], (deserialize(last) if last else None)
+
+    # --- writes ---
+
+    def put(
+        self,
+        item: Mapping[str, Any],
+        *,
+        condition: str | None = None,
+        names: Mapping[str, str] | None = None,
+        values: Mapping[str, Any] | None = None,
+    ) -> None:
+        params: dict[str, Any] = {"TableName": self.name, "Item": serialize(item)}
+        _add_condition(params, condition, names, values)
+        self.client.put_item(**params)
+
+    def update(
+        self,
+        key: Mapping[str, str],
+        expression: str,
+        *,
+        condition: str | None = None,
+        names: Mapping[str, str] | None = None,
+        values: Mapping[str, Any] | None = None,
+        return_values: str = "NONE",
+    ) -> Item:
+        params: dict[str, Any] = {
+            "TableName": self.name,
+            "Key": serialize(key),
+            "UpdateExpression": expression,
+            "ReturnValues": return_values,
+        }
+        _add_condition(params, condition, names, values)
+        response = self.client.update_item(**params)
+        return deserialize(response.get("Attributes", {}))
+
+    def delete(
+        self,
+        key: Mapping[str, str],
+        *,
+        condition: str | None = None,
+        names: Mapping[str, str] | None = None,
+        values: Mapping[str, Any] | None = None,
+    ) -> None:
+        params: dict[str, Any] = {"TableName": self.name, "Key": serialize(key)}
+        _add_condition(params, condition, names, values)
+        self.client.delete_item(**params)
+
+    def batch_write(self, items: Iterable[Mapping[str, Any]]) -> None:
+        """Unconditional puts, 25 a call (used by the catalog import, not on request paths)."""
+        batch = [{"PutRequest": {"Item": serialize(i)}} for i in items]
+        for start in range(0, len(batch), 25):
+            request: dict[str, Any] = {self.name: batch[start : start + 25]}
+            while request:
+                response = self.client.batch_write_item(RequestItems=request)
+                request = response.get("UnprocessedItems") or {}
+
+    def transact(self, actions: Sequence[TransactAction]) -> None:
+        """One TransactWriteItems: all or nothing. TransactionCancelled names what failed."""
+        if not actions:
+            return
+        if len(actions) > 100:
+            raise ValueError("a transaction holds at most 100 actions")
+        try:
+            self.client.transact_write_items(TransactItems=[a.to_request(self.name) for a in actions])
+        except ClientError as error:
+            if error.response.get("Error", {}).get("Code") != "TransactionCanceledException":
+                raise
+            reasons = [r.get("Code", "None") for r in error.response.get("CancellationReasons", [])]
+            if not reasons:
+                reasons = _reasons_from_message(error.response.get("Error", {}).get("Message", ""))
+            raise TransactionCancelled(reasons) from error
+
+
+def _reasons_from_message(message: str) -> list[str]:
+    # "Transaction cancelled, please refer cancellation reasons for specific reasons [None, ConditionalCheckFailed]"
+    if "[" not in message:
+        return []
+    inner = message[message.rindex("[") + 1 : message.rindex("]")]
+    return [part.strip() for part in inner.split(",")]
+
+
+def _add_condition(
+    params: dict[str, Any],
+    condition: str | None,
+    names: Mapping[str, str] | None,
+    values: Mapping[str, Any] | None,
+) -> None:
+    if condition:
+        params["ConditionExpression"] = condition
+    if names:
+        params["ExpressionAttributeNames"] = dict(names)
+    serialized = _values(values)
+    if serialized:
+        params["ExpressionAttributeValues"] = serialized
+
+
+class TransactAction:
+    """One action of a TransactWriteItems call."""
+
+    def __init__(self, kind: str, body: dict[str, Any]) -> None:
+        self.kind = kind
+        self.body = body
+
+    def to_request(self, table_name: str) -> dict[str, Any]:
+        return {self.kind: {"TableName": table_name, **self.body}}
+
+    @classmethod
+    def put(
+        cls,
+        item: Mapping[str, Any],
+        condition: str | None = None,
+        names: Mapping[str, str] | None = None,
+        values: Mapping[str, Any] | None = None,
+    ) -> TransactAction:
+        body: dict[str, Any] = {"Item": serialize(item)}
+        _add_condition(body, condition, names, values)
+        return cls("Put", body)
+
+    @classmethod
+    def update(
+        cls,
+        key: Mapping[str, str],
+        expression: str,
+        condition: str | None = None,
+        names: Mapping[str, str] | None = None,
+        values: Mapping[str, Any] | None = None,
+    ) -> TransactAction:
+        body: dict[str, Any] = {"Key": serialize(key), "UpdateExpression": expression}
+        _add_condition(body, condition, names, values)
+        return cls("Update", body)
+
+    @classmethod
+    def delete(
+        cls,
+        key: Mapping[str, str],
+        condition: str | None = None,
+        names: Mapping[str, str] | None = None,
+        values: Mapping[str, Any] | None = None,
+    ) -> TransactAction:
+        body: dict[str, Any] = {"Key": serialize(key)}
+        _add_condition(body, condition, names, values)
+        return cls("Delete", body)
+
+    @classmethod
+    def check(
+        cls,
+        key: Mapping[str, str],
+        condition: str,
+        names: Mapping[str, str] | None = None,
+        values: Mapping[str, Any] | None = None,
+    ) -> TransactAction:
+        body: dict[str, Any] = {"Key": serialize(key)}
+        _add_condition(body, condition, names, values)
+        return cls("ConditionCheck", body)
+
+
+def create_table(client: Any, name: str) -> None:
+    """Create the table as the CDK stack defines it (local stack and tests)."""
+    client.create_table(
+        TableName=name,
+        KeySchema=KEY_SCHEMA,
+        AttributeDefinitions=ATTRIBUTE_DEFINITIONS,
+        GlobalSecondaryIndexes=GLOBAL_SECONDARY_INDEXES,
+        BillingMode="PAY_PER_REQUEST",
+    )
+    client.update_time_to_live(
+        TableName=name, TimeToLiveSpecification={"Enabled": True, "AttributeName": TTL_ATTRIBUTE}
+    )

@@ -1,0 +1,78 @@
+"""Domain events and the publisher port. Use cases publish; adapters deliver.
+
+In AWS the publisher puts each event on the EventBridge bus (detail-type = webhook type);
+locally an in-process bus hands it straight to the subscribed handlers.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from aws_lambda_powertools import Logger
+
+logger = Logger(child=True)
+
+SOURCE = "webstore"
+
+
+@dataclass(frozen=True)
+class DomainEvent:
+    """One webhook-worthy fact: `type` is the webhook type (e.g. `payment.completed`)."""
+
+    type: str
+    account_id: int
+    subject: dict[str, Any]
+    id: str = field(default_factory=lambda: str(uuid.uuid4()))
+    date: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
+
+    def detail(self) -> dict[str, Any]:
+        return {"id": self.id, "account_id": self.account_id, "date": self.date, "subject": self.subject}
+
+
+class Publisher(Protocol):
+    def publish(self, event: DomainEvent) -> None: ...
+
+
+class EventBridgePublisher:
+    def __init__(self, client: Any, bus_name: str) -> None:
+        self.client = client
+        self.bus_name = bus_name
+
+    def publish(self, event: DomainEvent) -> None:
+        response = self.client.put_events(
+            Entries=[
+                {
+                    "Source": SOURCE,
+                    "DetailType": event.type,
+                    "Detail": json.dumps(event.detail(), default=str),
+                    "EventBusName": self.bus_name,
+                }
+            ]
+        )
+        if response.get("FailedEntryCount"):
+            raise RuntimeError(f"EventBridge refused event {event.id}: {response['Entries']}")
+
+
+class InProcessBus:
+    """The local stack's bus: delivers each event to every subscriber, in process."""
+
+    def __init__(self) -> None:
+        self.subscribers: list[Callable[[DomainEvent], None]] = []
+        self.published: list[DomainEvent] = []
+
+    def subscribe(self, subscriber: Callable[[DomainEvent], None]) -> None:
+        self.subscribers.append(subscriber)
+
+    def publish(self, event: DomainEvent) -> None:
+        self.published.append(event)
+        logger.info("event published", extra={"event_type": event.type, "event_id": event.id})
+        for subscriber in self.subscribers:
+            try:
+                subscriber(event)
+            except Exception:
+                logger.exception("event subscriber failed", extra={"event_id": event.id})

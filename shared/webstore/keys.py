@@ -1,0 +1,236 @@
+"""Identifiers and table keys: every key format in one place (see docs/data-model.md).
+
+Public identifiers carry the account id so that a request can name every item it needs before
+its first round trip: `{account36}-{random}` for public tokens and basket idents,
+`tbx-{paymentId}-{random}` for transaction ids. The random part is what makes them unguessable;
+the account id only routes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+import uuid
+
+from webstore.errors import NotFound
+
+INT32_MAX = 2_147_483_647
+_B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+_PUBLIC_ID = re.compile(r"^([0-9a-z]{1,7})-([0-9a-f]{32})$")
+_TXN = re.compile(r"^tbx-([0-9]{1,10})-([0-9a-f]{8})$")
+_PACKAGE_IDENT = re.compile(r"^(pkg|dyn)_([0-9]{1,10})_([0-9]{1,10})$")
+
+
+# --- public identifiers -------------------------------------------------------------------
+
+
+def base36(number: int) -> str:
+    if number < 0:
+        raise ValueError("negative")
+    digits = ""
+    while True:
+        number, rest = divmod(number, 36)
+        digits = _B36[rest] + digits
+        if number == 0:
+            return digits
+
+
+def new_public_token(account_id: int) -> str:
+    return f"{base36(account_id)}-{secrets.token_hex(16)}"
+
+
+def new_basket_ident(account_id: int) -> str:
+    return f"{base36(account_id)}-{secrets.token_hex(16)}"
+
+
+def account_of(public_id: str, what: str = "Store") -> int:
+    """The account a public token or basket ident belongs to; NotFound if it is not ours."""
+    match = _PUBLIC_ID.match(public_id or "")
+    if not match:
+        raise NotFound(f"{what} not found")
+    account_id = int(match.group(1), 36)
+    if not 1 <= account_id <= INT32_MAX:
+        raise NotFound(f"{what} not found")
+    return account_id
+
+
+def new_transaction_id(payment_id: int) -> str:
+    return f"tbx-{payment_id}-{secrets.token_hex(4)}"
+
+
+def payment_id_of(transaction_id: str) -> int:
+    match = _TXN.match(transaction_id or "")
+    if not match or not 1 <= int(match.group(1)) <= INT32_MAX:
+        raise NotFound("Payment not found")
+    return int(match.group(1))
+
+
+def package_ident(category_id: int, package_id: int, *, dynamic: bool = False) -> str:
+    return f"{'dyn' if dynamic else 'pkg'}_{category_id}_{package_id}"
+
+
+def parse_package_ident(value: str) -> tuple[str, int, int] | None:
+    """(prefix, category id, package id) for our own idents; None for anything else."""
+    match = _PACKAGE_IDENT.match(value)
+    if not match:
+        return None
+    return match.group(1), int(match.group(2)), int(match.group(3))
+
+
+def new_secret() -> str:
+    return secrets.token_hex(20)
+
+
+def hash_secret(secret: str) -> str:
+    """Secrets and API keys are stored and looked up by this hash, never in the clear."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def secret_matches(secret: str, expected_hash: str) -> bool:
+    return hmac.compare_digest(hash_secret(secret), expected_hash)
+
+
+def player_uuid(username: str) -> str:
+    """The demo platform's stable player UUID: the offline-mode UUID of the username."""
+    return str(uuid.UUID(bytes=_offline_uuid_bytes(username)))
+
+
+def _offline_uuid_bytes(username: str) -> bytes:
+    digest = bytearray(hashlib.md5(f"OfflinePlayer:{username}".encode()).digest())
+    digest[6] = (digest[6] & 0x0F) | 0x30  # version 3
+    digest[8] = (digest[8] & 0x3F) | 0x80  # RFC 4122 variant
+    return bytes(digest)
+
+
+# --- table keys ---------------------------------------------------------------------------
+# Store partition: everything a storefront read needs, ordered so that each read is one
+# contiguous SK range that ends or starts at the store item (`5STORE`).
+
+STORE_ITEM = "5STORE"
+
+
+def _n(number: int) -> str:
+    return f"{number:010d}"
+
+
+def store_pk(account_id: int) -> str:
+    return f"STORE#{account_id}"
+
+
+def page_sk(page_id: int) -> str:
+    return f"1PAGE#{_n(page_id)}"
+
+
+def goal_sk(goal_id: int) -> str:
+    return f"2GOAL#{_n(goal_id)}"
+
+
+STATS_ITEM = "4STATS"
+
+
+def category_sk(category_id: int) -> str:
+    return f"6CAT#{_n(category_id)}"
+
+
+def package_sk(package_id: int) -> str:
+    return f"7PKG#{_n(package_id)}"
+
+
+def sale_sk(sale_id: int) -> str:
+    return f"8SALE#{_n(sale_id)}"
+
+
+# Account partition: what the operator interface and payments use.
+
+
+def account_pk(account_id: int) -> str:
+    return f"ACCOUNT#{account_id}"
+
+
+SEQUENCES_ITEM = "SEQ"
+
+
+def coupon_sk(coupon_id: int) -> str:
+    return f"COUPON#{_n(coupon_id)}"
+
+
+def coupon_code_sk(code: str) -> str:
+    return f"COUPONCODE#{code.upper()}"
+
+
+def giftcard_sk(card_number: str) -> str:
+    return f"GIFTCARD#{card_number.upper()}"
+
+
+def creator_code_sk(code: str) -> str:
+    return f"CREATOR#{code.upper()}"
+
+
+def payment_sk(payment_id: int) -> str:
+    return f"PAY#{_n(payment_id)}"
+
+
+def player_sk(player_id: int) -> str:
+    return f"PLAYER#{_n(player_id)}"
+
+
+def player_name_sk(username: str) -> str:
+    return f"PLAYERNAME#{username.lower()}"
+
+
+def player_uuid_sk(uuid_value: str) -> str:
+    return f"PLAYERUUID#{uuid_value.lower()}"
+
+
+def tier_sk(username_id: int, category_id: int) -> str:
+    return f"TIER#{_n(username_id)}#{_n(category_id)}"
+
+
+def tier_prefix(username_id: int) -> str:
+    return f"TIER#{_n(username_id)}#"
+
+
+def ban_sk(ban_id: int) -> str:
+    return f"BAN#{_n(ban_id)}"
+
+
+def server_sk(server_id: int) -> str:
+    return f"SERVER#{_n(server_id)}"
+
+
+def webhook_sk(endpoint_id: int) -> str:
+    return f"WEBHOOK#{_n(endpoint_id)}"
+
+
+# Global partitions.
+
+
+def basket_key(ident: str) -> dict[str, str]:
+    return {"PK": f"BASKET#{ident}", "SK": "BASKET"}
+
+
+def secret_key(secret_hash: str) -> dict[str, str]:
+    return {"PK": f"SECRET#{secret_hash}", "SK": "SECRET"}
+
+
+def user_key(username: str) -> dict[str, str]:
+    """The platform-wide player registry: one stable username_id per username."""
+    return {"PK": f"USER#{username.lower()}", "SK": "USER"}
+
+
+USERS_SEQUENCE_KEY = {"PK": "SEQ#USERS", "SK": "SEQ"}
+ACCOUNTS_SEQUENCE_KEY = {"PK": "SEQ#ACCOUNTS", "SK": "SEQ"}
+
+
+def queue_pk(account_id: int, server_id: int) -> str:
+    return f"QUEUE#{account_id}#{server_id}"
+
+
+def throttle_key(scope: str, client: str) -> dict[str, str]:
+    return {"PK": f"THROTTLE#{scope}#{client}", "SK": "THROTTLE"}
+
+
+def key(pk: str, sk: str) -> dict[str, str]:
+    return {"PK": pk, "SK": sk}
