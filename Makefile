@@ -27,7 +27,7 @@ test: bootstrap
 	$(PY) -m pytest $(ARGS)
 
 bench: $(STAMP)
-	$(PY) scripts/bench_round_trips.py
+	$(PY) scripts/bench_round_trips.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) node_modules cdk.out

@@ -15,6 +15,7 @@ from enum import StrEnum
 from typing import Any
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools.metrics import MetricUnit
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
@@ -207,6 +208,7 @@ def lambda_handler(route: Route, endpoint: Endpoint) -> Callable[[dict[str, Any]
     @tracer.capture_lambda_handler(capture_response=False)
     def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         logger.append_keys(operation=route.operation_id)
+        metrics.add_metric(name="Requests", unit=MetricUnit.Count, value=1)
         return adapter(event, context)
 
     return handler

@@ -19,7 +19,6 @@ from pydantic import BaseModel
 from webstore.errors import Conflict
 
 KEY_ATTRIBUTES = ("PK", "SK", "GSI1PK", "GSI1SK")
-META_ATTRIBUTES = (*KEY_ATTRIBUTES, "entity", "expires_at", "version")
 TTL_ATTRIBUTE = "expires_at"
 GSI1 = "GSI1"
 
@@ -74,7 +73,9 @@ def to_item(model: BaseModel, pk: str, sk: str, entity: str, **extra: Any) -> It
 
 
 def from_item(model: type[M], item: Mapping[str, Any]) -> M:
-    return model.model_validate({k: v for k, v in item.items() if k not in META_ATTRIBUTES})
+    """The model's fields of an item; keys and bookkeeping attributes (counters) are left out."""
+    fields = model.model_fields
+    return model.model_validate({k: v for k, v in item.items() if k in fields})
 
 
 def serialize(item: Mapping[str, Any]) -> dict[str, Any]:
@@ -255,7 +256,7 @@ class Table:
 
 
 def _reasons_from_message(message: str) -> list[str]:
-    # "Transaction cancelled, please refer cancellation reasons for specific reasons [None, ConditionalCheckFailed]"
+    # "Transaction cancelled, please refer cancellation reasons ... [None, ConditionalCheckFailed]"
     if "[" not in message:
         return []
     inner = message[message.rindex("[") + 1 : message.rindex("]")]

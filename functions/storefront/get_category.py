@@ -1,0 +1,34 @@
+"""GET {headless_url}/categories/{id-or-slug} — one category, optionally with its packages."""
+
+from fastapi import Depends, Path, Query
+from webstore.services import Services
+from webstore.storefront import catalog, schemas
+
+from functions.deps import TOKEN_PREFIX, services
+from functions.runtime import READ, Interface, Route, lambda_handler
+
+ROUTE = Route(
+    Interface.STOREFRONT,
+    "GET",
+    f"{TOKEN_PREFIX}/categories/{{category}}",
+    "getCategory",
+    READ,
+    "One category",
+)
+
+
+async def endpoint(
+    token: str,
+    category: str = Path(max_length=120),
+    include_packages: bool = Query(False, alias="includePackages"),
+    basket_ident: str | None = Query(None, alias="basketIdent", max_length=80),
+    svc: Services = Depends(services),
+) -> schemas.Envelope[schemas.Category]:
+    return schemas.Envelope(
+        data=catalog.get_category(
+            svc, token, category, include_packages=include_packages, basket_ident=basket_ident
+        )
+    )
+
+
+handler = lambda_handler(ROUTE, endpoint)

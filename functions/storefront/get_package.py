@@ -1,0 +1,25 @@
+"""GET {headless_url}/packages/{id-or-slug} — one package (by id, slug or ident)."""
+
+from fastapi import Depends, Path, Query
+from webstore.services import Services
+from webstore.storefront import catalog, schemas
+
+from functions.deps import TOKEN_PREFIX, services
+from functions.runtime import READ, Interface, Route, lambda_handler
+
+ROUTE = Route(
+    Interface.STOREFRONT, "GET", f"{TOKEN_PREFIX}/packages/{{package}}", "getPackage", READ, "One package"
+)
+
+
+async def endpoint(
+    token: str,
+    package: str = Path(max_length=120),
+    basket_ident: str | None = Query(None, alias="basketIdent", max_length=80),
+    ip_address: str | None = Query(None, alias="ipAddress", max_length=64),
+    svc: Services = Depends(services),
+) -> schemas.Envelope[schemas.Package]:
+    return schemas.Envelope(data=catalog.get_package(svc, token, package, basket_ident))
+
+
+handler = lambda_handler(ROUTE, endpoint)

@@ -1,0 +1,19 @@
+"""GET {headless_url}/ — the store."""
+
+from fastapi import Depends
+from webstore.services import Services
+from webstore.storefront import catalog, schemas
+
+from functions.deps import TOKEN_PREFIX, services
+from functions.runtime import READ, Interface, Route, lambda_handler
+
+ROUTE = Route(
+    Interface.STOREFRONT, "GET", TOKEN_PREFIX, "getWebstore", READ, "The store", aliases=(f"{TOKEN_PREFIX}/",)
+)
+
+
+async def endpoint(token: str, svc: Services = Depends(services)) -> schemas.Envelope[schemas.Webstore]:
+    return schemas.Envelope(data=catalog.get_webstore(svc, token))
+
+
+handler = lambda_handler(ROUTE, endpoint)

@@ -1,0 +1,72 @@
+"""The `webstore` command: run the local stack, or import a catalog into any table."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import boto3
+from webstore.catalog_import import import_catalog, parse_catalog
+from webstore.db import Table
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="webstore", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="run both interfaces locally with the demo store")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--storefront-port", type=int, default=8080)
+    serve.add_argument("--operator-port", type=int, default=8081)
+    serve.add_argument("--table", default="webstore", help="table name (created if missing)")
+    serve.add_argument("--dynamodb-endpoint", help="a real DynamoDB endpoint instead of the embedded one")
+    serve.add_argument("--region", default="us-east-1")
+    serve.add_argument("--catalog", type=Path, help="catalog file to import instead of the demo store")
+    serve.add_argument("--no-catalog", action="store_true", help="import nothing")
+    serve.add_argument("--next-check", type=int, help="seconds between queue polls, for every server")
+    serve.add_argument("--credentials-file", type=Path, help="write the URLs and keys here as JSON")
+
+    importer = commands.add_parser("import", help="import (or re-import) a catalog file into a table")
+    importer.add_argument("catalog", type=Path)
+    importer.add_argument("--table", required=True)
+    importer.add_argument("--region", default=None)
+    importer.add_argument("--dynamodb-endpoint", default=None)
+
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        from infra.local import DEMO_CATALOG, LocalConfig, run
+
+        run(
+            LocalConfig(
+                host=args.host,
+                storefront_port=args.storefront_port,
+                operator_port=args.operator_port,
+                table_name=args.table,
+                dynamodb_endpoint=args.dynamodb_endpoint,
+                region=args.region,
+                catalog=None if args.no_catalog else (args.catalog or DEMO_CATALOG),
+                next_check=args.next_check,
+                credentials_file=args.credentials_file,
+            )
+        )
+        return 0
+
+    try:
+        catalog = parse_catalog(json.loads(args.catalog.read_text()))
+    except (OSError, ValueError) as error:
+        print(f"webstore import: {error}", file=sys.stderr)
+        return 2
+    client = boto3.client("dynamodb", region_name=args.region, endpoint_url=args.dynamodb_endpoint)
+    result = import_catalog(Table(client, args.table), catalog)
+    print(f"Imported store {result.account_id} into {args.table}")
+    print(f"  public_token       {result.public_token}")
+    print(f"  checkout_api_key   {result.checkout_api_key or '(unchanged; only its hash is stored)'}")
+    for server_id, secret in result.server_secrets.items():
+        print(f"  server {server_id} secret    {secret or '(unchanged; only its hash is stored)'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

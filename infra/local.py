@@ -1,0 +1,146 @@
+"""The local stack: both interfaces in one process, an embedded DynamoDB, an in-process bus.
+
+The same routes as in AWS (the route table), the same domain code, the same table shape.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import boto3
+import uvicorn
+from fastapi import FastAPI
+from webstore import services as services_module
+from webstore.catalog_import import ImportResult, import_catalog, parse_catalog
+from webstore.db import Table, create_table
+
+from functions.routes import operations
+from functions.runtime import Interface, build_app
+
+DEMO_CATALOG = Path(__file__).resolve().parent.parent / "shared" / "webstore" / "demo" / "store.json"
+
+
+@dataclass
+class LocalConfig:
+    host: str = "127.0.0.1"
+    storefront_port: int = 8080
+    operator_port: int = 8081
+    table_name: str = "webstore"
+    dynamodb_endpoint: str | None = None  # None: embedded (moto, in process)
+    region: str = "us-east-1"
+    catalog: Path | None = DEMO_CATALOG  # None: import nothing
+    next_check: int | None = None
+    credentials_file: Path | None = None
+
+
+def interface_app(interface: Interface) -> FastAPI:
+    return build_app(interface, [(op.route, op.endpoint) for op in operations(interface)])
+
+
+@contextlib.contextmanager
+def embedded_dynamodb() -> Iterator[None]:
+    """moto's DynamoDB, EventBridge and SQS, in this process, for as long as the block runs."""
+    from moto import mock_aws
+
+    for name, value in (("AWS_ACCESS_KEY_ID", "local"), ("AWS_SECRET_ACCESS_KEY", "local")):
+        os.environ.setdefault(name, value)
+    with mock_aws():
+        yield
+
+
+def configure_environment(config: LocalConfig) -> None:
+    """Settings come from the environment, as in Lambda."""
+    os.environ.update(
+        {
+            "WEBSTORE_TABLE_NAME": config.table_name,
+            "WEBSTORE_REGION": config.region,
+            "AWS_DEFAULT_REGION": config.region,
+            "WEBSTORE_EVENTS": "local",
+            "WEBSTORE_STOREFRONT_URL": f"http://{config.host}:{config.storefront_port}",
+            "WEBSTORE_OPERATOR_URL": f"http://{config.host}:{config.operator_port}",
+            "WEBSTORE_ALLOW_PRIVATE_WEBHOOKS": "true",
+            "POWERTOOLS_TRACE_DISABLED": "true",
+            "POWERTOOLS_METRICS_NAMESPACE": "webstore-local",
+            "POWERTOOLS_SERVICE_NAME": "webstore-local",
+        }
+    )
+    if config.dynamodb_endpoint:
+        os.environ["WEBSTORE_DYNAMODB_ENDPOINT"] = config.dynamodb_endpoint
+    if config.next_check is not None:
+        os.environ["WEBSTORE_NEXT_CHECK_OVERRIDE"] = str(config.next_check)
+    services_module.reset()
+
+
+def prepare_table(config: LocalConfig) -> Table:
+    client = boto3.client("dynamodb", region_name=config.region, endpoint_url=config.dynamodb_endpoint)
+    if config.table_name not in client.list_tables()["TableNames"]:
+        create_table(client, config.table_name)
+    return Table(client, config.table_name)
+
+
+def credentials(config: LocalConfig, result: ImportResult) -> dict[str, Any]:
+    storefront = f"http://{config.host}:{config.storefront_port}"
+    return {
+        "headless_url": f"{storefront}/api/accounts/{result.public_token}",
+        "plugin_url": f"http://{config.host}:{config.operator_port}",
+        "public_token": result.public_token,
+        "webstore_identifier": result.public_token,
+        "checkout_api_key": result.checkout_api_key,
+        "server_secret": next(iter(result.server_secrets.values()), None),
+    }
+
+
+def start_local_bus_consumers() -> None:
+    """Hand locally published events to the same delivery code as in AWS."""
+    try:
+        from webstore.webhooks import local as local_webhooks  # arrives with the webhooks work
+    except ImportError:
+        return
+    local_webhooks.subscribe(services_module.local_bus(), services_module.get_services())
+
+
+async def serve_forever(config: LocalConfig) -> None:
+    servers = [
+        uvicorn.Server(
+            uvicorn.Config(interface_app(interface), host=config.host, port=port, log_level="warning")
+        )
+        for interface, port in (
+            (Interface.STOREFRONT, config.storefront_port),
+            (Interface.OPERATOR, config.operator_port),
+        )
+    ]
+    await asyncio.gather(*(server.serve() for server in servers))
+
+
+def run(config: LocalConfig) -> None:
+    configure_environment(config)
+    with contextlib.ExitStack() as stack:
+        if not config.dynamodb_endpoint:
+            stack.enter_context(embedded_dynamodb())
+        table = prepare_table(config)
+        start_local_bus_consumers()
+        if config.catalog:
+            catalog = parse_catalog(json.loads(config.catalog.read_text()))
+            creds = credentials(config, import_catalog(table, catalog))
+            print_credentials(creds, config)
+        print(f"Storefront: http://{config.host}:{config.storefront_port}  (docs: /docs)", flush=True)
+        print(f"Operator:   http://{config.host}:{config.operator_port}  (docs: /docs)", flush=True)
+        print("Ctrl-C stops.", flush=True)
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(serve_forever(config))
+
+
+def print_credentials(creds: dict[str, Any], config: LocalConfig) -> None:
+    print("Demo store ready:", flush=True)
+    for name, value in creds.items():
+        print(f"  {name:20} {value}", flush=True)
+    if config.credentials_file:
+        config.credentials_file.write_text(json.dumps(creds, indent=2) + "\n")
+        print(f"Credentials written to {config.credentials_file}", flush=True)

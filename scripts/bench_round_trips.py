@@ -1,0 +1,98 @@
+"""Prints the DynamoDB round trips (and items read) one request of each operation makes.
+
+Not a test: a figure to watch. Every request goes through the operation's real Lambda handler
+(API Gateway v2 event) against moto; a botocore hook counts the DynamoDB calls it makes.
+Scenarios live in scripts/bench/<interface>.py; each is (label, handler, method, path, kwargs)
+produced by `scenarios(ctx)` after its `setup(ctx)` seeded what it needs.
+
+    .venv/bin/python scripts/bench_round_trips.py [--interface storefront|operator]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "shared")]
+
+import os  # noqa: E402
+
+os.environ["POWERTOOLS_METRICS_DISABLED"] = "true"
+
+import boto3  # noqa: E402
+
+from tests.conftest import LambdaContext, api_event, demo_catalog_data  # noqa: E402
+
+INTERFACES = ("storefront", "operator")
+
+
+class CallCounter:
+    """Counts DynamoDB API calls and the items they return."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+        self.items = 0
+
+    def before(self, event_name: str, **_: Any) -> None:
+        self.calls.append(event_name.rsplit(".", 1)[-1])
+
+    def after(self, parsed: dict[str, Any], **_: Any) -> None:
+        if "Items" in parsed:
+            self.items += len(parsed["Items"])
+        elif "Item" in parsed:
+            self.items += 1
+        for found in (parsed.get("Responses") or {}).values():
+            if isinstance(found, list):
+                self.items += len(found)
+
+    def reset(self) -> None:
+        self.calls, self.items = [], 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--interface", choices=INTERFACES)
+    args = parser.parse_args()
+
+    from moto import mock_aws
+    from webstore import services
+    from webstore.catalog_import import import_catalog, parse_catalog
+    from webstore.db import Table, create_table
+
+    with mock_aws():
+        services.reset()
+        client = boto3.client("dynamodb", region_name="us-east-1")
+        create_table(client, "webstore-test")
+        table = Table(client, "webstore-test")
+        counter = CallCounter()
+        hooked = services.get_services().table.client
+        hooked.meta.events.register("before-call.dynamodb", counter.before)
+        hooked.meta.events.register("after-call.dynamodb", counter.after)
+        ctx: dict[str, Any] = {
+            "table": table,
+            "demo": import_catalog(table, parse_catalog(demo_catalog_data())),
+        }
+
+        print(f"{'operation':<46} {'status':>6} {'trips':>5} {'items':>6}  calls")
+        for interface in [args.interface] if args.interface else INTERFACES:
+            try:
+                module = importlib.import_module(f"scripts.bench.{interface}")
+            except ModuleNotFoundError:
+                continue
+            module.setup(ctx)
+            for label, handler, method, path, kwargs in module.scenarios(ctx):
+                counter.reset()
+                result = handler(api_event(method, path, **kwargs), LambdaContext())
+                calls = ",".join(counter.calls)
+                print(
+                    f"{label:<46} {result['statusCode']:>6} {len(counter.calls):>5} {counter.items:>6}  {calls}"
+                )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

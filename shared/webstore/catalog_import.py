@@ -1,0 +1,215 @@
+"""Store set-up from a catalog file: no interface creates categories or packages, this does.
+
+Re-importing updates in place: definitions are overwritten, runtime state is kept (the
+public token, key and server secrets once issued, coupon redemptions, gift card balances,
+goal progress). Credentials are generated on first import (or taken from the file) and
+returned once; only their hashes are stored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import Field
+
+from webstore import keys
+from webstore.catalog import (
+    Category,
+    CommunityGoal,
+    Coupon,
+    CreatorCode,
+    GiftCard,
+    Model,
+    Package,
+    Page,
+    Sale,
+    Server,
+    SidebarModule,
+    Store,
+    Tax,
+    WebhookEndpoint,
+)
+from webstore.db import Table, deserialize
+from webstore.repo.account import AccountRepository
+from webstore.repo.store import StoreRepository
+
+EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
+
+
+class StoreSettings(Model):
+    """The store section of a catalog file: Store without what the import issues itself."""
+
+    id: int = Field(ge=1, le=keys.INT32_MAX)
+    name: str
+    description: str = ""
+    webstore_url: str = ""
+    currency: str = "USD"
+    lang: str = "en"
+    logo: str | None = None
+    platform_type: str = "Minecraft (Java Edition)"
+    platform_type_id: str = "minecraft"
+    game_type: str = "Minecraft"
+    online_mode: bool = True
+    disabled: bool = False
+    supports_usernames: bool = True
+    supports_gifting: bool = True
+    tax: Tax = Field(default_factory=Tax)
+    allowed_return_hosts: list[str] = Field(default_factory=list)
+    basket_ttl_seconds: int = 7 * 24 * 3600
+    emit_basket_abandoned: bool = False
+    sidebar: list[SidebarModule] = Field(default_factory=list)
+    # Optional fixed credentials (local development); generated when absent.
+    public_token: str | None = None
+    checkout_api_key: str | None = None
+
+
+class ServerEntry(Model):
+    id: int = Field(ge=1, le=keys.INT32_MAX)
+    name: str
+    next_check: int = 60
+    secret: str | None = None  # optional fixed secret (local development)
+
+
+class CatalogFile(Model):
+    store: StoreSettings
+    servers: list[ServerEntry] = Field(default_factory=list)
+    categories: list[Category] = Field(default_factory=list)
+    packages: list[Package] = Field(default_factory=list)
+    sales: list[Sale] = Field(default_factory=list)
+    pages: list[Page] = Field(default_factory=list)
+    coupons: list[Coupon] = Field(default_factory=list)
+    gift_cards: list[GiftCard] = Field(default_factory=list)
+    creator_codes: list[CreatorCode] = Field(default_factory=list)
+    community_goals: list[CommunityGoal] = Field(default_factory=list)
+    webhooks: list[WebhookEndpoint] = Field(default_factory=list)
+
+    def check_references(self) -> None:
+        category_ids = {c.id for c in self.categories}
+        server_ids = {s.id for s in self.servers}
+        for category in self.categories:
+            if category.parent_id is not None and category.parent_id not in category_ids:
+                raise ValueError(f"category {category.id}: parent {category.parent_id} is not in the file")
+        for package in self.packages:
+            if package.category_id not in category_ids:
+                raise ValueError(f"package {package.id}: category {package.category_id} is not in the file")
+            for command in package.commands:
+                if command.server_id not in server_ids:
+                    raise ValueError(f"package {package.id}: server {command.server_id} is not in the file")
+        for label, items in (
+            ("category", self.categories),
+            ("package", self.packages),
+            ("coupon", self.coupons),
+        ):
+            ids = [i.id for i in items]
+            if len(ids) != len(set(ids)):
+                raise ValueError(f"duplicate {label} ids")
+        codes = [c.code.upper() for c in self.coupons]
+        if len(codes) != len(set(codes)):
+            raise ValueError("duplicate coupon codes")
+
+
+@dataclass
+class ImportResult:
+    account_id: int
+    public_token: str
+    checkout_api_key: str | None  # None: kept from an earlier import (only its hash is stored)
+    server_secrets: dict[int, str | None] = field(default_factory=dict)  # None: kept
+
+
+def parse_catalog(data: dict[str, Any]) -> CatalogFile:
+    catalog = CatalogFile.model_validate(_with_timestamps(data))
+    catalog.check_references()
+    return catalog
+
+
+def _with_timestamps(data: dict[str, Any]) -> dict[str, Any]:
+    """Catalog files may leave out created/updated times; fill them with a fixed epoch."""
+    stamped = dict(data)
+    for section in ("packages", "pages", "community_goals"):
+        stamped[section] = [
+            {"created_at": EPOCH.isoformat(), "updated_at": EPOCH.isoformat(), **entry}
+            for entry in data.get(section, [])
+        ]
+    for section in ("coupons", "gift_cards"):
+        stamped[section] = [{"created_at": EPOCH.isoformat(), **entry} for entry in data.get(section, [])]
+    stamped["gift_cards"] = [
+        {"starting_balance": entry.get("balance", 0), **entry} for entry in stamped.get("gift_cards", [])
+    ]
+    return stamped
+
+
+def import_catalog(table: Table, catalog: CatalogFile, now: datetime | None = None) -> ImportResult:
+    now = now or datetime.now(UTC)
+    settings = catalog.store
+    account_id = settings.id
+    stores = StoreRepository(table)
+    accounts = AccountRepository(table)
+
+    existing = table.get(keys.key(keys.store_pk(account_id), keys.STORE_ITEM), consistent=True)
+    public_token = (
+        settings.public_token or (existing or {}).get("public_token") or keys.new_public_token(account_id)
+    )
+    if keys.account_of(public_token) != account_id:
+        raise ValueError("store.public_token does not belong to store.id")
+    checkout_key = settings.checkout_api_key
+    if checkout_key is None and existing is None:
+        checkout_key = keys.new_secret()
+    checkout_hash = keys.hash_secret(checkout_key) if checkout_key else existing["checkout_key_hash"]  # type: ignore[index]
+
+    fields = settings.model_dump(exclude={"public_token", "checkout_api_key"})
+    store = Store(
+        **fields,
+        created_at=(existing or {}).get("created_at", now.isoformat()),
+        public_token=public_token,
+        checkout_key_hash=checkout_hash,
+    )
+    items = [stores.store_item(store)]
+    for entity in (*catalog.categories, *catalog.packages, *catalog.sales, *catalog.pages):
+        items.append(stores.entity_item(account_id, entity))
+    for code in catalog.creator_codes:
+        items.append(accounts.creator_code_item(account_id, code))
+    for endpoint in catalog.webhooks:
+        items.append(accounts.webhook_item(account_id, endpoint))
+    table.batch_write(items)
+    for goal in catalog.community_goals:
+        _upsert(
+            table, stores.entity_item(account_id, goal), keep=("current", "times_achieved", "last_achieved")
+        )
+    for card in catalog.gift_cards:
+        _upsert(table, accounts.giftcard_item(account_id, card), keep=("balance",))
+    for coupon in catalog.coupons:
+        for action in accounts.coupon_actions(account_id, coupon, new=False):
+            _upsert(table, deserialize(action.body["Item"]))
+
+    secrets: dict[int, str | None] = {}
+    for entry in catalog.servers:
+        previous = accounts.server(account_id, entry.id)
+        secret = entry.secret or (None if previous and previous.secret_hash else keys.new_secret())
+        secret_hash = keys.hash_secret(secret) if secret else previous.secret_hash  # type: ignore[union-attr]
+        server = Server(id=entry.id, name=entry.name, next_check=entry.next_check, secret_hash=secret_hash)
+        table.transact(
+            accounts.server_actions(account_id, server, previous.secret_hash if previous else None)
+        )
+        secrets[entry.id] = secret
+
+    for sequence, entries in (
+        ("coupon", catalog.coupons),
+        ("giftcard", catalog.gift_cards),
+        ("webhook", catalog.webhooks),
+        ("goal", catalog.community_goals),
+    ):
+        if entries:
+            accounts.raise_sequence(account_id, sequence, max(e.id for e in entries))
+    return ImportResult(account_id, public_token, checkout_key, secrets)
+
+
+def _upsert(table: Table, item: dict[str, Any], keep: tuple[str, ...] = ()) -> None:
+    """Write an item's definition with UpdateItem SET: attributes not named (counters) survive,
+    and the `keep` ones are only set when the item does not have them yet."""
+    fields = {k: v for k, v in item.items() if k not in ("PK", "SK")}
+    names = {f"#{k}": k for k in fields}
+    values: dict[str, Any] = {f":{k}": v for k, v in fields.items()}
+    sets = [f"#{k} = if_not_exists(#{k}, :{k})" if k in keep else f"#{k} = :{k}" for k in fields]
+    table.update({"PK": item["PK"], "SK": item["SK"]}, "SET " + ", ".join(sets), names=names, values=values)

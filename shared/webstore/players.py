@@ -1,0 +1,50 @@
+"""Players as a store knows them, their tiers, and the store's running stats.
+
+Written by fulfilment (payments), read by the storefront (tiered categories, sidebar) and
+the operator interface (player lookup).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from pydantic import Field
+
+from webstore.catalog import Model
+
+# Tier status ids (not shown in SPEC; decided in docs/decisions.md).
+TIER_STATUSES = {1: "active", 2: "pending downgrade", 3: "cancelled", 4: "expired"}
+
+
+class Tier(Model):
+    """A player's current package in one tiered category (one per player and category)."""
+
+    id: int
+    username_id: int
+    category_id: int
+    package_id: int
+    active: bool = True
+    status_id: int = 1
+    recurring_payment_reference: str = ""  # the transaction id that started it
+    created_at: datetime
+    next_payment_date: datetime | None = None
+    pending_downgrade_package_id: int | None = None
+
+
+class RecentPayment(Model):
+    username: str
+    package: str
+    amount: Decimal
+    currency: str
+    date: datetime
+
+
+class StoreStats(Model):
+    """The store partition's `4STATS` item: what the sidebar shows, kept up by fulfilment."""
+
+    recent_payments: list[RecentPayment] = Field(default_factory=list)  # newest first, at most 10
+    month: str = ""  # YYYY-MM the two figures below are for
+    month_revenue: Decimal = Decimal(0)
+    top_customer: dict[str, Any] | None = None  # {username, total} of `month`

@@ -1,0 +1,94 @@
+"""Prices, pure: sales, coupons, gift cards, tax. No I/O; every input is passed in.
+
+Money stays exact (Decimal) until `round_money`, applied once per figure at the end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+
+from webstore.catalog import Discount, DiscountType, Package, Sale, Store, TaxMode
+from webstore.money import ZERO, percent_of, round_money
+
+
+@dataclass(frozen=True)
+class PricingContext:
+    store: Store
+    sales: list[Sale]
+    now: datetime
+
+    @property
+    def currency(self) -> str:
+        return self.store.currency
+
+
+@dataclass(frozen=True)
+class PackagePrice:
+    base_price: Decimal
+    discount: Decimal
+    sales_tax: Decimal
+    total_price: Decimal
+
+
+def active_sales(sales: list[Sale], now: datetime) -> list[Sale]:
+    return [s for s in sales if s.start <= now < s.expire]
+
+
+def sale_applies(sale: Sale, package_id: int, category_id: int) -> bool:
+    effective = sale.effective
+    if effective.type == "package":
+        return package_id in effective.packages
+    if effective.type == "category":
+        return category_id in effective.categories
+    return True  # all / cart: everything
+
+
+def discount_amount(discount: Discount, amount: Decimal) -> Decimal:
+    """What a discount takes off `amount`: never more than the amount itself."""
+    if discount.type is DiscountType.PERCENTAGE:
+        taken = percent_of(amount, discount.percentage)
+    else:
+        taken = discount.value
+    return min(max(taken, ZERO), amount)
+
+
+def best_sale_discount(price: Decimal, package_id: int, category_id: int, ctx: PricingContext) -> Decimal:
+    """Sales do not stack: the one that takes off the most wins."""
+    return max(
+        (
+            discount_amount(s.discount, price)
+            for s in active_sales(ctx.sales, ctx.now)
+            if sale_applies(s, package_id, category_id)
+        ),
+        default=ZERO,
+    )
+
+
+def tax_on(net: Decimal, store: Store) -> tuple[Decimal, Decimal]:
+    """(sales tax, total) for an amount, under the store's tax mode."""
+    rate = store.tax.rate
+    if store.tax.mode is TaxMode.EXCLUSIVE:
+        tax = percent_of(net, rate)
+        return tax, net + tax
+    if store.tax.mode is TaxMode.INCLUSIVE:
+        tax = net - net * Decimal(100) / (Decimal(100) + rate)
+        return tax, net
+    return ZERO, net
+
+
+def package_price(package: Package, ctx: PricingContext) -> PackagePrice:
+    return price_of(package.price, package.id, package.category_id, ctx)
+
+
+def price_of(price: Decimal, package_id: int, category_id: int, ctx: PricingContext) -> PackagePrice:
+    discount = best_sale_discount(price, package_id, category_id, ctx)
+    tax, total = tax_on(price - discount, ctx.store)
+    currency = ctx.currency
+    return PackagePrice(
+        base_price=round_money(price, currency),
+        discount=round_money(discount, currency),
+        sales_tax=round_money(tax, currency),
+        total_price=round_money(total, currency),
+    )

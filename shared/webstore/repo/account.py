@@ -1,0 +1,141 @@
+"""The account partition's set-up records: servers and their secrets, codes, webhooks, sequences."""
+
+from __future__ import annotations
+
+from botocore.exceptions import ClientError
+
+from webstore import keys
+from webstore.catalog import Coupon, CreatorCode, GiftCard, Server, WebhookEndpoint
+from webstore.db import Item, Table, TransactAction, condition_failed, from_item, to_item
+from webstore.errors import Conflict, NotFound
+
+
+class AccountRepository:
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    # --- sequences: per-account atomic counters; ids stay within 32 bits ---
+
+    def next_ids(self, account_id: int, sequence: str, count: int = 1) -> list[int]:
+        """Reserve `count` consecutive ids of `sequence` (one UpdateItem)."""
+        result = self.table.update(
+            keys.key(keys.account_pk(account_id), keys.SEQUENCES_ITEM),
+            "ADD #s :n",
+            names={"#s": sequence},
+            values={":n": count},
+            return_values="UPDATED_NEW",
+        )
+        last = int(result[sequence])
+        if last > keys.INT32_MAX:
+            raise Conflict(f"The {sequence} id space of this account is exhausted")
+        return list(range(last - count + 1, last + 1))
+
+    def raise_sequence(self, account_id: int, sequence: str, at_least: int) -> None:
+        """Make sure `sequence` never hands out ids up to `at_least` (imported ids)."""
+        try:
+            self.table.update(
+                keys.key(keys.account_pk(account_id), keys.SEQUENCES_ITEM),
+                "SET #s = :m",
+                condition="attribute_not_exists(#s) OR #s < :m",
+                names={"#s": sequence},
+                values={":m": at_least},
+            )
+        except ClientError as error:
+            if not condition_failed(error):
+                raise
+
+    # --- servers and their secrets ---
+
+    def server(self, account_id: int, server_id: int) -> Server | None:
+        item = self.table.get(keys.key(keys.account_pk(account_id), keys.server_sk(server_id)))
+        return from_item(Server, item) if item else None
+
+    def server_actions(
+        self, account_id: int, server: Server, previous_hash: str | None
+    ) -> list[TransactAction]:
+        """Store a server and point its secret's hash at it (replacing an older secret)."""
+        actions = [
+            TransactAction.put(
+                to_item(server, keys.account_pk(account_id), keys.server_sk(server.id), "server")
+            )
+        ]
+        if previous_hash and previous_hash != server.secret_hash:
+            actions.append(TransactAction.delete(keys.secret_key(previous_hash)))
+        if server.secret_hash:
+            actions.append(
+                TransactAction.put(
+                    {
+                        **keys.secret_key(server.secret_hash),
+                        "entity": "secret",
+                        "account_id": account_id,
+                        "server_id": server.id,
+                    }
+                )
+            )
+        return actions
+
+    def secret(self, secret_hash: str) -> Item | None:
+        return self.table.get(keys.secret_key(secret_hash))
+
+    # --- coupons: by id (operator) and by code (storefront); the code item is unique ---
+
+    def coupon_actions(self, account_id: int, coupon: Coupon, *, new: bool) -> list[TransactAction]:
+        pk = keys.account_pk(account_id)
+        coupon_item = to_item(coupon, pk, keys.coupon_sk(coupon.id), "coupon")
+        code_item = to_item(coupon, pk, keys.coupon_code_sk(coupon.code), "coupon_code")
+        if new:
+            return [
+                TransactAction.put(coupon_item, condition="attribute_not_exists(PK)"),
+                TransactAction.put(code_item, condition="attribute_not_exists(PK)"),
+            ]
+        # Re-import: definition fields change, the redemption count stays.
+        return [TransactAction.put(coupon_item), TransactAction.put(code_item)]
+
+    def create_coupon(self, account_id: int, coupon: Coupon) -> None:
+        try:
+            self.table.transact(self.coupon_actions(account_id, coupon, new=True))
+        except Conflict as error:
+            raise Conflict(f"A coupon with code {coupon.code!r} already exists", field="code") from error
+
+    def coupon(self, account_id: int, coupon_id: int) -> Coupon:
+        item = self.table.get(keys.key(keys.account_pk(account_id), keys.coupon_sk(coupon_id)))
+        if item is None:
+            raise NotFound("Coupon not found")
+        return from_item(Coupon, item)
+
+    def coupon_by_code_key(self, account_id: int, code: str) -> dict[str, str]:
+        return keys.key(keys.account_pk(account_id), keys.coupon_code_sk(code))
+
+    def delete_coupon(self, account_id: int, coupon: Coupon) -> None:
+        pk = keys.account_pk(account_id)
+        self.table.transact(
+            [
+                TransactAction.delete(keys.key(pk, keys.coupon_sk(coupon.id))),
+                TransactAction.delete(keys.key(pk, keys.coupon_code_sk(coupon.code))),
+            ]
+        )
+
+    # --- gift cards, creator codes, webhook endpoints ---
+
+    def giftcard_key(self, account_id: int, card_number: str) -> dict[str, str]:
+        return keys.key(keys.account_pk(account_id), keys.giftcard_sk(card_number))
+
+    def giftcard_item(self, account_id: int, card: GiftCard) -> Item:
+        key = self.giftcard_key(account_id, card.card_number)
+        return to_item(card, key["PK"], key["SK"], "giftcard")
+
+    def creator_code_key(self, account_id: int, code: str) -> dict[str, str]:
+        return keys.key(keys.account_pk(account_id), keys.creator_code_sk(code))
+
+    def creator_code_item(self, account_id: int, code: CreatorCode) -> Item:
+        key = self.creator_code_key(account_id, code.code)
+        return to_item(code, key["PK"], key["SK"], "creator_code")
+
+    def webhook_item(self, account_id: int, endpoint: WebhookEndpoint) -> Item:
+        return to_item(
+            endpoint, keys.account_pk(account_id), keys.webhook_sk(endpoint.id), "webhook_endpoint"
+        )
+
+    def webhooks(self, account_id: int) -> list[WebhookEndpoint]:
+        items, _ = self.table.query(keys.account_pk(account_id), sk_prefix="WEBHOOK#")
+        return [from_item(WebhookEndpoint, i) for i in items]

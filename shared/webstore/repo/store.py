@@ -1,0 +1,113 @@
+"""The store partition: what storefront reads need, each served by one request.
+
+SK order (see keys.py) puts the store item between the small collections (pages, goals,
+stats) and the catalog (categories, packages, sales), so every read below is one Query over a
+contiguous range that includes the store item, which proves the public token.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from webstore import keys
+from webstore.catalog import Category, CommunityGoal, Package, Page, Sale, Store
+from webstore.db import Item, Table, from_item, to_item
+from webstore.errors import NotFound
+
+ENTITIES: dict[str, type[Any]] = {
+    "page": Page,
+    "goal": CommunityGoal,
+    "category": Category,
+    "package": Package,
+    "sale": Sale,
+}
+
+
+@dataclass
+class StoreView:
+    """A store with whichever of its collections a read asked for."""
+
+    store: Store
+    pages: list[Page] = field(default_factory=list)
+    goals: list[CommunityGoal] = field(default_factory=list)
+    stats: dict[str, Any] = field(default_factory=dict)
+    categories: list[Category] = field(default_factory=list)
+    packages: list[Package] = field(default_factory=list)
+    sales: list[Sale] = field(default_factory=list)
+
+    def package(self, package_id: int) -> Package | None:
+        return next((p for p in self.packages if p.id == package_id), None)
+
+    def category(self, category_id: int) -> Category | None:
+        return next((c for c in self.categories if c.id == category_id), None)
+
+
+class StoreRepository:
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def store(self, account_id: int) -> Store:
+        item = self.table.get(keys.key(keys.store_pk(account_id), keys.STORE_ITEM))
+        if item is None:
+            raise NotFound("Store not found")
+        return from_item(Store, item)
+
+    def catalog(self, account_id: int, *, with_packages: bool) -> StoreView:
+        """Store + categories (+ packages and sales): one Query."""
+        last = "8SALE#~" if with_packages else "6CAT#~"
+        return self._range(account_id, keys.STORE_ITEM, last)
+
+    def pages(self, account_id: int) -> StoreView:
+        """Pages + store (goals and stats ride along; they are small): one Query."""
+        return self._range(account_id, "1PAGE#", keys.STORE_ITEM)
+
+    def sidebar(self, account_id: int) -> StoreView:
+        """Goals + stats + store: one Query."""
+        return self._range(account_id, "2GOAL#", keys.STORE_ITEM)
+
+    def _range(self, account_id: int, first: str, last: str) -> StoreView:
+        items: list[Item] = []
+        start: Item | None = None
+        while True:
+            page, start = self.table.query(
+                keys.store_pk(account_id), sk_between=(first, last), start_key=start
+            )
+            items.extend(page)
+            if start is None:
+                break
+        return self._view(items)
+
+    @staticmethod
+    def _view(items: list[Item]) -> StoreView:
+        store_item = next((i for i in items if i["SK"] == keys.STORE_ITEM), None)
+        if store_item is None:
+            raise NotFound("Store not found")
+        view = StoreView(store=from_item(Store, store_item))
+        for item in items:
+            entity = item.get("entity")
+            if entity == "stats":
+                view.stats = {k: v for k, v in item.items() if k not in ("PK", "SK", "entity")}
+            elif entity in ENTITIES:
+                getattr(view, f"{entity}s" if entity != "category" else "categories").append(
+                    from_item(ENTITIES[entity], item)
+                )
+        return view
+
+    # --- writes (catalog import and operator updates) ---
+
+    def store_item(self, store: Store) -> Item:
+        return to_item(store, keys.store_pk(store.id), keys.STORE_ITEM, "store")
+
+    def entity_item(self, account_id: int, entity: Any) -> Item:
+        sk_of: dict[type[Any], Callable[[int], str]] = {
+            Page: keys.page_sk,
+            CommunityGoal: keys.goal_sk,
+            Category: keys.category_sk,
+            Package: keys.package_sk,
+            Sale: keys.sale_sk,
+        }
+        sk = sk_of[type(entity)](entity.id)
+        name = next(k for k, v in ENTITIES.items() if v is type(entity))
+        return to_item(entity, keys.store_pk(account_id), sk, name)
