@@ -87,10 +87,8 @@ def main() -> int:
             for label, handler, method, path, kwargs in module.scenarios(ctx):
                 counter.reset()
                 result = handler(api_event(method, path, **kwargs), LambdaContext())
-                calls = ",".join(counter.calls)
-                print(
-                    f"{label:<46} {result['statusCode']:>6} {len(counter.calls):>5} {counter.items:>6}  {calls}"
-                )
+                trips, calls = len(counter.calls), ",".join(counter.calls)
+                print(f"{label:<46} {result['statusCode']:>6} {trips:>5} {counter.items:>6}  {calls}")
     return 0
 
 
