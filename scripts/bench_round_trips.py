@@ -2,10 +2,11 @@
 
 Not a test: a figure to watch. Every request goes through the operation's real Lambda handler
 (API Gateway v2 event) against moto; a botocore hook counts the DynamoDB calls it makes.
-Scenarios live in scripts/bench/<interface>.py; each is (label, handler, method, path, kwargs)
-produced by `scenarios(ctx)` after its `setup(ctx)` seeded what it needs.
+Scenarios live in the modules of scripts/bench/ (named after their interface, e.g.
+`storefront.py`, `storefront_baskets.py`, `operator_queue.py`); each module's `setup(ctx)` seeds
+what it needs and `scenarios(ctx)` yields (label, handler, method, path, kwargs).
 
-    .venv/bin/python scripts/bench_round_trips.py [--interface storefront|operator]
+    .venv/bin/python scripts/bench_round_trips.py [--only PREFIX]
 """
 
 from __future__ import annotations
@@ -27,7 +28,10 @@ import boto3  # noqa: E402
 
 from tests.conftest import LambdaContext, api_event, demo_catalog_data  # noqa: E402
 
-INTERFACES = ("storefront", "operator")
+
+def scenario_modules(only: str | None) -> list[str]:
+    names = sorted(p.stem for p in (ROOT / "scripts" / "bench").glob("*.py") if not p.stem.startswith("_"))
+    return [n for n in names if not only or n.startswith(only)]
 
 
 class CallCounter:
@@ -55,7 +59,7 @@ class CallCounter:
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--interface", choices=INTERFACES)
+    parser.add_argument("--only", help="run only the scenario modules whose name starts with this")
     args = parser.parse_args()
 
     from moto import mock_aws
@@ -78,11 +82,8 @@ def main() -> int:
         }
 
         print(f"{'operation':<46} {'status':>6} {'trips':>5} {'items':>6}  calls")
-        for interface in [args.interface] if args.interface else INTERFACES:
-            try:
-                module = importlib.import_module(f"scripts.bench.{interface}")
-            except ModuleNotFoundError:
-                continue
+        for name in scenario_modules(args.only):
+            module = importlib.import_module(f"scripts.bench.{name}")
             module.setup(ctx)
             for label, handler, method, path, kwargs in module.scenarios(ctx):
                 counter.reset()

@@ -101,6 +101,8 @@ class Store(Model):
     basket_ttl_seconds: int = Field(default=7 * 24 * 3600, ge=300, le=90 * 24 * 3600)
     emit_basket_abandoned: bool = False
     sidebar: list[SidebarModule] = Field(default_factory=list)
+    # Sales are few and priced into every read, so they ride in the store item.
+    sales: list[Sale] = Field(default_factory=list)
     public_token: str
     checkout_key_hash: str
 
@@ -300,3 +302,6 @@ class WebhookEndpoint(Model):
     # Signing secret; kept readable because HMAC needs it (DynamoDB encrypts it at rest).
     secret: str
     validated: bool = False
+
+
+Store.model_rebuild()

@@ -161,12 +161,13 @@ def import_catalog(table: Table, catalog: CatalogFile, now: datetime | None = No
     fields = settings.model_dump(exclude={"public_token", "checkout_api_key"})
     store = Store(
         **fields,
+        sales=catalog.sales,
         created_at=(existing or {}).get("created_at", now.isoformat()),
         public_token=public_token,
         checkout_key_hash=checkout_hash,
     )
     items = [stores.store_item(store)]
-    for entity in (*catalog.categories, *catalog.packages, *catalog.sales, *catalog.pages):
+    for entity in (*catalog.categories, *catalog.packages, *catalog.pages):
         items.append(stores.entity_item(account_id, entity))
     for code in catalog.creator_codes:
         items.append(accounts.creator_code_item(account_id, code))

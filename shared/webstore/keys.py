@@ -138,10 +138,6 @@ def package_sk(package_id: int) -> str:
     return f"7PKG#{_n(package_id)}"
 
 
-def sale_sk(sale_id: int) -> str:
-    return f"8SALE#{_n(sale_id)}"
-
-
 # Account partition: what the operator interface and payments use.
 
 
@@ -184,12 +180,18 @@ def player_uuid_sk(uuid_value: str) -> str:
     return f"PLAYERUUID#{uuid_value.lower()}"
 
 
-def tier_sk(username_id: int, category_id: int) -> str:
-    return f"TIER#{_n(username_id)}#{_n(category_id)}"
+def tier_sk(tier_id: int) -> str:
+    return f"TIER#{_n(tier_id)}"
 
 
-def tier_prefix(username_id: int) -> str:
-    return f"TIER#{_n(username_id)}#"
+def tiers_of_player(account_id: int, username_id: int) -> str:
+    """GSI1 partition of one player's tiers in one store (GSI1SK: the category id, 10 digits)."""
+    return f"TIERS#{account_id}#{username_id}"
+
+
+def purchases_sk(username_id: int) -> str:
+    """A player's purchase counts per package (`p{package id}` attributes), for user_limit."""
+    return f"PURCHASES#{_n(username_id)}"
 
 
 def ban_sk(ban_id: int) -> str:

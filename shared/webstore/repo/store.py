@@ -21,7 +21,6 @@ ENTITIES: dict[str, type[Any]] = {
     "goal": CommunityGoal,
     "category": Category,
     "package": Package,
-    "sale": Sale,
 }
 
 
@@ -35,7 +34,10 @@ class StoreView:
     stats: dict[str, Any] = field(default_factory=dict)
     categories: list[Category] = field(default_factory=list)
     packages: list[Package] = field(default_factory=list)
-    sales: list[Sale] = field(default_factory=list)
+
+    @property
+    def sales(self) -> list[Sale]:
+        return self.store.sales
 
     def package(self, package_id: int) -> Package | None:
         return next((p for p in self.packages if p.id == package_id), None)
@@ -55,8 +57,8 @@ class StoreRepository:
         return from_item(Store, item)
 
     def catalog(self, account_id: int, *, with_packages: bool) -> StoreView:
-        """Store + categories (+ packages and sales): one Query."""
-        last = "8SALE#~" if with_packages else "6CAT#~"
+        """Store (with its sales) + categories (+ packages): one Query."""
+        last = "7PKG#~" if with_packages else "6CAT#~"
         return self._range(account_id, keys.STORE_ITEM, last)
 
     def pages(self, account_id: int) -> StoreView:
@@ -106,7 +108,6 @@ class StoreRepository:
             CommunityGoal: keys.goal_sk,
             Category: keys.category_sk,
             Package: keys.package_sk,
-            Sale: keys.sale_sk,
         }
         sk = sk_of[type(entity)](entity.id)
         name = next(k for k, v in ENTITIES.items() if v is type(entity))
