@@ -1,0 +1,92 @@
+"""HTML of the hosted checkout: rendered from the basket, escaped, no external assets."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from html import escape
+
+from webstore.basket import Basket
+from webstore.money import round_money, symbol
+
+STYLE = """
+body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
+table{width:100%;border-collapse:collapse}td,th{padding:.4rem;border-bottom:1px solid #ddd;text-align:left}
+td.n,th.n{text-align:right}.total td{font-weight:700}.error{color:#a00000}
+button{font-size:1rem;padding:.6rem 1.4rem}label{display:block;margin:.8rem 0 .3rem}
+input{font-size:1rem;padding:.4rem;width:100%;box-sizing:border-box}
+"""
+CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; base-uri 'none'"
+
+
+def money(amount: Decimal, currency: str) -> str:
+    return f"{symbol(currency)}{round_money(amount, currency)} {currency}"
+
+
+def page(title: str, body: str) -> str:
+    return (
+        "<!doctype html><html lang=en><head><meta charset=utf-8>"
+        '<meta name=viewport content="width=device-width,initial-scale=1">'
+        f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
+        f"<body><main>{body}</main></body></html>"
+    )
+
+
+def summary(basket: Basket) -> str:
+    c = basket.currency
+    rows = "".join(
+        f"<tr><td>{escape(line.name)}"
+        + (f" <small>(gift for {escape(line.gift_username)})</small>" if line.gift_username else "")
+        + f"</td><td class=n>{line.quantity}</td><td class=n>{escape(money(line.line_price, c))}</td></tr>"
+        for line in basket.lines
+    )
+    extra = ""
+    if basket.discount:
+        extra += f"<tr><td colspan=2>Discounts</td><td class=n>-{escape(money(basket.discount, c))}</td></tr>"
+    if basket.sales_tax:
+        extra += f"<tr><td colspan=2>Sales tax</td><td class=n>{escape(money(basket.sales_tax, c))}</td></tr>"
+    if basket.giftcard_amount:
+        extra += (
+            f"<tr><td colspan=2>Gift cards</td><td class=n>-{escape(money(basket.giftcard_amount, c))}</td></tr>"
+        )
+    due = basket.total_price - basket.giftcard_amount
+    return (
+        "<table aria-label='Basket'><thead><tr><th>Package</th><th class=n>Qty</th><th class=n>Price</th></tr>"
+        f"</thead><tbody>{rows}{extra}"
+        f"<tr class=total><td colspan=2>Total due</td><td class=n id=total>{escape(money(due, c))}</td></tr>"
+        "</tbody></table>"
+    )
+
+
+def checkout_page(basket: Basket, *, pay_url: str, attempt_key: str, error: str = "") -> str:
+    cancel = (
+        f'<p><a id=cancel href="{escape(basket.cancel_url, quote=True)}">Cancel and return to the shop</a></p>'
+        if basket.cancel_url
+        else ""
+    )
+    who = f"<p>Paying as <strong>{escape(basket.username or '')}</strong></p>" if basket.username else ""
+    problem = f'<p class=error role=alert id=error>{escape(error)}</p>' if error else ""
+    form = (
+        f'<form method=post action="{escape(pay_url, quote=True)}">'
+        f'<input type=hidden name=attempt_key value="{escape(attempt_key, quote=True)}">'
+        "<label for=card>Card number (sandbox: any number pays; 4000 0000 0000 0002 declines)</label>"
+        '<input id=card name=card_number inputmode=numeric autocomplete=cc-number maxlength=23 value="4242 4242 4242 4242">'
+        "<p><button id=pay type=submit>Pay now</button></p></form>"
+    )
+    return page("Checkout", f"<h1>Checkout</h1>{who}{problem}{summary(basket)}{form}{cancel}")
+
+
+def message_page(title: str, text: str, *, link: str | None = None, link_text: str = "") -> str:
+    anchor = f'<p><a id=continue href="{escape(link, quote=True)}">{escape(link_text)}</a></p>' if link else ""
+    return page(title, f"<h1>{escape(title)}</h1><p id=message>{escape(text)}</p>{anchor}")
+
+
+def receipt_page(basket: Basket, transaction_id: str) -> str:
+    back = (
+        f'<p><a id=continue href="{escape(basket.complete_url, quote=True)}">Return to the shop</a></p>'
+        if basket.complete_url
+        else ""
+    )
+    return page(
+        "Payment complete",
+        f"<h1>Thank you!</h1><p>Transaction <code id=txn>{escape(transaction_id)}</code></p>{summary(basket)}{back}",
+    )
