@@ -19,7 +19,7 @@ from webstore.webhooks.abandoned import abandoned_event, is_ttl_removal
 
 from functions.runtime import logger, metrics, tracer
 
-processor = BatchProcessor(event_type=EventType.DynamoDBStreams)
+processor = BatchProcessor(event_type=EventType.DynamoDBStreams, raise_on_entire_batch_failure=False)
 
 
 def record_handler(record: DynamoDBRecord) -> None:

@@ -43,7 +43,10 @@ class WebhookSqsRecord(SqsRecordModel):
     body: Json[WebstoreEventBridgeEvent]
 
 
-processor = BatchProcessor(event_type=EventType.SQS, model=WebhookSqsRecord)
+# An all-failed batch is reported record by record (not raised): same retry, clearer signal.
+processor = BatchProcessor(
+    event_type=EventType.SQS, model=WebhookSqsRecord, raise_on_entire_batch_failure=False
+)
 _cache: dict[str, Any] = {}
 
 
@@ -71,12 +74,19 @@ def to_domain_event(message: WebstoreEventBridgeEvent) -> DomainEvent:
     )
 
 
+def _count(name: str, value: int) -> None:
+    # Without a namespace (POWERTOOLS_METRICS_NAMESPACE) flushing would raise after the
+    # deliveries were made, failing the whole batch; metrics are not worth that.
+    if value and metrics.namespace:
+        metrics.add_metric(name, MetricUnit.Count, value)
+
+
 def record_handler(record: WebhookSqsRecord) -> None:
     event = to_domain_event(record.body)
     result = _dispatcher().dispatch(event)
-    metrics.add_metric("WebhookDelivered", MetricUnit.Count, result.count(Outcome.DELIVERED))
+    _count("WebhookDelivered", result.count(Outcome.DELIVERED))
     if result.retry_needed:
-        metrics.add_metric("WebhookDeliveryFailed", MetricUnit.Count, 1)
+        _count("WebhookEventRetried", 1)
         backoff: SqsVisibilityBackoff = _cache["backoff"]
         backoff.postpone(
             record.eventSourceARN, record.receiptHandle, int(record.attributes.ApproximateReceiveCount)
