@@ -214,7 +214,7 @@ def receiver_factory() -> Iterator[Callable[[Behaviour], Receiver]]:
 
         server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         servers.append(server)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
+        threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
         receiver.url = f"http://127.0.0.1:{server.server_address[1]}/hooks/tebex"
         return receiver
 
