@@ -64,9 +64,10 @@ class _PinnedHTTPSConnection(http.client.HTTPSConnection):
 class HttpSender:
     """POSTs with a short timeout (each connect and each read), no redirects, a capped response read."""
 
-    def __init__(self, timeout: float = DEFAULT_TIMEOUT_SECONDS) -> None:
+    def __init__(self, timeout: float = DEFAULT_TIMEOUT_SECONDS, tls: ssl.SSLContext | None = None) -> None:
         self.timeout = timeout
-        self._tls = ssl.create_default_context()
+        # The system's trust store with hostname checks; tests pass a context trusting their CA.
+        self._tls = tls or ssl.create_default_context()
 
     def _connection(self, target: Target, address: str) -> http.client.HTTPConnection:
         if target.scheme == "https":
