@@ -20,6 +20,8 @@ from fastapi import FastAPI
 from webstore import services as services_module
 from webstore.catalog_import import ImportResult, import_catalog, parse_catalog
 from webstore.db import Table, create_table
+from webstore.webhooks import local as local_webhooks
+from webstore.webhooks.local import LocalDispatcher
 
 from functions.routes import operations
 from functions.runtime import Interface, build_app
@@ -97,13 +99,9 @@ def credentials(config: LocalConfig, result: ImportResult) -> dict[str, Any]:
     }
 
 
-def start_local_bus_consumers() -> None:
+def start_local_bus_consumers() -> LocalDispatcher:
     """Hand locally published events to the same delivery code as in AWS."""
-    try:
-        from webstore.webhooks import local as local_webhooks  # arrives with the webhooks work
-    except ImportError:
-        return
-    local_webhooks.subscribe(services_module.local_bus(), services_module.get_services())
+    return local_webhooks.subscribe(services_module.local_bus(), services_module.get_services())
 
 
 async def serve_forever(config: LocalConfig) -> None:
@@ -125,7 +123,8 @@ def run(config: LocalConfig) -> None:
         if not config.dynamodb_endpoint:
             stack.enter_context(embedded_dynamodb())
         table = prepare_table(config)
-        start_local_bus_consumers()
+        dispatcher = start_local_bus_consumers()
+        stack.callback(dispatcher.stop)
         if config.catalog:
             catalog = parse_catalog(json.loads(config.catalog.read_text()))
             creds = credentials(config, import_catalog(table, catalog))
