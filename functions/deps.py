@@ -6,6 +6,7 @@ import base64
 import binascii
 
 from fastapi import Request
+
 from webstore.services import Services, get_services
 
 TOKEN_PREFIX = "/api/accounts/{token}"  # storefront routes that carry the public token

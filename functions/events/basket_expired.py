@@ -14,10 +14,10 @@ from typing import Any
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
 from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
 from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
-from webstore.services import get_services
-from webstore.webhooks.abandoned import abandoned_event, is_ttl_removal
 
 from functions.runtime import logger, metrics, tracer
+from webstore.services import get_services
+from webstore.webhooks.abandoned import abandoned_event, is_ttl_removal
 
 processor = BatchProcessor(event_type=EventType.DynamoDBStreams, raise_on_entire_batch_failure=False)
 

@@ -18,12 +18,12 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, pro
 from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
 from aws_lambda_powertools.utilities.parser.models import EventBridgeModel, SqsRecordModel
 from pydantic import BaseModel, Json
+
+from functions.runtime import logger, metrics, tracer
 from webstore.events import DomainEvent
 from webstore.services import Services, get_services
 from webstore.webhooks.delivery import DeliveryFailed, Outcome, WebhookDispatcher
 from webstore.webhooks.retry import SqsVisibilityBackoff
-
-from functions.runtime import logger, metrics, tracer
 
 
 class WebhookDetail(BaseModel):

@@ -13,6 +13,7 @@ from typing import Any
 import boto3
 import pytest
 from moto import mock_aws
+
 from webstore import services as services_module
 from webstore.catalog import WebhookEndpoint
 from webstore.db import create_table, to_item

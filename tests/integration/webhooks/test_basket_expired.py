@@ -7,11 +7,11 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+
+from functions.events import basket_expired
 from webstore.db import serialize, to_attribute_value
 from webstore.events import DomainEvent
 from webstore.services import Services, get_services
-
-from functions.events import basket_expired
 
 from .conftest import LambdaContext, Wiring, receive
 

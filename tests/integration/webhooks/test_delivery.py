@@ -9,6 +9,7 @@ from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
+
 from webstore.events import DomainEvent, InProcessBus
 from webstore.keys import account_pk, key, webhook_sk
 from webstore.services import Services

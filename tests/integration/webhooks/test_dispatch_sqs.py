@@ -7,12 +7,12 @@ from collections.abc import Callable
 
 import boto3
 import pytest
+
+from functions.events import dispatch_webhook
 from webstore.events import DomainEvent, EventBridgePublisher
 from webstore.services import Services
 from webstore.webhooks import delivery_history
 from webstore.webhooks.envelope import verify
-
-from functions.events import dispatch_webhook
 
 from .conftest import (
     BUS,

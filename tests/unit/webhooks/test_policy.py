@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+
 from webstore.webhooks.policy import UrlRefused, check_url
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from webstore.webhooks.abandoned import abandoned_event, is_ttl_removal
 from webstore.webhooks.retry import CAP_SECONDS, queue_url_from_arn, retry_delay_seconds
 
