@@ -147,7 +147,7 @@ def add_webhooks(catalog: CatalogFile, webhooks: tuple[tuple[str, str | None], .
     """Point the store's webhooks at local receivers (`webstore serve --webhook URL`)."""
     next_id = max((w.id for w in catalog.webhooks), default=0)
     added = [
-        WebhookEndpoint(id=next_id + n, url=url, secret=secret or keys.new_secret())  # type: ignore[arg-type]
+        WebhookEndpoint(id=next_id + n, url=url, secret=secret or keys.new_secret())
         for n, (url, secret) in enumerate(webhooks, start=1)
     ]
     catalog.webhooks.extend(added)
