@@ -17,6 +17,12 @@ def services() -> Services:
     return get_services()
 
 
+def path_token(request: Request) -> str | None:
+    """The public token of a route under TOKEN_PREFIX; None on its token-less alias."""
+    token = request.path_params.get("token")
+    return str(token) if token is not None else None
+
+
 def basic_credentials(request: Request) -> tuple[str, str] | None:
     """(username, password) of an HTTP Basic Authorization header; None when absent or garbled."""
     header = request.headers.get("authorization", "")
