@@ -1,11 +1,11 @@
 """POST <host>/api/baskets/{basketIdent}/packages (COMPAT; also under the token): add a package."""
 
 from fastapi import Depends, Path
-from webstore.services import Services
-from webstore.storefront import baskets, schemas
 
 from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, path_token, services
 from functions.runtime import WRITE, Interface, Route, lambda_handler
+from webstore.services import Services
+from webstore.storefront import baskets, schemas
 
 ROUTE = Route(
     Interface.STOREFRONT,

@@ -1,11 +1,11 @@
 """POST {headless_url}/baskets — a new basket (SPEC: 422 when the store ID is invalid)."""
 
 from fastapi import Depends, Query, Request
-from webstore.services import Services
-from webstore.storefront import baskets, schemas
 
 from functions.deps import TOKEN_PREFIX, client_ip, services
 from functions.runtime import WRITE, Interface, Route, lambda_handler
+from webstore.services import Services
+from webstore.storefront import baskets, schemas
 
 ROUTE = Route(
     Interface.STOREFRONT, "POST", f"{TOKEN_PREFIX}/baskets", "createBasket", WRITE, "Create a basket"

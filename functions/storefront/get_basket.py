@@ -1,11 +1,11 @@
 """GET {headless_url}/baskets/{basketIdent} — one basket (1 BatchGetItem: basket + store item)."""
 
 from fastapi import Depends, Path
-from webstore.services import Services
-from webstore.storefront import baskets, schemas
 
 from functions.deps import TOKEN_PREFIX, services
 from functions.runtime import READ, Interface, Route, lambda_handler
+from webstore.services import Services
+from webstore.storefront import baskets, schemas
 
 ROUTE = Route(
     Interface.STOREFRONT, "GET", f"{TOKEN_PREFIX}/baskets/{{basket_ident}}", "getBasket", READ, "One basket"

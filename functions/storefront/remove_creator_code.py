@@ -1,11 +1,11 @@
 """POST {headless_url}/baskets/{basketIdent}/creator-codes/remove (also without the token)."""
 
 from fastapi import Depends, Path
-from webstore.services import Services
-from webstore.storefront import baskets, schemas
 
 from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, path_token, services
 from functions.runtime import WRITE, Interface, Route, lambda_handler
+from webstore.services import Services
+from webstore.storefront import baskets, schemas
 
 ROUTE = Route(
     Interface.STOREFRONT,

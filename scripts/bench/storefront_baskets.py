@@ -5,10 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from webstore import keys
-from webstore.services import get_services
-from webstore.storefront import baskets
-
 from functions.storefront import (
     add_basket_package,
     apply_coupon,
@@ -22,6 +18,9 @@ from functions.storefront import (
     remove_giftcard,
     update_basket_package_quantity,
 )
+from webstore import keys
+from webstore.services import get_services
+from webstore.storefront import baskets
 
 
 def setup(ctx: dict[str, Any]) -> None:

@@ -7,13 +7,6 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
-from webstore import keys
-from webstore.basket import DynamicPackage
-from webstore.catalog_import import ImportResult, import_catalog, parse_catalog
-from webstore.errors import Conflict
-from webstore.repo.baskets import BasketRepository
-from webstore.services import get_services
-from webstore.storefront import baskets as basket_use_cases
 
 from functions.storefront import (
     add_basket_package,
@@ -23,6 +16,13 @@ from functions.storefront import (
     update_basket_package_quantity,
 )
 from tests.conftest import DemoStore, Invoke, Response, demo_catalog_data
+from webstore import keys
+from webstore.basket import DynamicPackage
+from webstore.catalog_import import ImportResult, import_catalog, parse_catalog
+from webstore.errors import Conflict
+from webstore.repo.baskets import BasketRepository
+from webstore.services import get_services
+from webstore.storefront import baskets as basket_use_cases
 
 
 def base(demo: DemoStore) -> str:

@@ -7,10 +7,6 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
-from webstore import keys
-from webstore.catalog import Coupon, Discount, DiscountType, Effective, GiftCard
-from webstore.repo.account import AccountRepository
-from webstore.repo.baskets import BasketRepository
 
 from functions.storefront import (
     apply_coupon,
@@ -24,6 +20,10 @@ from functions.storefront import (
 )
 from tests.conftest import DemoStore, Invoke, Response
 from tests.integration.test_storefront_baskets import add, assert_error, base, create
+from webstore import keys
+from webstore.catalog import Coupon, Discount, DiscountType, Effective, GiftCard
+from webstore.repo.account import AccountRepository
+from webstore.repo.baskets import BasketRepository
 
 OPERATIONS = {
     "coupons": (apply_coupon.handler, remove_coupon.handler, "coupon_code", "Coupon"),

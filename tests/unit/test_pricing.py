@@ -9,6 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+
 from webstore.catalog import (
     BasketType,
     Coupon,
