@@ -134,8 +134,12 @@ def storefront_in_process(demo: DemoStore, monkeypatch: pytest.MonkeyPatch) -> I
     root = f"http://127.0.0.1:{port}"
     monkeypatch.setenv("WEBSTORE_STOREFRONT_URL", root)
     services_module.reset()
-    app = build_app(Interface.STOREFRONT, [(op.route, op.endpoint) for op in operations(Interface.STOREFRONT)])
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off"))
+    app = build_app(
+        Interface.STOREFRONT, [(op.route, op.endpoint) for op in operations(Interface.STOREFRONT)]
+    )
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 15

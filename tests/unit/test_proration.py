@@ -12,8 +12,17 @@ END = datetime(2026, 7, 1, tzinfo=UTC)
 START = END - timedelta(days=30)
 
 
-def prorate(current: str, new: str, now: datetime, start: datetime | None = START, end: datetime | None = END, currency: str = "USD") -> Decimal:
-    return prorate_price(Decimal(current), Decimal(new), now=now, period_start=start, period_end=end, currency=currency)
+def prorate(
+    current: str,
+    new: str,
+    now: datetime,
+    start: datetime | None = START,
+    end: datetime | None = END,
+    currency: str = "USD",
+) -> Decimal:
+    return prorate_price(
+        Decimal(current), Decimal(new), now=now, period_start=start, period_end=end, currency=currency
+    )
 
 
 def test_upgrade_halfway_costs_half_the_difference() -> None:

@@ -20,7 +20,13 @@ DYNAMIC = 4
 
 def offer(n: int = 2, prefix: str = "offer", **extra: Any) -> list[dict[str, Any]]:
     return [
-        {"name": f"Offer {i}", "price": 1.5 + i, "slug": f"{prefix}-{i}", "description": "<p>made for you</p>", **extra}
+        {
+            "name": f"Offer {i}",
+            "price": 1.5 + i,
+            "slug": f"{prefix}-{i}",
+            "description": "<p>made for you</p>",
+            **extra,
+        }
         for i in range(1, n + 1)
     ]
 
@@ -82,7 +88,9 @@ def test_packages_appear_only_with_that_basket(
     assert dynamic_category(invoke, demo, None) == []
     assert dynamic_category(invoke, demo, make_basket()) == []
 
-    listed = invoke(get_packages.handler, "GET", f"{base(demo)}/packages", query={"basketIdent": player_basket.ident})
+    listed = invoke(
+        get_packages.handler, "GET", f"{base(demo)}/packages", query={"basketIdent": player_basket.ident}
+    )
     assert {p["ident"] for p in listed.json()["data"]} >= {p["ident"] for p in shown}
     plain = invoke(get_packages.handler, "GET", f"{base(demo)}/packages").json()["data"]
     assert not any(p["ident"].startswith("dyn_") for p in plain)
@@ -113,7 +121,13 @@ def test_a_second_call_replaces_the_category_and_never_reuses_ids(
 
 def test_custom_and_image_are_kept(demo: DemoStore, invoke: Invoke, player_basket: Basket) -> None:
     packages = [
-        {"name": "Kit", "price": "3.25", "slug": "kit", "image_url": "https://cdn.test/kit.png", "custom": {"k": "v"}}
+        {
+            "name": "Kit",
+            "price": "3.25",
+            "slug": "kit",
+            "image_url": "https://cdn.test/kit.png",
+            "custom": {"k": "v"},
+        }
     ]
     assert put(invoke, demo, player_basket, packages=packages).status == 200
     [shown] = dynamic_category(invoke, demo, player_basket)
@@ -124,7 +138,9 @@ def test_custom_and_image_are_kept(demo: DemoStore, invoke: Invoke, player_baske
     assert stored.dynamic_packages[0].custom == {"k": "v"}
 
 
-def test_missing_credentials_are_422_as_spec_says(demo: DemoStore, invoke: Invoke, player_basket: Basket) -> None:
+def test_missing_credentials_are_422_as_spec_says(
+    demo: DemoStore, invoke: Invoke, player_basket: Basket
+) -> None:
     response = put(invoke, demo, player_basket, headers={})
     assert response.status == 422
     assert "basic auth credentials are required" in response.json()["detail"].lower()
@@ -133,7 +149,9 @@ def test_missing_credentials_are_422_as_spec_says(demo: DemoStore, invoke: Invok
 
 
 @pytest.mark.parametrize("which", ["password", "username"])
-def test_wrong_credentials_are_401(demo: DemoStore, invoke: Invoke, player_basket: Basket, which: str) -> None:
+def test_wrong_credentials_are_401(
+    demo: DemoStore, invoke: Invoke, player_basket: Basket, which: str
+) -> None:
     headers = basic(demo.token, "wrong") if which == "password" else basic("1-" + "0" * 32, demo.checkout_key)
     response = put(invoke, demo, player_basket, headers=headers)
     assert response.status == 401
@@ -153,8 +171,16 @@ def test_wrong_credentials_are_401(demo: DemoStore, invoke: Invoke, player_baske
         ({"packages": [{"name": "", "price": 1, "slug": "x"}]}, "packages.0.name", ""),
         ({"packages": [{"name": "x", "price": 1, "slug": "no spaces"}]}, "packages.0.slug", ""),
         ({"packages": [{"name": "x", "price": 1}]}, "packages.0.slug", ""),
-        ({"packages": [{"name": "x", "price": 1, "slug": "x", "image_url": "javascript:1"}]}, "packages.0.image_url", ""),
-        ({"packages": [{"name": "x", "price": 1, "slug": "x", "custom": {"k": 1}}]}, "packages.0.custom.k", ""),
+        (
+            {"packages": [{"name": "x", "price": 1, "slug": "x", "image_url": "javascript:1"}]},
+            "packages.0.image_url",
+            "",
+        ),
+        (
+            {"packages": [{"name": "x", "price": 1, "slug": "x", "custom": {"k": 1}}]},
+            "packages.0.custom.k",
+            "",
+        ),
         ({"packages": offer(1) + offer(1)}, "packages", "used twice"),
         ({"category_id": "four"}, "category_id", ""),
     ],
@@ -170,7 +196,9 @@ def test_bad_input_is_422_naming_the_field(
     assert BasketRepository(demo.table).get(player_basket.ident).dynamic_packages == []
 
 
-def test_basket_not_authenticated_yet(demo: DemoStore, invoke: Invoke, make_basket: Callable[..., Basket]) -> None:
+def test_basket_not_authenticated_yet(
+    demo: DemoStore, invoke: Invoke, make_basket: Callable[..., Basket]
+) -> None:
     basket = make_basket()
     response = put(invoke, demo, basket, username="Steve")
     assert response.status == 422
@@ -203,7 +231,7 @@ def more_dynamic_categories(demo: DemoStore) -> list[int]:
 def test_a_basket_holds_a_bounded_number_of_dynamic_packages(
     demo: DemoStore, invoke: Invoke, player_basket: Basket, more_dynamic_categories: list[int]
 ) -> None:
-    first, second, third = more_dynamic_categories
+    first, second, _ = more_dynamic_categories
     assert put(invoke, demo, player_basket, packages=offer(50)).status == 200
     assert put(invoke, demo, player_basket, category_id=first, packages=offer(50, "first")).status == 200
     over = put(invoke, demo, player_basket, category_id=second, packages=offer(1, "second"))
@@ -224,7 +252,9 @@ def test_a_basket_dynamic_packages_are_bounded_in_size(
         ]
 
     for category_id in (DYNAMIC, *more_dynamic_categories[:2]):
-        assert put(invoke, demo, player_basket, category_id=category_id, packages=big(category_id)).status == 200
+        assert (
+            put(invoke, demo, player_basket, category_id=category_id, packages=big(category_id)).status == 200
+        )
     last = more_dynamic_categories[2]
     refused = put(invoke, demo, player_basket, category_id=last, packages=big(last))
     assert refused.status == 422

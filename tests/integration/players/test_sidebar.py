@@ -63,7 +63,11 @@ def test_stats_feed_the_payment_modules(demo: DemoStore, invoke: Invoke) -> None
     stats = StoreStats(
         recent_payments=[
             RecentPayment(
-                username=f"p{i}", package="VIP", amount=Decimal("4.99"), currency="USD", date=now - timedelta(hours=i)
+                username=f"p{i}",
+                package="VIP",
+                amount=Decimal("4.99"),
+                currency="USD",
+                date=now - timedelta(hours=i),
             )
             for i in range(8)
         ],
@@ -86,7 +90,9 @@ def test_stats_feed_the_payment_modules(demo: DemoStore, invoke: Invoke) -> None
 
 
 def test_last_months_stats_do_not_count(demo: DemoStore, invoke: Invoke) -> None:
-    stats = StoreStats(month="2001-01", month_revenue=Decimal(900), top_customer={"username": "Old", "total": 1})
+    stats = StoreStats(
+        month="2001-01", month_revenue=Decimal(900), top_customer={"username": "Old", "total": 1}
+    )
     demo.table.put(to_item(stats, keys.store_pk(1), keys.STATS_ITEM, "stats"))
     data = by_type(sidebar(invoke, demo))
     assert data["top_customer"] is None

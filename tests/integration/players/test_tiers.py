@@ -31,8 +31,13 @@ def clock(demo: DemoStore) -> Iterator[datetime]:
     services.clock = lambda: datetime.now(UTC)
 
 
-def tiered(invoke: Invoke, demo: DemoStore, username_id: str = "42", headers: dict[str, str] | None = None,
-           include_packages: bool = True) -> Response:
+def tiered(
+    invoke: Invoke,
+    demo: DemoStore,
+    username_id: str = "42",
+    headers: dict[str, str] | None = None,
+    include_packages: bool = True,
+) -> Response:
     query = {"usernameId": username_id}
     if include_packages:
         query["includePackages"] = "1"
@@ -50,7 +55,9 @@ def ranks(response: Response) -> dict[str, Any]:
     return next(c for c in response.json()["data"] if c["id"] == 1)
 
 
-def change(invoke: Invoke, demo: DemoStore, tier_id: str, package_id: Any, headers: dict[str, str] | None = None) -> Response:
+def change(
+    invoke: Invoke, demo: DemoStore, tier_id: str, package_id: Any, headers: dict[str, str] | None = None
+) -> Response:
     return invoke(
         update_tier.handler,
         "PATCH",
@@ -85,8 +92,12 @@ def test_active_tier_and_prorate_prices(
     # MVP 9.99 - VIP 4.99 = 5.00; June 1 .. July 1 is 30 days, 15 of them left.
     assert prices[2] == 2.5
     expected = prorate_price(
-        Decimal("4.99"), Decimal("9.99"), now=NOW, period_start=datetime(2026, 6, 1, 12, tzinfo=UTC),
-        period_end=NEXT_PAYMENT, currency="USD",
+        Decimal("4.99"),
+        Decimal("9.99"),
+        now=NOW,
+        period_start=datetime(2026, 6, 1, 12, tzinfo=UTC),
+        period_end=NEXT_PAYMENT,
+        currency="USD",
     )
     assert Decimal(str(prices[2])) == expected
 
@@ -122,7 +133,9 @@ def test_a_player_without_tiers(demo: DemoStore, invoke: Invoke, seed_tier: Call
     assert all(p["prorate_price"] is None for p in category["packages"])
 
 
-def test_tier_without_include_packages(demo: DemoStore, invoke: Invoke, seed_tier: Callable[..., Tier]) -> None:
+def test_tier_without_include_packages(
+    demo: DemoStore, invoke: Invoke, seed_tier: Callable[..., Tier]
+) -> None:
     seed_tier()
     category = ranks(tiered(invoke, demo, include_packages=False))
     assert category["packages"] is None
@@ -181,7 +194,9 @@ def test_downgrade_is_recorded_for_the_next_renewal_and_can_be_cancelled(
     assert change(invoke, demo, "7", 2).json()["message"] == "The tier is already on MVP"
 
 
-def test_upgrade_is_paid_through_a_basket(demo: DemoStore, invoke: Invoke, seed_tier: Callable[..., Tier]) -> None:
+def test_upgrade_is_paid_through_a_basket(
+    demo: DemoStore, invoke: Invoke, seed_tier: Callable[..., Tier]
+) -> None:
     seed_tier(package_id=1)
     response = change(invoke, demo, "7", 2)
     assert response.status == 422
@@ -196,8 +211,13 @@ def one_off_rank(demo: DemoStore) -> int:
     """A single (non-subscription) package in the tiered category, as the import writes it."""
     now = datetime.now(UTC)
     package = Package(
-        id=3, category_id=1, name="Day pass", price=Decimal("0.99"), type=PackageType.SINGLE,
-        created_at=now, updated_at=now,
+        id=3,
+        category_id=1,
+        name="Day pass",
+        price=Decimal("0.99"),
+        type=PackageType.SINGLE,
+        created_at=now,
+        updated_at=now,
     )
     demo.table.put(StoreRepository(demo.table).entity_item(1, package))
     return package.id
@@ -224,7 +244,9 @@ def test_wrong_package_is_422(
 
 
 @pytest.mark.parametrize("tier_id", ["999", "abc", "0", "99999999999"])
-def test_unknown_tier_is_404(demo: DemoStore, invoke: Invoke, seed_tier: Callable[..., Tier], tier_id: str) -> None:
+def test_unknown_tier_is_404(
+    demo: DemoStore, invoke: Invoke, seed_tier: Callable[..., Tier], tier_id: str
+) -> None:
     seed_tier()
     response = change(invoke, demo, tier_id, 1)
     assert response.status == 404
@@ -241,7 +263,9 @@ def test_tier_change_needs_basic_auth(
     demo: DemoStore, invoke: Invoke, seed_tier: Callable[..., Tier], headers: Any
 ) -> None:
     seed_tier(package_id=2)
-    response = change(invoke, demo, "7", 1, headers=basic(demo.token, "nope") if headers == "wrong" else headers)
+    response = change(
+        invoke, demo, "7", 1, headers=basic(demo.token, "nope") if headers == "wrong" else headers
+    )
     assert response.status == 401
     assert stored_tier(demo, 7).pending_downgrade_package_id is None
 
