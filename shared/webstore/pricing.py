@@ -270,3 +270,58 @@ def price_of(price: Decimal, package_id: int, category_id: int, ctx: PricingCont
         sales_tax=round_money(tax, currency),
         total_price=round_money(total, currency),
     )
+
+
+# --- tier proration (players engineer; keep this section last) ------------------------------
+
+
+def shift_months(moment: datetime, months: int) -> datetime:
+    """`moment` moved by whole calendar months, the day clamped to the target month's length."""
+    import calendar
+
+    index = moment.year * 12 + (moment.month - 1) + months
+    year, month = divmod(index, 12)
+    day = min(moment.day, calendar.monthrange(year, month + 1)[1])
+    return moment.replace(year=year, month=month + 1, day=day)
+
+
+def billing_period_start(period_end: datetime, length: int, period: str) -> datetime | None:
+    """When the period that ends at `period_end` began; None when the package has no period."""
+    from datetime import timedelta
+
+    if length <= 0:
+        return None
+    if period == "day":
+        return period_end - timedelta(days=length)
+    if period == "month":
+        return shift_months(period_end, -length)
+    if period == "year":
+        return shift_months(period_end, -12 * length)
+    raise ValueError(f"unknown billing period {period!r}")
+
+
+def prorate_price(
+    current_price: Decimal,
+    new_price: Decimal,
+    *,
+    now: datetime,
+    period_start: datetime | None,
+    period_end: datetime | None,
+    currency: str,
+) -> Decimal:
+    """What upgrading from the current tier's package to another costs now.
+
+    The price difference times the unused fraction of the current billing period
+    (`(period_end - now) / (period_end - period_start)`, clamped to 0..1): the player already paid
+    the current package for that remainder. Never below 0 (a downgrade costs nothing now; it
+    takes effect at the next renewal). Without a known period the whole difference is due.
+    """
+    difference = max(new_price - current_price, ZERO)
+    if difference == ZERO:
+        return round_money(ZERO, currency)
+    if period_start is None or period_end is None or period_end <= period_start:
+        return round_money(difference, currency)
+    total = Decimal(str((period_end - period_start).total_seconds()))
+    remaining = Decimal(str((period_end - now).total_seconds()))
+    fraction = min(max(remaining / total, ZERO), Decimal(1))
+    return round_money(difference * fraction, currency)
