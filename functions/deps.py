@@ -6,6 +6,7 @@ import base64
 import binascii
 
 from fastapi import Request
+
 from webstore.services import Services, get_services
 
 TOKEN_PREFIX = "/api/accounts/{token}"  # storefront routes that carry the public token
@@ -14,6 +15,12 @@ BASKET_PREFIX = "/api/baskets/{basket_ident}"  # storefront routes without it (C
 
 def services() -> Services:
     return get_services()
+
+
+def path_token(request: Request) -> str | None:
+    """The public token of a route under TOKEN_PREFIX; None on its token-less alias."""
+    token = request.path_params.get("token")
+    return str(token) if token is not None else None
 
 
 def basic_credentials(request: Request) -> tuple[str, str] | None:

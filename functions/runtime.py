@@ -22,6 +22,7 @@ from fastapi.responses import JSONResponse, Response
 from mangum import Mangum
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
+
 from webstore.errors import DomainError, Throttled
 from webstore.settings import get_settings
 

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import boto3
+
 from webstore.catalog_import import import_catalog, parse_catalog
 from webstore.db import Table
 
@@ -27,6 +28,13 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--no-catalog", action="store_true", help="import nothing")
     serve.add_argument("--next-check", type=int, help="seconds between queue polls, for every server")
     serve.add_argument("--credentials-file", type=Path, help="write the URLs and keys here as JSON")
+    serve.add_argument(
+        "--webhook",
+        action="append",
+        default=[],
+        metavar="URL[#SECRET]",
+        help="send the store's webhooks to this receiver (repeatable); signing secret after '#'",
+    )
 
     importer = commands.add_parser("import", help="import (or re-import) a catalog file into a table")
     importer.add_argument("catalog", type=Path)
@@ -49,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
                 catalog=None if args.no_catalog else (args.catalog or DEMO_CATALOG),
                 next_check=args.next_check,
                 credentials_file=args.credentials_file,
+                webhooks=tuple(_webhook(value) for value in args.webhook),
             )
         )
         return 0
@@ -66,6 +75,11 @@ def main(argv: list[str] | None = None) -> int:
     for server_id, secret in result.server_secrets.items():
         print(f"  server {server_id} secret    {secret or '(unchanged; only its hash is stored)'}")
     return 0
+
+
+def _webhook(value: str) -> tuple[str, str | None]:
+    url, _, secret = value.partition("#")
+    return url, secret or None
 
 
 if __name__ == "__main__":

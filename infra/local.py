@@ -17,12 +17,16 @@ from typing import Any
 import boto3
 import uvicorn
 from fastapi import FastAPI
-from webstore import services as services_module
-from webstore.catalog_import import ImportResult, import_catalog, parse_catalog
-from webstore.db import Table, create_table
 
 from functions.routes import operations
 from functions.runtime import Interface, build_app
+from webstore import keys
+from webstore import services as services_module
+from webstore.catalog import WebhookEndpoint
+from webstore.catalog_import import CatalogFile, ImportResult, import_catalog, parse_catalog
+from webstore.db import Table, create_table
+from webstore.webhooks import local as local_webhooks
+from webstore.webhooks.local import LocalDispatcher
 
 DEMO_CATALOG = Path(__file__).resolve().parent.parent / "shared" / "webstore" / "demo" / "store.json"
 
@@ -38,6 +42,8 @@ class LocalConfig:
     catalog: Path | None = DEMO_CATALOG  # None: import nothing
     next_check: int | None = None
     credentials_file: Path | None = None
+    # Webhook receivers to add to the imported store: (url, signing secret or None to generate).
+    webhooks: tuple[tuple[str, str | None], ...] = ()
 
 
 def interface_app(interface: Interface) -> FastAPI:
@@ -97,13 +103,9 @@ def credentials(config: LocalConfig, result: ImportResult) -> dict[str, Any]:
     }
 
 
-def start_local_bus_consumers() -> None:
+def start_local_bus_consumers() -> LocalDispatcher:
     """Hand locally published events to the same delivery code as in AWS."""
-    try:
-        from webstore.webhooks import local as local_webhooks  # arrives with the webhooks work
-    except ImportError:
-        return
-    local_webhooks.subscribe(services_module.local_bus(), services_module.get_services())
+    return local_webhooks.subscribe(services_module.local_bus(), services_module.get_services())
 
 
 async def serve_forever(config: LocalConfig) -> None:
@@ -125,16 +127,31 @@ def run(config: LocalConfig) -> None:
         if not config.dynamodb_endpoint:
             stack.enter_context(embedded_dynamodb())
         table = prepare_table(config)
-        start_local_bus_consumers()
+        dispatcher = start_local_bus_consumers()
+        stack.callback(dispatcher.stop)
         if config.catalog:
             catalog = parse_catalog(json.loads(config.catalog.read_text()))
+            added = add_webhooks(catalog, config.webhooks)
             creds = credentials(config, import_catalog(table, catalog))
             print_credentials(creds, config)
+            for endpoint in added:
+                print(f"Webhook endpoint {endpoint.url} signing secret {endpoint.secret}", flush=True)
         print(f"Storefront: http://{config.host}:{config.storefront_port}  (docs: /docs)", flush=True)
         print(f"Operator:   http://{config.host}:{config.operator_port}  (docs: /docs)", flush=True)
         print("Ctrl-C stops.", flush=True)
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(serve_forever(config))
+
+
+def add_webhooks(catalog: CatalogFile, webhooks: tuple[tuple[str, str | None], ...]) -> list[WebhookEndpoint]:
+    """Point the store's webhooks at local receivers (`webstore serve --webhook URL`)."""
+    next_id = max((w.id for w in catalog.webhooks), default=0)
+    added = [
+        WebhookEndpoint(id=next_id + n, url=url, secret=secret or keys.new_secret())
+        for n, (url, secret) in enumerate(webhooks, start=1)
+    ]
+    catalog.webhooks.extend(added)
+    return added
 
 
 def print_credentials(creds: dict[str, Any], config: LocalConfig) -> None:

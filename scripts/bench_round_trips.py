@@ -63,6 +63,7 @@ def main() -> int:
     args = parser.parse_args()
 
     from moto import mock_aws
+
     from webstore import services
     from webstore.catalog_import import import_catalog, parse_catalog
     from webstore.db import Table, create_table

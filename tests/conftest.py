@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 
 import boto3
 import pytest
+
 from webstore import services as services_module
 from webstore.catalog_import import ImportResult, import_catalog, parse_catalog
 from webstore.db import Table, create_table

@@ -1,11 +1,16 @@
-"""GET {headless_url}/categories — categories, optionally with packages (and a basket's dynamic ones)."""
+"""GET {headless_url}/categories — categories, optionally with packages (and a basket's dynamic ones).
 
-from fastapi import Depends, Query
+With `usernameId` (Basic auth: webstore identifier + checkout API key), each tiered category
+carries the player's `active_tier` and its other packages a `prorate_price` (getUserTieredCategories).
+"""
+
+from fastapi import Depends, Query, Request
+
+from functions.deps import TOKEN_PREFIX, basic_credentials, services
+from functions.runtime import READ, Interface, Route, lambda_handler
+from webstore.keys import INT32_MAX
 from webstore.services import Services
 from webstore.storefront import catalog, schemas
-
-from functions.deps import TOKEN_PREFIX, services
-from functions.runtime import READ, Interface, Route, lambda_handler
 
 ROUTE = Route(
     Interface.STOREFRONT, "GET", f"{TOKEN_PREFIX}/categories", "getCategories", READ, "All categories"
@@ -14,12 +19,21 @@ ROUTE = Route(
 
 async def endpoint(
     token: str,
+    request: Request,
     include_packages: bool = Query(False, alias="includePackages"),
     basket_ident: str | None = Query(None, alias="basketIdent", max_length=80),
+    username_id: int | None = Query(None, alias="usernameId", ge=1, le=INT32_MAX),
     svc: Services = Depends(services),
 ) -> schemas.Envelope[list[schemas.Category]]:
     return schemas.Envelope(
-        data=catalog.get_categories(svc, token, include_packages=include_packages, basket_ident=basket_ident)
+        data=catalog.get_categories(
+            svc,
+            token,
+            include_packages=include_packages,
+            basket_ident=basket_ident,
+            username_id=username_id,
+            credentials=basic_credentials(request) if username_id is not None else None,
+        )
     )
 
 

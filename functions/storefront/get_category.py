@@ -1,11 +1,11 @@
 """GET {headless_url}/categories/{id-or-slug} — one category, optionally with its packages."""
 
 from fastapi import Depends, Path, Query
-from webstore.services import Services
-from webstore.storefront import catalog, schemas
 
 from functions.deps import TOKEN_PREFIX, services
 from functions.runtime import READ, Interface, Route, lambda_handler
+from webstore.services import Services
+from webstore.storefront import catalog, schemas
 
 ROUTE = Route(
     Interface.STOREFRONT,

@@ -1,11 +1,11 @@
 """GET {headless_url}/packages — every package for sale (and the basket's dynamic ones)."""
 
 from fastapi import Depends, Query
-from webstore.services import Services
-from webstore.storefront import catalog, schemas
 
 from functions.deps import TOKEN_PREFIX, services
 from functions.runtime import READ, Interface, Route, lambda_handler
+from webstore.services import Services
+from webstore.storefront import catalog, schemas
 
 ROUTE = Route(Interface.STOREFRONT, "GET", f"{TOKEN_PREFIX}/packages", "getPackages", READ, "All packages")
 

@@ -1,11 +1,11 @@
 """GET {headless_url}/pages — the store's custom pages."""
 
 from fastapi import Depends
-from webstore.services import Services
-from webstore.storefront import catalog, schemas
 
 from functions.deps import TOKEN_PREFIX, services
 from functions.runtime import READ, Interface, Route, lambda_handler
+from webstore.services import Services
+from webstore.storefront import catalog, schemas
 
 ROUTE = Route(Interface.STOREFRONT, "GET", f"{TOKEN_PREFIX}/pages", "getCustomPages", READ, "Custom pages")
 

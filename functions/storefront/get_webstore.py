@@ -1,11 +1,11 @@
 """GET {headless_url}/ — the store."""
 
 from fastapi import Depends
-from webstore.services import Services
-from webstore.storefront import catalog, schemas
 
 from functions.deps import TOKEN_PREFIX, services
 from functions.runtime import READ, Interface, Route, lambda_handler
+from webstore.services import Services
+from webstore.storefront import catalog, schemas
 
 ROUTE = Route(
     Interface.STOREFRONT, "GET", TOKEN_PREFIX, "getWebstore", READ, "The store", aliases=(f"{TOKEN_PREFIX}/",)

@@ -31,6 +31,7 @@ class BasketLine(Model):
     slug: str = ""
     type: PackageType = PackageType.SINGLE
     quantity: Annotated[int, Field(ge=1, le=MAX_QUANTITY)] = 1
+    base_price: Amount = Decimal(0)  # list price of one unit when added (repricing uses it)
     unit_price: Amount = Decimal(0)  # after sales and package-level coupons, before tax
     line_price: Amount = Decimal(0)  # unit_price x quantity
     gift_username_id: str | None = None
@@ -64,6 +65,8 @@ class Basket(Model):
     ip: str = ""
     coupons: list[Coupon] = Field(default_factory=list)  # definitions as applied
     giftcards: list[str] = Field(default_factory=list)
+    # Balance of each applied card when applied: what pricing counts on until checkout debits it.
+    giftcard_balances: dict[str, Amount] = Field(default_factory=dict)
     creator_code: str = ""
     cancel_url: str = ""
     complete_url: str | None = None

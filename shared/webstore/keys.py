@@ -194,6 +194,20 @@ def purchases_sk(username_id: int) -> str:
     return f"PURCHASES#{_n(username_id)}"
 
 
+def purchased_attribute(package_id: int) -> str:
+    """The purchases item's count of one package (user_limit)."""
+    return f"p{package_id}"
+
+
+def coupon_used_attribute(coupon_id: int) -> str:
+    """The purchases item's count of one coupon's redemptions by that player (coupon user_limit)."""
+    return f"c{coupon_id}"
+
+
+# The coupon code item's count of redemptions by everyone (coupon expire_limit).
+COUPON_REDEMPTIONS = "redemptions"
+
+
 def ban_sk(ban_id: int) -> str:
     return f"BAN#{_n(ban_id)}"
 

@@ -1,15 +1,29 @@
 """Prices, pure: sales, coupons, gift cards, tax. No I/O; every input is passed in.
 
 Money stays exact (Decimal) until `round_money`, applied once per figure at the end.
+Order of a basket's price: list price -> best sale -> per-package coupons (method 0) ->
+basket coupons (methods 1 and 2) -> sales tax -> gift cards (they pay, they do not discount).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 
-from webstore.catalog import Discount, DiscountType, Package, Sale, Store, TaxMode
+from webstore.catalog import (
+    BasketType,
+    Coupon,
+    Discount,
+    DiscountType,
+    Effective,
+    Package,
+    PackageType,
+    Sale,
+    Store,
+    TaxMode,
+)
 from webstore.money import ZERO, percent_of, round_money
 
 
@@ -37,9 +51,14 @@ def active_sales(sales: list[Sale], now: datetime) -> list[Sale]:
 
 
 def sale_applies(sale: Sale, package_id: int, category_id: int) -> bool:
-    effective = sale.effective
+    return covers(sale.effective, package_id, category_id)
+
+
+def covers(effective: Effective, package_id: int, category_id: int, *, dynamic: bool = False) -> bool:
+    """Whether a sale or coupon reaches a package. Package lists name catalog packages, which a
+    basket's dynamic packages (their own id space) never are."""
     if effective.type == "package":
-        return package_id in effective.packages
+        return not dynamic and package_id in effective.packages
     if effective.type == "category":
         return category_id in effective.categories
     return True  # all / cart: everything
@@ -78,6 +97,165 @@ def tax_on(net: Decimal, store: Store) -> tuple[Decimal, Decimal]:
     return ZERO, net
 
 
+# --- baskets --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PricedLine:
+    """A basket line as pricing sees it: the list price of one unit, and how many."""
+
+    package_id: int
+    category_id: int
+    list_price: Decimal
+    quantity: int
+    type: PackageType = PackageType.SINGLE
+    dynamic: bool = False
+
+
+@dataclass(frozen=True)
+class LinePrice:
+    unit_price: Decimal  # one unit after sales and per-package coupons, before tax
+    line_price: Decimal  # unit_price x quantity
+
+
+@dataclass(frozen=True)
+class BasketPrice:
+    lines: list[LinePrice]
+    base_price: Decimal  # list prices x quantities
+    discount: Decimal  # what sales and coupons take off base_price
+    sales_tax: Decimal
+    total_price: Decimal  # what the basket costs, tax included
+    giftcard_amount: Decimal  # the part of total_price gift cards pay
+    giftcards: dict[str, Decimal] = field(default_factory=dict)  # card number -> what it pays
+
+    @property
+    def amount_due(self) -> Decimal:
+        return self.total_price - self.giftcard_amount
+
+
+def basket_type_matches(basket_type: BasketType, lines: Sequence[PricedLine]) -> bool:
+    """A basket holding a subscription is a subscription basket; an empty one is not typed yet."""
+    if basket_type is BasketType.BOTH or not lines:
+        return True
+    has_subscription = any(line.type is PackageType.SUBSCRIPTION for line in lines)
+    return has_subscription == (basket_type is BasketType.SUBSCRIPTION)
+
+
+def value_after_sales(lines: Sequence[PricedLine], ctx: PricingContext) -> Decimal:
+    """What the basket is worth before coupons: the figure a coupon's minimum is compared with."""
+    return sum(
+        (
+            (line.list_price - best_sale_discount(line.list_price, line.package_id, line.category_id, ctx))
+            * line.quantity
+            for line in lines
+        ),
+        start=ZERO,
+    )
+
+
+def coupon_refusal(
+    coupon: Coupon,
+    lines: Sequence[PricedLine],
+    ctx: PricingContext,
+    *,
+    username: str | None,
+    redemptions: int | None = None,
+    player_redemptions: int | None = None,
+) -> str | None:
+    """Why `coupon` cannot be used on this basket now, or None when it can.
+
+    `redemptions` (all players) and `player_redemptions` (this basket's player) are checked
+    when the caller knows them; payment enforces both limits in the database either way.
+    """
+    if coupon.start_date is not None and ctx.now < coupon.start_date:
+        return "This coupon is not valid yet"
+    if not coupon.expire_never and coupon.expire_date is not None and ctx.now >= coupon.expire_date:
+        return "This coupon has expired"
+    if not coupon.redeem_unlimited and redemptions is not None and redemptions >= coupon.expire_limit:
+        return "This coupon has reached its redemption limit"
+    if coupon.username:
+        if not username:
+            return "This coupon is for one player only; log in first"
+        if coupon.username.lower() != username.lower():
+            return "This coupon is for another player"
+    if coupon.user_limit and player_redemptions is not None and player_redemptions >= coupon.user_limit:
+        return "You have already used this coupon as often as it allows"
+    if not basket_type_matches(coupon.basket_type, lines):
+        kind = "subscriptions" if coupon.basket_type is BasketType.SUBSCRIPTION else "one-off purchases"
+        return f"This coupon is for baskets of {kind} only"
+    minimum = coupon.minimum
+    if minimum > 0 and value_after_sales(lines, ctx) < minimum:
+        return f"The basket must be worth at least {round_money(minimum, ctx.currency)} {ctx.currency}"
+    return None
+
+
+def price_basket(
+    lines: Sequence[PricedLine],
+    ctx: PricingContext,
+    *,
+    coupons: Sequence[Coupon] = (),
+    giftcards: Sequence[tuple[str, Decimal]] = (),
+    username: str | None = None,
+) -> BasketPrice:
+    """The price of a basket. Coupons that do not qualify (any more) take nothing off; gift
+    cards pay in the order given, each up to its balance, never more than the total."""
+    currency = ctx.currency
+    usable = [c for c in coupons if coupon_refusal(c, lines, ctx, username=username) is None]
+
+    units = [
+        line.list_price - best_sale_discount(line.list_price, line.package_id, line.category_id, ctx)
+        for line in lines
+    ]
+    for coupon in usable:
+        if coupon.discount_application_method == 0:  # each package: off every unit it covers
+            for i, line in enumerate(lines):
+                if covers(coupon.effective, line.package_id, line.category_id, dynamic=line.dynamic):
+                    units[i] -= discount_amount(coupon.discount, units[i])
+    subtotal = sum((unit * line.quantity for unit, line in zip(units, lines, strict=True)), start=ZERO)
+
+    basket_discount = ZERO
+    for coupon in usable:
+        if coupon.discount_application_method == 0:
+            continue
+        covered = [
+            i
+            for i, line in enumerate(lines)
+            if covers(coupon.effective, line.package_id, line.category_id, dynamic=line.dynamic)
+        ]
+        current = sum((units[i] * lines[i].quantity for i in covered), start=ZERO)
+        if coupon.discount_application_method == 1:  # on the covered total before sales
+            basis = sum((lines[i].list_price * lines[i].quantity for i in covered), start=ZERO)
+        else:  # 2: on the covered total after sales
+            basis = current
+        taken = min(discount_amount(coupon.discount, basis), current, subtotal - basket_discount)
+        basket_discount += max(taken, ZERO)
+
+    net = subtotal - basket_discount
+    tax, total = tax_on(net, ctx.store)
+    base = sum((line.list_price * line.quantity for line in lines), start=ZERO)
+    total_price = round_money(total, currency)
+
+    paid: dict[str, Decimal] = {}
+    covered_by_cards = ZERO
+    for number, balance in giftcards:
+        pays = min(round_money(max(balance, ZERO), currency), total_price - covered_by_cards)
+        paid[number] = pays
+        covered_by_cards += pays
+
+    return BasketPrice(
+        lines=[
+            LinePrice(round_money(unit, currency), round_money(unit * line.quantity, currency))
+            for unit, line in zip(units, lines, strict=True)
+        ],
+        base_price=round_money(base, currency),
+        discount=round_money(base - net, currency),
+        sales_tax=round_money(tax, currency),
+        total_price=total_price,
+        giftcard_amount=covered_by_cards,
+        giftcards=paid,
+    )
+
+
 def package_price(package: Package, ctx: PricingContext) -> PackagePrice:
     return price_of(package.price, package.id, package.category_id, ctx)
 
@@ -92,3 +270,58 @@ def price_of(price: Decimal, package_id: int, category_id: int, ctx: PricingCont
         sales_tax=round_money(tax, currency),
         total_price=round_money(total, currency),
     )
+
+
+# --- tier proration (players engineer; keep this section last) ------------------------------
+
+
+def shift_months(moment: datetime, months: int) -> datetime:
+    """`moment` moved by whole calendar months, the day clamped to the target month's length."""
+    import calendar
+
+    index = moment.year * 12 + (moment.month - 1) + months
+    year, month = divmod(index, 12)
+    day = min(moment.day, calendar.monthrange(year, month + 1)[1])
+    return moment.replace(year=year, month=month + 1, day=day)
+
+
+def billing_period_start(period_end: datetime, length: int, period: str) -> datetime | None:
+    """When the period that ends at `period_end` began; None when the package has no period."""
+    from datetime import timedelta
+
+    if length <= 0:
+        return None
+    if period == "day":
+        return period_end - timedelta(days=length)
+    if period == "month":
+        return shift_months(period_end, -length)
+    if period == "year":
+        return shift_months(period_end, -12 * length)
+    raise ValueError(f"unknown billing period {period!r}")
+
+
+def prorate_price(
+    current_price: Decimal,
+    new_price: Decimal,
+    *,
+    now: datetime,
+    period_start: datetime | None,
+    period_end: datetime | None,
+    currency: str,
+) -> Decimal:
+    """What upgrading from the current tier's package to another costs now.
+
+    The price difference times the unused fraction of the current billing period
+    (`(period_end - now) / (period_end - period_start)`, clamped to 0..1): the player already paid
+    the current package for that remainder. Never below 0 (a downgrade costs nothing now; it
+    takes effect at the next renewal). Without a known period the whole difference is due.
+    """
+    difference = max(new_price - current_price, ZERO)
+    if difference == ZERO:
+        return round_money(ZERO, currency)
+    if period_start is None or period_end is None or period_end <= period_start:
+        return round_money(difference, currency)
+    total = Decimal(str((period_end - period_start).total_seconds()))
+    remaining = Decimal(str((period_end - now).total_seconds()))
+    fraction = min(max(remaining / total, ZERO), Decimal(1))
+    return round_money(difference * fraction, currency)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from webstore import keys
 from webstore.errors import NotFound
 

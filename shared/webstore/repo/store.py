@@ -112,3 +112,8 @@ class StoreRepository:
         sk = sk_of[type(entity)](entity.id)
         name = next(k for k, v in ENTITIES.items() if v is type(entity))
         return to_item(entity, keys.store_pk(account_id), sk, name)
+
+    def sidebar_with_categories(self, account_id: int) -> StoreView:
+        """Goals + stats + store + categories (few and small; the featured package's category
+        name needs them): one Query."""
+        return self._range(account_id, "2GOAL#", "6CAT#~")

@@ -8,18 +8,21 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from webstore import keys
 from webstore.basket import Basket
 from webstore.catalog import Category, Package, Store
 from webstore.errors import NotFound
-from webstore.pricing import PricingContext, package_price, price_of
+from webstore.players import TIER_STATUSES, Tier
+from webstore.pricing import PricingContext, billing_period_start, package_price, price_of, prorate_price
 from webstore.repo.baskets import BasketRepository
+from webstore.repo.player_tiers import ONGOING_STATUSES, PlayerTierRepository
 from webstore.repo.store import StoreRepository, StoreView
 from webstore.services import Services
 from webstore.storefront import schemas
+from webstore.storefront.credentials import Credentials, check_checkout_credentials, require_present
 
 T = TypeVar("T")
 _pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="reads")
@@ -54,6 +57,11 @@ def _basket_of_store(services: Services, public_token: str, ident: str) -> Baske
     if basket.account_id != keys.account_of(public_token):
         raise NotFound("Basket not found")
     return basket
+
+
+def start_read(read: Callable[..., T], *args: Any) -> Future[T]:
+    """Issue a read now, on the read pool; collect it with `.result()` after the main read."""
+    return _pool.submit(read, *args)
 
 
 def in_parallel(first: Callable[[], T], second: Callable[[], object]) -> tuple[T, object]:
@@ -169,6 +177,7 @@ def category_view(
     with_packages: bool,
     basket: Basket | None = None,
     parents: bool = True,
+    tier: Tier | None = None,
 ) -> schemas.Category:
     parent = view.category(category.parent_id) if category.parent_id else None
     packages: list[schemas.Package] | None = None
@@ -177,7 +186,9 @@ def category_view(
             packages = dynamic_package_views(basket, category, view, ctx) if basket else []
         else:
             packages = [
-                package_view(p, view, ctx) for p in visible_packages(view) if p.category_id == category.id
+                with_prorate_price(package_view(p, view, ctx), p, tier, view, ctx)
+                for p in visible_packages(view)
+                if p.category_id == category.id
             ]
     return schemas.Category(
         id=category.id,
@@ -187,6 +198,7 @@ def category_view(
         if parent and parents
         else None,
         tiered=category.tiered,
+        active_tier=tier_view(tier, view, ctx) if tier else None,
         description=category.description,
         packages=packages,
         order=category.order,
@@ -194,6 +206,63 @@ def category_view(
         image_url=category.image_url,
         dynamic=category.dynamic,
     )
+
+
+def tier_view(tier: Tier, view: StoreView, ctx: PricingContext) -> schemas.Tier | None:
+    """SPEC's Tier; None when its package is no longer in the catalog (nothing to show)."""
+    package = view.package(tier.package_id)
+    if package is None:
+        return None
+    pending_id = tier.pending_downgrade_package_id
+    pending = view.package(pending_id) if pending_id else None
+    return schemas.Tier(
+        id=tier.id,
+        created_at=iso(tier.created_at),
+        username_id=str(tier.username_id),
+        package=package_view(package, view, ctx),
+        active=tier.active,
+        recurring_payment_reference=tier.recurring_payment_reference,
+        next_payment_date=iso(tier.next_payment_date) if tier.next_payment_date else None,
+        status=schemas.TierStatus(
+            id=tier.status_id, description=TIER_STATUSES.get(tier.status_id, "unknown")
+        ),
+        pending_downgrade_package=schemas.PendingDowngrade(
+            id=pending_id, name=pending.name if pending else ""
+        )
+        if pending_id
+        else None,
+    )
+
+
+def with_prorate_price(
+    shown: schemas.Package, package: Package, tier: Tier | None, view: StoreView, ctx: PricingContext
+) -> schemas.Package:
+    """`prorate_price` on the other packages of a category where the player has a tier."""
+    current = view.package(tier.package_id) if tier else None
+    if tier is None or current is None or package.id == current.id:
+        return shown
+    period_end = tier.next_payment_date
+    period_start = (
+        billing_period_start(period_end, current.expiry_length, current.expiry_period) if period_end else None
+    )
+    shown.prorate_price = prorate_price(
+        current.price,
+        package.price,
+        now=ctx.now,
+        period_start=period_start,
+        period_end=period_end,
+        currency=ctx.currency,
+    )
+    return shown
+
+
+def ongoing_tiers_by_category(tiers: list[Tier]) -> dict[int, Tier]:
+    """A player's current tier per category (the newest ongoing one, should there be several)."""
+    current: dict[int, Tier] = {}
+    for tier in sorted(tiers, key=lambda t: t.created_at):
+        if tier.active and tier.status_id in ONGOING_STATUSES:
+            current[tier.category_id] = tier
+    return current
 
 
 def pricing_context(services: Services, view: StoreView) -> PricingContext:
@@ -273,14 +342,43 @@ def _ordered(categories: list[Category]) -> list[Category]:
 
 
 def get_categories(
-    services: Services, public_token: str, *, include_packages: bool, basket_ident: str | None = None
+    services: Services,
+    public_token: str,
+    *,
+    include_packages: bool,
+    basket_ident: str | None = None,
+    username_id: int | None = None,
+    credentials: Credentials | None = None,
 ) -> list[schemas.Category]:
-    view, basket = load_catalog_and_basket(
-        services, public_token, basket_ident if include_packages else None, with_packages=include_packages
-    )
+    """Categories; with `username_id` (Basic auth), the player's active tiers and prorate prices.
+
+    The catalog Query, the basket GetItem and the tiers' GSI1 Query are issued together.
+    """
+    if username_id is None:
+        view, basket = load_catalog_and_basket(
+            services, public_token, basket_ident if include_packages else None, with_packages=include_packages
+        )
+        tiers: dict[int, Tier] = {}
+    else:
+        present = require_present(credentials)
+        account_id = keys.account_of(public_token)
+        tiers_future = start_read(PlayerTierRepository(services.table).of_player, account_id, username_id)
+        # Tiers carry their full Package, so the packages are read even without includePackages.
+        view, basket = load_catalog_and_basket(
+            services, public_token, basket_ident if include_packages else None, with_packages=True
+        )
+        check_checkout_credentials(view.store, present)
+        tiers = ongoing_tiers_by_category(tiers_future.result())
     ctx = pricing_context(services, view)
     return [
-        category_view(c, view, ctx, with_packages=include_packages, basket=basket)
+        category_view(
+            c,
+            view,
+            ctx,
+            with_packages=include_packages,
+            basket=basket,
+            tier=tiers.get(c.id) if c.tiered else None,
+        )
         for c in _ordered(view.categories)
     ]
 

@@ -1,0 +1,31 @@
+"""POST {headless_url}/baskets/{basketIdent}/giftcards (also token-less under /api/baskets, COMPAT)."""
+
+from fastapi import Depends, Path
+
+from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, path_token, services
+from functions.runtime import WRITE, Interface, Route, lambda_handler
+from webstore.services import Services
+from webstore.storefront import baskets, schemas
+
+ROUTE = Route(
+    Interface.STOREFRONT,
+    "POST",
+    f"{TOKEN_PREFIX}/baskets/{{basket_ident}}/giftcards",
+    "applyGiftCard",
+    WRITE,
+    "Gift card applied successfully",
+    aliases=(f"{BASKET_PREFIX}/giftcards",),
+)
+
+
+async def endpoint(
+    body: baskets.GiftCardNumber,
+    basket_ident: str = Path(max_length=80),
+    token: str | None = Depends(path_token),
+    svc: Services = Depends(services),
+) -> schemas.Success:
+    baskets.apply_giftcard(svc, token, basket_ident, body.card_number)
+    return schemas.Success(success=True, message="Gift card applied successfully")
+
+
+handler = lambda_handler(ROUTE, endpoint)

@@ -1,0 +1,27 @@
+"""POST {headless_url}/baskets — a new basket (SPEC: 422 when the store ID is invalid)."""
+
+from fastapi import Depends, Query, Request
+
+from functions.deps import TOKEN_PREFIX, client_ip, services
+from functions.runtime import WRITE, Interface, Route, lambda_handler
+from webstore.services import Services
+from webstore.storefront import baskets, schemas
+
+ROUTE = Route(
+    Interface.STOREFRONT, "POST", f"{TOKEN_PREFIX}/baskets", "createBasket", WRITE, "Create a basket"
+)
+
+
+async def endpoint(
+    token: str,
+    request: Request,
+    body: baskets.NewBasket | None = None,
+    ip_address: str | None = Query(None, max_length=64),
+    svc: Services = Depends(services),
+) -> schemas.Envelope[schemas.Basket]:
+    ip = ip_address if ip_address is not None else client_ip(request)
+    basket = baskets.create_basket(svc, token, body or baskets.NewBasket(), ip)
+    return schemas.Envelope(data=baskets.basket_view(basket, svc.settings))
+
+
+handler = lambda_handler(ROUTE, endpoint)

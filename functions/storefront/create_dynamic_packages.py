@@ -1,0 +1,32 @@
+"""PUT {headless_url}/baskets/{basketIdent}/dynamic-packages — fill a dynamic category for one basket."""
+
+from fastapi import Depends, Path, Request
+
+from functions.deps import TOKEN_PREFIX, basic_credentials, services
+from functions.runtime import WRITE, Interface, Route, lambda_handler
+from webstore.services import Services
+from webstore.storefront import schemas
+from webstore.storefront.dynamic_packages import DynamicPackagesRequest, put_dynamic_packages
+
+ROUTE = Route(
+    Interface.STOREFRONT,
+    "PUT",
+    f"{TOKEN_PREFIX}/baskets/{{basket_ident}}/dynamic-packages",
+    "createDynamicPackage",
+    WRITE,
+    "Set a basket's packages of a dynamic category (Basic auth)",
+)
+
+
+async def endpoint(
+    token: str,
+    body: DynamicPackagesRequest,
+    request: Request,
+    basket_ident: str = Path(max_length=80),
+    svc: Services = Depends(services),
+) -> schemas.Message:
+    message = put_dynamic_packages(svc, token, basket_ident, body, basic_credentials(request))
+    return schemas.Message(message=message)
+
+
+handler = lambda_handler(ROUTE, endpoint)

@@ -1,0 +1,24 @@
+"""GET {headless_url}/baskets/{basketIdent} — one basket (1 BatchGetItem: basket + store item)."""
+
+from fastapi import Depends, Path
+
+from functions.deps import TOKEN_PREFIX, services
+from functions.runtime import READ, Interface, Route, lambda_handler
+from webstore.services import Services
+from webstore.storefront import baskets, schemas
+
+ROUTE = Route(
+    Interface.STOREFRONT, "GET", f"{TOKEN_PREFIX}/baskets/{{basket_ident}}", "getBasket", READ, "One basket"
+)
+
+
+async def endpoint(
+    token: str,
+    basket_ident: str = Path(max_length=80),
+    svc: Services = Depends(services),
+) -> schemas.Envelope[schemas.Basket]:
+    basket = baskets.get_basket(svc, token, basket_ident)
+    return schemas.Envelope(data=baskets.basket_view(basket, svc.settings))
+
+
+handler = lambda_handler(ROUTE, endpoint)

@@ -1,0 +1,20 @@
+"""GET {headless_url}/sidebar — the store's sidebar modules, in order, with their data."""
+
+from fastapi import Depends
+
+from functions.deps import TOKEN_PREFIX, services
+from functions.runtime import READ, Interface, Route, lambda_handler
+from webstore.services import Services
+from webstore.storefront import schemas
+from webstore.storefront.sidebar import Module, get_sidebar
+
+ROUTE = Route(
+    Interface.STOREFRONT, "GET", f"{TOKEN_PREFIX}/sidebar", "getSidebar", READ, "The store's sidebar modules"
+)
+
+
+async def endpoint(token: str, svc: Services = Depends(services)) -> schemas.Envelope[list[Module]]:
+    return schemas.Envelope(data=get_sidebar(svc, token))
+
+
+handler = lambda_handler(ROUTE, endpoint)

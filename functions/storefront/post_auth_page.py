@@ -1,0 +1,63 @@
+"""POST /auth/{basket_ident} — the auth form's submission: bind the basket, then 303 to returnUrl."""
+
+from urllib.parse import parse_qs
+
+from fastapi import Depends, Request
+from fastapi.responses import RedirectResponse, Response
+
+from functions.deps import services
+from functions.pages import html_page
+from functions.runtime import WRITE_AND_PUBLISH, Interface, Route, lambda_handler
+from webstore.errors import DomainError, Invalid
+from webstore.services import Services
+from webstore.storefront import auth_page, basket_auth
+
+ROUTE = Route(
+    Interface.STOREFRONT,
+    "POST",
+    "/auth/{basket_ident}",
+    "submitAuthPage",
+    WRITE_AND_PUBLISH,
+    "Log a player in to a basket (form post)",
+    html=True,
+)
+
+
+def _field(form: dict[str, list[str]], name: str) -> str | None:
+    values = form.get(name)
+    return values[0] if values else None
+
+
+async def endpoint(basket_ident: str, request: Request, svc: Services = Depends(services)) -> Response:
+    # Form-encoded, parsed here: python-multipart would be a dependency for two fields.
+    raw = (await request.body()).decode("utf-8", errors="replace")
+    try:
+        form = parse_qs(raw, keep_blank_values=True, max_num_fields=10)
+    except ValueError:  # more fields than the form has: treat as an empty submission
+        form = {}
+    return_url = _field(form, "returnUrl") or request.query_params.get("returnUrl")
+    username = _field(form, "username") or ""
+    try:
+        prompt = basket_auth.open_auth_page(svc, basket_ident, return_url)
+    except DomainError as error:
+        page = auth_page.problem_page("Cannot log in to this basket", error.detail)
+        return html_page(page, status=error.status, csp=auth_page.content_security_policy())
+    csp = auth_page.content_security_policy(prompt.return_url)
+    try:
+        target = basket_auth.authenticate(svc, prompt, username)
+    except DomainError as error:
+        if isinstance(error, Invalid) or error.field == "username":
+            return html_page(
+                auth_page.form_page(prompt, username=username, error=error.detail),
+                status=error.status,
+                csp=csp,
+            )
+        page = auth_page.problem_page("Cannot log in to this basket", error.detail, prompt.store.lang)
+        return html_page(page, status=error.status, csp=csp)
+    response = RedirectResponse(target, status_code=303)
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+handler = lambda_handler(ROUTE, endpoint)

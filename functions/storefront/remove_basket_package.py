@@ -1,0 +1,31 @@
+"""POST <host>/api/baskets/{basketIdent}/packages/remove (COMPAT; also under the token)."""
+
+from fastapi import Depends, Path
+
+from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, path_token, services
+from functions.runtime import WRITE, Interface, Route, lambda_handler
+from webstore.services import Services
+from webstore.storefront import baskets, schemas
+
+ROUTE = Route(
+    Interface.STOREFRONT,
+    "POST",
+    f"{BASKET_PREFIX}/packages/remove",
+    "removeBasketPackage",
+    WRITE,
+    "Remove a package from a basket",
+    aliases=(f"{TOKEN_PREFIX}/baskets/{{basket_ident}}/packages/remove",),
+)
+
+
+async def endpoint(
+    body: baskets.RemovePackage,
+    basket_ident: str = Path(max_length=80),
+    token: str | None = Depends(path_token),
+    svc: Services = Depends(services),
+) -> schemas.Envelope[schemas.Basket]:
+    basket = baskets.remove_package(svc, token, basket_ident, body)
+    return schemas.Envelope(data=baskets.basket_view(basket, svc.settings))
+
+
+handler = lambda_handler(ROUTE, endpoint)

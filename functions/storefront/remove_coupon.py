@@ -1,0 +1,31 @@
+"""POST {headless_url}/baskets/{basketIdent}/coupons/remove (also token-less under /api/baskets, COMPAT)."""
+
+from fastapi import Depends, Path
+
+from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, path_token, services
+from functions.runtime import WRITE, Interface, Route, lambda_handler
+from webstore.services import Services
+from webstore.storefront import baskets, schemas
+
+ROUTE = Route(
+    Interface.STOREFRONT,
+    "POST",
+    f"{TOKEN_PREFIX}/baskets/{{basket_ident}}/coupons/remove",
+    "removeCoupon",
+    WRITE,
+    "Coupon removed successfully",
+    aliases=(f"{BASKET_PREFIX}/coupons/remove",),
+)
+
+
+async def endpoint(
+    body: baskets.CouponCode,
+    basket_ident: str = Path(max_length=80),
+    token: str | None = Depends(path_token),
+    svc: Services = Depends(services),
+) -> schemas.Success:
+    baskets.remove_coupon(svc, token, basket_ident, body.coupon_code)
+    return schemas.Success(success=True, message="Coupon removed successfully")
+
+
+handler = lambda_handler(ROUTE, endpoint)

@@ -1,0 +1,32 @@
+"""PUT <host>/api/baskets/{basketIdent}/packages/{package_id} (COMPAT) — set a line's quantity."""
+
+from fastapi import Depends, Path
+
+from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, path_token, services
+from functions.runtime import WRITE, Interface, Route, lambda_handler
+from webstore.services import Services
+from webstore.storefront import baskets, schemas
+
+ROUTE = Route(
+    Interface.STOREFRONT,
+    "PUT",
+    f"{BASKET_PREFIX}/packages/{{package_id}}",
+    "updateBasketPackageQuantity",
+    WRITE,
+    "Set the quantity of a package in a basket (0 removes it)",
+    aliases=(f"{TOKEN_PREFIX}/baskets/{{basket_ident}}/packages/{{package_id}}",),
+)
+
+
+async def endpoint(
+    body: baskets.PackageQuantity,
+    basket_ident: str = Path(max_length=80),
+    package_id: str = Path(max_length=64),
+    token: str | None = Depends(path_token),
+    svc: Services = Depends(services),
+) -> schemas.Envelope[schemas.Basket]:
+    basket = baskets.update_quantity(svc, token, basket_ident, package_id, body)
+    return schemas.Envelope(data=baskets.basket_view(basket, svc.settings))
+
+
+handler = lambda_handler(ROUTE, endpoint)

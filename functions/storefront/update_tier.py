@@ -1,0 +1,32 @@
+"""PATCH {headless_url}/tiers/{tierId} — change a player's tier (Basic auth) → {success, message}."""
+
+from fastapi import Depends, Path, Request
+
+from functions.deps import TOKEN_PREFIX, basic_credentials, services
+from functions.runtime import WRITE, Interface, Route, lambda_handler
+from webstore.services import Services
+from webstore.storefront import schemas
+from webstore.storefront.tiers import TierChangeRequest, change_tier
+
+ROUTE = Route(
+    Interface.STOREFRONT,
+    "PATCH",
+    f"{TOKEN_PREFIX}/tiers/{{tier_id}}",
+    "updateTier",
+    WRITE,
+    "Change a player's tier (downgrades take effect at the next renewal)",
+)
+
+
+async def endpoint(
+    token: str,
+    body: TierChangeRequest,
+    request: Request,
+    tier_id: str = Path(max_length=12),
+    svc: Services = Depends(services),
+) -> schemas.Success:
+    message = change_tier(svc, token, tier_id, body.package_id, basic_credentials(request))
+    return schemas.Success(success=True, message=message)
+
+
+handler = lambda_handler(ROUTE, endpoint)

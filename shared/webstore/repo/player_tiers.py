@@ -1,0 +1,79 @@
+"""Players' tiers, as the storefront reads and changes them (fulfilment writes them).
+
+Contract (docs/players.md): item PK `ACCOUNT#{a}`, SK `keys.tier_sk(id)`, GSI1PK
+`keys.tiers_of_player(a, username_id)`, GSI1SK = the category id (10 digits); body = Tier.
+"""
+
+from __future__ import annotations
+
+from botocore.exceptions import ClientError
+
+from webstore import keys
+from webstore.db import GSI1, Item, Table, condition_failed, from_item
+from webstore.errors import Conflict
+from webstore.players import Tier
+
+TIER_ACTIVE = 1
+TIER_PENDING_DOWNGRADE = 2
+ONGOING_STATUSES = (TIER_ACTIVE, TIER_PENDING_DOWNGRADE)
+
+
+def tier_key(account_id: int, tier_id: int) -> dict[str, str]:
+    return keys.key(keys.account_pk(account_id), keys.tier_sk(tier_id))
+
+
+def tier_of_item(item: Item) -> Tier:
+    return from_item(Tier, item)
+
+
+class PlayerTierRepository:
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def of_player(self, account_id: int, username_id: int) -> list[Tier]:
+        """Every tier of one player in one store: one GSI1 Query (a player has a few at most)."""
+        tiers: list[Tier] = []
+        start: Item | None = None
+        while True:
+            items, start = self.table.query(
+                keys.tiers_of_player(account_id, username_id), index=GSI1, start_key=start
+            )
+            tiers.extend(tier_of_item(i) for i in items if i.get("entity") == "tier")
+            if start is None:
+                return tiers
+
+    def get(self, account_id: int, tier_id: int) -> Tier | None:
+        item = self.table.get(tier_key(account_id, tier_id), consistent=True)
+        return tier_of_item(item) if item and item.get("entity") == "tier" else None
+
+    def schedule_change(self, account_id: int, tier: Tier, package_id: int | None) -> None:
+        """Record (or with None, cancel) a change to `package_id` at the next renewal.
+
+        Conditional on the tier still being on the package it was read with and still ongoing,
+        so a renewal or cancellation that lands meanwhile is never overwritten.
+        """
+        status = TIER_ACTIVE if package_id is None else TIER_PENDING_DOWNGRADE
+        try:
+            self.table.update(
+                tier_key(account_id, tier.id),
+                "SET #pending = :pending, #status = :status",
+                condition="#pkg = :pkg AND #active = :true AND #status IN (:s1, :s2)",
+                names={
+                    "#pending": "pending_downgrade_package_id",
+                    "#status": "status_id",
+                    "#pkg": "package_id",
+                    "#active": "active",
+                },
+                values={
+                    ":pending": package_id,
+                    ":status": status,
+                    ":pkg": tier.package_id,
+                    ":true": True,
+                    ":s1": ONGOING_STATUSES[0],
+                    ":s2": ONGOING_STATUSES[1],
+                },
+            )
+        except ClientError as error:
+            if condition_failed(error):
+                raise Conflict("The tier changed meanwhile; read it again") from error
+            raise

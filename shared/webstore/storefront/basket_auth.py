@@ -1,0 +1,211 @@
+"""Basket authentication: the auth link, its return-URL rule, and the hosted page's use cases.
+
+Return-URL rule (no open redirect): `returnUrl` is required, at most 2048 printable ASCII
+characters (no spaces, control characters or backslashes), an absolute `http`/`https` URL
+without user info, whose host is exactly (case-insensitively) the host of the store's
+`webstore_url` or one of its `allowed_return_hosts`. Any port and path are fine. The rule is
+checked when the link is made and again, server side, when the page redirects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+from webstore import keys
+from webstore.basket import Basket
+from webstore.catalog import Store
+from webstore.db import from_item
+from webstore.errors import Conflict, Invalid, NotFound
+from webstore.events import DomainEvent
+from webstore.repo.baskets import BasketRepository
+from webstore.repo.users import User, UserRepository, check_username
+from webstore.services import Services
+from webstore.storefront import schemas
+from webstore.storefront.catalog import verified
+
+BASKET_AUTHENTICATED = "basket.authenticated"
+MAX_RETURN_URL = 2048
+RETURN_URL = "returnUrl"
+
+
+# --- the return-URL rule ------------------------------------------------------------------
+
+
+def _host_of(url: str) -> str | None:
+    try:
+        host = urlsplit(url).hostname
+    except ValueError:
+        return None
+    return host.rstrip(".").lower() if host else None
+
+
+def allowed_return_hosts(store: Store) -> set[str]:
+    hosts = {h.strip().rstrip(".").lower() for h in store.allowed_return_hosts if h.strip()}
+    webstore_host = _host_of(store.webstore_url) if store.webstore_url else None
+    if webstore_host:
+        hosts.add(webstore_host)
+    return hosts
+
+
+def check_return_url(store: Store, url: str | None) -> str:
+    """The URL if the store may send a player there; Invalid naming `returnUrl` otherwise."""
+    if not url:
+        raise Invalid("returnUrl is required", field=RETURN_URL)
+    if len(url) > MAX_RETURN_URL:
+        raise Invalid(f"returnUrl is longer than {MAX_RETURN_URL} characters", field=RETURN_URL)
+    if any(not (0x21 <= ord(c) <= 0x7E) or c == "\\" for c in url):
+        raise Invalid(
+            "returnUrl must be percent-encoded: no spaces, control characters, backslashes or "
+            "non-ASCII characters",
+            field=RETURN_URL,
+        )
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a malformed port
+    except ValueError as error:
+        raise Invalid("returnUrl is not a valid URL", field=RETURN_URL) from error
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        raise Invalid("returnUrl must be an absolute http or https URL", field=RETURN_URL)
+    if "@" in parts.netloc:
+        raise Invalid("returnUrl must not carry user information", field=RETURN_URL)
+    host = (parts.hostname or "").rstrip(".").lower()
+    if not host or host not in allowed_return_hosts(store):
+        raise Invalid(
+            f"returnUrl must point to the store's own site; host {host or '(none)'!r} is not allowed",
+            field=RETURN_URL,
+        )
+    return url
+
+
+# --- reads --------------------------------------------------------------------------------
+
+
+def load_store_and_basket(services: Services, account_id: int, basket_ident: str) -> tuple[Store, Basket]:
+    """The store item and the basket: one BatchGetItem (strongly consistent: a write follows)."""
+    keys.account_of(basket_ident, "Basket")
+    store_key = keys.key(keys.store_pk(account_id), keys.STORE_ITEM)
+    basket_key = keys.basket_key(basket_ident)
+    items = services.table.batch_get([store_key, basket_key], consistent=True)
+    store_item = next((i for i in items if i["PK"] == store_key["PK"]), None)
+    basket_item = next((i for i in items if i["PK"] == basket_key["PK"]), None)
+    if store_item is None:
+        raise NotFound("Store not found")
+    basket = from_item(Basket, basket_item) if basket_item else None
+    if basket is None or basket.account_id != account_id:
+        raise NotFound("Basket not found")
+    return from_item(Store, store_item), basket
+
+
+# --- getBasketAuthUrl ---------------------------------------------------------------------
+
+
+def auth_url(services: Services, basket_ident: str, return_url: str) -> str:
+    base = services.settings.storefront_url.rstrip("/")
+    return f"{base}/auth/{basket_ident}?{RETURN_URL}={quote(return_url, safe='')}"
+
+
+def auth_links(
+    services: Services, public_token: str, basket_ident: str, return_url: str | None
+) -> list[schemas.AuthLink]:
+    """SPEC: 422 (not 404) when the store or the basket is unknown, on this operation only."""
+    try:
+        store, basket = load_store_and_basket(services, keys.account_of(public_token), basket_ident)
+        verified(store, public_token)
+    except NotFound as error:
+        field = "basketIdent" if error.detail.startswith("Basket") else "token"
+        raise Invalid(error.detail, field=field) from error
+    checked = check_return_url(store, return_url)
+    if basket.complete:
+        raise Invalid("The basket is complete; create a new one", field="basketIdent")
+    return [
+        schemas.AuthLink(
+            name=store.game_type or store.platform_type, url=auth_url(services, basket.ident, checked)
+        )
+    ]
+
+
+# --- the hosted auth page -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AuthPrompt:
+    """What the auth page shows and acts on: a store's open basket and a checked return URL."""
+
+    store: Store
+    basket: Basket
+    return_url: str
+
+
+def open_auth_page(services: Services, basket_ident: str, return_url: str | None) -> AuthPrompt:
+    store, basket = load_store_and_basket(services, keys.account_of(basket_ident, "Basket"), basket_ident)
+    checked = check_return_url(store, return_url)
+    if basket.complete:
+        raise Conflict("This basket has already been paid for")
+    return AuthPrompt(store=store, basket=basket, return_url=checked)
+
+
+def authenticate(services: Services, prompt: AuthPrompt, username: str) -> str:
+    """Bind the basket to the player `username` and announce it; returns where to send them.
+
+    A basket belongs to one player: once authenticated, the same player may authenticate again
+    (idempotent; the event is published again so the shop can refill dynamic packages), another
+    player may not (their codes, limits and dynamic packages would be someone else's).
+    """
+    username = check_username(username)
+    basket = prompt.basket
+    if basket.username_id is not None and (basket.username or "").lower() != username.lower():
+        raise Conflict("This basket belongs to another player; start a new basket", field="username")
+    user = UserRepository(services.table).ensure(username)
+    now = services.now()
+    if basket.username_id != user.id or basket.username != user.username:
+        basket.username = user.username
+        basket.username_id = user.id
+        basket.updated_at = now
+        BasketRepository(services.table).save(basket)
+    services.publisher.publish(
+        DomainEvent(
+            type=BASKET_AUTHENTICATED,
+            account_id=basket.account_id,
+            subject=authenticated_subject(basket, user, now),
+        )
+    )
+    return prompt.return_url
+
+
+def _plain(value: Any) -> Any:
+    """DynamoDB numbers come back as Decimal; the subject is JSON for webhook receivers."""
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set):
+        return [_plain(v) for v in value]
+    return value
+
+
+def authenticated_subject(basket: Basket, user: User, now: datetime) -> dict[str, Any]:
+    """The webhook subject: the basket as receivers know it (docs/players.md)."""
+    return {
+        "id": basket.ident,
+        "ident": basket.ident,
+        "username": user.username,
+        "username_id": user.id,
+        "uuid": user.uuid,
+        "email": basket.email,
+        "ip": basket.ip,
+        "country": basket.country,
+        "custom": _plain(basket.custom),
+        "customer": {
+            "email": basket.email,
+            "ip": basket.ip,
+            "country": basket.country,
+            "username": {"id": user.uuid, "username": user.username},
+        },
+        "created_at": basket.created_at.isoformat(),
+        "authenticated_at": now.isoformat(),
+    }

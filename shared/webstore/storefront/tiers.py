@@ -1,0 +1,81 @@
+"""Tier change (PATCH /tiers/{id}): a player's move to another package of a tiered category.
+
+Rules (docs/players.md):
+- the new package must be an enabled subscription package of the tier's (tiered) category;
+- a downgrade (a package that costs the same or less) is recorded as the tier's pending
+  downgrade: status 2 "pending downgrade", effective at the next renewal, no money moves now;
+- an upgrade is refused with 422: it is paid for, by adding the package to a basket, where the
+  prorated difference (the package's `prorate_price`) is charged at checkout;
+- choosing the current package cancels a pending downgrade (status back to 1 "active").
+The write is conditional on the tier still being on the package it was read with.
+
+Round trips: the catalog Query and the tier GetItem, issued together; then one UpdateItem.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from webstore import keys
+from webstore.catalog import PackageType
+from webstore.errors import Invalid, NotFound
+from webstore.repo.player_tiers import ONGOING_STATUSES, PlayerTierRepository
+from webstore.services import Services
+from webstore.storefront.catalog import load_catalog, start_read
+from webstore.storefront.credentials import Credentials, check_checkout_credentials, require_present
+
+
+class TierChangeRequest(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    package_id: Annotated[int, Field(ge=1, le=keys.INT32_MAX)]
+
+
+def _tier_id(value: str) -> int:
+    if not value.isdigit() or not 1 <= int(value) <= keys.INT32_MAX:
+        raise NotFound("Tier not found")
+    return int(value)
+
+
+def change_tier(
+    services: Services, public_token: str, tier_id: str, package_id: int, credentials: Credentials | None
+) -> str:
+    present = require_present(credentials)
+    account_id = keys.account_of(public_token)
+    tiers = PlayerTierRepository(services.table)
+    tier_future = start_read(tiers.get, account_id, _tier_id(tier_id))
+    view = load_catalog(services, public_token, with_packages=True)
+    check_checkout_credentials(view.store, present)
+    tier = tier_future.result()
+    if tier is None:
+        raise NotFound("Tier not found")
+    if not tier.active or tier.status_id not in ONGOING_STATUSES:
+        raise Invalid("The tier is no longer active; buy the package instead", field="tierId")
+
+    new = view.package(package_id)
+    category = view.category(tier.category_id)
+    if new is None or new.disabled:
+        raise Invalid(f"Package {package_id} not found", field="package_id")
+    if category is None or not category.tiered or new.category_id != category.id:
+        raise Invalid(
+            f"package_id must be a package of the tier's category {tier.category_id}", field="package_id"
+        )
+    if new.type is not PackageType.SUBSCRIPTION:
+        raise Invalid("package_id must be a subscription package", field="package_id")
+
+    if new.id == tier.package_id:
+        if tier.pending_downgrade_package_id is None:
+            return f"The tier is already on {new.name}"
+        tiers.schedule_change(account_id, tier, None)
+        return f"Pending downgrade cancelled; the tier stays on {new.name}"
+    current = view.package(tier.package_id)
+    if current is None or new.price > current.price:
+        raise Invalid(
+            f"{new.name} is an upgrade: add package {new.id} to a basket; checkout charges the "
+            "prorated difference (its prorate_price)",
+            field="package_id",
+        )
+    tiers.schedule_change(account_id, tier, new.id)
+    return f"The tier changes to {new.name} at the next renewal"

@@ -1,0 +1,75 @@
+"""The webhook wire format receivers already parse (COMPAT.md "Webhooks"). Pure: no I/O.
+
+A delivery is the JSON envelope `{id, type, date, subject}` POSTed with `X-Signature`: the hex
+HMAC-SHA256, keyed with the endpoint's secret, of the hex SHA-256 digest of the raw body. The two
+steps matter: existing receivers compute exactly that, so a plain HMAC of the body would not verify.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import uuid
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from webstore.events import DomainEvent
+
+VALIDATION_TYPE = "validation.webhook"
+SIGNATURE_HEADER = "X-Signature"
+
+
+def envelope(event: DomainEvent) -> dict[str, Any]:
+    """The body a receiver gets; `id` is the domain event's id, so it is stable across retries."""
+    return {"id": event.id, "type": event.type, "date": event.date, "subject": event.subject}
+
+
+def validation_envelope(now: datetime) -> dict[str, Any]:
+    """The handshake a new endpoint must answer with 200 and `{"id": <this id>}`."""
+    return {
+        "id": str(uuid.uuid4()),
+        "type": VALIDATION_TYPE,
+        "date": now.isoformat(timespec="seconds"),
+        "subject": {},
+    }
+
+
+def _json_default(value: Any) -> Any:
+    # DynamoDB hands numbers back as Decimal; receivers expect JSON numbers, not strings.
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    if isinstance(value, datetime):
+        return value.isoformat()
+    raise TypeError(f"not JSON serializable: {type(value).__name__}")
+
+
+def encode_body(body: dict[str, Any]) -> bytes:
+    """The exact bytes that are signed and sent (the signature covers these bytes, not the dict)."""
+    return json.dumps(body, separators=(",", ":"), ensure_ascii=False, default=_json_default).encode()
+
+
+def signature(secret: str, raw_body: bytes) -> str:
+    """COMPAT: hex HMAC-SHA256(secret, hex SHA-256(raw body))."""
+    digest = hashlib.sha256(raw_body).hexdigest()
+    return hmac.new(secret.encode(), digest.encode(), hashlib.sha256).hexdigest()
+
+
+def verify(secret: str, raw_body: bytes, header_value: str) -> bool:
+    """What a receiver does; used by our tests and documented for integrators."""
+    return hmac.compare_digest(signature(secret, raw_body), header_value or "")
+
+
+def echo_matches(response_body: bytes, expected_id: str) -> bool:
+    """Whether a validation response is the JSON object `{"id": <expected id>}` (extra keys allowed)."""
+    try:
+        answer = json.loads(response_body)
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return isinstance(answer, dict) and answer.get("id") == expected_id
+
+
+def subscribes(events: list[str], event_type: str) -> bool:
+    """An endpoint's filter: an empty list means every type."""
+    return not events or event_type in events

@@ -1,0 +1,205 @@
+"""Webhook data in the one table, all under the account partition (`ACCOUNT#<id>`).
+
+| item                         | SK                                                        | TTL     |
+|------------------------------|-----------------------------------------------------------|---------|
+| endpoint (catalog import)    | `WEBHOOK#<endpoint id:010>`                               | none    |
+| delivery claim / done marker | `WHDELIVERY#<event id>#<endpoint id:010>`                 | 30 days |
+| delivery attempt (history)   | `WHATTEMPT#<UTC time, µs>#<event id>#<endpoint id:010>#<n:03>` | 30 days |
+
+The claim item is the idempotency record: a conditional UpdateItem takes a short lease on
+(event, endpoint) before the POST and marks it `delivered` after a 2xx, so a redelivered message
+skips endpoints that already got the event and two concurrent copies never both POST.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import Any
+
+from aws_lambda_powertools import Logger
+from botocore.exceptions import ClientError
+from pydantic import BaseModel, ValidationError
+
+from webstore.catalog import WebhookEndpoint
+from webstore.db import condition_failed, from_item
+from webstore.keys import account_pk, key, webhook_sk
+from webstore.services import Services
+
+logger = Logger(child=True)
+
+ENDPOINT_PREFIX = "WEBHOOK#"
+CLAIM_PREFIX = "WHDELIVERY#"
+ATTEMPT_PREFIX = "WHATTEMPT#"
+RETENTION = timedelta(days=30)
+MAX_HISTORY = 200
+
+
+class DeliveryAttempt(BaseModel):
+    """One POST (or refusal) as an operator sees it in the delivery history."""
+
+    event_id: str
+    event_type: str
+    endpoint_id: int
+    url: str
+    attempt: int
+    attempted_at: datetime
+    success: bool
+    status_code: int | None = None
+    error: str | None = None
+    latency_ms: int = 0
+
+
+class ClaimState(StrEnum):
+    CLAIMED = "claimed"  # ours to deliver now
+    DELIVERED = "delivered"  # an earlier attempt succeeded: skip
+    BUSY = "busy"  # another worker holds the lease: retry later
+
+
+@dataclass(frozen=True)
+class Claim:
+    state: ClaimState
+    attempt: int = 0
+    token: str = ""
+
+
+def claim_sk(event_id: str, endpoint_id: int) -> str:
+    return f"{CLAIM_PREFIX}{event_id}#{endpoint_id:010d}"
+
+
+def attempt_sk(attempt: DeliveryAttempt) -> str:
+    moment = attempt.attempted_at.strftime("%Y%m%dT%H%M%S.%fZ")
+    return f"{ATTEMPT_PREFIX}{moment}#{attempt.event_id}#{attempt.endpoint_id:010d}#{attempt.attempt:03d}"
+
+
+class WebhookStore:
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        self.table = services.table
+
+    def _ttl(self) -> int:
+        return int((self.services.now() + RETENTION).timestamp())
+
+    # --- endpoints ---
+
+    def endpoints(self, account_id: int) -> list[WebhookEndpoint]:
+        """The account's endpoints: one Query (paged only past 1 MB, i.e. never in practice)."""
+        found: list[WebhookEndpoint] = []
+        start: dict[str, Any] | None = None
+        while True:
+            items, start = self.table.query(
+                account_pk(account_id), sk_prefix=ENDPOINT_PREFIX, start_key=start
+            )
+            for item in items:
+                try:
+                    found.append(from_item(WebhookEndpoint, item))
+                except ValidationError:
+                    logger.error("unreadable webhook endpoint", extra={"sk": item.get("SK")})
+            if not start:
+                return found
+
+    def mark_validated(self, account_id: int, endpoint: WebhookEndpoint) -> bool:
+        """Validated only if the endpoint still has the URL we checked (a re-import may change it)."""
+        try:
+            self.table.update(
+                key(account_pk(account_id), webhook_sk(endpoint.id)),
+                "SET validated = :yes",
+                condition="attribute_exists(PK) AND #url = :url",
+                names={"#url": "url"},
+                values={":yes": True, ":url": str(endpoint.url)},
+            )
+        except ClientError as error:
+            if condition_failed(error):
+                return False
+            raise
+        return True
+
+    # --- idempotency claims ---
+
+    def claim(
+        self, account_id: int, event_id: str, event_type: str, endpoint_id: int, lease: timedelta
+    ) -> Claim:
+        """Take the (event, endpoint) lease unless it was delivered or someone else holds it."""
+        now = self.services.now()
+        token = secrets.token_hex(8)
+        item_key = key(account_pk(account_id), claim_sk(event_id, endpoint_id))
+        try:
+            attributes = self.table.update(
+                item_key,
+                "SET #status = :pending, #lease = :lease, #claim = :token, #entity = :entity,"
+                " #type = :type, #endpoint = :endpoint, #ttl = :ttl ADD #attempts :one",
+                condition="attribute_not_exists(PK) OR (#status = :pending AND #lease < :now)",
+                names={
+                    "#status": "status",
+                    "#lease": "lease_until",
+                    "#claim": "claim",
+                    "#entity": "entity",
+                    "#type": "event_type",
+                    "#endpoint": "endpoint_id",
+                    "#ttl": "expires_at",
+                    "#attempts": "attempts",
+                },
+                values={
+                    ":pending": "pending",
+                    ":lease": int((now + lease).timestamp()),
+                    ":token": token,
+                    ":entity": "webhook_delivery",
+                    ":type": event_type,
+                    ":endpoint": endpoint_id,
+                    ":ttl": self._ttl(),
+                    ":one": 1,
+                    ":now": int(now.timestamp()),
+                },
+                return_values="ALL_NEW",
+            )
+        except ClientError as error:
+            if not condition_failed(error):
+                raise
+            current = self.table.get(item_key, consistent=True) or {}
+            state = ClaimState.DELIVERED if current.get("status") == "delivered" else ClaimState.BUSY
+            return Claim(state)
+        return Claim(ClaimState.CLAIMED, int(attributes.get("attempts", 1)), token)
+
+    def mark_delivered(self, account_id: int, event_id: str, endpoint_id: int) -> None:
+        self.table.update(
+            key(account_pk(account_id), claim_sk(event_id, endpoint_id)),
+            "SET #status = :delivered, delivered_at = :at REMOVE #lease, #claim",
+            names={"#status": "status", "#lease": "lease_until", "#claim": "claim"},
+            values={":delivered": "delivered", ":at": self.services.now().isoformat()},
+        )
+
+    def release(self, account_id: int, event_id: str, endpoint_id: int, token: str) -> None:
+        """Give the lease back after a failed POST so the next retry may claim at once."""
+        try:
+            self.table.update(
+                key(account_pk(account_id), claim_sk(event_id, endpoint_id)),
+                "SET #lease = :zero",
+                condition="#claim = :token AND #status = :pending",
+                names={"#lease": "lease_until", "#claim": "claim", "#status": "status"},
+                values={":zero": 0, ":token": token, ":pending": "pending"},
+            )
+        except ClientError as error:
+            if not condition_failed(error):
+                raise
+
+    # --- history ---
+
+    def record(self, account_id: int, attempt: DeliveryAttempt) -> None:
+        item = {
+            "PK": account_pk(account_id),
+            "SK": attempt_sk(attempt),
+            "entity": "webhook_attempt",
+            "expires_at": self._ttl(),
+            **attempt.model_dump(mode="json", exclude_none=True),
+        }
+        self.table.put(item)
+
+    def history(self, account_id: int, limit: int = 50) -> list[DeliveryAttempt]:
+        """Newest first: one Query on the attempt prefix, read backwards."""
+        limit = max(1, min(limit, MAX_HISTORY))
+        items, _ = self.table.query(
+            account_pk(account_id), sk_prefix=ATTEMPT_PREFIX, forward=False, limit=limit
+        )
+        return [from_item(DeliveryAttempt, item) for item in items]

@@ -1,0 +1,217 @@
+"""The hosted auth page in headless Chromium: a player logs in to a basket and is sent back.
+
+Two stacks: the local stack (`webstore serve`, a subprocess; the basket is created over HTTP),
+and the same storefront app served in this process, where the published `basket.authenticated`
+event can be inspected on the in-process bus.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from playwright.sync_api import Browser, ConsoleMessage, sync_playwright
+
+from functions.routes import operations
+from functions.runtime import Interface, build_app
+from tests.conftest import DemoStore
+from tests.e2e.conftest import free_port
+from tests.integration.players.conftest import ACCOUNT
+from webstore import keys
+from webstore.basket import Basket
+from webstore.repo.baskets import BasketRepository
+from webstore.repo.users import UserRepository
+from webstore.services import local_bus
+
+pytestmark = pytest.mark.e2e
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@dataclass
+class ReturnSite:
+    """The shop's page the player comes back to: a tiny HTTP server on 127.0.0.1."""
+
+    port: int
+    visits: list[str] = field(default_factory=list)
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+
+@pytest.fixture
+def return_site() -> Iterator[ReturnSite]:
+    site = ReturnSite(free_port())
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            if self.path != "/favicon.ico":
+                site.visits.append(self.path)
+            body = b"<!doctype html><title>Back at the shop</title><h1>Back at the shop</h1>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", site.port), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield site
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def log_in_through_the_page(browser: Browser, auth_url: str, return_url: str, username: str) -> list[str]:
+    """Open the auth link, try a bad name, then a good one; returns what the browser refused
+    (Content-Security-Policy violations: an inline style, the form post, the redirect)."""
+    context = browser.new_context()
+    page = context.new_page()
+    problems: list[str] = []
+
+    def watch(message: ConsoleMessage) -> None:
+        if "Content Security Policy" in message.text or "Refused" in message.text:
+            problems.append(message.text)
+
+    page.on("console", watch)
+    try:
+        response = page.goto(auth_url)
+        assert response is not None and response.status == 200
+        field_ = page.get_by_label("Username")
+        assert field_.is_visible()
+
+        field_.fill("no")
+        page.get_by_role("button", name="Continue").click()
+        page.wait_for_load_state()
+        assert page.url.split("?")[0] == auth_url.split("?")[0]
+        alert = page.get_by_role("alert")
+        assert "3 to 16 letters" in alert.inner_text()
+        assert page.get_by_label("Username").get_attribute("aria-invalid") == "true"
+
+        page.get_by_label("Username").fill(username)
+        page.get_by_role("button", name="Continue").click()
+        page.wait_for_url(return_url, timeout=10_000)
+        assert page.get_by_role("heading").inner_text() == "Back at the shop"
+    finally:
+        context.close()
+    return problems
+
+
+# --- in process: the storefront app on a local port, moto, the in-process bus --------------
+
+
+@pytest.fixture
+def storefront_in_process(demo: DemoStore, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    from webstore import services as services_module
+
+    port = free_port()
+    root = f"http://127.0.0.1:{port}"
+    monkeypatch.setenv("WEBSTORE_STOREFRONT_URL", root)
+    services_module.reset()
+    app = build_app(
+        Interface.STOREFRONT, [(op.route, op.endpoint) for op in operations(Interface.STOREFRONT)]
+    )
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        assert time.monotonic() < deadline, "the storefront did not start"
+        time.sleep(0.05)
+    yield f"{root}/api/accounts/{demo.token}"
+    server.should_exit = True
+    thread.join(timeout=10)
+    services_module.reset()
+
+
+def test_auth_page_in_chromium_in_process(
+    demo: DemoStore, storefront_in_process: str, return_site: ReturnSite, browser: Browser
+) -> None:
+    now = datetime.now(UTC)
+    basket = Basket(
+        ident=keys.new_basket_ident(ACCOUNT),
+        account_id=ACCOUNT,
+        currency="USD",
+        created_at=now,
+        updated_at=now,
+        custom={"order": "e2e"},
+    )
+    BasketRepository(demo.table).create(basket)
+    bus = local_bus()
+    bus.published.clear()
+
+    return_url = return_site.url("/basket?from=auth")
+    with httpx.Client(timeout=10) as http:
+        links = http.get(
+            f"{storefront_in_process}/baskets/{basket.ident}/auth", params={"returnUrl": return_url}
+        ).json()
+    [link] = links
+    assert link["name"] == "Minecraft"
+
+    problems = log_in_through_the_page(browser, link["url"], return_url, "Steve_e2e")
+    assert problems == []
+    assert return_site.visits == ["/basket?from=auth"]
+
+    stored = BasketRepository(demo.table).get(basket.ident)
+    user = UserRepository(demo.table).find("Steve_e2e")
+    assert user is not None
+    assert (stored.username, stored.username_id) == ("Steve_e2e", user.id)
+    [event] = [e for e in bus.published if e.type == "basket.authenticated"]
+    assert event.subject["ident"] == basket.ident
+    assert event.subject["username_id"] == user.id
+    assert event.subject["custom"] == {"order": "e2e"}
+    bus.published.clear()
+
+
+# --- the local stack (webstore serve), everything over HTTP --------------------------------
+
+
+def test_auth_page_in_chromium_against_the_local_stack(
+    local_stack: dict[str, Any], return_site: ReturnSite, browser: Browser
+) -> None:
+    base = local_stack["headless_url"]
+    return_url = return_site.url("/checkout?step=2")
+    with httpx.Client(timeout=10) as http:
+        created = http.post(f"{base}/baskets", json={"custom": {"order": "e2e-stack"}})
+        if created.status_code in (404, 405) and "Basket" not in created.text:
+            pytest.skip("createBasket is not routed in this build (it arrives with the baskets work)")
+        assert created.status_code == 200, created.text
+        ident = created.json()["data"]["ident"]
+        [link] = http.get(f"{base}/baskets/{ident}/auth", params={"returnUrl": return_url}).json()
+
+        problems = log_in_through_the_page(browser, link["url"], return_url, "Alex_stack")
+        assert problems == []
+        assert return_site.visits == ["/checkout?step=2"]
+
+        basket = http.get(f"{base}/baskets/{ident}").json()["data"]
+        assert basket["username"] == "Alex_stack"
+        assert isinstance(basket["username_id"], int) and basket["username_id"] > 0
+        assert basket["custom"] == {"order": "e2e-stack"}

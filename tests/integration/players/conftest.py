@@ -1,0 +1,90 @@
+"""Seeds for the players tests: baskets and tiers written as their owners write them."""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from tests.conftest import DemoStore
+from webstore import keys
+from webstore.basket import Basket
+from webstore.db import to_item
+from webstore.events import DomainEvent
+from webstore.players import Tier
+from webstore.repo.baskets import BasketRepository
+from webstore.services import local_bus
+
+ACCOUNT = 1
+
+
+def base(demo: DemoStore) -> str:
+    return f"/api/accounts/{demo.token}"
+
+
+def basic(username: str, password: str) -> dict[str, str]:
+    return {"authorization": "Basic " + base64.b64encode(f"{username}:{password}".encode()).decode()}
+
+
+@pytest.fixture
+def make_basket(demo: DemoStore) -> Callable[..., Basket]:
+    """A basket of the demo store, written the way createBasket writes it."""
+
+    def _make(**fields: Any) -> Basket:
+        now = datetime.now(UTC)
+        basket = Basket(
+            ident=keys.new_basket_ident(ACCOUNT),
+            account_id=ACCOUNT,
+            currency="USD",
+            created_at=now,
+            updated_at=now,
+            expires_at=int((now + timedelta(days=7)).timestamp()),
+            **fields,
+        )
+        BasketRepository(demo.table).create(basket)
+        return basket
+
+    return _make
+
+
+@pytest.fixture
+def seed_tier(demo: DemoStore) -> Callable[..., Tier]:
+    """A tier item exactly as the brief's contract has fulfilment write it."""
+
+    def _seed(**fields: Any) -> Tier:
+        values: dict[str, Any] = {
+            "id": 7,
+            "username_id": 42,
+            "category_id": 1,
+            "package_id": 1,
+            "recurring_payment_reference": "tbx-1-0a0b0c0d",
+            "created_at": datetime.now(UTC) - timedelta(days=15),
+            "next_payment_date": datetime.now(UTC) + timedelta(days=15),
+        }
+        values.update(fields)
+        tier = Tier(**values)
+        demo.table.put(
+            to_item(
+                tier,
+                keys.account_pk(ACCOUNT),
+                keys.tier_sk(tier.id),
+                "tier",
+                GSI1PK=keys.tiers_of_player(ACCOUNT, tier.username_id),
+                GSI1SK=f"{tier.category_id:010d}",
+            )
+        )
+        return tier
+
+    return _seed
+
+
+@pytest.fixture
+def published() -> Iterator[list[DomainEvent]]:
+    """Events the in-process bus received during the test."""
+    bus = local_bus()
+    bus.published.clear()
+    yield bus.published
+    bus.published.clear()
