@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import asyncio
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -23,6 +25,45 @@ def fresh_auth_cache() -> Iterator[None]:
     auth.cache.clear()
     yield
     auth.cache.clear()
+
+
+@pytest.fixture
+def atomic_calls(demo: DemoStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """moto is not thread-safe inside one call (a transaction deep-copies tables while another
+    thread writes); real DynamoDB makes each call atomic. Make each call atomic here too, so
+    threads interleave between calls exactly as concurrent Lambda instances would."""
+    client = get_services().table.client
+    original = client._make_api_call
+    lock = threading.Lock()
+
+    def atomic(operation: str, params: dict[str, Any]) -> Any:
+        with lock:
+            return original(operation, params)
+
+    monkeypatch.setattr(client, "_make_api_call", atomic)
+
+
+def in_threads(target: Callable[..., None], args_list: list[tuple[Any, ...]]) -> None:
+    """Run `target` once per args tuple, all released together (each thread an "instance":
+    Mangum needs an event loop of its own in every thread)."""
+    barrier = threading.Barrier(len(args_list))
+    errors: list[BaseException] = []
+
+    def run(*args: Any) -> None:
+        asyncio.set_event_loop(asyncio.new_event_loop())
+        barrier.wait()
+        try:
+            target(*args)
+        except BaseException as error:  # surfaced in the test thread below
+            errors.append(error)
+
+    threads = [threading.Thread(target=run, args=args) for args in args_list]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0]
 
 
 def secret_headers(secret: str, header: str = "X-Tebex-Secret") -> dict[str, str]:
