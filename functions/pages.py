@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from fastapi.responses import HTMLResponse
+from collections.abc import Callable
+from urllib.parse import parse_qs
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from webstore.checkout import pages as checkout_pages
+from webstore.checkout.checkout import PageResult
+from webstore.errors import DomainError
 
 
 def html_page(text: str, *, status: int, csp: str) -> HTMLResponse:
@@ -18,3 +26,25 @@ def html_page(text: str, *, status: int, csp: str) -> HTMLResponse:
             "X-Frame-Options": "DENY",
         },
     )
+
+
+async def form_fields(request: Request, max_fields: int = 10) -> dict[str, str]:
+    """The first value of each field of a form-encoded body (python-multipart is not needed
+    for a handful of fields); a body with more fields than allowed reads as empty."""
+    raw = (await request.body()).decode("utf-8", errors="replace")
+    try:
+        parsed = parse_qs(raw, keep_blank_values=True, max_num_fields=max_fields)
+    except ValueError:
+        return {}
+    return {name: values[0] for name, values in parsed.items() if values}
+
+
+def render(use_case: Callable[[], PageResult], csp: str) -> Response:
+    """Run a hosted page's use case; its domain errors become HTML pages, not JSON bodies."""
+    try:
+        result = use_case()
+    except DomainError as error:
+        result = PageResult(error.status, checkout_pages.message_page(error.title, error.detail))
+    if result.redirect:
+        return RedirectResponse(result.redirect, status_code=303, headers={"Cache-Control": "no-store"})
+    return html_page(result.html, status=result.status, csp=csp)

@@ -1,12 +1,10 @@
 """POST /auth/{basket_ident} — the auth form's submission: bind the basket, then 303 to returnUrl."""
 
-from urllib.parse import parse_qs
-
 from fastapi import Depends, Request
 from fastapi.responses import RedirectResponse, Response
 
 from functions.deps import services
-from functions.pages import html_page
+from functions.pages import form_fields, html_page
 from functions.runtime import WRITE_AND_PUBLISH, Interface, Route, lambda_handler
 from webstore.errors import DomainError, Invalid
 from webstore.services import Services
@@ -23,20 +21,10 @@ ROUTE = Route(
 )
 
 
-def _field(form: dict[str, list[str]], name: str) -> str | None:
-    values = form.get(name)
-    return values[0] if values else None
-
-
 async def endpoint(basket_ident: str, request: Request, svc: Services = Depends(services)) -> Response:
-    # Form-encoded, parsed here: python-multipart would be a dependency for two fields.
-    raw = (await request.body()).decode("utf-8", errors="replace")
-    try:
-        form = parse_qs(raw, keep_blank_values=True, max_num_fields=10)
-    except ValueError:  # more fields than the form has: treat as an empty submission
-        form = {}
-    return_url = _field(form, "returnUrl") or request.query_params.get("returnUrl")
-    username = _field(form, "username") or ""
+    form = await form_fields(request)
+    return_url = form.get("returnUrl") or request.query_params.get("returnUrl")
+    username = form.get("username") or ""
     try:
         prompt = basket_auth.open_auth_page(svc, basket_ident, return_url)
     except DomainError as error:

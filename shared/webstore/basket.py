@@ -79,12 +79,16 @@ class Basket(Model):
     sales_tax: Amount = Decimal(0)
     total_price: Amount = Decimal(0)
     giftcard_amount: Amount = Decimal(0)  # what gift cards cover of total_price
+    giftcard_split: dict[str, Amount] = Field(default_factory=dict)  # card number -> what it covers
     notify_abandoned: bool = False
     transaction_id: str | None = None
     payment_status: str | None = None  # complete | refund | chargeback once paid
     created_at: datetime
     updated_at: datetime
     expires_at: int | None = None  # epoch seconds (TTL) while abandoned-able; None once complete
+    # The hosted checkout's claim: while a payment attempt holds it, the basket refuses changes.
+    checkout_attempt: str | None = None
+    checkout_started_at: datetime | None = None
     version: int = 0
 
     @property

@@ -10,13 +10,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+
+from functions.operator import create_payment
+from tests.conftest import DemoStore, Invoke, demo_catalog_data
 from webstore.catalog_import import ImportResult, import_catalog, parse_catalog
 from webstore.db import Table
 from webstore.operator import auth
 from webstore.services import get_services
-
-from functions.operator import create_payment
-from tests.conftest import DemoStore, Invoke, demo_catalog_data
 
 
 @pytest.fixture(autouse=True)

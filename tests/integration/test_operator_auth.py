@@ -6,8 +6,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from webstore import keys
-from webstore.catalog_import import ImportResult
 
 from functions.operator import (
     create_coupon,
@@ -33,6 +31,8 @@ from tests.integration.operator_support import (  # noqa: F401 (fixtures)
     other_store,
     secret_headers,
 )
+from webstore import keys
+from webstore.catalog_import import ImportResult
 
 SAMPLE_PARAMS = {
     "transaction": "tbx-1-00000000",

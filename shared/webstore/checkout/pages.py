@@ -45,12 +45,12 @@ def summary(basket: Basket) -> str:
     if basket.sales_tax:
         extra += f"<tr><td colspan=2>Sales tax</td><td class=n>{escape(money(basket.sales_tax, c))}</td></tr>"
     if basket.giftcard_amount:
-        extra += (
-            f"<tr><td colspan=2>Gift cards</td><td class=n>-{escape(money(basket.giftcard_amount, c))}</td></tr>"
-        )
+        covered = escape(money(basket.giftcard_amount, c))
+        extra += f"<tr><td colspan=2>Gift cards</td><td class=n>-{covered}</td></tr>"
     due = basket.total_price - basket.giftcard_amount
     return (
-        "<table aria-label='Basket'><thead><tr><th>Package</th><th class=n>Qty</th><th class=n>Price</th></tr>"
+        "<table aria-label='Basket'><thead>"
+        "<tr><th>Package</th><th class=n>Qty</th><th class=n>Price</th></tr>"
         f"</thead><tbody>{rows}{extra}"
         f"<tr class=total><td colspan=2>Total due</td><td class=n id=total>{escape(money(due, c))}</td></tr>"
         "</tbody></table>"
@@ -59,24 +59,28 @@ def summary(basket: Basket) -> str:
 
 def checkout_page(basket: Basket, *, pay_url: str, attempt_key: str, error: str = "") -> str:
     cancel = (
-        f'<p><a id=cancel href="{escape(basket.cancel_url, quote=True)}">Cancel and return to the shop</a></p>'
+        f'<p><a id=cancel href="{escape(basket.cancel_url, quote=True)}">'
+        "Cancel and return to the shop</a></p>"
         if basket.cancel_url
         else ""
     )
     who = f"<p>Paying as <strong>{escape(basket.username or '')}</strong></p>" if basket.username else ""
-    problem = f'<p class=error role=alert id=error>{escape(error)}</p>' if error else ""
+    problem = f"<p class=error role=alert id=error>{escape(error)}</p>" if error else ""
     form = (
         f'<form method=post action="{escape(pay_url, quote=True)}">'
         f'<input type=hidden name=attempt_key value="{escape(attempt_key, quote=True)}">'
         "<label for=card>Card number (sandbox: any number pays; 4000 0000 0000 0002 declines)</label>"
-        '<input id=card name=card_number inputmode=numeric autocomplete=cc-number maxlength=23 value="4242 4242 4242 4242">'
+        "<input id=card name=card_number inputmode=numeric autocomplete=cc-number maxlength=23"
+        ' value="4242 4242 4242 4242">'
         "<p><button id=pay type=submit>Pay now</button></p></form>"
     )
     return page("Checkout", f"<h1>Checkout</h1>{who}{problem}{summary(basket)}{form}{cancel}")
 
 
 def message_page(title: str, text: str, *, link: str | None = None, link_text: str = "") -> str:
-    anchor = f'<p><a id=continue href="{escape(link, quote=True)}">{escape(link_text)}</a></p>' if link else ""
+    anchor = (
+        f'<p><a id=continue href="{escape(link, quote=True)}">{escape(link_text)}</a></p>' if link else ""
+    )
     return page(title, f"<h1>{escape(title)}</h1><p id=message>{escape(text)}</p>{anchor}")
 
 
@@ -88,5 +92,6 @@ def receipt_page(basket: Basket, transaction_id: str) -> str:
     )
     return page(
         "Payment complete",
-        f"<h1>Thank you!</h1><p>Transaction <code id=txn>{escape(transaction_id)}</code></p>{summary(basket)}{back}",
+        f"<h1>Thank you!</h1><p>Transaction <code id=txn>{escape(transaction_id)}</code></p>"
+        f"{summary(basket)}{back}",
     )

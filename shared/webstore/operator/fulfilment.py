@@ -68,6 +68,10 @@ class OrderLine(Model):
     paid_price: Decimal = Field(ge=0)  # for the whole line
     variables: dict[str, str] = Field(default_factory=dict)
     gift_username: str | None = None  # gift target: receives the package and its commands
+    # A basket's dynamic package (checkout): recorded on the payment, queues no commands.
+    dynamic: bool = False
+    name: str | None = None
+    category_id: int | None = None
 
 
 class Order(Model):
@@ -229,6 +233,10 @@ def _payment_lines(
 ) -> list[PaymentLine]:
     lines = []
     for index, line in enumerate(order.lines):
+        receiver = recipients[(line.gift_username or buyer.username).lower()]
+        if line.dynamic:
+            lines.append(_dynamic_line(line, receiver, index))
+            continue
         package = view.package(line.package_id)
         if package is None:
             raise Invalid(f"Package {line.package_id} does not exist", field=f"packages.{index}.id")
@@ -245,7 +253,6 @@ def _payment_lines(
                 f"Package {package.id} needs a value for {', '.join(missing)}",
                 field=f"packages.{index}.options",
             )
-        receiver = recipients[(line.gift_username or buyer.username).lower()]
         lines.append(
             PaymentLine(
                 package_id=package.id,
@@ -263,13 +270,31 @@ def _payment_lines(
     return lines
 
 
+def _dynamic_line(line: OrderLine, receiver: User, index: int) -> PaymentLine:
+    if not line.name or line.category_id is None:
+        raise Invalid("A dynamic package line needs its name and category", field=f"packages.{index}")
+    return PaymentLine(
+        package_id=line.package_id,
+        category_id=line.category_id,
+        name=line.name,
+        quantity=line.quantity,
+        base_price=line.paid_price / line.quantity,
+        price=line.paid_price,
+        variables=dict(line.variables),
+        username_id=receiver.id,
+        username=receiver.username,
+        uuid=receiver.uuid,
+        dynamic=True,
+    )
+
+
 def commands_for(
     lines: list[PaymentLine], view: StoreView, trigger: CommandTrigger, now: datetime
 ) -> list[QueuedCommand]:
     """One queued command per package command of `trigger`, per unit bought (ids assigned later)."""
     commands = []
     for line in lines:
-        package = view.package(line.package_id)
+        package = None if line.dynamic else view.package(line.package_id)
         if package is None:
             continue
         for _unit in range(line.quantity):
@@ -311,6 +336,8 @@ def _tier_lines(lines: list[PaymentLine], view: StoreView) -> list[PaymentLine]:
     """The last subscription line per (player, tiered category): the tier it sets."""
     chosen: dict[tuple[int, int], PaymentLine] = {}
     for line in lines:
+        if line.dynamic:
+            continue
         package = view.package(line.package_id)
         category = view.category(line.category_id)
         if package and category and category.tiered and package.type is PackageType.SUBSCRIPTION:
@@ -524,6 +551,8 @@ class _Plan:
         """Purchase counts per receiving player; packages with a user_limit are conditional."""
         by_player: dict[int, dict[int, int]] = {}
         for line in self.lines:
+            if line.dynamic:
+                continue
             counts = by_player.setdefault(line.username_id, {})
             counts[line.package_id] = counts.get(line.package_id, 0) + line.quantity
         for username_id, counts in by_player.items():

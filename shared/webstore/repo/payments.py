@@ -34,6 +34,7 @@ class PaymentLine(Model):
     username_id: int  # who receives it (the buyer, or the gift target)
     username: str
     uuid: str | None = None
+    dynamic: bool = False  # a basket's dynamic package: no catalog entry, no commands
 
 
 class GiftCardUse(Model):

@@ -15,7 +15,7 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Annotated, Any, Literal
 
@@ -40,6 +40,7 @@ MAX_GIFTCARDS = 5
 MAX_CUSTOM_BYTES = 8 * 1024
 MAX_CUSTOM_DEPTH = 8
 MAX_URL = 2048
+CHECKOUT_CLAIM_TIMEOUT = timedelta(minutes=5)
 WRITE_ATTEMPTS = 3
 PAID_STATUSES = frozenset({"complete", "refund", "chargeback"})
 _EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]+\.[^@\s]+$")
@@ -158,6 +159,8 @@ def change(
         basket = loaded.basket
         if basket.complete or basket.payment_status in PAID_STATUSES:
             raise Conflict("This basket is complete and can no longer change; create a new basket")
+        if checkout_in_progress(basket, services.now()):
+            raise Conflict("This basket is being paid for and cannot change meanwhile")
         apply(services, loaded)
         now = services.now()
         reprice(basket, loaded.store, now)
@@ -171,6 +174,12 @@ def change(
             continue
         return basket
     raise AssertionError("unreachable")
+
+
+def checkout_in_progress(basket: Basket, now: datetime) -> bool:
+    """A payment attempt holds the basket (a claim older than the timeout is abandoned)."""
+    started = basket.checkout_started_at
+    return bool(basket.checkout_attempt) and started is not None and now - started < CHECKOUT_CLAIM_TIMEOUT
 
 
 def expiry(store: Store, now: datetime) -> int:
@@ -201,6 +210,7 @@ def reprice(basket: Basket, store: Store, now: datetime) -> None:
     basket.sales_tax = price.sales_tax
     basket.total_price = price.total_price
     basket.giftcard_amount = price.giftcard_amount
+    basket.giftcard_split = dict(price.giftcards)
 
 
 def purchases(services: Services, account_id: int, username_id: int) -> Item:

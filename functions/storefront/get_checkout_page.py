@@ -1,0 +1,27 @@
+"""GET /checkout/{basket_ident} — the hosted checkout page behind `links.checkout`."""
+
+from fastapi import Depends
+from fastapi.responses import Response
+
+from functions.deps import services
+from functions.pages import render
+from functions.runtime import READ, Interface, Route, lambda_handler
+from webstore.checkout import checkout, pages
+from webstore.services import Services
+
+ROUTE = Route(
+    Interface.STOREFRONT,
+    "GET",
+    "/checkout/{basket_ident}",
+    "getCheckoutPage",
+    READ,
+    "Checkout page",
+    html=True,
+)
+
+
+async def endpoint(basket_ident: str, svc: Services = Depends(services)) -> Response:
+    return render(lambda: checkout.checkout_page(svc, basket_ident), pages.CSP)
+
+
+handler = lambda_handler(ROUTE, endpoint)

@@ -1,0 +1,30 @@
+"""POST /checkout/{basket_ident}/pay — the checkout form's submission: charge once, fulfil, redirect."""
+
+from fastapi import Depends, Request
+from fastapi.responses import Response
+
+from functions.deps import services
+from functions.pages import form_fields, render
+from functions.runtime import WRITE_AND_PUBLISH, Interface, Route, lambda_handler
+from webstore.checkout import checkout, pages
+from webstore.services import Services
+
+ROUTE = Route(
+    Interface.STOREFRONT,
+    "POST",
+    "/checkout/{basket_ident}/pay",
+    "payCheckout",
+    WRITE_AND_PUBLISH,
+    "Pay for a basket (form post)",
+    html=True,
+    timeout_seconds=30,
+)
+
+
+async def endpoint(basket_ident: str, request: Request, svc: Services = Depends(services)) -> Response:
+    form = await form_fields(request)
+    key, card = form.get("attempt_key", ""), form.get("card_number", "")
+    return render(lambda: checkout.pay(svc, basket_ident, key, card), pages.CSP)
+
+
+handler = lambda_handler(ROUTE, endpoint)

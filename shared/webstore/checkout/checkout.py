@@ -1,0 +1,330 @@
+"""The hosted checkout: show the basket, charge it once, fulfil it, complete it.
+
+Paying is an idempotent sequence keyed by the attempt key the page carries (one per page
+render), so a reload or a double click never charges twice, and a crash part-way is finished
+by the next submit of the same form:
+
+1. Claim (one transaction): the attempt item is created (`attribute_not_exists`) and the
+   basket is marked with it (`version` condition, not complete, no other live attempt). Only
+   one attempt per basket can hold the claim; baskets refuse changes while it is held.
+2. Charge through the gateway port with the attempt key as the gateway's idempotency key.
+3. Fulfil (`operator.fulfilment.fulfil`, idempotent per basket): payment, commands, counters.
+4. Complete (one transaction): the basket becomes complete with its transaction id (its TTL
+   removed) and the attempt records the outcome.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+from webstore import keys
+from webstore.basket import Basket
+from webstore.checkout import pages
+from webstore.checkout.gateway import ChargeRequest, ChargeStatus, PaymentGateway, SandboxGateway
+from webstore.db import TransactAction, TransactionCancelled
+from webstore.errors import Conflict, DomainError, Invalid
+from webstore.events import DomainEvent
+from webstore.operator.fulfilment import Order, OrderLine, fulfil
+from webstore.repo.baskets import BasketRepository
+from webstore.repo.payments import GiftCardUse
+from webstore.services import Services
+from webstore.storefront.baskets import CHECKOUT_CLAIM_TIMEOUT, Loaded, load, reprice
+
+ATTEMPT_KEY = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+
+
+@dataclass(frozen=True)
+class PageResult:
+    """What the handler sends: an HTML page with a status, or a 303 redirect."""
+
+    status: int = 200
+    html: str = ""
+    redirect: str | None = None
+
+
+def _attempt_item_key(ident: str, key: str) -> dict[str, str]:
+    return {"PK": keys.basket_key(ident)["PK"], "SK": f"ATTEMPT#{key}"}
+
+
+def checkout_url(services: Services, ident: str) -> str:
+    return f"{services.settings.storefront_url}/checkout/{ident}"
+
+
+def receipt_url(services: Services, ident: str) -> str:
+    return f"{checkout_url(services, ident)}/receipt"
+
+
+def gateway_for(services: Services) -> PaymentGateway:
+    """The sandbox everywhere for now; a real processor is one more adapter behind the port."""
+    return SandboxGateway()
+
+
+# --- the page ------------------------------------------------------------------------------
+
+
+def checkout_page(services: Services, ident: str) -> PageResult:
+    loaded = load(services, ident, None)
+    basket = loaded.basket
+    if basket.complete:
+        return PageResult(redirect=receipt_url(services, ident))
+    refusal = _not_payable(loaded)
+    if refusal:
+        return PageResult(
+            422,
+            pages.message_page(
+                "Checkout", refusal, link=basket.cancel_url or None, link_text="Back to the shop"
+            ),
+        )
+    reprice(basket, loaded.store, services.now())
+    return PageResult(html=_form(services, basket))
+
+
+def _form(services: Services, basket: Basket, error: str = "") -> str:
+    return pages.checkout_page(
+        basket,
+        pay_url=f"{checkout_url(services, basket.ident)}/pay",
+        attempt_key=secrets.token_urlsafe(24),
+        error=error,
+    )
+
+
+def _not_payable(loaded: Loaded) -> str:
+    basket, store = loaded.basket, loaded.store
+    if store.disabled:
+        return "This store is not taking payments right now."
+    if not basket.lines:
+        return "Your basket is empty."
+    if store.supports_usernames and not basket.username:
+        return "Log in to the shop with your username before paying."
+    return ""
+
+
+# --- paying --------------------------------------------------------------------------------
+
+
+def pay(services: Services, ident: str, key: str, card_number: str) -> PageResult:
+    if not ATTEMPT_KEY.match(key or ""):
+        raise Invalid("attempt_key is missing or malformed; reload the checkout page", field="attempt_key")
+    attempt_key_item = _attempt_item_key(ident, key)
+    loaded = load(services, ident, None, [attempt_key_item])
+    basket = loaded.basket
+    previous = loaded.item(attempt_key_item)
+    if basket.complete:
+        return _after_payment(services, basket)
+    if previous is not None and previous.get("status") == "declined":
+        return PageResult(
+            402, _form(services, basket, str(previous.get("reason", "The payment was declined")))
+        )
+    refusal = _not_payable(loaded)
+    if refusal:
+        return PageResult(422, pages.message_page("Checkout", refusal))
+    now = services.now()
+    if previous is None:
+        _claim(services, basket, key, now)
+    reprice(basket, loaded.store, now)
+    amount_due = basket.total_price - basket.giftcard_amount
+
+    charge = gateway_for(services).charge(
+        ChargeRequest(key, amount_due, basket.currency, f"Basket {ident}", card_number, basket.email)
+    )
+    if charge.status is ChargeStatus.DECLINED:
+        _release(services, basket, key, now, reason=charge.reason)
+        _publish_declined(services, basket, charge.reason, amount_due)
+        return PageResult(402, _form(services, basket, charge.reason))
+    if charge.status is ChargeStatus.REDIRECT:
+        return PageResult(redirect=charge.redirect_url)
+    try:
+        payment = fulfil(services, _order(basket, amount_due, gateway_for(services).name))
+    except DomainError as refused:
+        # Money was taken but fulfilment refused (a coupon or gift card ran out meanwhile):
+        # the attempt is closed and the player told; the operator refunds through the gateway.
+        _release(services, basket, key, now, reason=refused.detail)
+        return PageResult(
+            409, _form(services, basket, f"We could not complete the payment: {refused.detail}")
+        )
+    _complete(services, basket, key, payment.transaction_id, now)
+    return _after_payment(services, basket)
+
+
+def _claim(services: Services, basket: Basket, key: str, now: datetime) -> None:
+    """Create the attempt and mark the basket with it, or learn who holds the basket."""
+    stale = (now - CHECKOUT_CLAIM_TIMEOUT).isoformat()
+    try:
+        services.table.transact(
+            [
+                TransactAction.put(
+                    {
+                        **_attempt_item_key(basket.ident, key),
+                        "entity": "checkout_attempt",
+                        "status": "pending",
+                        "created_at": now.isoformat(),
+                        "expires_at": int((now + timedelta(days=30)).timestamp()),
+                    },
+                    condition="attribute_not_exists(PK)",
+                ),
+                TransactAction.update(
+                    keys.basket_key(basket.ident),
+                    "SET checkout_attempt = :k, checkout_started_at = :now ADD #v :one",
+                    condition="#v = :v AND complete = :false AND (attribute_not_exists(checkout_attempt)"
+                    " OR checkout_started_at < :stale)",
+                    names={"#v": "version"},
+                    values={
+                        ":k": key,
+                        ":now": now.isoformat(),
+                        ":one": 1,
+                        ":v": basket.version,
+                        ":false": False,
+                        ":stale": stale,
+                    },
+                ),
+            ]
+        )
+    except TransactionCancelled as cancelled:
+        if 0 in cancelled.failed_indexes:
+            raise Conflict("This payment is already being processed; reload the page") from cancelled
+        raise Conflict(
+            "A payment for this basket is already in progress, or the basket changed"
+        ) from cancelled
+    basket.version += 1
+    basket.checkout_attempt = key
+    basket.checkout_started_at = now
+
+
+def _release(services: Services, basket: Basket, key: str, now: datetime, *, reason: str) -> None:
+    """Close a failed attempt and free the basket for the next one."""
+    services.table.transact(
+        [
+            TransactAction.update(
+                _attempt_item_key(basket.ident, key),
+                "SET #s = :s, reason = :r, finished_at = :now",
+                names={"#s": "status"},
+                values={":s": "declined", ":r": reason, ":now": now.isoformat()},
+            ),
+            TransactAction.update(
+                keys.basket_key(basket.ident),
+                "REMOVE checkout_attempt, checkout_started_at ADD #v :one",
+                condition="checkout_attempt = :k",
+                names={"#v": "version"},
+                values={":k": key, ":one": 1},
+            ),
+        ]
+    )
+    basket.version += 1
+    basket.checkout_attempt = None
+    basket.checkout_started_at = None
+
+
+def _complete(services: Services, basket: Basket, key: str, transaction_id: str, now: datetime) -> None:
+    basket.complete = True
+    basket.transaction_id = transaction_id
+    basket.payment_status = "complete"
+    basket.expires_at = None  # a completed basket never expires
+    basket.checkout_attempt = None
+    basket.checkout_started_at = None
+    basket.updated_at = now
+    services.table.transact(
+        [
+            BasketRepository(services.table).save_action(basket),
+            TransactAction.update(
+                _attempt_item_key(basket.ident, key),
+                "SET #s = :s, transaction_id = :t, finished_at = :now",
+                names={"#s": "status"},
+                values={":s": "paid", ":t": transaction_id, ":now": now.isoformat()},
+            ),
+        ]
+    )
+
+
+def _after_payment(services: Services, basket: Basket) -> PageResult:
+    if basket.complete_auto_redirect and basket.complete_url:
+        return PageResult(redirect=basket.complete_url)
+    return PageResult(redirect=receipt_url(services, basket.ident))
+
+
+def _order(basket: Basket, amount_due: Decimal, gateway: str) -> Order:
+    return Order(
+        account_id=basket.account_id,
+        idempotency_key=f"basket-{basket.ident}",
+        username=basket.username or "",
+        email=basket.email or "",
+        ip=basket.ip,
+        country=basket.country,
+        lines=[
+            OrderLine(
+                package_id=line.package_id,
+                quantity=line.quantity,
+                paid_price=line.line_price,
+                variables=line.variable_data,
+                gift_username=line.gift_username,
+                name=line.name if line.dynamic else None,
+                category_id=line.category_id if line.dynamic else None,
+                dynamic=line.dynamic,
+            )
+            for line in basket.lines
+        ],
+        price_paid=amount_due,
+        currency=basket.currency,
+        gateway=gateway,
+        coupons=[c.code for c in basket.coupons],
+        giftcards=[
+            GiftCardUse(card_number=number, amount=amount)
+            for number, amount in basket.giftcard_split.items()
+            if amount > 0
+        ],
+        creator_code=basket.creator_code,
+        basket_ident=basket.ident,
+        custom=basket.custom,
+    )
+
+
+def _publish_declined(services: Services, basket: Basket, reason: str, amount: Decimal) -> None:
+    subject: dict[str, Any] = {
+        "transaction_id": None,
+        "status": {"id": 18, "description": "Declined"},
+        "created_at": services.now().isoformat(),
+        "price": {"amount": float(amount), "currency": basket.currency},
+        "price_paid": {"amount": 0.0, "currency": basket.currency},
+        "payment_method": {"name": "Sandbox", "refundable": False},
+        "decline_reason": {"code": "card_declined", "message": reason},
+        "customer": {
+            "email": basket.email,
+            "ip": basket.ip,
+            "username": {"id": basket.username_id, "username": basket.username},
+            "country": basket.country,
+        },
+        "products": [
+            {
+                "id": line.package_id,
+                "name": line.name,
+                "quantity": line.quantity,
+                "base_price": {"amount": float(line.base_price), "currency": basket.currency},
+                "paid_price": {"amount": float(line.line_price), "currency": basket.currency},
+                "variables": [{"identifier": k, "option": v} for k, v in line.variable_data.items()],
+                "custom": None,
+                "username": {"id": basket.username_id, "username": basket.username},
+            }
+            for line in basket.lines
+        ],
+        "coupons": [{"code": c.code} for c in basket.coupons],
+        "gift_cards": [{"card_number": n} for n in basket.giftcards],
+        "custom": basket.custom,
+        "basket_ident": basket.ident,
+    }
+    services.publisher.publish(
+        DomainEvent(type="payment.declined", account_id=basket.account_id, subject=subject)
+    )
+
+
+# --- the receipt ---------------------------------------------------------------------------
+
+
+def receipt(services: Services, ident: str) -> PageResult:
+    basket = BasketRepository(services.table).get(ident)
+    if not basket.complete or not basket.transaction_id:
+        return PageResult(redirect=checkout_url(services, ident))
+    return PageResult(html=pages.receipt_page(basket, basket.transaction_id))
