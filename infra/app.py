@@ -1,0 +1,29 @@
+"""The CDK app: `cdk synth|deploy -c stage=<name>` (cdk.json runs `python -m infra.app`)."""
+
+from __future__ import annotations
+
+from aws_cdk import App, Validations
+from cdk_nag import AwsSolutionsChecks
+
+from infra.aws.config import StageConfig
+from infra.aws.nag import acknowledge_findings
+from infra.aws.stack import WebstoreStack
+
+
+def build(app: App) -> WebstoreStack:
+    """The stage's stack with the AwsSolutions checks (used by tests and the benchmark too)."""
+    config = StageConfig.from_context(app.node)
+    stack = WebstoreStack(app, config.stack_name, config=config)
+    Validations.of(app).add_plugins(AwsSolutionsChecks(app))
+    acknowledge_findings(stack)
+    return stack
+
+
+def main() -> None:
+    app = App()
+    build(app)
+    app.synth()
+
+
+if __name__ == "__main__":
+    main()
