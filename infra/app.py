@@ -9,6 +9,8 @@ from infra.aws.config import StageConfig
 from infra.aws.nag import acknowledge_findings
 from infra.aws.stack import WebstoreStack
 
+BUNDLING_STACKS = "aws:cdk:bundling-stacks"
+
 
 def build(app: App) -> WebstoreStack:
     """The stage's stack with the AwsSolutions checks (used by tests and the benchmark too)."""
@@ -23,6 +25,10 @@ def build(app: App) -> WebstoreStack:
 
 def main() -> None:
     app = App()
+    # `-c bundle=false`: synthesize the template without building the assets (no pip, no
+    # network), as `make test` does. The CLI refuses user context under `aws:`, so we set it here.
+    if str(app.node.try_get_context("bundle")).lower() == "false":
+        app.node.set_context(BUNDLING_STACKS, [])
     build(app)
     app.synth()
 
