@@ -6,14 +6,13 @@ not here; its inputs are checked instead.
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from infra.aws import bundling
-
 
 
 def _tree(root: Path) -> Path:
@@ -39,8 +38,15 @@ def test_code_asset_puts_functions_and_webstore_at_its_root(tmp_path: Path) -> N
     assert not (out / "functions" / "__pycache__" / "stale.cpython-311.pyc").exists()
     pyc = out / "functions" / "storefront" / "__pycache__" / "get_thing.cpython-312.pyc"
     header = pyc.read_bytes()[:8]
-    if importlib.util.MAGIC_NUMBER == header[:4]:
-        pytest.fail("bytecode was written by this interpreter, not by 3.12")
+    python = bundling.find_target_python()
+    assert python is not None
+    magic = subprocess.run(
+        [python, "-c", "import importlib.util; print(importlib.util.MAGIC_NUMBER.hex())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert header[:4].hex() == magic, "bytecode must be 3.12's, not this interpreter's"
     # PEP 552 flags: 0b01 = hash-based, check_source off → never recompiled on a read-only disk.
     assert int.from_bytes(header[4:8], "little") == 0b01
 
