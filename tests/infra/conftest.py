@@ -30,7 +30,8 @@ FAKES = Path(__file__).parent / "fake_operations"
 pytestmark = pytest.mark.infra
 
 
-@pytest.fixture(scope="session", autouse=True)
+# Package scope: the fakes are unmounted before tests outside tests/infra run.
+@pytest.fixture(scope="package", autouse=True)
 def route_table() -> Iterator[tuple[routes.Operation, ...]]:
     mounted: list[tuple[list[str], str]] = []
     for interface, package_name in routes.PACKAGES.items():

@@ -13,7 +13,7 @@ CERTIFICATE = "arn:aws:acm:eu-west-1:123456789012:certificate/00000000-0000-0000
 
 
 @pytest.fixture(scope="module")
-def synth() -> Synthesized:
+def synth(route_table: tuple[Operation, ...]) -> Synthesized:
     return synthesize(
         stage="production",
         storefrontDomain="store-api.example.com",

@@ -26,7 +26,7 @@ EVENT_CONSUMERS = {
 
 
 @pytest.fixture(scope="module")
-def synth() -> Synthesized:
+def synth(route_table: tuple[Operation, ...]) -> Synthesized:
     return synthesize(stage="staging")
 
 
