@@ -223,6 +223,7 @@ def _seed(catalog: str | None) -> tuple[dict[str, Any], list[dict[str, Any]], di
     os.environ.update(ENVIRONMENT)
     import boto3
     from moto import mock_aws
+
     from webstore import db, keys
 
     token = keys.new_public_token(1)

@@ -7,9 +7,9 @@ from typing import Any, cast
 from aws_cdk import RemovalPolicy
 from aws_cdk import aws_dynamodb as dynamodb
 from constructs import Construct
-from webstore import db
 
 from infra.aws.config import StageConfig
+from webstore import db
 
 # What the basket-expiry consumer receives: TTL deletions (made by the DynamoDB service itself,
 # not by a user's DeleteItem) of basket items. Lambda applies this before invoking.

@@ -15,11 +15,11 @@ from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_lambda_event_sources as sources
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
-from webstore.events import SOURCE
 
 from functions.runtime import Access
 from infra.aws.data import TTL_REMOVAL_OF_BASKET
 from infra.aws.functions import Shared, WebstoreFunction, function_name
+from webstore.events import SOURCE
 
 DISPATCH_HANDLER = "functions.events.dispatch_webhook.handler"
 BASKET_EXPIRED_HANDLER = "functions.events.basket_expired.handler"

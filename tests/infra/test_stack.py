@@ -7,7 +7,6 @@ import json
 from typing import Any
 
 import pytest
-from webstore import db
 
 from functions.routes import Operation
 from functions.runtime import Access, Interface
@@ -16,6 +15,7 @@ from infra.aws.data import TTL_REMOVAL_OF_BASKET
 from infra.aws.events import BASKET_EXPIRED_HANDLER, DISPATCH_HANDLER, MAX_RECEIVES
 from infra.aws.functions import TABLE_WRITE_ACTIONS
 from tests.infra.conftest import Synthesized, synthesize
+from webstore import db
 
 WRITE_ACTIONS = {*TABLE_WRITE_ACTIONS, "dynamodb:TransactWriteItems", "dynamodb:PartiQLInsert",
                  "dynamodb:PartiQLUpdate", "dynamodb:PartiQLDelete", "dynamodb:*"}  # fmt: skip

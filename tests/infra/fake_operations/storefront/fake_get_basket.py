@@ -1,10 +1,9 @@
 """Test-only operation: mounted by tests/infra when the route table has no storefront operation yet."""
 
+from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.errors import NotFound
 from webstore.keys import basket_key
 from webstore.services import get_services
-
-from functions.runtime import READ, Interface, Route, lambda_handler
 
 ROUTE = Route(
     interface=Interface.STOREFRONT,
