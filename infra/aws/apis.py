@@ -23,7 +23,7 @@ from aws_cdk import aws_route53_targets as route53_targets
 from constructs import Construct
 
 from functions.routes import Operation, operations
-from functions.runtime import Interface
+from functions.runtime import Interface, Route
 from infra.aws.config import Domain, StageConfig, Throttle
 from infra.aws.functions import Shared, WebstoreFunction, function_name
 
@@ -52,6 +52,13 @@ _OTHER_CONVERTER = re.compile(r"\{(\w+):\w+\}")
 def route_path(path: str) -> str:
     """A route-table path as API Gateway spells it: `{rest:path}` (last segment) → `{rest+}`."""
     return _OTHER_CONVERTER.sub(r"{\1}", _CONVERTER.sub(r"{\1+}", path))
+
+
+def api_paths(route: Route) -> list[str]:
+    """The route's paths as API Gateway routes them: it matches `/a/b/` to the `/a/b` route, and a
+    route path may not end with a slash, so trailing-slash aliases fold into their base path."""
+    folded = [route_path(path.rstrip("/") or "/") for path in route.paths]
+    return list(dict.fromkeys(folded))
 
 
 @dataclass(frozen=True)
@@ -212,14 +219,12 @@ class Operations(NestedStack):
         integration = integrations.HttpLambdaIntegration(
             f"{construct_id}Integration", function.target, scope_permission_to_route=False
         )
-        for index, path in enumerate(route.paths):
+        for index, path in enumerate(api_paths(route)):
             apigwv2.HttpRoute(
                 function,
                 f"Route{index}",
                 http_api=api,
-                route_key=apigwv2.HttpRouteKey.with_(
-                    route_path(path), apigwv2.HttpMethod(route.method.upper())
-                ),
+                route_key=apigwv2.HttpRouteKey.with_(path, apigwv2.HttpMethod(route.method.upper())),
                 integration=integration,
             )
         return function

@@ -10,7 +10,7 @@ import pytest
 
 from functions.routes import Operation
 from functions.runtime import Access, Interface
-from infra.aws.apis import route_path
+from infra.aws.apis import api_paths
 from infra.aws.data import TTL_REMOVAL_OF_BASKET
 from infra.aws.events import BASKET_EXPIRED_HANDLER, DISPATCH_HANDLER, MAX_RECEIVES
 from infra.aws.functions import TABLE_WRITE_ACTIONS
@@ -81,8 +81,8 @@ def test_every_route_is_wired_to_its_own_function(
         assert function["Properties"]["Timeout"] == route.timeout_seconds
         routes = resources(template, "AWS::ApiGatewayV2::Route")
         integrations = resources(template, "AWS::ApiGatewayV2::Integration")
-        for path in route.paths:
-            key = f"{route.method.upper()} {route_path(path)}"
+        for path in api_paths(route):
+            key = f"{route.method.upper()} {path}"
             matching = [r for r in routes.values() if r["Properties"]["RouteKey"] == key]
             assert len(matching) == 1, f"{key}: {len(matching)} routes"
             properties = matching[0]["Properties"]
