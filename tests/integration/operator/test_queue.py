@@ -10,15 +10,7 @@ from webstore.operator import queue as queue_module
 
 from functions.operator import delete_commands, get_due_players, get_offline_commands, get_online_commands
 from tests.conftest import DemoStore, Invoke
-from tests.integration.operator_support import (  # noqa: F401 (fixtures)
-    Clock,
-    clock,
-    atomic_calls,
-    fresh_auth_cache,
-    in_threads,
-    manual_payment,
-    secret_headers,
-)
+from tests.integration.operator.support import Clock, in_threads, manual_payment, secret_headers
 
 
 def poll(invoke: Invoke, demo: DemoStore) -> Any:
