@@ -22,7 +22,7 @@ def parse_command_ids(body: bytes, content_type: str) -> list[int]:
         try:
             parsed = json.loads(text)
         except ValueError as error:
-            raise Invalid("The body is not valid JSON; send {\"ids\": [...]}", field="ids") from error
+            raise Invalid('The body is not valid JSON; send {"ids": [...]}', field="ids") from error
         raw = parsed.get("ids") if isinstance(parsed, dict) else None
     else:
         raw = [value for name, value in parse_qsl(text) if name in ("ids[]", "ids")]
