@@ -107,6 +107,10 @@ def storefront_error(
 def operator_error(
     request: Request, status: int, title: str, detail: str, fields: Any = None
 ) -> JSONResponse:
+    """COMPAT's `{error_code, error_message}`; the message names the field at fault."""
+    field = fields[0]["field"] if fields and len(fields) == 1 else None
+    if field and field not in detail:
+        detail = f"{field}: {detail}"
     return JSONResponse({"error_code": status, "error_message": detail}, status_code=status)
 
 

@@ -195,6 +195,8 @@ def import_catalog(table: Table, catalog: CatalogFile, now: datetime | None = No
         )
         secrets[entry.id] = secret
 
+    if catalog.coupons:
+        accounts.recount_coupons(account_id)
     for sequence, entries in (
         ("coupon", catalog.coupons),
         ("giftcard", catalog.gift_cards),

@@ -148,6 +148,7 @@ class Table:
         filter_expression: str | None = None,
         names: Mapping[str, str] | None = None,
         values: Mapping[str, Any] | None = None,
+        projection: str | None = None,
     ) -> tuple[list[Item], Item | None]:
         """One Query call: (items, the key to continue from or None)."""
         pk_name, sk_name = ("GSI1PK", "GSI1SK") if index == GSI1 else ("PK", "SK")
@@ -179,6 +180,8 @@ class Table:
             params["ExclusiveStartKey"] = serialize(start_key)
         if filter_expression:
             params["FilterExpression"] = filter_expression
+        if projection:  # attribute names only (e.g. "PK, SK"): key-only reads
+            params["ProjectionExpression"] = projection
         response = self.client.query(**params)
         last = response.get("LastEvaluatedKey")
         return [deserialize(i) for i in response.get("Items", [])], (deserialize(last) if last else None)

@@ -241,7 +241,71 @@ ACCOUNTS_SEQUENCE_KEY = {"PK": "SEQ#ACCOUNTS", "SK": "SEQ"}
 
 
 def queue_pk(account_id: int, server_id: int) -> str:
+    """One server's command queue (docs/operator.md): state, due players, commands, pointers."""
     return f"QUEUE#{account_id}#{server_id}"
+
+
+# Queue partition SKs. Fixed-width ids keep each group one contiguous, ordered SK range.
+QUEUE_STATE = "STATE"
+DUE_PREFIX = "DUE#"
+OFFLINE_PREFIX = "OFF#"
+ONLINE_PREFIX = "ON#"
+
+
+def due_sk(username_id: int) -> str:
+    """A player with online commands waiting (`pending` counts them)."""
+    return f"{DUE_PREFIX}{_n(username_id)}"
+
+
+def offline_command_sk(command_id: int) -> str:
+    return f"{OFFLINE_PREFIX}{_n(command_id)}"
+
+
+def online_commands_prefix(username_id: int) -> str:
+    return f"{ONLINE_PREFIX}{_n(username_id)}#"
+
+
+def online_command_sk(username_id: int, command_id: int) -> str:
+    """Online commands grouped by player: one player's are one Query."""
+    return f"{online_commands_prefix(username_id)}{_n(command_id)}"
+
+
+def command_pointer_sk(command_id: int) -> str:
+    """Command id -> where the command lives (so deletes by id need no Query)."""
+    return f"CMD#{_n(command_id)}"
+
+
+# Account partition, operator side.
+
+PAYMENT_PREFIX = "PAY#"
+
+
+def order_sk(idempotency_key: str) -> str:
+    """Fulfilment's idempotency record: one per order, naming the payment it created."""
+    return f"ORDER#{idempotency_key}"
+
+
+def coupon_use_sk(coupon_id: int, username_id: int) -> str:
+    """How often one player redeemed one coupon (the coupon's per-user limit)."""
+    return f"COUPONUSE#{_n(coupon_id)}#{_n(username_id)}"
+
+
+def spend_sk(month: str, username_id: int) -> str:
+    """A player's spend in one month (YYYY-MM): the store stats' top customer."""
+    return f"SPEND#{month}#{_n(username_id)}"
+
+
+def tier_slot_sk(username_id: int, category_id: int) -> str:
+    """A player's one tier in one tiered category -> its tier id (keeps it unique)."""
+    return f"TIERSLOT#{_n(username_id)}#{_n(category_id)}"
+
+
+def payments_of_player(account_id: int, username_id: int) -> str:
+    """GSI1 partition: one player's payments (GSI1SK = payment SK) and player item (GSI1SK `~`)."""
+    return f"PLAYERPAY#{account_id}#{username_id}"
+
+
+PLAYER_GSI1SK = "~PLAYER"
 
 
 def throttle_key(scope: str, client: str) -> dict[str, str]:

@@ -91,9 +91,42 @@ class AccountRepository:
         # Re-import: definition fields change, the redemption count stays.
         return [TransactAction.put(coupon_item), TransactAction.put(code_item)]
 
+    def _coupon_count(self, account_id: int, delta: int) -> TransactAction:
+        """`coupon_count` on the sequences item: the operator's coupon list total."""
+        return TransactAction.update(
+            keys.key(keys.account_pk(account_id), keys.SEQUENCES_ITEM),
+            "ADD coupon_count :delta",
+            values={":delta": delta},
+        )
+
+    def coupon_count(self, account_id: int) -> int:
+        item = self.table.get(keys.key(keys.account_pk(account_id), keys.SEQUENCES_ITEM))
+        return int((item or {}).get("coupon_count", 0))
+
+    def recount_coupons(self, account_id: int) -> int:
+        """Set `coupon_count` from the coupon items (catalog import; not a request path)."""
+        total, start = 0, None
+        while True:
+            page, start = self.table.query(
+                keys.account_pk(account_id),
+                sk_between=(keys.coupon_sk(1), keys.coupon_sk(keys.INT32_MAX)),
+                start_key=start,
+            )
+            total += len(page)
+            if start is None:
+                break
+        self.table.update(
+            keys.key(keys.account_pk(account_id), keys.SEQUENCES_ITEM),
+            "SET coupon_count = :n",
+            values={":n": total},
+        )
+        return total
+
     def create_coupon(self, account_id: int, coupon: Coupon) -> None:
         try:
-            self.table.transact(self.coupon_actions(account_id, coupon, new=True))
+            self.table.transact(
+                [*self.coupon_actions(account_id, coupon, new=True), self._coupon_count(account_id, 1)]
+            )
         except Conflict as error:
             raise Conflict(f"A coupon with code {coupon.code!r} already exists", field="code") from error
 
@@ -108,12 +141,18 @@ class AccountRepository:
 
     def delete_coupon(self, account_id: int, coupon: Coupon) -> None:
         pk = keys.account_pk(account_id)
-        self.table.transact(
-            [
-                TransactAction.delete(keys.key(pk, keys.coupon_sk(coupon.id))),
-                TransactAction.delete(keys.key(pk, keys.coupon_code_sk(coupon.code))),
-            ]
-        )
+        try:
+            self.table.transact(
+                [
+                    TransactAction.delete(
+                        keys.key(pk, keys.coupon_sk(coupon.id)), condition="attribute_exists(PK)"
+                    ),
+                    TransactAction.delete(keys.key(pk, keys.coupon_code_sk(coupon.code))),
+                    self._coupon_count(account_id, -1),
+                ]
+            )
+        except Conflict as error:  # deleted meanwhile by another request
+            raise NotFound("Coupon not found") from error
 
     # --- gift cards, creator codes, webhook endpoints ---
 

@@ -69,6 +69,10 @@ class StoreRepository:
         """Goals + stats + store: one Query."""
         return self._range(account_id, "2GOAL#", keys.STORE_ITEM)
 
+    def operator_view(self, account_id: int) -> StoreView:
+        """Goals + stats + store + categories + packages (fulfilment, operator admin): one Query."""
+        return self._range(account_id, "2GOAL#", "7PKG#~")
+
     def _range(self, account_id: int, first: str, last: str) -> StoreView:
         items: list[Item] = []
         start: Item | None = None

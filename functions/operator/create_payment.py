@@ -1,0 +1,29 @@
+"""POST {plugin_url}/payments — a manual payment; fulfilled like any other (commands queued).
+
+An optional `Idempotency-Key` header makes a retried request return the same payment.
+"""
+
+from fastapi import Depends, Header
+from webstore.operator import payments, schemas
+from webstore.operator.auth import ServerIdentity
+from webstore.services import Services
+
+from functions.deps import services
+from functions.operator_deps import server_identity
+from functions.runtime import WRITE_AND_PUBLISH, Interface, Route, lambda_handler
+
+ROUTE = Route(
+    Interface.OPERATOR, "POST", "/payments", "createPayment", WRITE_AND_PUBLISH, "Create a manual payment"
+)
+
+
+async def endpoint(
+    body: payments.ManualPayment,
+    idempotency_key: str | None = Header(None, max_length=128),
+    who: ServerIdentity = Depends(server_identity),
+    svc: Services = Depends(services),
+) -> schemas.Payment:
+    return payments.create_manual_payment(svc, who.account_id, body, idempotency_key)
+
+
+handler = lambda_handler(ROUTE, endpoint)

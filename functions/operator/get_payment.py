@@ -1,0 +1,23 @@
+"""GET {plugin_url}/payments/{transaction} — one payment by transaction id."""
+
+from fastapi import Depends, Path
+from webstore.operator import payments, schemas
+from webstore.operator.auth import ServerIdentity
+from webstore.services import Services
+
+from functions.deps import services
+from functions.operator_deps import server_identity
+from functions.runtime import READ, Interface, Route, lambda_handler
+
+ROUTE = Route(Interface.OPERATOR, "GET", "/payments/{transaction}", "getPayment", READ, "One payment")
+
+
+async def endpoint(
+    transaction: str = Path(max_length=64),
+    who: ServerIdentity = Depends(server_identity),
+    svc: Services = Depends(services),
+) -> schemas.Payment:
+    return payments.get_payment(svc, who.account_id, transaction)
+
+
+handler = lambda_handler(ROUTE, endpoint)

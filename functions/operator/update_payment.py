@@ -1,0 +1,39 @@
+"""PUT {plugin_url}/payments/{transaction} — change status (complete/refund/chargeback) and/or
+reassign the payment to another username."""
+
+from fastapi import Depends, Path
+from pydantic import BaseModel, Field
+from webstore.operator import payments, schemas
+from webstore.operator.auth import ServerIdentity
+from webstore.services import Services
+
+from functions.deps import services
+from functions.operator_deps import server_identity
+from functions.runtime import WRITE_AND_PUBLISH, Interface, Route, lambda_handler
+
+ROUTE = Route(
+    Interface.OPERATOR,
+    "PUT",
+    "/payments/{transaction}",
+    "updatePayment",
+    WRITE_AND_PUBLISH,
+    "Update a payment",
+)
+
+
+class PaymentUpdate(BaseModel):
+    status: str | None = Field(default=None, max_length=20)
+    username: str | None = Field(default=None, max_length=64)
+
+
+async def endpoint(
+    body: PaymentUpdate,
+    transaction: str = Path(max_length=64),
+    who: ServerIdentity = Depends(server_identity),
+    svc: Services = Depends(services),
+) -> schemas.Payment:
+    status = body.status.strip().lower() if body.status else None
+    return payments.update_payment(svc, who.account_id, transaction, status, body.username)
+
+
+handler = lambda_handler(ROUTE, endpoint)

@@ -1,0 +1,15 @@
+"""FastAPI dependencies of the operator interface: the server secret, checked once per request."""
+
+from __future__ import annotations
+
+from fastapi import Depends, Request
+from webstore.operator.auth import SECRET_HEADERS, ServerIdentity, authenticate
+from webstore.services import Services
+
+from functions.deps import client_ip, services
+
+
+def server_identity(request: Request, svc: Services = Depends(services)) -> ServerIdentity:
+    """The server whose secret came in `X-Service-Secret` (SPEC) or `X-Tebex-Secret` (COMPAT)."""
+    secret = next((request.headers[h] for h in SECRET_HEADERS if request.headers.get(h)), None)
+    return authenticate(svc, secret, client_ip(request))

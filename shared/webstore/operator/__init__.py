@@ -1,0 +1,1 @@
+"""The operator interface's use cases: auth, the command queue, payments and fulfilment, admin."""

@@ -1,0 +1,51 @@
+"""Parsing id lists sent by plugins: JSON `{"ids": [...]}` or form `ids[]=1&ids[]=2`."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import parse_qsl
+
+from webstore import keys
+from webstore.errors import Invalid
+
+MAX_IDS = 500
+
+
+def parse_command_ids(body: bytes, content_type: str) -> list[int]:
+    """The ids of a DELETE /queue body; Invalid (naming `ids`) for anything else."""
+    text = body.decode("utf-8", errors="replace").strip()
+    if not text:
+        raise Invalid("ids is required: a list of command ids", field="ids")
+    raw: Any
+    if "json" in content_type or text.startswith("{"):
+        try:
+            parsed = json.loads(text)
+        except ValueError as error:
+            raise Invalid('The body is not valid JSON; send {"ids": [...]}', field="ids") from error
+        raw = parsed.get("ids") if isinstance(parsed, dict) else None
+    else:
+        raw = [value for name, value in parse_qsl(text) if name in ("ids[]", "ids")]
+        if len(raw) == 1 and "," in raw[0]:
+            raw = raw[0].split(",")
+    if not isinstance(raw, list) or not raw:
+        raise Invalid("ids is required: a list of command ids", field="ids")
+    if len(raw) > MAX_IDS:
+        raise Invalid(f"ids holds at most {MAX_IDS} command ids", field="ids")
+    ids = []
+    for value in raw:
+        number = _as_int(value)
+        if number is None or not 1 <= number <= keys.INT32_MAX:
+            raise Invalid(f"ids: {value!r} is not a command id", field="ids")
+        ids.append(number)
+    return ids
+
+
+def _as_int(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return None

@@ -1,0 +1,126 @@
+"""The command queue as plugins use it: due players (throttled cycles), commands, deletes.
+
+A polling cycle starts with a conditional write on the queue state (`next_check_at <= now`),
+so every Lambda instance enforces the same `next_check`; follow-up calls of the same cycle
+(`more` was true) continue from the stored cursor without the throttle. See docs/operator.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from webstore import keys
+from webstore.db import TransactionCancelled
+from webstore.errors import Conflict, Forbidden, Throttled
+from webstore.operator import schemas
+from webstore.operator.auth import ServerIdentity
+from webstore.repo.queue import QueuedCommand, QueueRepository
+from webstore.services import Services
+
+# Due players per GET /queue response (module attribute so tests can make it small).
+DUE_PAGE_SIZE = 100
+# Commands per offline/online fetch; `meta.limited` tells the plugin more are waiting.
+COMMAND_PAGE_SIZE = 250
+DELETE_ATTEMPTS = 5
+
+
+def next_check_seconds(services: Services, server_next_check: int) -> int:
+    override = services.settings.next_check_override
+    return override if override is not None else server_next_check
+
+
+def due_players(services: Services, who: ServerIdentity) -> schemas.DuePlayers:
+    repo = QueueRepository(services.table)
+    a, s = who.account_id, who.server_id
+    now = int(services.now().timestamp())
+    state, server = repo.state_and_server(a, s)
+    if server is None:
+        raise Forbidden("This server no longer exists")
+    next_check = next_check_seconds(services, server.next_check)
+    next_check_at = int(state.get("next_check_at", 0))
+    cursor: str | None = state.get("cycle_cursor")
+    # Inside a cycle (a cursor, not yet stale) calls continue; otherwise a new cycle starts,
+    # which the throttle guards. A cycle older than next_check starts over.
+    continuing = cursor is not None and now < next_check_at
+    if not continuing and now < next_check_at:
+        raise Throttled(
+            f"The queue may be checked every {next_check} seconds", retry_after=next_check_at - now
+        )
+
+    page_size = DUE_PAGE_SIZE
+    items = repo.due_players(a, s, cursor if continuing else None, page_size + 1)
+    more = len(items) > page_size
+    page = items[:page_size]
+    new_cursor = page[-1]["SK"] if more else None
+    if continuing:
+        assert cursor is not None
+        if not repo.advance_cycle(a, s, cursor, new_cursor):
+            raise Throttled("Another check of this queue is in progress", retry_after=1)
+    elif not repo.start_cycle(a, s, now, now + next_check, new_cursor):
+        raise Throttled(f"The queue may be checked every {next_check} seconds", retry_after=next_check)
+
+    players = []
+    for item in page:
+        if int(item.get("pending", 0)) > 0:
+            players.append(
+                schemas.DuePlayer(id=int(item["username_id"]), name=item["username"], uuid=item.get("uuid"))
+            )
+        else:
+            repo.drop_if_idle(a, s, item["SK"])
+    return schemas.DuePlayers(
+        meta=schemas.QueueMeta(
+            execute_offline=int(state.get("offline_pending", 0)) > 0, next_check=next_check, more=more
+        ),
+        players=players,
+    )
+
+
+def command_view(command: QueuedCommand) -> schemas.Command:
+    return schemas.Command(
+        id=command.id,
+        command=command.command,
+        payment=command.payment_id,
+        package=command.package_id,
+        conditions=schemas.CommandConditions(delay=command.delay, slots=command.slots),
+        player=schemas.CommandPlayer(id=command.username_id, name=command.username, uuid=command.uuid),
+    )
+
+
+def offline_commands(services: Services, who: ServerIdentity) -> schemas.OfflineCommands:
+    found = QueueRepository(services.table).commands(
+        who.account_id, who.server_id, keys.OFFLINE_PREFIX, COMMAND_PAGE_SIZE + 1
+    )
+    return schemas.OfflineCommands(
+        meta=schemas.OfflineMeta(limited=len(found) > COMMAND_PAGE_SIZE),
+        commands=[command_view(c) for c in found[:COMMAND_PAGE_SIZE]],
+    )
+
+
+def online_commands(services: Services, who: ServerIdentity, player_id: int) -> schemas.OnlineCommands:
+    found = QueueRepository(services.table).commands(
+        who.account_id, who.server_id, keys.online_commands_prefix(player_id), COMMAND_PAGE_SIZE
+    )
+    return schemas.OnlineCommands(
+        player=schemas.OnlinePlayer(id=player_id, username=found[0].username if found else None),
+        commands=[command_view(c) for c in found],
+    )
+
+
+def delete_commands(services: Services, who: ServerIdentity, command_ids: Iterable[int]) -> None:
+    """Delete this server's commands among `command_ids`; unknown ids (already deleted, another
+    server's or account's) are ignored. Overlapping deletes each remove a command at most once."""
+    repo = QueueRepository(services.table)
+    left = sorted({i for i in command_ids if 1 <= i <= keys.INT32_MAX})
+    for _ in range(DELETE_ATTEMPTS):
+        if not left:
+            return
+        pointers = repo.pointers(who.account_id, who.server_id, left)
+        if not pointers:
+            return
+        try:
+            repo.delete_found(who.account_id, who.server_id, pointers)
+            return
+        except TransactionCancelled:
+            # Another delete took some of these first; what it took is gone, retry the rest.
+            left = sorted(pointers)
+    raise Conflict("The commands are being deleted by another request; try again")

@@ -1,0 +1,331 @@
+"""The operator interface's shapes (SPEC.md, COMPAT.md): what plugins and admin tools read."""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, Field
+
+T = TypeVar("T")
+
+# --- queue ------------------------------------------------------------------------------------
+
+
+class QueueMeta(BaseModel):
+    execute_offline: bool
+    next_check: int
+    more: bool
+
+
+class DuePlayer(BaseModel):
+    id: int
+    name: str
+    uuid: str | None
+
+
+class DuePlayers(BaseModel):
+    meta: QueueMeta
+    players: list[DuePlayer]
+
+
+class CommandConditions(BaseModel):
+    delay: int
+    slots: int
+
+
+class CommandPlayer(BaseModel):
+    id: int
+    name: str
+    uuid: str | None
+
+
+class Command(BaseModel):
+    id: int
+    command: str
+    payment: int | None
+    package: int | None
+    conditions: CommandConditions
+    player: CommandPlayer
+
+
+class OfflineMeta(BaseModel):
+    limited: bool
+
+
+class OfflineCommands(BaseModel):
+    meta: OfflineMeta
+    commands: list[Command]
+
+
+class OnlinePlayer(BaseModel):
+    id: int
+    username: str | None
+    meta: dict[str, Any] | None = None
+
+
+class OnlineCommands(BaseModel):
+    player: OnlinePlayer
+    commands: list[Command]
+
+
+# --- information ------------------------------------------------------------------------------
+
+
+class Currency(BaseModel):
+    iso_4217: str
+    symbol: str
+
+
+class InformationAccount(BaseModel):
+    id: int
+    domain: str
+    name: str
+    currency: Currency
+    online_mode: bool
+    game_type: str
+    log_events: bool
+
+
+class ServerRef(BaseModel):
+    id: int
+    name: str
+
+
+class Information(BaseModel):
+    account: InformationAccount
+    server: ServerRef
+
+
+# --- payments ---------------------------------------------------------------------------------
+
+
+class Gateway(BaseModel):
+    id: int
+    name: str
+
+
+class PaymentPlayer(BaseModel):
+    id: int
+    name: str
+    uuid: str | None
+
+
+class PaymentPackage(BaseModel):
+    id: int
+    name: str
+
+
+class PaymentNote(BaseModel):
+    created_at: str
+    note: str
+
+
+class Payment(BaseModel):
+    id: int
+    txn_id: str
+    amount: str
+    date: str
+    currency: Currency
+    gateway: Gateway
+    status: str
+    email: str
+    player: PaymentPlayer
+    packages: list[PaymentPackage]
+    notes: list[PaymentNote]
+    creator_code: str
+
+
+class PaymentPage(BaseModel):
+    total: int
+    per_page: int
+    current_page: int
+    last_page: int
+    next_page_url: str | None
+    prev_page_url: str | None
+    from_: int | None = Field(serialization_alias="from")
+    to: int | None
+    data: list[Payment]
+
+
+class PaymentField(BaseModel):
+    name: str
+    type: str
+    rules: str
+    description: str
+
+
+# --- coupons ----------------------------------------------------------------------------------
+
+
+class CouponEffective(BaseModel):
+    type: str
+    packages: list[int]
+    categories: list[int]
+
+
+class CouponDiscount(BaseModel):
+    type: str
+    percentage: float
+    value: float
+
+
+class CouponExpire(BaseModel):
+    redeem_unlimited: str
+    expire_never: str
+    limit: int
+    date: str | None
+
+
+class Coupon(BaseModel):
+    id: int
+    code: str
+    effective: CouponEffective
+    discount: CouponDiscount
+    expire: CouponExpire
+    basket_type: str
+    start_date: str | None
+    user_limit: int
+    minimum: float
+    username: str | None
+    note: str
+
+
+class Pagination(BaseModel):
+    totalResults: int  # SPEC names it so
+    currentPage: int
+    lastPage: int
+    previous: str | None
+    next: str | None
+
+
+class CouponList(BaseModel):
+    pagination: Pagination
+    data: list[Coupon]
+
+
+# --- goals, packages, sales, bans, players ----------------------------------------------------
+
+
+class CommunityGoal(BaseModel):
+    id: int
+    created_at: str
+    updated_at: str
+    account: int
+    name: str
+    description: str
+    image: str
+    target: str
+    current: str
+    repeatable: int
+    last_achieved: str | None
+    times_achieved: int
+    status: str
+    sale: int
+
+
+class PackageSale(BaseModel):
+    active: bool
+    discount: float
+
+
+class OperatorPackage(BaseModel):
+    id: int
+    name: str
+    order: int
+    image: str | None
+    price: float
+    sale: PackageSale
+    expiry_length: int
+    expiry_period: str
+    type: str
+    category: ServerRef
+    global_limit: int
+    global_limit_period: str
+    user_limit: int
+    user_limit_period: str
+    servers: list[ServerRef]
+    required_packages: list[int]
+    require_any: bool
+    create_giftcard: bool
+    show_until: str | None
+    gui_item: str
+    disabled: bool
+    disable_quantity: bool
+    custom_price: bool
+    choose_server: bool
+    limit_expires: bool
+    inherit_commands: bool
+    variable_giftcard: bool
+
+
+class VerbosePackage(OperatorPackage):
+    """`?verbose=true` adds the description (COMPAT.md)."""
+
+    description: str
+
+
+class SaleEffective(BaseModel):
+    type: str
+    packages: list[int]
+    categories: list[int]
+
+
+class SaleDiscount(BaseModel):
+    type: str
+    percentage: float
+    value: float
+
+
+class Sale(BaseModel):
+    id: int
+    name: str
+    effective: SaleEffective
+    discount: SaleDiscount
+    start: int
+    expire: int
+    order: int
+
+
+class BanUser(BaseModel):
+    ign: str
+    uuid: str | None
+
+
+class Ban(BaseModel):
+    id: int
+    time: str
+    ip: str
+    payment_email: str
+    reason: str
+    user: BanUser
+
+
+class LookupPlayer(BaseModel):
+    id: str
+    username: str
+    meta: str
+    plugin_username_id: int
+
+
+class LookupPayment(BaseModel):
+    txn_id: str
+    time: int
+    price: float
+    currency: str
+    status: int
+
+
+class PlayerLookup(BaseModel):
+    player: LookupPlayer
+    banCount: int  # SPEC names it so
+    chargebackRate: float
+    payments: list[LookupPayment]
+    purchaseTotals: dict[str, float]
+
+
+class DataList(BaseModel, Generic[T]):
+    data: list[T]
+
+
+class Data(BaseModel, Generic[T]):
+    data: T

@@ -1,0 +1,256 @@
+"""One server's command queue: one partition per (account, server). See docs/operator.md.
+
+SKs: `STATE` (cycle cursor, next_check_at, offline_pending), `DUE#{player}` (a player with
+`pending` online commands), `OFF#{command}` (offline commands), `ON#{player}#{command}` (online
+commands grouped by player), `CMD#{command}` (id -> where the command lives).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from botocore.exceptions import ClientError
+
+from webstore import keys
+from webstore.catalog import Model, Server
+from webstore.db import (
+    Item,
+    Table,
+    TransactAction,
+    TransactionCancelled,
+    condition_failed,
+    from_item,
+    to_item,
+)
+
+
+class QueuedCommand(Model):
+    """A command waiting on one server; the record plugins fetch (placeholders left in)."""
+
+    id: int
+    server_id: int
+    command: str
+    payment_id: int | None = None
+    package_id: int | None = None
+    trigger: str = "purchase"
+    require_online: bool = False
+    delay: int = 0
+    slots: int = 0
+    username_id: int
+    username: str
+    uuid: str | None = None
+    created_at: datetime
+
+    @property
+    def location(self) -> str:
+        if self.require_online:
+            return keys.online_command_sk(self.username_id, self.id)
+        return keys.offline_command_sk(self.id)
+
+    @property
+    def counter_sk(self) -> str:
+        """The item whose count of waiting commands this command adds to."""
+        return keys.due_sk(self.username_id) if self.require_online else keys.QUEUE_STATE
+
+
+def enqueue_cost(commands: Sequence[QueuedCommand]) -> int:
+    """Transaction actions `enqueue_actions` makes: two per command + one per counter item."""
+    return 2 * len(commands) + len({(c.server_id, c.counter_sk) for c in commands})
+
+
+class QueueRepository:
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    # --- writes of fulfilment -------------------------------------------------------------
+
+    def enqueue_actions(self, account_id: int, commands: Sequence[QueuedCommand]) -> list[TransactAction]:
+        """Put each command and its id pointer (both must be new) and count it on its player's
+        due item (online) or on the queue state (offline)."""
+        actions: list[TransactAction] = []
+        counts: dict[tuple[int, str], list[QueuedCommand]] = {}
+        for command in commands:
+            pk = keys.queue_pk(account_id, command.server_id)
+            actions.append(
+                TransactAction.put(
+                    to_item(command, pk, command.location, "command"), condition="attribute_not_exists(PK)"
+                )
+            )
+            pointer = {
+                "PK": pk,
+                "SK": keys.command_pointer_sk(command.id),
+                "entity": "command_pointer",
+                "location": command.location,
+                "counter": command.counter_sk,
+            }
+            actions.append(TransactAction.put(pointer, condition="attribute_not_exists(PK)"))
+            counts.setdefault((command.server_id, command.counter_sk), []).append(command)
+        for (server_id, counter_sk), group in counts.items():
+            key = keys.key(keys.queue_pk(account_id, server_id), counter_sk)
+            if counter_sk == keys.QUEUE_STATE:
+                actions.append(
+                    TransactAction.update(
+                        key,
+                        "ADD offline_pending :n SET entity = :e",
+                        values={":n": len(group), ":e": "queue_state"},
+                    )
+                )
+            else:
+                player = group[0]
+                actions.append(
+                    TransactAction.update(
+                        key,
+                        "ADD pending :n SET entity = :e, username_id = :id, username = :name, #uuid = :uuid",
+                        names={"#uuid": "uuid"},
+                        values={
+                            ":n": len(group),
+                            ":e": "due_player",
+                            ":id": player.username_id,
+                            ":name": player.username,
+                            ":uuid": player.uuid,
+                        },
+                    )
+                )
+        return actions
+
+    # --- reads of the plugin --------------------------------------------------------------
+
+    def state_and_server(self, account_id: int, server_id: int) -> tuple[Item, Server | None]:
+        """The queue state and the server's settings: one (consistent) BatchGetItem."""
+        state_key = keys.key(keys.queue_pk(account_id, server_id), keys.QUEUE_STATE)
+        server_key = keys.key(keys.account_pk(account_id), keys.server_sk(server_id))
+        found = {i["SK"]: i for i in self.table.batch_get([state_key, server_key], consistent=True)}
+        server = found.get(server_key["SK"])
+        return found.get(keys.QUEUE_STATE, {}), (from_item(Server, server) if server else None)
+
+    def due_players(self, account_id: int, server_id: int, after: str | None, limit: int) -> list[Item]:
+        """Up to `limit` due-player items, in id order, after the SK `after` (one Query)."""
+        lower = after + "!" if after else keys.DUE_PREFIX  # "!" sorts right after the cursor itself
+        items, _ = self.table.query(
+            keys.queue_pk(account_id, server_id),
+            sk_between=(lower, keys.DUE_PREFIX + "~"),
+            limit=limit,
+            consistent=True,
+        )
+        return items
+
+    def drop_if_idle(self, account_id: int, server_id: int, sk: str) -> None:
+        """Delete a due item whose commands are all gone (never one that got a new command)."""
+        try:
+            self.table.delete(
+                keys.key(keys.queue_pk(account_id, server_id), sk),
+                condition="pending <= :zero",
+                values={":zero": 0},
+            )
+        except ClientError as error:
+            if not condition_failed(error):
+                raise
+
+    def commands(self, account_id: int, server_id: int, prefix: str, limit: int) -> list[QueuedCommand]:
+        items, _ = self.table.query(
+            keys.queue_pk(account_id, server_id), sk_prefix=prefix, limit=limit, consistent=True
+        )
+        return [from_item(QueuedCommand, i) for i in items]
+
+    def start_cycle(
+        self, account_id: int, server_id: int, now: int, next_check_at: int, cursor: str | None
+    ) -> bool:
+        """Open a polling cycle if no other call did since `next_check_at` passed (False: one did)."""
+        expression = "SET next_check_at = :next, entity = :e"
+        values: dict[str, Any] = {":next": next_check_at, ":now": now, ":e": "queue_state"}
+        if cursor:
+            expression += ", cycle_cursor = :cursor"
+            values[":cursor"] = cursor
+        else:
+            expression += " REMOVE cycle_cursor"
+        return self._update_state(
+            account_id,
+            server_id,
+            expression,
+            "attribute_not_exists(next_check_at) OR next_check_at <= :now",
+            values,
+        )
+
+    def advance_cycle(self, account_id: int, server_id: int, previous: str, cursor: str | None) -> bool:
+        """Move the cycle's cursor on from `previous` (False: another call moved it first)."""
+        values: dict[str, Any] = {":previous": previous}
+        if cursor:
+            expression = "SET cycle_cursor = :cursor"
+            values[":cursor"] = cursor
+        else:
+            expression = "REMOVE cycle_cursor"
+        return self._update_state(account_id, server_id, expression, "cycle_cursor = :previous", values)
+
+    def _update_state(
+        self, account_id: int, server_id: int, expression: str, condition: str, values: dict[str, Any]
+    ) -> bool:
+        try:
+            self.table.update(
+                keys.key(keys.queue_pk(account_id, server_id), keys.QUEUE_STATE),
+                expression,
+                condition=condition,
+                values=values,
+            )
+        except ClientError as error:
+            if condition_failed(error):
+                return False
+            raise
+        return True
+
+    # --- deletes by id --------------------------------------------------------------------
+
+    def pointers(self, account_id: int, server_id: int, command_ids: Sequence[int]) -> dict[int, Item]:
+        """The id pointers that exist in this server's queue (consistent BatchGetItem)."""
+        pk = keys.queue_pk(account_id, server_id)
+        found = self.table.batch_get(
+            [keys.key(pk, keys.command_pointer_sk(i)) for i in command_ids], consistent=True
+        )
+        return {int(i["SK"].split("#", 1)[1]): i for i in found}
+
+    def delete_found(self, account_id: int, server_id: int, pointers: dict[int, Item]) -> None:
+        """Delete the commands the pointers name, in transactions of at most 100 actions.
+        A pointer delete is conditional on the pointer existing, so a command is deleted and
+        uncounted once even when deletes overlap. Raises TransactionCancelled for the chunk
+        that lost a race (the caller re-reads and retries what is left)."""
+        pk = keys.queue_pk(account_id, server_id)
+        for chunk in _chunks(list(pointers.items())):
+            actions: list[TransactAction] = []
+            counts: dict[str, int] = {}
+            for command_id, pointer in chunk:
+                actions.append(
+                    TransactAction.delete(
+                        keys.key(pk, keys.command_pointer_sk(command_id)), condition="attribute_exists(PK)"
+                    )
+                )
+                actions.append(TransactAction.delete(keys.key(pk, pointer["location"])))
+                counts[pointer["counter"]] = counts.get(pointer["counter"], 0) + 1
+            for counter_sk, count in counts.items():
+                attribute = "offline_pending" if counter_sk == keys.QUEUE_STATE else "pending"
+                actions.append(
+                    TransactAction.update(
+                        keys.key(pk, counter_sk), f"ADD {attribute} :minus", values={":minus": -count}
+                    )
+                )
+            self.table.transact(actions)
+
+
+def _chunks(pointers: list[tuple[int, Item]]) -> list[list[tuple[int, Item]]]:
+    """Split so each transaction holds at most 100 actions (2 per command + 1 per counter)."""
+    chunks: list[list[tuple[int, Item]]] = []
+    current: list[tuple[int, Item]] = []
+    counters: set[str] = set()
+    for entry in pointers:
+        new_counters = counters | {entry[1]["counter"]}
+        if current and 2 * (len(current) + 1) + len(new_counters) > 100:
+            chunks.append(current)
+            current, new_counters = [], {entry[1]["counter"]}
+        current.append(entry)
+        counters = new_counters
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+__all__ = ["QueueRepository", "QueuedCommand", "TransactionCancelled", "enqueue_cost"]
