@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from fastapi import Depends, Request
-from webstore.operator.auth import SECRET_HEADERS, ServerIdentity, authenticate
-from webstore.services import Services
 
 from functions.deps import client_ip, services
+from webstore.operator.auth import SECRET_HEADERS, ServerIdentity, authenticate
+from webstore.services import Services
 
 
 def server_identity(request: Request, svc: Services = Depends(services)) -> ServerIdentity:

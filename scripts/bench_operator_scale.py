@@ -135,6 +135,7 @@ def _backend_writer(table: Any) -> Any:
     HTTP round trip per 25 items, which takes ~30 minutes for 250,000 items)."""
     from moto.core import DEFAULT_ACCOUNT_ID
     from moto.dynamodb.models import dynamodb_backends
+
     from webstore.db import serialize
 
     backend = dynamodb_backends[DEFAULT_ACCOUNT_ID]["us-east-1"]
@@ -152,10 +153,6 @@ def main() -> int:
     args = parser.parse_args()
 
     from moto import mock_aws
-    from webstore import services
-    from webstore.catalog_import import import_catalog, parse_catalog
-    from webstore.db import Table, create_table
-    from webstore.operator import auth
 
     from functions.operator import (
         delete_commands,
@@ -167,6 +164,10 @@ def main() -> int:
         get_payment,
         get_payments,
     )
+    from webstore import services
+    from webstore.catalog_import import import_catalog, parse_catalog
+    from webstore.db import Table, create_table
+    from webstore.operator import auth
 
     results: dict[str, dict[int, tuple[int, int, int]]] = {}
     for size in (int(s) for s in args.sizes.split(",")):

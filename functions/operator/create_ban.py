@@ -1,13 +1,13 @@
 """POST {plugin_url}/bans — ban a player by username or UUID, optionally an IP (`{data: Ban}`)."""
 
 from fastapi import Depends
-from webstore.operator import admin, schemas
-from webstore.operator.auth import ServerIdentity
-from webstore.services import Services
 
 from functions.deps import services
 from functions.operator_deps import server_identity
 from functions.runtime import WRITE, Interface, Route, lambda_handler
+from webstore.operator import admin, schemas
+from webstore.operator.auth import ServerIdentity
+from webstore.services import Services
 
 ROUTE = Route(Interface.OPERATOR, "POST", "/bans", "createBan", WRITE, "Create a ban")
 

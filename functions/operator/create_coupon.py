@@ -1,13 +1,13 @@
 """POST {plugin_url}/coupons — create a coupon (`{data: Coupon}`)."""
 
 from fastapi import Depends
-from webstore.operator import admin, schemas
-from webstore.operator.auth import ServerIdentity
-from webstore.services import Services
 
 from functions.deps import services
 from functions.operator_deps import server_identity
 from functions.runtime import WRITE, Interface, Route, lambda_handler
+from webstore.operator import admin, schemas
+from webstore.operator.auth import ServerIdentity
+from webstore.services import Services
 
 ROUTE = Route(Interface.OPERATOR, "POST", "/coupons", "createCoupon", WRITE, "Create a coupon")
 

@@ -4,13 +4,13 @@ An optional `Idempotency-Key` header makes a retried request return the same pay
 """
 
 from fastapi import Depends, Header
-from webstore.operator import payments, schemas
-from webstore.operator.auth import ServerIdentity
-from webstore.services import Services
 
 from functions.deps import services
 from functions.operator_deps import server_identity
 from functions.runtime import WRITE_AND_PUBLISH, Interface, Route, lambda_handler
+from webstore.operator import payments, schemas
+from webstore.operator.auth import ServerIdentity
+from webstore.services import Services
 
 ROUTE = Route(
     Interface.OPERATOR, "POST", "/payments", "createPayment", WRITE_AND_PUBLISH, "Create a manual payment"

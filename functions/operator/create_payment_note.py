@@ -2,13 +2,13 @@
 
 from fastapi import Depends, Path
 from pydantic import BaseModel, Field
-from webstore.operator import payments, schemas
-from webstore.operator.auth import ServerIdentity
-from webstore.services import Services
 
 from functions.deps import services
 from functions.operator_deps import server_identity
 from functions.runtime import WRITE, Interface, Route, lambda_handler
+from webstore.operator import payments, schemas
+from webstore.operator.auth import ServerIdentity
+from webstore.services import Services
 
 ROUTE = Route(
     Interface.OPERATOR,

@@ -1,14 +1,14 @@
 """DELETE {plugin_url}/queue — acknowledge commands by id (JSON `ids` or form `ids[]`); 204."""
 
 from fastapi import Depends, Request, Response
-from webstore.operator import queue
-from webstore.operator.auth import ServerIdentity
-from webstore.operator.ids import parse_command_ids
-from webstore.services import Services
 
 from functions.deps import services
 from functions.operator_deps import server_identity
 from functions.runtime import WRITE, Interface, Route, lambda_handler
+from webstore.operator import queue
+from webstore.operator.auth import ServerIdentity
+from webstore.operator.ids import parse_command_ids
+from webstore.services import Services
 
 ROUTE = Route(
     Interface.OPERATOR, "DELETE", "/queue", "deleteCommands", WRITE, "Delete commands", status_code=204

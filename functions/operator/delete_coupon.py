@@ -1,13 +1,13 @@
 """DELETE {plugin_url}/coupons/{id} — delete a coupon; 204."""
 
 from fastapi import Depends, Path, Response
-from webstore.operator import admin
-from webstore.operator.auth import ServerIdentity
-from webstore.services import Services
 
 from functions.deps import services
 from functions.operator_deps import server_identity
 from functions.runtime import WRITE, Interface, Route, lambda_handler
+from webstore.operator import admin
+from webstore.operator.auth import ServerIdentity
+from webstore.services import Services
 
 ROUTE = Route(
     Interface.OPERATOR,

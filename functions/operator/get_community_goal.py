@@ -1,13 +1,13 @@
 """GET {plugin_url}/community_goals/{community_goal} — one community goal."""
 
 from fastapi import Depends, Path
-from webstore.operator import admin, schemas
-from webstore.operator.auth import ServerIdentity
-from webstore.services import Services
 
 from functions.deps import services
 from functions.operator_deps import server_identity
 from functions.runtime import READ, Interface, Route, lambda_handler
+from webstore.operator import admin, schemas
+from webstore.operator.auth import ServerIdentity
+from webstore.services import Services
 
 ROUTE = Route(
     Interface.OPERATOR,

@@ -1,14 +1,14 @@
 """GET {plugin_url}/coupons — 25 a page with SPEC's pagination envelope (cursor links)."""
 
 from fastapi import Depends, Query
-from webstore import keys
-from webstore.operator import admin, schemas
-from webstore.operator.auth import ServerIdentity
-from webstore.services import Services
 
 from functions.deps import services
 from functions.operator_deps import server_identity
 from functions.runtime import READ, Interface, Route, lambda_handler
+from webstore import keys
+from webstore.operator import admin, schemas
+from webstore.operator.auth import ServerIdentity
+from webstore.services import Services
 
 ROUTE = Route(Interface.OPERATOR, "GET", "/coupons", "getCoupons", READ, "Coupons, paginated")
 

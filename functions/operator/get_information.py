@@ -1,13 +1,13 @@
 """GET {plugin_url}/information — the account and server a secret belongs to (plugins call it first)."""
 
 from fastapi import Depends
-from webstore.operator import admin, schemas
-from webstore.operator.auth import ServerIdentity
-from webstore.services import Services
 
 from functions.deps import services
 from functions.operator_deps import server_identity
 from functions.runtime import READ, Interface, Route, lambda_handler
+from webstore.operator import admin, schemas
+from webstore.operator.auth import ServerIdentity
+from webstore.services import Services
 
 ROUTE = Route(Interface.OPERATOR, "GET", "/information", "getInformation", READ, "Account and server")
 

@@ -1,13 +1,13 @@
 """GET {plugin_url}/queue/online-commands/{player_id} — one due player's online commands."""
 
 from fastapi import Depends, Path
-from webstore.operator import queue, schemas
-from webstore.operator.auth import ServerIdentity
-from webstore.services import Services
 
 from functions.deps import services
 from functions.operator_deps import server_identity
 from functions.runtime import READ, Interface, Route, lambda_handler
+from webstore.operator import queue, schemas
+from webstore.operator.auth import ServerIdentity
+from webstore.services import Services
 
 ROUTE = Route(
     Interface.OPERATOR,

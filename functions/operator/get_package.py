@@ -1,13 +1,13 @@
 """GET {plugin_url}/package/{package} — one package."""
 
 from fastapi import Depends, Path, Query
-from webstore.operator import admin, schemas
-from webstore.operator.auth import ServerIdentity
-from webstore.services import Services
 
 from functions.deps import services
 from functions.operator_deps import server_identity
 from functions.runtime import READ, Interface, Route, lambda_handler
+from webstore.operator import admin, schemas
+from webstore.operator.auth import ServerIdentity
+from webstore.services import Services
 
 ROUTE = Route(Interface.OPERATOR, "GET", "/package/{package}", "getPackage", READ, "One package")
 

@@ -1,13 +1,13 @@
 """GET {plugin_url}/payments — latest first (`limit` <= 100), or `paged=1&page=N` (25 a page)."""
 
 from fastapi import Depends, Query
-from webstore.operator import payments, schemas
-from webstore.operator.auth import ServerIdentity
-from webstore.services import Services
 
 from functions.deps import services
 from functions.operator_deps import server_identity
 from functions.runtime import READ, Interface, Route, lambda_handler
+from webstore.operator import payments, schemas
+from webstore.operator.auth import ServerIdentity
+from webstore.services import Services
 
 ROUTE = Route(Interface.OPERATOR, "GET", "/payments", "getPayments", READ, "Payments, latest first")
 

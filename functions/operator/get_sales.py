@@ -1,13 +1,13 @@
 """GET {plugin_url}/sales — the active sales (`{data: [Sale]}`)."""
 
 from fastapi import Depends
-from webstore.operator import admin, schemas
-from webstore.operator.auth import ServerIdentity
-from webstore.services import Services
 
 from functions.deps import services
 from functions.operator_deps import server_identity
 from functions.runtime import READ, Interface, Route, lambda_handler
+from webstore.operator import admin, schemas
+from webstore.operator.auth import ServerIdentity
+from webstore.services import Services
 
 ROUTE = Route(Interface.OPERATOR, "GET", "/sales", "getSales", READ, "Active sales")
 

@@ -1,13 +1,13 @@
 """PUT {plugin_url}/package/{package} — change `disabled`, `name` and/or `price`."""
 
 from fastapi import Depends, Path
-from webstore.operator import admin, schemas
-from webstore.operator.auth import ServerIdentity
-from webstore.services import Services
 
 from functions.deps import services
 from functions.operator_deps import server_identity
 from functions.runtime import WRITE, Interface, Route, lambda_handler
+from webstore.operator import admin, schemas
+from webstore.operator.auth import ServerIdentity
+from webstore.services import Services
 
 ROUTE = Route(Interface.OPERATOR, "PUT", "/package/{package}", "updatePackage", WRITE, "Update a package")
 

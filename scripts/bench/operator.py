@@ -6,11 +6,6 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
-from webstore import keys
-from webstore.operator import auth
-from webstore.operator.fulfilment import Order, OrderLine, fulfil
-from webstore.services import get_services
-
 from functions.operator import (
     create_ban,
     create_coupon,
@@ -37,6 +32,10 @@ from functions.operator import (
     update_package,
     update_payment,
 )
+from webstore import keys
+from webstore.operator import auth
+from webstore.operator.fulfilment import Order, OrderLine, fulfil
+from webstore.services import get_services
 
 
 def setup(ctx: dict[str, Any]) -> None:

@@ -8,13 +8,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+
+from tests.conftest import DemoStore, demo_catalog_data
+from tests.integration.operator.support import Clock
 from webstore.catalog_import import ImportResult, import_catalog, parse_catalog
 from webstore.db import Table
 from webstore.operator import auth
 from webstore.services import get_services
-
-from tests.conftest import DemoStore, demo_catalog_data
-from tests.integration.operator.support import Clock
 
 
 @pytest.fixture(autouse=True)

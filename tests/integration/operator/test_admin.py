@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from webstore import keys
 
 from functions.operator import (
     create_ban,
@@ -24,6 +23,7 @@ from functions.operator import (
 )
 from tests.conftest import DemoStore, Invoke
 from tests.integration.operator.support import manual_payment, secret_headers
+from webstore import keys
 
 COUPON = {"code": "SPRING", "effective_on": "cart", "discount_type": "percentage", "discount_percentage": 15}
 

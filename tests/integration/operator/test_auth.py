@@ -6,8 +6,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from webstore import keys
-from webstore.catalog_import import ImportResult
 
 from functions.operator import (
     create_coupon,
@@ -26,6 +24,8 @@ from functions.routes import operations
 from functions.runtime import Interface
 from tests.conftest import DemoStore, Invoke
 from tests.integration.operator.support import Clock, manual_payment, secret_headers
+from webstore import keys
+from webstore.catalog_import import ImportResult
 
 SAMPLE_PARAMS = {
     "transaction": "tbx-1-00000000",

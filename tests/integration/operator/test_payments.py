@@ -6,14 +6,6 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
-from webstore import keys
-from webstore.catalog import CommandTrigger
-from webstore.db import GSI1
-from webstore.errors import Conflict
-from webstore.operator import fulfilment
-from webstore.operator.fulfilment import Order, OrderLine
-from webstore.repo.payments import GiftCardUse
-from webstore.services import get_services, local_bus
 
 from functions.operator import (
     create_payment,
@@ -29,6 +21,14 @@ from functions.operator import (
 )
 from tests.conftest import DemoStore, Invoke
 from tests.integration.operator.support import Clock, in_threads, manual_payment, secret_headers
+from webstore import keys
+from webstore.catalog import CommandTrigger
+from webstore.db import GSI1
+from webstore.errors import Conflict
+from webstore.operator import fulfilment
+from webstore.operator.fulfilment import Order, OrderLine
+from webstore.repo.payments import GiftCardUse
+from webstore.services import get_services, local_bus
 
 
 def queue_items(demo: DemoStore, server_id: int = 1) -> list[dict[str, Any]]:

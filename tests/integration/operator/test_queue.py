@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from webstore import keys
-from webstore.operator import queue as queue_module
 
 from functions.operator import delete_commands, get_due_players, get_offline_commands, get_online_commands
 from tests.conftest import DemoStore, Invoke
 from tests.integration.operator.support import Clock, in_threads, manual_payment, secret_headers
+from webstore import keys
+from webstore.operator import queue as queue_module
 
 
 def poll(invoke: Invoke, demo: DemoStore) -> Any:
