@@ -25,9 +25,33 @@ test: bootstrap
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 	$(PY) -m pytest $(ARGS)
+	JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION=1 node_modules/.bin/cdk synth --quiet --no-notices -c bundle=false
 
 bench: $(STAMP)
 	$(PY) scripts/bench_round_trips.py $(ARGS)
+
+## AWS (docs/deploy.md). STAGE=staging|production; ARGS passes more CDK options (-c key=value …).
+STAGE ?= staging
+CDK := JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION=1 node_modules/.bin/cdk
+CDK_OPTS := --no-notices -c stage=$(STAGE)
+NODE_STAMP := node_modules/.installed
+.PHONY: cdk-bootstrap
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --silent --no-audit --no-fund
+	touch $(NODE_STAMP)
+
+synth: $(STAMP) $(NODE_STAMP)
+	$(CDK) synth $(CDK_OPTS) $(ARGS)
+
+deploy: $(STAMP) $(NODE_STAMP)
+	$(CDK) deploy $(CDK_OPTS) --require-approval broadening $(ARGS)
+
+destroy: $(STAMP) $(NODE_STAMP)
+	$(CDK) destroy $(CDK_OPTS) $(ARGS)
+
+cdk-bootstrap: $(STAMP) $(NODE_STAMP)
+	$(CDK) bootstrap $(CDK_OPTS) $(ARGS)
 
 clean:
 	rm -rf $(VENV) node_modules cdk.out

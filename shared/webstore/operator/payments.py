@@ -149,8 +149,8 @@ def create_manual_payment(
     services: Services, account_id: int, body: ManualPayment, idempotency_key: str | None
 ) -> schemas.Payment:
     check_username(body.ign, "ign")
-    store = StoreRepository(services.table).store(account_id)
     view = StoreRepository(services.table).operator_view(account_id)
+    store = view.store
     packages = []
     for index, wanted in enumerate(body.packages):
         package = view.package(wanted.id)
@@ -172,7 +172,7 @@ def create_manual_payment(
         gateway="Manual",
         note=body.note,
     )
-    return payment_view(fulfilment.fulfil(services, order))
+    return payment_view(fulfilment.fulfil(services, order, view))
 
 
 def split_price(total: Decimal, list_prices: list[Decimal], currency: str) -> list[Decimal]:

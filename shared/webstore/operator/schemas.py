@@ -68,10 +68,6 @@ class OnlineCommands(BaseModel):
     commands: list[Command]
 
 
-class DeleteCommands(BaseModel):
-    ids: list[int] = Field(min_length=1, max_length=500)
-
-
 # --- information ------------------------------------------------------------------------------
 
 

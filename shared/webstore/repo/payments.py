@@ -138,11 +138,6 @@ class PaymentRepository:
         item = self.table.get(keys.key(keys.account_pk(account_id), keys.SEQUENCES_ITEM))
         return int((item or {}).get("payment", 0))
 
-    def order(self, account_id: int, idempotency_key: str) -> Item | None:
-        return self.table.get(
-            keys.key(keys.account_pk(account_id), keys.order_sk(idempotency_key)), consistent=True
-        )
-
     # --- players ------------------------------------------------------------------------
 
     def player_id_by_name(self, account_id: int, username: str) -> int | None:

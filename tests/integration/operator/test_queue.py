@@ -8,15 +8,7 @@ import pytest
 
 from functions.operator import delete_commands, get_due_players, get_offline_commands, get_online_commands
 from tests.conftest import DemoStore, Invoke
-from tests.integration.operator_support import (  # noqa: F401 (fixtures)
-    Clock,
-    atomic_calls,
-    clock,
-    fresh_auth_cache,
-    in_threads,
-    manual_payment,
-    secret_headers,
-)
+from tests.integration.operator.support import Clock, in_threads, manual_payment, secret_headers
 from webstore import keys
 from webstore.operator import queue as queue_module
 

@@ -20,15 +20,7 @@ from functions.operator import (
     update_payment,
 )
 from tests.conftest import DemoStore, Invoke
-from tests.integration.operator_support import (  # noqa: F401 (fixtures)
-    Clock,
-    atomic_calls,
-    clock,
-    fresh_auth_cache,
-    in_threads,
-    manual_payment,
-    secret_headers,
-)
+from tests.integration.operator.support import Clock, in_threads, manual_payment, secret_headers
 from webstore import keys
 from webstore.catalog import CommandTrigger
 from webstore.db import GSI1

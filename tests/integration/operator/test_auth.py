@@ -23,14 +23,7 @@ from functions.operator import (
 from functions.routes import operations
 from functions.runtime import Interface
 from tests.conftest import DemoStore, Invoke
-from tests.integration.operator_support import (  # noqa: F401 (fixtures)
-    Clock,
-    clock,
-    fresh_auth_cache,
-    manual_payment,
-    other_store,
-    secret_headers,
-)
+from tests.integration.operator.support import Clock, manual_payment, secret_headers
 from webstore import keys
 from webstore.catalog_import import ImportResult
 

@@ -1,0 +1,230 @@
+"""The two HTTP APIs and, per interface, one Lambda function per operation of the route table.
+
+The APIs (stage, throttling, access logs, CORS, custom domain) live in the main stack; each
+interface's functions and routes live in a nested stack, so the route table can keep growing
+without meeting CloudFormation's 500-resources-per-stack limit.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+import jsii
+from aws_cdk import Duration, NestedStack, RemovalPolicy
+from aws_cdk import aws_apigateway as apigateway
+from aws_cdk import aws_apigatewayv2 as apigwv2
+from aws_cdk import aws_apigatewayv2_integrations as integrations
+from aws_cdk import aws_certificatemanager as acm
+from aws_cdk import aws_logs as logs
+from aws_cdk import aws_route53 as route53
+from aws_cdk import aws_route53_targets as route53_targets
+from constructs import Construct
+
+from functions.routes import Operation, operations
+from functions.runtime import Interface, Route
+from infra.aws.config import Domain, StageConfig, Throttle
+from infra.aws.functions import Shared, WebstoreFunction, function_name
+
+# API Gateway waits at most 30 s for an integration; a longer Lambda timeout would be a lie.
+MAX_TIMEOUT_SECONDS = 29
+# One JSON line per request. The route key, not the path: paths carry tokens and basket idents.
+ACCESS_LOG_FORMAT = json.dumps(
+    {
+        "requestId": "$context.requestId",
+        "time": "$context.requestTime",
+        "ip": "$context.identity.sourceIp",
+        "userAgent": "$context.identity.userAgent",
+        "routeKey": "$context.routeKey",
+        "status": "$context.status",
+        "protocol": "$context.protocol",
+        "responseLength": "$context.responseLength",
+        "latency": "$context.responseLatency",
+        "integrationLatency": "$context.integrationLatency",
+        "integrationError": "$context.integrationErrorMessage",
+    }
+)
+_CONVERTER = re.compile(r"\{(\w+):path\}$")
+_OTHER_CONVERTER = re.compile(r"\{(\w+):\w+\}")
+
+
+def route_path(path: str) -> str:
+    """A route-table path as API Gateway spells it: `{rest:path}` (last segment) → `{rest+}`."""
+    return _OTHER_CONVERTER.sub(r"{\1}", _CONVERTER.sub(r"{\1+}", path))
+
+
+def api_paths(route: Route) -> list[str]:
+    """The route's paths as API Gateway routes them: it matches `/a/b/` to the `/a/b` route, and a
+    route path may not end with a slash, so trailing-slash aliases fold into their base path."""
+    folded = [route_path(path.rstrip("/") or "/") for path in route.paths]
+    return list(dict.fromkeys(folded))
+
+
+@dataclass(frozen=True)
+class _Api:
+    api: apigwv2.HttpApi
+    stage: apigwv2.HttpStage
+    url: str
+
+
+class Apis(Construct):
+    """Both interfaces' HTTP APIs with their `$default` stages; `*_url` are the public base URLs."""
+
+    def __init__(self, scope: Construct, id: str, *, config: StageConfig) -> None:
+        super().__init__(scope, id)
+        self.config = config
+        cors = apigwv2.CorsPreflightOptions(
+            # Shops call the storefront interface from browsers, with Basic auth set by script.
+            allow_origins=list(config.cors_origins),
+            allow_methods=[apigwv2.CorsHttpMethod.ANY],
+            allow_headers=["Authorization", "Content-Type", "X-Requested-With"],
+            max_age=Duration.hours(1),
+        )
+        storefront = self._api(
+            Interface.STOREFRONT, cors, config.storefront_throttle, config.storefront_domain
+        )
+        operator = self._api(Interface.OPERATOR, None, config.operator_throttle, config.operator_domain)
+        self.storefront, self.storefront_stage, self.storefront_url = (
+            storefront.api,
+            storefront.stage,
+            storefront.url,
+        )
+        self.operator, self.operator_stage, self.operator_url = operator.api, operator.stage, operator.url
+
+    def api(self, interface: Interface) -> apigwv2.HttpApi:
+        return self.storefront if interface is Interface.STOREFRONT else self.operator
+
+    def _api(
+        self,
+        interface: Interface,
+        cors: apigwv2.CorsPreflightOptions | None,
+        throttle: Throttle,
+        domain: Domain | None,
+    ) -> _Api:
+        name = interface.value.capitalize()
+        api = apigwv2.HttpApi(
+            self,
+            name,
+            api_name=f"{self.config.prefix}-{interface.value}",
+            description=f"Webstore {interface.value} interface ({self.config.stage})",
+            cors_preflight=cors,
+            create_default_stage=False,
+            # With a custom domain, one public address: the execute-api one is switched off.
+            disable_execute_api_endpoint=domain is not None,
+        )
+        access_logs = logs.LogGroup(
+            self,
+            f"{name}AccessLogs",
+            retention=logs.RetentionDays.THREE_MONTHS
+            if self.config.production
+            else logs.RetentionDays.TWO_WEEKS,
+            removal_policy=RemovalPolicy.RETAIN if self.config.production else RemovalPolicy.DESTROY,
+        )
+        domain_name = None
+        if domain is not None:
+            domain_name = apigwv2.DomainName(
+                self,
+                f"{name}Domain",
+                domain_name=domain.name,
+                certificate=acm.Certificate.from_certificate_arn(
+                    self, f"{name}Certificate", domain.certificate_arn
+                ),
+            )
+            self._alias_record(name, domain_name)
+        stage = apigwv2.HttpStage(
+            self,
+            f"{name}Stage",
+            http_api=api,
+            stage_name="$default",
+            auto_deploy=True,
+            throttle=apigwv2.ThrottleSettings(rate_limit=throttle.rate, burst_limit=throttle.burst),
+            access_log_settings=_AccessLogs(access_logs),
+            domain_mapping=apigwv2.DomainMappingOptions(domain_name=domain_name) if domain_name else None,
+        )
+        # No stage in the URL ($default) and no cycle: functions depend on the API, not on routes.
+        url = f"https://{domain.name}" if domain is not None else api.api_endpoint
+        return _Api(api, stage, url)
+
+    def _alias_record(self, name: str, domain_name: apigwv2.DomainName) -> None:
+        config = self.config
+        if not (config.hosted_zone_id and config.hosted_zone_name):
+            return
+        zone = route53.HostedZone.from_hosted_zone_attributes(
+            self, f"{name}Zone", hosted_zone_id=config.hosted_zone_id, zone_name=config.hosted_zone_name
+        )
+        route53.ARecord(
+            self,
+            f"{name}Alias",
+            zone=zone,
+            record_name=domain_name.name,
+            target=route53.RecordTarget.from_alias(
+                route53_targets.ApiGatewayv2DomainProperties(
+                    domain_name.regional_domain_name, domain_name.regional_hosted_zone_id
+                )
+            ),
+        )
+
+
+@jsii.implements(apigwv2.IAccessLogSettings)
+class _AccessLogs:
+    """Access log settings for an HTTP API stage: a log group and our JSON line format."""
+
+    def __init__(self, group: logs.ILogGroup) -> None:
+        self._destination = apigwv2.LogGroupLogDestination(group)
+
+    @property
+    def destination(self) -> apigwv2.IAccessLogDestination:
+        return self._destination
+
+    @property
+    def format(self) -> apigateway.AccessLogFormat:
+        return apigateway.AccessLogFormat.custom(ACCESS_LOG_FORMAT)
+
+
+class Operations(NestedStack):
+    """One interface's operations: a function per module of the route table, routed by every path."""
+
+    def __init__(
+        self, scope: Construct, id: str, *, interface: Interface, api: apigwv2.HttpApi, shared: Shared
+    ) -> None:
+        super().__init__(scope, id, description=f"Webstore {interface.value} operations")
+        self.interface = interface
+        self.functions: dict[str, WebstoreFunction] = {}
+        for operation in operations(interface):
+            self.functions[operation.module] = self._operation(operation, api, shared)
+
+    def _operation(self, operation: Operation, api: apigwv2.HttpApi, shared: Shared) -> WebstoreFunction:
+        route = operation.route
+        if route.timeout_seconds > MAX_TIMEOUT_SECONDS:
+            raise ValueError(
+                f"{operation.module}: timeout {route.timeout_seconds}s exceeds API Gateway's "
+                f"{MAX_TIMEOUT_SECONDS}s integration limit"
+            )
+        module = operation.module.rsplit(".", 1)[-1]
+        construct_id = "".join(part.capitalize() for part in module.split("_"))
+        function = WebstoreFunction(
+            self,
+            construct_id,
+            shared=shared,
+            handler=operation.handler_path,
+            name=function_name(shared.config, self.interface.value, operation.module),
+            service=f"webstore-{self.interface.value}",
+            access=route.access,
+            memory_mb=route.memory_mb,
+            timeout_seconds=route.timeout_seconds,
+            description=f"{route.operation_id}: {route.method} {route.path}",
+        )
+        # One permission per function for the whole API instead of one per route.
+        integration = integrations.HttpLambdaIntegration(
+            f"{construct_id}Integration", function.target, scope_permission_to_route=False
+        )
+        for index, path in enumerate(api_paths(route)):
+            apigwv2.HttpRoute(
+                function,
+                f"Route{index}",
+                http_api=api,
+                route_key=apigwv2.HttpRouteKey.with_(path, apigwv2.HttpMethod(route.method.upper())),
+                integration=integration,
+            )
+        return function

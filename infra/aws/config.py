@@ -1,0 +1,109 @@
+"""Per-stage settings, read once from CDK context (`-c stage=production -c storefrontDomain=…`).
+
+Everything that differs between stages lives here so the constructs stay declarative.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from constructs import Node
+
+PRODUCTION_STAGES = frozenset({"production", "prod"})
+_STAGE = re.compile(r"^[a-z][a-z0-9-]{0,19}$")
+
+
+@dataclass(frozen=True)
+class Throttle:
+    """API Gateway stage throttling: steady requests per second and burst bucket size."""
+
+    rate: int
+    burst: int
+
+
+@dataclass(frozen=True)
+class Domain:
+    """A custom domain for one HTTP API: its name and a regional ACM certificate in the stack's region."""
+
+    name: str
+    certificate_arn: str
+
+
+@dataclass(frozen=True)
+class StageConfig:
+    stage: str
+    production: bool
+    storefront_domain: Domain | None
+    operator_domain: Domain | None
+    # Route 53 zone for alias records of the custom domains (no lookup: synth stays offline).
+    hosted_zone_id: str | None
+    hosted_zone_name: str | None
+    storefront_throttle: Throttle
+    operator_throttle: Throttle
+    cors_origins: tuple[str, ...]
+    alarm_email: str | None
+    log_level: str
+    snap_start: bool
+
+    @property
+    def prefix(self) -> str:
+        """Prefix of physical names (functions, bus): one stage per account and region."""
+        return f"webstore-{self.stage}"
+
+    @property
+    def stack_name(self) -> str:
+        return f"Webstore-{self.stage}"
+
+    @classmethod
+    def from_context(cls, node: Node) -> StageConfig:
+        def get(key: str, default: Any = None) -> Any:
+            value = node.try_get_context(key)
+            return default if value is None or value == "" else value
+
+        stage = str(get("stage", "staging"))
+        if not _STAGE.match(stage):
+            raise ValueError(f"stage {stage!r}: lower-case letters, digits and '-', at most 20 characters")
+        production = _flag(get("production", stage in PRODUCTION_STAGES))
+        certificate = get("certificateArn")
+
+        def domain(key: str) -> Domain | None:
+            name = get(key)
+            if name is None:
+                return None
+            arn = get(f"{key[: -len('Domain')]}CertificateArn", certificate)
+            if not arn:
+                raise ValueError(f"context {key} needs certificateArn (a regional ACM certificate)")
+            return Domain(str(name), str(arn))
+
+        # Defaults sized for one store network: ~100 ms handlers, so 200 rps ≈ 20 concurrent
+        # executions, well inside the default account concurrency of 1,000.
+        storefront = (200, 400) if production else (20, 40)
+        operator = (100, 200) if production else (10, 20)
+        origins = get("corsOrigins", "*")
+        return cls(
+            stage=stage,
+            production=production,
+            storefront_domain=domain("storefrontDomain"),
+            operator_domain=domain("operatorDomain"),
+            hosted_zone_id=get("hostedZoneId"),
+            hosted_zone_name=get("hostedZoneName"),
+            storefront_throttle=Throttle(
+                int(get("storefrontRateLimit", storefront[0])),
+                int(get("storefrontBurstLimit", storefront[1])),
+            ),
+            operator_throttle=Throttle(
+                int(get("operatorRateLimit", operator[0])), int(get("operatorBurstLimit", operator[1]))
+            ),
+            cors_origins=tuple(
+                o.strip() for o in (origins if isinstance(origins, list) else str(origins).split(","))
+            ),
+            alarm_email=get("alarmEmail"),
+            log_level=str(get("logLevel", "INFO")).upper(),
+            snap_start=_flag(get("snapStart", False)),
+        )
+
+
+def _flag(value: Any) -> bool:
+    return value is True or str(value).lower() in {"1", "true", "yes"}

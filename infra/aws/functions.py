@@ -1,0 +1,142 @@
+"""One way to make a Webstore Lambda function: same runtime, asset, layer, settings and tracing.
+
+Each function gets exactly the table/bus permissions its declaration names (`Access`), with
+explicit DynamoDB actions on the table and its named indexes: CDK's `grant_read_data` would also
+allow Scan (no request path scans) and every index by wildcard.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from aws_cdk import Aws, Duration, RemovalPolicy
+from aws_cdk import aws_dynamodb as dynamodb
+from aws_cdk import aws_events as events
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
+from constructs import Construct
+
+from functions.runtime import Access
+from infra.aws.config import StageConfig
+from webstore import db
+
+RUNTIME = lambda_.Runtime.PYTHON_3_12
+ARCHITECTURE = lambda_.Architecture.ARM_64
+METRICS_NAMESPACE = "Webstore"
+
+# TransactWriteItems is authorized by the Put/Update/Delete/ConditionCheck actions it carries.
+TABLE_READ_ACTIONS = (
+    "dynamodb:GetItem",
+    "dynamodb:BatchGetItem",
+    "dynamodb:Query",
+    "dynamodb:ConditionCheckItem",
+)
+TABLE_WRITE_ACTIONS = (
+    "dynamodb:PutItem",
+    "dynamodb:UpdateItem",
+    "dynamodb:DeleteItem",
+    "dynamodb:BatchWriteItem",
+)
+
+
+@dataclass(frozen=True)
+class Shared:
+    """What every function of a stack is built from (the settings every function reads)."""
+
+    config: StageConfig
+    code: lambda_.Code
+    layer: lambda_.ILayerVersion
+    table: dynamodb.ITable
+    bus: events.IEventBus
+    storefront_url: str
+    operator_url: str
+
+    def environment(self, service: str) -> dict[str, str]:
+        return {
+            "WEBSTORE_TABLE_NAME": self.table.table_name,
+            "WEBSTORE_EVENT_BUS_NAME": self.bus.event_bus_name,
+            "WEBSTORE_EVENTS": "eventbridge",
+            "WEBSTORE_STOREFRONT_URL": self.storefront_url,
+            "WEBSTORE_OPERATOR_URL": self.operator_url,
+            "WEBSTORE_REGION": Aws.REGION,
+            "POWERTOOLS_SERVICE_NAME": service,
+            "POWERTOOLS_METRICS_NAMESPACE": METRICS_NAMESPACE,
+            "POWERTOOLS_LOG_LEVEL": self.config.log_level,
+        }
+
+
+def function_name(config: StageConfig, kind: str, module: str) -> str:
+    """`webstore-<stage>-<kind>-<module>`, kept within Lambda's 64 characters by a hash suffix."""
+    name = f"{config.prefix}-{kind}-{module.rsplit('.', 1)[-1].replace('_', '-')}"
+    if len(name) <= 64:
+        return name
+    digest = hashlib.sha256(name.encode()).hexdigest()[:8]
+    return f"{name[:55]}-{digest}"
+
+
+class WebstoreFunction(Construct):
+    """A function of the shared code asset, with its own log group and least-privilege role.
+
+    `target` is what invokers call: the function, or its `live` alias when SnapStart is on
+    (SnapStart snapshots published versions only).
+    """
+
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        shared: Shared,
+        handler: str,
+        name: str,
+        service: str,
+        access: Iterable[Access],
+        memory_mb: int = 512,
+        timeout_seconds: int = 10,
+        description: str = "",
+    ) -> None:
+        super().__init__(scope, id)
+        config = shared.config
+        self.log_group = logs.LogGroup(
+            self,
+            "Logs",
+            retention=logs.RetentionDays.THREE_MONTHS if config.production else logs.RetentionDays.TWO_WEEKS,
+            removal_policy=RemovalPolicy.RETAIN if config.production else RemovalPolicy.DESTROY,
+        )
+        self.function = lambda_.Function(
+            self,
+            "Function",
+            function_name=name,
+            description=description or handler,
+            code=shared.code,
+            handler=handler,
+            runtime=RUNTIME,
+            architecture=ARCHITECTURE,
+            layers=[shared.layer],
+            memory_size=memory_mb,
+            timeout=Duration.seconds(timeout_seconds),
+            environment=shared.environment(service),
+            tracing=lambda_.Tracing.ACTIVE,
+            log_group=self.log_group,
+            snap_start=lambda_.SnapStartConf.ON_PUBLISHED_VERSIONS if config.snap_start else None,
+        )
+        self.target: lambda_.IFunction = (
+            self.function.add_alias("live") if config.snap_start else self.function
+        )
+        self.access = frozenset(access)
+        table_arn = shared.table.table_arn
+        if Access.TABLE_READ in self.access or Access.TABLE_WRITE in self.access:
+            # The table and its named indexes, not CDK's `index/*`: no wildcard to justify.
+            indexes = [f"{table_arn}/index/{index['IndexName']}" for index in db.GLOBAL_SECONDARY_INDEXES]
+            self.function.add_to_role_policy(
+                iam.PolicyStatement(actions=list(TABLE_READ_ACTIONS), resources=[table_arn, *indexes])
+            )
+        if Access.TABLE_WRITE in self.access:
+            self.function.add_to_role_policy(
+                iam.PolicyStatement(actions=list(TABLE_WRITE_ACTIONS), resources=[table_arn])
+            )
+        if Access.BUS_PUT in self.access:
+            shared.bus.grant_put_events_to(self.function)

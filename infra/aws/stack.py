@@ -1,0 +1,97 @@
+"""The whole service in one deployable stack (plus one nested stack per interface)."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from aws_cdk import CfnOutput, Stack, Tags
+from aws_cdk import aws_events as events
+from aws_cdk import aws_lambda as lambda_
+from constructs import Construct
+
+from functions.runtime import Interface
+from infra.aws import bundling
+from infra.aws.apis import Apis, Operations
+from infra.aws.config import StageConfig
+from infra.aws.data import Data
+from infra.aws.events import Events
+from infra.aws.functions import ARCHITECTURE, RUNTIME, Shared
+from infra.aws.observability import AlarmTopic, Observability, function_alarms
+
+
+class WebstoreStack(Stack):
+    """Table, bus, webhook pipeline, both APIs with a function per operation, alarms, dashboard.
+
+    Environment-agnostic (no account or region) so `cdk synth` runs offline with no credentials.
+    """
+
+    def __init__(self, scope: Construct, id: str, *, config: StageConfig, root: Path = bundling.ROOT) -> None:
+        super().__init__(
+            scope, id, description=f"Webstore ({config.stage}): storefront and operator interfaces"
+        )
+        self.config = config
+        Tags.of(self).add("project", "webstore")
+        Tags.of(self).add("stage", config.stage)
+
+        self.data = Data(self, "Data", config=config)
+        self.bus = events.EventBus(self, "Bus", event_bus_name=config.prefix)
+        self.apis = Apis(self, "Apis", config=config)
+        self.layer = lambda_.LayerVersion(
+            self,
+            "Dependencies",
+            code=bundling.layer_code(root),
+            compatible_runtimes=[RUNTIME],
+            compatible_architectures=[ARCHITECTURE],
+            description="Webstore runtime dependencies (pyproject [project].dependencies), 3.12 bytecode",
+        )
+        shared = Shared(
+            config=config,
+            code=bundling.function_code(root),
+            layer=self.layer,
+            table=self.data.table,
+            bus=self.bus,
+            storefront_url=self.apis.storefront_url,
+            operator_url=self.apis.operator_url,
+        )
+        self.events = Events(self, "Events", shared=shared, bus=self.bus)
+        self.alarm_topic = AlarmTopic(self, "AlarmTopic", config=config)
+
+        self.operations: dict[Interface, Operations] = {}
+        for interface in Interface:
+            nested = Operations(
+                self,
+                f"{interface.value.capitalize()}Operations",
+                interface=interface,
+                api=self.apis.api(interface),
+                # CDK binds a code asset to one stack: each nested stack gets its own (same hash).
+                shared=dataclasses.replace(shared, code=bundling.function_code(root)),
+            )
+            function_alarms(nested.functions.values(), self.alarm_topic.topic)
+            self.operations[interface] = nested
+        function_alarms([self.events.dispatch, self.events.basket_expired], self.alarm_topic.topic)
+
+        self.observability = Observability(
+            self,
+            "Observability",
+            config=config,
+            topic=self.alarm_topic,
+            apis={"Storefront": self.apis.storefront, "Operator": self.apis.operator},
+            table=self.data.table,
+            buffer=self.events.buffer,
+            dead_letter_queues={
+                "WebhookDeadLetters": self.events.dead_letters,
+                "StreamFailures": self.events.stream_failures,
+            },
+            dispatch=self.events.dispatch,
+        )
+
+        CfnOutput(
+            self, "StorefrontUrl", value=self.apis.storefront_url, description="Storefront API base URL"
+        )
+        CfnOutput(self, "OperatorUrl", value=self.apis.operator_url, description="Operator API base URL")
+        CfnOutput(
+            self, "TableName", value=self.data.table.table_name, description="for `webstore import --table`"
+        )
+        CfnOutput(self, "EventBusName", value=self.bus.event_bus_name)
+        CfnOutput(self, "DashboardName", value=self.observability.dashboard.dashboard_name)

@@ -1,0 +1,485 @@
+#!/usr/bin/env python3
+"""Cold start of our handlers next to a bare Powertools resolver, and the size of the Lambda assets.
+
+For each representative handler, a fresh Python process (moto's `mock_aws` already running,
+the table created and seeded, none of that timed) imports the handler module (which builds its
+FastAPI app) and answers one API Gateway v2 event. The baseline is the same process with a bare
+`APIGatewayHttpResolver` handler (Logger, Tracer, Metrics as ours) that makes exactly the
+DynamoDB calls our handler made: they are recorded in an untimed run first and replayed.
+Runs alternate; medians are printed with the ratio (target <= 1.25). When the ratio misses,
+`python -X importtime` of the handler shows which imports dominate.
+
+Then the dependency layer and the code asset are built into a temp dir by the stack's own
+bundling code (infra/aws/bundling.py; the layer needs PyPI) and their sizes printed.
+
+    .venv/bin/python scripts/bench_cold_start.py [--runs 7] [--handler functions.storefront.x ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+FAKES = ROOT / "tests" / "infra" / "fake_operations"
+TARGET_RATIO = 1.25
+# ours: our handler; bare: Powertools resolver + the same DynamoDB calls; bare+domain: that, plus
+# importing the webstore modules ours loaded (separates the runtime's cost from the domain's).
+VARIANTS = ("ours", "bare", "bare+domain")
+TABLE = "bench"
+REGION = "eu-west-1"
+# Preferred representatives, when they exist: a catalog read, a basket read, a basket write, the plugin poll.
+PREFERRED = (
+    "functions.storefront.get_webstore",
+    "functions.storefront.get_basket",
+    "functions.storefront.get_categories",
+    "functions.storefront.create_basket",
+    "functions.storefront.add_package",
+    "functions.operator.get_queue",
+    "functions.operator.get_due_players",
+)
+ENVIRONMENT = {
+    "AWS_ACCESS_KEY_ID": "testing",
+    "AWS_SECRET_ACCESS_KEY": "testing",
+    "AWS_SESSION_TOKEN": "testing",
+    "AWS_DEFAULT_REGION": REGION,
+    "WEBSTORE_TABLE_NAME": TABLE,
+    "WEBSTORE_REGION": REGION,
+    "WEBSTORE_EVENT_BUS_NAME": "bench",
+    "WEBSTORE_EVENTS": "eventbridge",
+    "POWERTOOLS_SERVICE_NAME": "bench",
+    "POWERTOOLS_METRICS_NAMESPACE": "Bench",
+    "POWERTOOLS_LOG_LEVEL": "WARNING",
+    # Off in both variants: outside Lambda the X-Ray SDK has no daemon or trace header.
+    "POWERTOOLS_TRACE_DISABLED": "true",
+}
+
+
+# --- the child process: everything it imports before t0 is stdlib, moto and boto3 -----------------
+
+
+def child(spec_path: str) -> None:
+    spec = json.loads(Path(spec_path).read_text())
+    os.environ.update(ENVIRONMENT)
+    sys.path[:0] = [str(ROOT), str(ROOT / "shared")]
+    import importlib
+
+    for package_name, entry in spec["extra_paths"].items():  # empty __init__ modules: nothing to time
+        importlib.import_module(package_name).__path__.append(entry)
+    import boto3
+    from moto import mock_aws
+
+    mock_aws().start()
+    client = boto3.client("dynamodb", region_name=REGION)
+    client.create_table(TableName=TABLE, BillingMode="PAY_PER_REQUEST", **spec["table"])
+    for start in range(0, len(spec["items"]), 25):
+        chunk = spec["items"][start : start + 25]
+        client.batch_write_item(RequestItems={TABLE: [{"PutRequest": {"Item": i}} for i in chunk]})
+    calls: list[dict[str, Any]] = []
+    if spec["record"]:
+        boto3.setup_default_session()
+        session = boto3.DEFAULT_SESSION
+        assert session is not None
+
+        def record(params: dict[str, Any], model: Any, **_: Any) -> None:
+            calls.append({"operation": model.name, "params": params})
+
+        session.events.register("provide-client-params.dynamodb", record)
+    # The Lambda runtime imports the handler module, then calls it: time exactly that.
+    c0, t0 = time.process_time(), time.perf_counter()
+    module = importlib.import_module(spec["module"]) if spec["variant"] == "ours" else _load_baseline(spec)
+    t1 = time.perf_counter()
+    with open(os.devnull, "w") as devnull:  # metrics (EMF) and logs go to stdout
+        saved, sys.stdout = sys.stdout, devnull
+        try:
+            response = module.handler(spec["event"], _Context())
+        finally:
+            sys.stdout = saved
+    c2, t2 = time.process_time(), time.perf_counter()
+    result = {
+        "import_ms": (t1 - t0) * 1000,
+        "first_ms": (t2 - t1) * 1000,
+        # CPU time: steadier than wall time on a machine shared with other work.
+        "cpu_ms": (c2 - c0) * 1000,
+        "status": response.get("statusCode"),
+    }
+    if spec["record"]:
+        result["calls"] = calls
+        result["domain_modules"] = sorted(m for m in sys.modules if m.split(".")[0] == "webstore")
+    Path(spec["result"]).write_text(json.dumps(result, default=str))
+
+
+class _Context:
+    function_name = "bench"
+    function_version = "$LATEST"
+    memory_limit_in_mb = 512
+    invoked_function_arn = "arn:aws:lambda:eu-west-1:123456789012:function:bench"
+    aws_request_id = "00000000-0000-0000-0000-000000000000"
+    log_group_name = "/aws/lambda/bench"
+    log_stream_name = "bench"
+
+    def get_remaining_time_in_millis(self) -> int:
+        return 10_000
+
+
+BASELINE = """
+import importlib
+
+import boto3
+from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
+
+logger = Logger()
+tracer = Tracer()
+metrics = Metrics()
+app = APIGatewayHttpResolver()
+CALLS = {calls!r}
+# "bare+domain": also load the domain modules our handler loaded (pydantic models, settings...).
+for name in {domain_modules!r}:
+    importlib.import_module(name)
+_client = None
+
+
+@app.route({path!r}, method={method!r})
+def endpoint(**_params):
+    global _client
+    _client = _client or boto3.client("dynamodb", region_name={region!r})
+    for call in CALLS:
+        _client._make_api_call(call["operation"], call["params"])
+    return {{"data": {{}}}}
+
+
+@metrics.log_metrics(capture_cold_start_metric=True, raise_on_empty_metrics=False)
+@logger.inject_lambda_context(clear_state=True)
+@tracer.capture_lambda_handler(capture_response=False)
+def handler(event, context):
+    return app.resolve(event, context)
+"""
+
+
+def _load_baseline(spec: dict[str, Any]) -> Any:
+    import importlib.util
+
+    path = Path(spec["result"]).with_suffix(".baseline.py")
+    resolver_path = spec["route_path"].replace("{", "<").replace("}", ">")
+    path.write_text(
+        BASELINE.format(
+            calls=spec["calls"],
+            path=resolver_path,
+            method=spec["method"],
+            region=REGION,
+            domain_modules=spec["domain_modules"] if spec["variant"] == "bare+domain" else [],
+        )
+    )
+    loaded = importlib.util.spec_from_file_location("bench_baseline", path)
+    assert loaded is not None and loaded.loader is not None
+    module = importlib.util.module_from_spec(loaded)
+    loaded.loader.exec_module(module)
+    return module
+
+
+# --- the parent: pick handlers, seed, run, report ------------------------------------------------
+
+
+def _operations(wanted: list[str]) -> tuple[list[Any], dict[str, str]]:
+    """The handlers to time; the test-only operations stand in while the route table is empty."""
+    sys.path[:0] = [str(ROOT), str(ROOT / "shared")]
+    import importlib
+
+    from functions import routes
+
+    extra: dict[str, str] = {}
+    for interface, package_name in routes.PACKAGES.items():
+        if not routes.operations(interface):
+            entry = str(FAKES / interface.value)
+            importlib.import_module(package_name).__path__.append(entry)
+            extra[package_name] = entry
+    routes.operations.cache_clear()
+    operations = list(routes.operations())
+    if wanted:
+        chosen = [op for op in operations if op.module in wanted]
+        missing = set(wanted) - {op.module for op in chosen}
+        if missing:
+            raise SystemExit(f"not in the route table: {sorted(missing)}")
+        return chosen, extra
+    chosen = [op for name in PREFERRED for op in operations if op.module == name]
+    if not chosen:  # a read, a write, an operator call
+        reads = [op for op in operations if "table:write" not in op.route.access]
+        writes = [op for op in operations if "table:write" in op.route.access]
+        operator = [op for op in operations if op.route.interface.value == "operator"]
+        chosen = list(dict.fromkeys([*reads[:2], *writes[:1], *operator[:1]]))
+    return chosen[:4], extra
+
+
+def _seed(catalog: str | None) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, str]]:
+    """(table definition, items in DynamoDB JSON, path parameter values) for the child processes."""
+    os.environ.update(ENVIRONMENT)
+    import boto3
+    from moto import mock_aws
+
+    from webstore import db, keys
+
+    token = keys.new_public_token(1)
+    ident = keys.new_basket_ident(1)
+    table = {
+        "KeySchema": db.KEY_SCHEMA,
+        "AttributeDefinitions": db.ATTRIBUTE_DEFINITIONS,
+        "GlobalSecondaryIndexes": db.GLOBAL_SECONDARY_INDEXES,
+    }
+    with mock_aws():
+        client = boto3.client("dynamodb", region_name=REGION)
+        db.create_table(client, TABLE)
+        store = db.Table(client, TABLE)
+        store.put({**keys.basket_key(ident), "entity": "basket", "complete": False})
+        if catalog:
+            _import_catalog(catalog)
+            token = _find_key(json.loads(Path(catalog).read_text()), "public_token") or token
+        items = client.scan(TableName=TABLE)["Items"]
+    defaults = {"token": token, "basketIdent": ident, "ident": ident}
+    return table, items, defaults
+
+
+def _import_catalog(catalog: str) -> None:
+    """Through the `webstore import` command, as an operator would seed the deployed table."""
+    try:
+        from webstore import cli  # type: ignore[attr-defined]
+    except ImportError:
+        print("note: webstore.cli is not there yet; seeded only a basket", file=sys.stderr)
+        return
+    cli.main(["import", "--table", TABLE, "--region", REGION, catalog])
+
+
+def _find_key(value: Any, key: str) -> str | None:
+    if isinstance(value, dict):
+        if isinstance(value.get(key), str):
+            return str(value[key])
+        value = list(value.values())
+    if isinstance(value, list):
+        for each in value:
+            found = _find_key(each, key)
+            if found:
+                return found
+    return None
+
+
+def _event(method: str, path: str, values: dict[str, str]) -> dict[str, Any]:
+    """An API Gateway HTTP API (payload 2.0) event, as the route would receive it."""
+    import re
+
+    names = re.findall(r"\{(\w+)[^}]*\}", path)
+    parameters = {name: values.get(name, "1") for name in names}
+    concrete = re.sub(r"\{(\w+)[^}]*\}", lambda m: parameters[m.group(1)], path)
+    host = "bench.execute-api.eu-west-1.amazonaws.com"
+    body = None if method in ("GET", "DELETE") else "{}"
+    return {
+        "version": "2.0",
+        "routeKey": f"{method} {path}",
+        "rawPath": concrete,
+        "rawQueryString": "",
+        "headers": {
+            "host": host,
+            "content-type": "application/json",
+            "user-agent": "bench",
+            "x-forwarded-for": "127.0.0.1",
+            "x-forwarded-proto": "https",
+            "x-forwarded-port": "443",
+            **({"content-length": str(len(body))} if body else {}),
+        },
+        "requestContext": {
+            "accountId": "123456789012",
+            "apiId": "bench",
+            "domainName": host,
+            "domainPrefix": "bench",
+            "http": {
+                "method": method,
+                "path": concrete,
+                "protocol": "HTTP/1.1",
+                "sourceIp": "127.0.0.1",
+                "userAgent": "bench",
+            },
+            "requestId": "bench-request",
+            "routeKey": f"{method} {path}",
+            "stage": "$default",
+            "time": "01/Jan/2026:00:00:00 +0000",
+            "timeEpoch": 1767225600000,
+        },
+        "pathParameters": parameters or None,
+        "body": body,
+        "isBase64Encoded": False,
+    }
+
+
+def _run(spec: dict[str, Any], workdir: Path, importtime: bool = False) -> dict[str, Any]:
+    spec_path = workdir / "spec.json"
+    spec = {**spec, "result": str(workdir / "result.json")}
+    spec_path.write_text(json.dumps(spec))
+    flags = ["-X", "importtime"] if importtime else []
+    done = subprocess.run(
+        [sys.executable, *flags, __file__, "--child", str(spec_path)],
+        capture_output=True,
+        text=True,
+        cwd=workdir,
+        timeout=300,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"child failed for {spec['module']}:\n{done.stderr[-3000:]}")
+    result: dict[str, Any] = json.loads(Path(spec["result"]).read_text())
+    if importtime:
+        result["importtime"] = done.stderr
+    return result
+
+
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def _import_costs(stderr: str) -> dict[str, int]:
+    """Self time (µs) of each module `python -X importtime` reports."""
+    costs: dict[str, int] = {}
+    for line in stderr.splitlines():
+        if not line.startswith("import time:") or "cumulative" in line:
+            continue
+        self_us, _cumulative, name = line.removeprefix("import time:").split("|", 2)
+        costs[name.strip()] = int(self_us)
+    return costs
+
+
+def _importtime_report(ours: str, bare: str, top: int = 12) -> str:
+    """What our handler imports beyond the bare+domain one, by top-level package, then by module."""
+    mine, theirs = _import_costs(ours), _import_costs(bare)
+    extra = {name: us for name, us in mine.items() if name not in theirs}
+    packages: dict[str, int] = {}
+    for name, us in extra.items():
+        packages[name.split(".")[0]] = packages.get(name.split(".")[0], 0) + us
+    lines = [
+        f"  imports only ours makes: {sum(extra.values()) / 1000:.1f} ms self time in {len(extra)} modules"
+    ]
+    lines += [
+        f"  {us / 1000:8.1f} ms  {name}" for name, us in sorted(packages.items(), key=lambda kv: -kv[1])[:top]
+    ]
+    lines.append("  largest single modules:")
+    lines += [
+        f"  {us / 1000:8.1f} ms  {name}" for name, us in sorted(extra.items(), key=lambda kv: -kv[1])[:top]
+    ]
+    return "\n".join(lines)
+
+
+def benchmark(args: argparse.Namespace) -> None:
+    operations, extra_paths = _operations(args.handler)
+    if extra_paths:
+        print("note: the route table is empty here; timing the test-only operations in tests/infra")
+    table, items, values = _seed(args.catalog)
+    print(f"{len(operations)} handlers, {args.runs} runs each, seeded {len(items)} items; medians in ms\n")
+    header = f"{'handler':44} {'status':>6} {'import':>8} {'first':>7} {'ours':>7} {'bare':>7} {'ratio':>6}"
+    print(header)
+    print("-" * len(header))
+    ratios = []
+    with tempfile.TemporaryDirectory(prefix="bench-cold-") as tmp:
+        workdir = Path(tmp)
+        for op in operations:
+            route = op.route
+            base = {
+                "module": op.module,
+                "method": route.method.upper(),
+                "route_path": route.path,
+                "event": _event(route.method.upper(), route.path, values),
+                "table": table,
+                "items": items,
+                "extra_paths": extra_paths,
+            }
+            recorded = _run(
+                {**base, "variant": "ours", "record": True, "calls": [], "domain_modules": []}, workdir
+            )
+            base["calls"], base["domain_modules"] = recorded["calls"], recorded["domain_modules"]
+            runs: dict[str, list[dict[str, Any]]] = {variant: [] for variant in VARIANTS}
+            for _ in range(args.runs):
+                for variant in VARIANTS:
+                    runs[variant].append(_run({**base, "variant": variant, "record": False}, workdir))
+            wall = {v: _median([r["import_ms"] + r["first_ms"] for r in runs[v]]) for v in VARIANTS}
+            cpu = {v: _median([r["cpu_ms"] for r in runs[v]]) for v in VARIANTS}
+            ratio = wall["ours"] / wall["bare"]
+            ratios.append((op.module, ratio, base))
+            imports = _median([r["import_ms"] for r in runs["ours"]])
+            first = _median([r["first_ms"] for r in runs["ours"]])
+            print(
+                f"{op.module:44} {recorded['status']!s:>6} {imports:8.1f} {first:7.1f} "
+                f"{wall['ours']:7.1f} {wall['bare']:7.1f} {ratio:6.2f}"
+            )
+            print(
+                f"{'':44} cpu ms: ours {cpu['ours']:.0f}, bare {cpu['bare']:.0f} "
+                f"(ratio {cpu['ours'] / cpu['bare']:.2f}), bare+domain {cpu['bare+domain']:.0f} "
+                f"(ratio {cpu['ours'] / cpu['bare+domain']:.2f})"
+            )
+            calls = ", ".join(c["operation"] for c in recorded["calls"]) or "none"
+            print(f"{'':44} DynamoDB calls: {calls}; domain modules: {len(base['domain_modules'])}")
+        worst = max(ratios, key=lambda r: r[1])
+        verdict = "meets" if worst[1] <= TARGET_RATIO else "misses"
+        print(f"\nworst ratio {worst[1]:.2f} ({worst[0]}): {verdict} the target of {TARGET_RATIO}")
+        if worst[1] > TARGET_RATIO or args.importtime:
+            traces = {
+                variant: _run({**worst[2], "variant": variant, "record": False}, workdir, importtime=True)
+                for variant in ("ours", "bare+domain")
+            }
+            print(f"\nwhere the difference goes ({worst[0]}, python -X importtime):")
+            print(_importtime_report(traces["ours"]["importtime"], traces["bare+domain"]["importtime"]))
+    if not args.skip_sizes:
+        sizes()
+
+
+def _size(path: Path) -> tuple[int, int, int]:
+    """(bytes on disk unzipped, bytes zipped as CDK uploads it, number of files)."""
+    import shutil
+
+    files = [p for p in path.rglob("*") if p.is_file()]
+    unzipped = sum(p.stat().st_size for p in files)
+    archive = shutil.make_archive(str(path) + "-zip", "zip", path)
+    return unzipped, Path(archive).stat().st_size, len(files)
+
+
+def sizes() -> None:
+    from infra.aws import bundling
+
+    print("\nLambda assets (built by infra/aws/bundling.py, as `cdk synth` does):")
+    with tempfile.TemporaryDirectory(prefix="bench-assets-") as tmp:
+        for name, build in (("dependency layer", bundling.build_layer), ("code asset", bundling.build_code)):
+            started = time.perf_counter()
+            out = build(Path(tmp) / name.replace(" ", "-"), bundling.ROOT)
+            seconds = time.perf_counter() - started
+            unzipped, zipped, count = _size(out)
+            print(
+                f"  {name:17} {unzipped / 2**20:7.1f} MiB unzipped  {zipped / 2**20:6.1f} MiB zipped  "
+                f"{count:5} files  (built in {seconds:.0f} s)"
+            )
+    print("  Lambda limits: 250 MiB unzipped (function + layers), 50 MiB zipped per direct upload")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--runs", type=int, default=7, help="timed runs per variant (default 7)")
+    parser.add_argument("--handler", action="append", default=[], help="module of an operation (repeatable)")
+    parser.add_argument(
+        "--catalog", help="catalog JSON to seed through `webstore import` (default: a basket)"
+    )
+    parser.add_argument("--importtime", action="store_true", help="always print the import-time breakdown")
+    parser.add_argument("--skip-sizes", action="store_true", help="do not build the assets (needs PyPI)")
+    args = parser.parse_args()
+    if args.child:
+        child(args.child)
+    else:
+        benchmark(args)
+
+
+if __name__ == "__main__":
+    main()

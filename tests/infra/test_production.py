@@ -1,0 +1,86 @@
+"""A production stage with a custom domain and SnapStart on: what differs from staging."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from functions.routes import Operation
+from tests.infra.conftest import Synthesized, synthesize
+
+CERTIFICATE = "arn:aws:acm:eu-west-1:123456789012:certificate/00000000-0000-0000-0000-000000000000"
+
+
+@pytest.fixture(scope="module")
+def synth(route_table: tuple[Operation, ...]) -> Synthesized:
+    return synthesize(
+        stage="production",
+        storefrontDomain="store-api.example.com",
+        operatorDomain="plugin-api.example.com",
+        certificateArn=CERTIFICATE,
+        hostedZoneId="Z0000000000000",
+        hostedZoneName="example.com",
+        snapStart="true",
+        alarmEmail="ops@example.com",
+    )
+
+
+def resources(template: Any, kind: str) -> dict[str, dict[str, Any]]:
+    return dict(template.find_resources(kind))
+
+
+def test_production_retains_and_protects_the_table(synth: Synthesized) -> None:
+    (table,) = resources(synth.template, "AWS::DynamoDB::Table").values()
+    assert table["DeletionPolicy"] == "Retain"
+    assert table["UpdateReplacePolicy"] == "Retain"
+    assert table["Properties"]["DeletionProtectionEnabled"] is True
+    assert table["Properties"]["PointInTimeRecoverySpecification"] == {"PointInTimeRecoveryEnabled": True}
+
+
+def test_custom_domains_serve_the_apis_and_feed_the_settings(synth: Synthesized) -> None:
+    domains = {
+        d["Properties"]["DomainName"]
+        for d in resources(synth.template, "AWS::ApiGatewayV2::DomainName").values()
+    }
+    assert domains == {"store-api.example.com", "plugin-api.example.com"}
+    assert len(resources(synth.template, "AWS::ApiGatewayV2::ApiMapping")) == 2
+    assert len(resources(synth.template, "AWS::Route53::RecordSet")) == 2
+    for api in resources(synth.template, "AWS::ApiGatewayV2::Api").values():
+        assert api["Properties"]["DisableExecuteApiEndpoint"] is True
+    for template in synth.function_templates():
+        for function in resources(template, "AWS::Lambda::Function").values():
+            variables = function["Properties"]["Environment"]["Variables"]
+            assert variables["WEBSTORE_STOREFRONT_URL"] == "https://store-api.example.com"
+            assert variables["WEBSTORE_OPERATOR_URL"] == "https://plugin-api.example.com"
+    outputs = synth.template.to_json()["Outputs"]
+    assert outputs["StorefrontUrl"]["Value"] == "https://store-api.example.com"
+
+
+def test_snap_start_routes_invoke_the_published_alias(
+    synth: Synthesized, route_table: tuple[Operation, ...]
+) -> None:
+    for interface, template in synth.nested.items():
+        functions = resources(template, "AWS::Lambda::Function")
+        aliases = resources(template, "AWS::Lambda::Alias")
+        assert (
+            len(aliases) == len(functions) == len([o for o in route_table if o.route.interface == interface])
+        )
+        for function in functions.values():
+            assert function["Properties"]["SnapStart"] == {"ApplyOn": "PublishedVersions"}
+        alias_ids = set(aliases)
+        for integration in resources(template, "AWS::ApiGatewayV2::Integration").values():
+            assert integration["Properties"]["IntegrationUri"]["Ref"] in alias_ids
+
+
+def test_alarm_email_subscribes_to_the_topic(synth: Synthesized) -> None:
+    (subscription,) = resources(synth.template, "AWS::SNS::Subscription").values()
+    assert subscription["Properties"]["Protocol"] == "email"
+    assert subscription["Properties"]["Endpoint"] == "ops@example.com"
+
+
+def test_production_keeps_logs_longer(synth: Synthesized) -> None:
+    for template in synth.function_templates():
+        for group in resources(template, "AWS::Logs::LogGroup").values():
+            assert group["Properties"]["RetentionInDays"] == 90
+            assert group["DeletionPolicy"] == "Retain"
