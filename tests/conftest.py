@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,7 @@ import pytest
 from webstore import services as services_module
 from webstore.catalog_import import ImportResult, import_catalog, parse_catalog
 from webstore.db import Table, create_table
+from webstore.services import get_services
 
 DEMO_CATALOG = Path(__file__).resolve().parent.parent / "shared" / "webstore" / "demo" / "store.json"
 TABLE = "webstore-test"
@@ -182,3 +184,19 @@ def invoke() -> Invoke:
         return Response(result["statusCode"], headers, body)
 
     return _invoke
+
+
+@pytest.fixture
+def atomic_calls(demo: DemoStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """moto is not thread-safe inside one call (a transaction deep-copies tables while another
+    thread writes); real DynamoDB makes each call atomic. Make each call atomic here too, so
+    threads interleave between calls exactly as concurrent Lambda instances would."""
+    client = get_services().table.client
+    original = client._make_api_call
+    lock = threading.Lock()
+
+    def atomic(operation: str, params: dict[str, Any]) -> Any:
+        with lock:
+            return original(operation, params)
+
+    monkeypatch.setattr(client, "_make_api_call", atomic)

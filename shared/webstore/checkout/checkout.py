@@ -170,8 +170,9 @@ def _claim(services: Services, basket: Basket, key: str, now: datetime) -> None:
                 TransactAction.update(
                     keys.basket_key(basket.ident),
                     "SET checkout_attempt = :k, checkout_started_at = :now ADD #v :one",
+                    # No live claim: none yet (absent or null), or one older than the timeout.
                     condition="#v = :v AND complete = :false AND (attribute_not_exists(checkout_attempt)"
-                    " OR checkout_started_at < :stale)",
+                    " OR attribute_type(checkout_attempt, :null) OR checkout_started_at < :stale)",
                     names={"#v": "version"},
                     values={
                         ":k": key,
@@ -179,6 +180,7 @@ def _claim(services: Services, basket: Basket, key: str, now: datetime) -> None:
                         ":one": 1,
                         ":v": basket.version,
                         ":false": False,
+                        ":null": "NULL",
                         ":stale": stale,
                     },
                 ),

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from typing import Any
 
 import pytest
 
@@ -39,19 +37,3 @@ def other_store(demo: DemoStore, table: Table) -> ImportResult:
     data = demo_catalog_data()
     data["store"] = {**data["store"], "id": 2, "name": "Other Craft"}
     return import_catalog(table, parse_catalog(data))
-
-
-@pytest.fixture
-def atomic_calls(demo: DemoStore, monkeypatch: pytest.MonkeyPatch) -> None:
-    """moto is not thread-safe inside one call (a transaction deep-copies tables while another
-    thread writes); real DynamoDB makes each call atomic. Make each call atomic here too, so
-    threads interleave between calls exactly as concurrent Lambda instances would."""
-    client = get_services().table.client
-    original = client._make_api_call
-    lock = threading.Lock()
-
-    def atomic(operation: str, params: dict[str, Any]) -> Any:
-        with lock:
-            return original(operation, params)
-
-    monkeypatch.setattr(client, "_make_api_call", atomic)

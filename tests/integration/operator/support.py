@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -26,29 +23,6 @@ class Clock:
 
     def advance(self, seconds: float) -> None:
         self.now += timedelta(seconds=seconds)
-
-
-def in_threads(target: Callable[..., None], args_list: list[tuple[Any, ...]]) -> None:
-    """Run `target` once per args tuple, all released together (each thread an "instance":
-    Mangum needs an event loop of its own in every thread)."""
-    barrier = threading.Barrier(len(args_list))
-    errors: list[BaseException] = []
-
-    def run(*args: Any) -> None:
-        asyncio.set_event_loop(asyncio.new_event_loop())
-        barrier.wait()
-        try:
-            target(*args)
-        except BaseException as error:  # surfaced in the test thread below
-            errors.append(error)
-
-    threads = [threading.Thread(target=run, args=args) for args in args_list]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    if errors:
-        raise errors[0]
 
 
 def manual_payment(

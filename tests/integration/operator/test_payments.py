@@ -20,7 +20,8 @@ from functions.operator import (
     update_payment,
 )
 from tests.conftest import DemoStore, Invoke
-from tests.integration.operator.support import Clock, in_threads, manual_payment, secret_headers
+from tests.integration.operator.support import Clock, manual_payment, secret_headers
+from tests.support import in_threads
 from webstore import keys
 from webstore.catalog import CommandTrigger
 from webstore.db import GSI1

@@ -8,7 +8,8 @@ import pytest
 
 from functions.operator import delete_commands, get_due_players, get_offline_commands, get_online_commands
 from tests.conftest import DemoStore, Invoke
-from tests.integration.operator.support import Clock, in_threads, manual_payment, secret_headers
+from tests.integration.operator.support import Clock, manual_payment, secret_headers
+from tests.support import in_threads
 from webstore import keys
 from webstore.operator import queue as queue_module
 

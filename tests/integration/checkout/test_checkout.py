@@ -1,0 +1,214 @@
+"""The hosted checkout through its Lambda handlers: pay once, decline, double submits, races."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+
+from functions.operator import get_due_players, get_payments
+from functions.storefront import (
+    add_basket_package,
+    create_basket,
+    get_basket,
+    get_checkout_page,
+    get_checkout_receipt,
+    pay_checkout,
+)
+from tests.conftest import DemoStore, Invoke, Response
+from tests.support import in_threads
+from webstore.checkout.gateway import SANDBOX_DECLINED_CARD
+from webstore.services import get_services
+
+FORM = {"content-type": "application/x-www-form-urlencoded"}
+
+
+def new_basket(invoke: Invoke, demo: DemoStore, **body: Any) -> str:
+    body = {
+        "complete_url": "http://localhost:3000/thanks",
+        "cancel_url": "http://localhost:3000/basket",
+        "username": "Steve",
+        "custom": {"order_ref": "A-1"},
+        **body,
+    }
+    created = invoke(create_basket.handler, "POST", f"/api/accounts/{demo.token}/baskets", body=body)
+    assert created.status == 200, created.body
+    ident: str = created.json()["data"]["ident"]
+    added = invoke(
+        add_basket_package.handler,
+        "POST",
+        f"/api/baskets/{ident}/packages",
+        body={"package_id": 10, "quantity": 2},
+    )
+    assert added.status == 200, added.body
+    return ident
+
+
+def attempt_key_of(page: Response) -> str:
+    match = re.search(r'name=attempt_key value="([^"]+)"', page.body)
+    assert match, page.body
+    return match.group(1)
+
+
+def pay(invoke: Invoke, ident: str, key: str, card: str = "4242 4242 4242 4242") -> Response:
+    return invoke(
+        pay_checkout.handler,
+        "POST",
+        f"/checkout/{ident}/pay",
+        raw_body=urlencode({"attempt_key": key, "card_number": card}),
+        headers=FORM,
+    )
+
+
+def basket_json(invoke: Invoke, demo: DemoStore, ident: str) -> dict[str, Any]:
+    data: dict[str, Any] = invoke(
+        get_basket.handler, "GET", f"/api/accounts/{demo.token}/baskets/{ident}"
+    ).json()["data"]
+    return data
+
+
+def payments(invoke: Invoke, demo: DemoStore) -> list[dict[str, Any]]:
+    response = invoke(
+        get_payments.handler, "GET", "/payments", headers={"X-Tebex-Secret": demo.server_secret}
+    )
+    assert response.status == 200, response.body
+    found: list[dict[str, Any]] = response.json()
+    return found
+
+
+def test_checkout_page_shows_the_basket(demo: DemoStore, invoke: Invoke) -> None:
+    ident = new_basket(invoke, demo)
+    link = basket_json(invoke, demo, ident)["links"]["checkout"]
+    assert link == f"https://shop.test/checkout/{ident}"
+    page = invoke(get_checkout_page.handler, "GET", f"/checkout/{ident}")
+    assert page.status == 200
+    assert page.headers["content-type"].startswith("text/html")
+    assert (
+        "Content-Security-Policy" in {k.title() for k in page.headers}
+        or "content-security-policy" in page.headers
+    )
+    assert "Diamond Sword" in page.body
+    assert "$5.00 USD" in page.body  # 2 x 2.50
+    assert 'href="http://localhost:3000/basket"' in page.body
+
+
+def test_pay_completes_the_basket_records_the_payment_and_queues_commands(
+    demo: DemoStore, invoke: Invoke
+) -> None:
+    ident = new_basket(invoke, demo)
+    key = attempt_key_of(invoke(get_checkout_page.handler, "GET", f"/checkout/{ident}"))
+    paid = pay(invoke, ident, key)
+    assert paid.status == 303
+    assert paid.headers["location"] == f"https://shop.test/checkout/{ident}/receipt"
+
+    basket = basket_json(invoke, demo, ident)
+    assert basket["complete"] is True
+    assert basket["links"] == {"payment": f"https://shop.test/checkout/{ident}/receipt"}
+    [payment] = payments(invoke, demo)
+    assert payment["amount"] == "5.00"
+    assert payment["player"]["name"] == "Steve"
+    assert payment["gateway"]["name"] == "Sandbox"
+
+    queue = invoke(
+        get_due_players.handler, "GET", "/queue", headers={"X-Tebex-Secret": demo.server_secret}
+    ).json()
+    assert [p["name"] for p in queue["players"]] == ["Steve"]
+
+    receipt = invoke(get_checkout_receipt.handler, "GET", f"/checkout/{ident}/receipt")
+    assert receipt.status == 200 and payment["id"] and "Thank you" in receipt.body
+
+    item = demo.table.get({"PK": f"BASKET#{ident}", "SK": "BASKET"})
+    assert item is not None and "expires_at" not in item  # a completed basket never expires
+
+    completed = [e for e in get_services().publisher.published if e.type == "payment.completed"]  # type: ignore[attr-defined]
+    assert completed and completed[-1].subject["custom"] == {"order_ref": "A-1"}
+
+
+def test_auto_redirect_goes_to_complete_url(demo: DemoStore, invoke: Invoke) -> None:
+    ident = new_basket(invoke, demo, complete_auto_redirect=True)
+    key = attempt_key_of(invoke(get_checkout_page.handler, "GET", f"/checkout/{ident}"))
+    assert pay(invoke, ident, key).headers["location"] == "http://localhost:3000/thanks"
+
+
+def test_declined_card_leaves_the_basket_payable(demo: DemoStore, invoke: Invoke) -> None:
+    ident = new_basket(invoke, demo)
+    key = attempt_key_of(invoke(get_checkout_page.handler, "GET", f"/checkout/{ident}"))
+    declined = pay(invoke, ident, key, SANDBOX_DECLINED_CARD)
+    assert declined.status == 402
+    assert "declined" in declined.body
+    assert basket_json(invoke, demo, ident)["complete"] is False
+    assert payments(invoke, demo) == []
+    assert any(e.type == "payment.declined" for e in get_services().publisher.published)  # type: ignore[attr-defined]
+    # The same key again shows the decline; a fresh page pays.
+    assert pay(invoke, ident, key).status == 402
+    assert pay(invoke, ident, attempt_key_of(declined)).status == 303
+    assert len(payments(invoke, demo)) == 1
+
+
+def test_double_submit_charges_once(demo: DemoStore, invoke: Invoke) -> None:
+    ident = new_basket(invoke, demo)
+    key = attempt_key_of(invoke(get_checkout_page.handler, "GET", f"/checkout/{ident}"))
+    first, second = pay(invoke, ident, key), pay(invoke, ident, key)
+    assert first.status == second.status == 303
+    assert len(payments(invoke, demo)) == 1
+    # A reload of the page after paying goes to the receipt, and an old form pays nothing more.
+    reload = invoke(get_checkout_page.handler, "GET", f"/checkout/{ident}")
+    assert reload.status == 303
+    assert pay(invoke, ident, "another-key-0123456789").status == 303
+    assert len(payments(invoke, demo)) == 1
+
+
+def test_concurrent_pays_of_one_basket_make_exactly_one_payment(
+    demo: DemoStore, invoke: Invoke, atomic_calls: None
+) -> None:
+    ident = new_basket(invoke, demo)
+    statuses: list[int] = []
+
+    def pay_once(n: int) -> None:
+        statuses.append(pay(invoke, ident, f"concurrent-attempt-{n:04d}").status)
+
+    in_threads(pay_once, [(n,) for n in range(6)])
+    assert len(payments(invoke, demo)) == 1
+    assert statuses.count(303) >= 1
+    assert set(statuses) <= {303, 409}
+
+
+def test_basket_refuses_changes_while_being_paid(demo: DemoStore, invoke: Invoke) -> None:
+    from webstore.checkout import checkout
+
+    ident = new_basket(invoke, demo)
+    loaded = checkout.load(get_services(), ident, None)
+    checkout._claim(get_services(), loaded.basket, "held-by-another-attempt", get_services().now())
+    added = invoke(
+        add_basket_package.handler, "POST", f"/api/baskets/{ident}/packages", body={"package_id": 11}
+    )
+    assert added.status == 409
+    page = pay(invoke, ident, "second-attempt-0123456789")
+    assert page.status == 409 and "already in progress" in page.body
+
+
+@pytest.mark.parametrize("body", [{}, {"attempt_key": "short"}])
+def test_malformed_pay_form_is_422(demo: DemoStore, invoke: Invoke, body: dict[str, str]) -> None:
+    ident = new_basket(invoke, demo)
+    response = invoke(
+        pay_checkout.handler, "POST", f"/checkout/{ident}/pay", raw_body=urlencode(body), headers=FORM
+    )
+    assert response.status == 422
+    assert "attempt_key" in response.body
+
+
+def test_unauthenticated_or_empty_basket_cannot_pay(demo: DemoStore, invoke: Invoke) -> None:
+    created = invoke(create_basket.handler, "POST", f"/api/accounts/{demo.token}/baskets", body={})
+    ident = created.json()["data"]["ident"]
+    page = invoke(get_checkout_page.handler, "GET", f"/checkout/{ident}")
+    assert page.status == 422 and "empty" in page.body
+    invoke(add_basket_package.handler, "POST", f"/api/baskets/{ident}/packages", body={"package_id": 10})
+    page = invoke(get_checkout_page.handler, "GET", f"/checkout/{ident}")
+    assert page.status == 422 and "Log in" in page.body
+
+
+def test_unknown_basket_is_a_404_page(demo: DemoStore, invoke: Invoke) -> None:
+    page = invoke(get_checkout_page.handler, "GET", "/checkout/1-" + "0" * 32)
+    assert page.status == 404 and page.headers["content-type"].startswith("text/html")
