@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,8 +42,129 @@ def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 
     raise TimeoutError(f"nothing listens on {port}")
 
 
+def served(server: ThreadingHTTPServer, value: Any) -> Iterator[Any]:
+    """Serve `server` in a thread while the fixture yields `value`."""
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield value
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@dataclass
+class WebhookReceiver:
+    """A shop's webhook receiver on 127.0.0.1, written as receivers of the real platform are:
+    it answers the validation handshake and records every delivery with its signature."""
+
+    port: int
+    secret: str = "e2e-webhook-signing-secret"
+    deliveries: list[tuple[bytes, str]] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/webhooks"
+
+    def verified_events(self) -> list[dict[str, Any]]:
+        """Deliveries whose X-Signature verifies (HMAC-SHA256 of the body's SHA-256 hex digest)."""
+        events = []
+        for body, signature in list(self.deliveries):
+            digest = hashlib.sha256(body).hexdigest()
+            expected = hmac.new(self.secret.encode(), digest.encode(), hashlib.sha256).hexdigest()
+            if hmac.compare_digest(expected, signature):
+                events.append(json.loads(body))
+        return events
+
+    def wait_for(
+        self, event_type: str, match: Callable[[dict[str, Any]], bool] = lambda _: True, timeout: float = 20
+    ) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for event in self.verified_events():
+                if event["type"] == event_type and match(event):
+                    return event
+            time.sleep(0.2)
+        raise AssertionError(f"no verified {event_type} arrived; got {len(self.deliveries)} deliveries")
+
+
 @pytest.fixture(scope="session")
-def local_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+def webhook_receiver() -> Iterator[WebhookReceiver]:
+    receiver = WebhookReceiver(free_port())
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            receiver.deliveries.append((body, self.headers.get("X-Signature", "")))
+            envelope = json.loads(body or b"{}")
+            answer = json.dumps({"id": envelope.get("id")}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(answer)))
+            self.end_headers()
+            self.wfile.write(answer)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    yield from served(ThreadingHTTPServer(("127.0.0.1", receiver.port), Handler), receiver)
+
+
+@dataclass
+class ReturnSite:
+    """The shop's pages a player is sent back to: a tiny HTTP server on 127.0.0.1."""
+
+    port: int
+    visits: list[str] = field(default_factory=list)
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+
+@pytest.fixture
+def return_site() -> Iterator[ReturnSite]:
+    site = ReturnSite(free_port())
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            if self.path != "/favicon.ico":
+                site.visits.append(self.path)
+            body = b"<!doctype html><title>Back at the shop</title><h1>Back at the shop</h1>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    yield from served(ThreadingHTTPServer(("127.0.0.1", site.port), Handler), site)
+
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless, driven by Playwright (which cannot download its own here)."""
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="session")
+def local_stack(
+    tmp_path_factory: pytest.TempPathFactory, webhook_receiver: WebhookReceiver
+) -> Iterator[dict[str, Any]]:
     """Credentials of a running local stack: headless_url, plugin_url, keys (COMPAT names)."""
     creds_file = tmp_path_factory.mktemp("stack") / "credentials.json"
     storefront, operator = free_port(), free_port()
@@ -56,6 +183,8 @@ def local_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
             "2",
             "--credentials-file",
             str(creds_file),
+            "--webhook",
+            f"{webhook_receiver.url}#{webhook_receiver.secret}",
         ],
         cwd=ROOT,
         env={**env, "PYTHONPATH": f"{ROOT}:{ROOT / 'shared'}"},

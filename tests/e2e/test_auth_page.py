@@ -10,20 +10,18 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import httpx
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, ConsoleMessage, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage
 
 from functions.routes import operations
 from functions.runtime import Interface, build_app
 from tests.conftest import DemoStore
-from tests.e2e.conftest import free_port
+from tests.e2e.conftest import ReturnSite, free_port
 from tests.integration.players.conftest import ACCOUNT
 from webstore import keys
 from webstore.basket import Basket
@@ -32,60 +30,6 @@ from webstore.repo.users import UserRepository
 from webstore.services import local_bus
 
 pytestmark = pytest.mark.e2e
-
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-@dataclass
-class ReturnSite:
-    """The shop's page the player comes back to: a tiny HTTP server on 127.0.0.1."""
-
-    port: int
-    visits: list[str] = field(default_factory=list)
-
-    def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.port}{path}"
-
-
-@pytest.fixture
-def return_site() -> Iterator[ReturnSite]:
-    site = ReturnSite(free_port())
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            if self.path != "/favicon.ico":
-                site.visits.append(self.path)
-            body = b"<!doctype html><title>Back at the shop</title><h1>Back at the shop</h1>"
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", site.port), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield site
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def log_in_through_the_page(browser: Browser, auth_url: str, return_url: str, username: str) -> list[str]:

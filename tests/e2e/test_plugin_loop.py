@@ -62,7 +62,9 @@ def test_plugin_runs_every_command_once(local_stack: dict[str, Any]) -> None:
                 time.sleep(body["meta"]["next_check"])
 
         assert set(ran.values()) == {1}
-        assert sorted(texts.values()) == sorted(
+        # The stack is shared: other tests' purchases are in the queue too, and run once as well.
+        mine = [text for text in texts.values() if "E2EPlayer" in text]
+        assert sorted(mine) == sorted(
             [
                 "lp user E2EPlayer parent add vip",
                 "give E2EPlayer diamond_sword 1",
