@@ -17,7 +17,7 @@ ROUTE = Route(
     WRITE_AND_PUBLISH,
     "Pay for a basket (form post)",
     html=True,
-    timeout_seconds=30,
+    timeout_seconds=25,
 )
 
 

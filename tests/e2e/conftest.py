@@ -152,9 +152,11 @@ CHROMIUM_ARGS = [
 ]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """Debian's Chromium, headless, driven by Playwright (which cannot download its own here)."""
+    """Debian's Chromium, headless, driven by Playwright (which cannot download its own here).
+    Module-scoped: Playwright's sync API keeps an event loop running in this thread while it
+    lives, and the Lambda handlers of later test modules need that thread's loop free."""
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
         yield chromium

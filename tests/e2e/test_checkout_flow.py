@@ -49,7 +49,10 @@ def test_a_player_pays_in_the_browser(
         assert "Diamond Sword" in page.content()
         assert "Alex_e2e" in page.content()
         page.get_by_role("button", name="Pay now").click()
-        page.wait_for_url(complete_url, timeout=15_000)
+        try:
+            page.wait_for_url(complete_url, timeout=30_000)
+        except Exception as error:
+            raise AssertionError(f"not back at the shop: {page.url}\n{page.content()[:2000]}") from error
         assert page.get_by_role("heading").inner_text() == "Back at the shop"
     finally:
         context.close()
