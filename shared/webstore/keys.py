@@ -199,11 +199,6 @@ def purchased_attribute(package_id: int) -> str:
     return f"p{package_id}"
 
 
-def coupon_used_attribute(coupon_id: int) -> str:
-    """The purchases item's count of one coupon's redemptions by that player (coupon user_limit)."""
-    return f"c{coupon_id}"
-
-
 # The coupon code item's count of redemptions by everyone (coupon expire_limit).
 COUPON_REDEMPTIONS = "redemptions"
 

@@ -171,11 +171,12 @@ def test_coupon_refusals(demo: DemoStore, invoke: Invoke, fields: dict[str, Any]
         names={"#r": keys.COUPON_REDEMPTIONS},
         values={":n": 2},
     )
+    # What fulfilment keeps: the player's uses of this coupon.
     demo.table.put(
         {
-            **keys.key(pk, keys.purchases_sk(player["username_id"])),
-            "entity": "purchases",
-            keys.coupon_used_attribute(coupon.id): 1,
+            **keys.key(pk, keys.coupon_use_sk(coupon.id, player["username_id"])),
+            "entity": "coupon_use",
+            "uses": 1,
         }
     )
     assert_error(code(invoke, ident, "coupons", "test"), 422, "coupon_code", reason)

@@ -611,8 +611,8 @@ def apply_coupon(services: Services, token: str | None, ident: str, code: str) -
             raise Invalid(f"A basket takes at most {MAX_COUPONS} coupons", field="coupon_code")
         used_by_player = None
         if coupon.user_limit and basket.username_id:
-            counts = purchases(services, account_id, basket.username_id)
-            used_by_player = int(counts.get(keys.coupon_used_attribute(coupon.id), 0))
+            uses = keys.key(keys.account_pk(account_id), keys.coupon_use_sk(coupon.id, basket.username_id))
+            used_by_player = int((services.table.get(uses) or {}).get("uses", 0))
         reason = coupon_refusal(
             coupon,
             priced_lines(basket),
