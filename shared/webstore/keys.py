@@ -13,6 +13,7 @@ import hmac
 import re
 import secrets
 import uuid
+from datetime import datetime
 
 from webstore.errors import NotFound
 
@@ -215,11 +216,30 @@ def webhook_sk(endpoint_id: int) -> str:
     return f"WEBHOOK#{_n(endpoint_id)}"
 
 
+WEBHOOK_ATTEMPT_PREFIX = "WHATTEMPT#"
+
+
+def webhook_claim_sk(event_id: str, endpoint_id: int) -> str:
+    """One event's delivery to one endpoint: the claim while posting, `delivered` after a 2xx."""
+    return f"WHDELIVERY#{event_id}#{endpoint_id:010d}"
+
+
+def webhook_attempt_sk(at: datetime, event_id: str, endpoint_id: int, attempt: int) -> str:
+    """One delivery attempt, ordered by time (the delivery history reads them newest first)."""
+    moment = at.strftime("%Y%m%dT%H%M%S.%fZ")
+    return f"{WEBHOOK_ATTEMPT_PREFIX}{moment}#{event_id}#{endpoint_id:010d}#{attempt:03d}"
+
+
 # Global partitions.
 
 
 def basket_key(ident: str) -> dict[str, str]:
     return {"PK": f"BASKET#{ident}", "SK": "BASKET"}
+
+
+def checkout_attempt_key(ident: str, attempt_key: str) -> dict[str, str]:
+    """One hosted-checkout payment attempt of a basket (idempotency of the pay form)."""
+    return {"PK": f"BASKET#{ident}", "SK": f"ATTEMPT#{attempt_key}"}
 
 
 def secret_key(secret_hash: str) -> dict[str, str]:

@@ -47,10 +47,6 @@ class PageResult:
     redirect: str | None = None
 
 
-def _attempt_item_key(ident: str, key: str) -> dict[str, str]:
-    return {"PK": keys.basket_key(ident)["PK"], "SK": f"ATTEMPT#{key}"}
-
-
 def checkout_url(services: Services, ident: str) -> str:
     return f"{services.settings.storefront_url}/checkout/{ident}"
 
@@ -110,7 +106,7 @@ def _not_payable(loaded: Loaded) -> str:
 def pay(services: Services, ident: str, key: str, card_number: str) -> PageResult:
     if not ATTEMPT_KEY.match(key or ""):
         raise Invalid("attempt_key is missing or malformed; reload the checkout page", field="attempt_key")
-    attempt_key_item = _attempt_item_key(ident, key)
+    attempt_key_item = keys.checkout_attempt_key(ident, key)
     loaded = load(services, ident, None, [attempt_key_item])
     basket = loaded.basket
     previous = loaded.item(attempt_key_item)
@@ -159,7 +155,7 @@ def _claim(services: Services, basket: Basket, key: str, now: datetime) -> None:
             [
                 TransactAction.put(
                     {
-                        **_attempt_item_key(basket.ident, key),
+                        **keys.checkout_attempt_key(basket.ident, key),
                         "entity": "checkout_attempt",
                         "status": "pending",
                         "created_at": now.isoformat(),
@@ -202,7 +198,7 @@ def _release(services: Services, basket: Basket, key: str, now: datetime, *, rea
     services.table.transact(
         [
             TransactAction.update(
-                _attempt_item_key(basket.ident, key),
+                keys.checkout_attempt_key(basket.ident, key),
                 "SET #s = :s, reason = :r, finished_at = :now",
                 names={"#s": "status"},
                 values={":s": "declined", ":r": reason, ":now": now.isoformat()},
@@ -233,7 +229,7 @@ def _complete(services: Services, basket: Basket, key: str, transaction_id: str,
         [
             BasketRepository(services.table).save_action(basket),
             TransactAction.update(
-                _attempt_item_key(basket.ident, key),
+                keys.checkout_attempt_key(basket.ident, key),
                 "SET #s = :s, transaction_id = :t, finished_at = :now",
                 names={"#s": "status"},
                 values={":s": "paid", ":t": transaction_id, ":now": now.isoformat()},

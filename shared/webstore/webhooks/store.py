@@ -23,6 +23,7 @@ from aws_lambda_powertools import Logger
 from botocore.exceptions import ClientError
 from pydantic import BaseModel, ValidationError
 
+from webstore import keys
 from webstore.catalog import WebhookEndpoint
 from webstore.db import condition_failed, from_item
 from webstore.keys import account_pk, key, webhook_sk
@@ -31,8 +32,6 @@ from webstore.services import Services
 logger = Logger(child=True)
 
 ENDPOINT_PREFIX = "WEBHOOK#"
-CLAIM_PREFIX = "WHDELIVERY#"
-ATTEMPT_PREFIX = "WHATTEMPT#"
 RETENTION = timedelta(days=30)
 MAX_HISTORY = 200
 
@@ -65,13 +64,10 @@ class Claim:
     token: str = ""
 
 
-def claim_sk(event_id: str, endpoint_id: int) -> str:
-    return f"{CLAIM_PREFIX}{event_id}#{endpoint_id:010d}"
-
-
 def attempt_sk(attempt: DeliveryAttempt) -> str:
-    moment = attempt.attempted_at.strftime("%Y%m%dT%H%M%S.%fZ")
-    return f"{ATTEMPT_PREFIX}{moment}#{attempt.event_id}#{attempt.endpoint_id:010d}#{attempt.attempt:03d}"
+    return keys.webhook_attempt_sk(
+        attempt.attempted_at, attempt.event_id, attempt.endpoint_id, attempt.attempt
+    )
 
 
 class WebhookStore:
@@ -124,7 +120,7 @@ class WebhookStore:
         """Take the (event, endpoint) lease unless it was delivered or someone else holds it."""
         now = self.services.now()
         token = secrets.token_hex(8)
-        item_key = key(account_pk(account_id), claim_sk(event_id, endpoint_id))
+        item_key = key(account_pk(account_id), keys.webhook_claim_sk(event_id, endpoint_id))
         try:
             attributes = self.table.update(
                 item_key,
@@ -164,7 +160,7 @@ class WebhookStore:
 
     def mark_delivered(self, account_id: int, event_id: str, endpoint_id: int) -> None:
         self.table.update(
-            key(account_pk(account_id), claim_sk(event_id, endpoint_id)),
+            key(account_pk(account_id), keys.webhook_claim_sk(event_id, endpoint_id)),
             "SET #status = :delivered, delivered_at = :at REMOVE #lease, #claim",
             names={"#status": "status", "#lease": "lease_until", "#claim": "claim"},
             values={":delivered": "delivered", ":at": self.services.now().isoformat()},
@@ -174,7 +170,7 @@ class WebhookStore:
         """Give the lease back after a failed POST so the next retry may claim at once."""
         try:
             self.table.update(
-                key(account_pk(account_id), claim_sk(event_id, endpoint_id)),
+                key(account_pk(account_id), keys.webhook_claim_sk(event_id, endpoint_id)),
                 "SET #lease = :zero",
                 condition="#claim = :token AND #status = :pending",
                 names={"#lease": "lease_until", "#claim": "claim", "#status": "status"},
@@ -200,6 +196,6 @@ class WebhookStore:
         """Newest first: one Query on the attempt prefix, read backwards."""
         limit = max(1, min(limit, MAX_HISTORY))
         items, _ = self.table.query(
-            account_pk(account_id), sk_prefix=ATTEMPT_PREFIX, forward=False, limit=limit
+            account_pk(account_id), sk_prefix=keys.WEBHOOK_ATTEMPT_PREFIX, forward=False, limit=limit
         )
         return [from_item(DeliveryAttempt, item) for item in items]

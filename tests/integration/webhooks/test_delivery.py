@@ -11,13 +11,13 @@ from datetime import timedelta
 import pytest
 
 from webstore.events import DomainEvent, InProcessBus
-from webstore.keys import account_pk, key, webhook_sk
+from webstore.keys import account_pk, key, webhook_claim_sk, webhook_sk
 from webstore.services import Services
 from webstore.webhooks import Outcome, WebhookDispatcher, delivery_history
 from webstore.webhooks.envelope import verify
 from webstore.webhooks.http import HttpSender
 from webstore.webhooks.local import subscribe
-from webstore.webhooks.store import WebhookStore, claim_sk
+from webstore.webhooks.store import WebhookStore
 
 from .conftest import SECRET, Behaviour, Received, Receiver, add_endpoint, echo_then
 
@@ -127,7 +127,7 @@ def test_the_same_event_twice_after_success_is_delivered_once(
     assert [o.outcome for o in first.outcomes] == [Outcome.DELIVERED]
     assert [o.outcome for o in second.outcomes] == [Outcome.ALREADY_DELIVERED]
     assert len(receiver.events) == 1
-    claim = aws.table.get(key(account_pk(ACCOUNT), claim_sk(published.id, 1)), consistent=True)
+    claim = aws.table.get(key(account_pk(ACCOUNT), webhook_claim_sk(published.id, 1)), consistent=True)
     assert claim is not None and claim["status"] == "delivered" and claim["attempts"] == 1
 
 
