@@ -6,6 +6,7 @@ from functions.deps import TOKEN_PREFIX, services
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.services import Services
 from webstore.storefront import basket_auth, schemas
+from webstore.storefront.return_urls import MAX_RETURN_URL
 
 ROUTE = Route(
     Interface.STOREFRONT,
@@ -20,7 +21,7 @@ ROUTE = Route(
 async def endpoint(
     token: str,
     basket_ident: str = Path(max_length=80),
-    return_url: str | None = Query(None, alias="returnUrl", max_length=basket_auth.MAX_RETURN_URL + 1),
+    return_url: str | None = Query(None, alias="returnUrl", max_length=MAX_RETURN_URL + 1),
     svc: Services = Depends(services),
 ) -> list[schemas.AuthLink]:
     return basket_auth.auth_links(svc, token, basket_ident, return_url)

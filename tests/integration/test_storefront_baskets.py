@@ -61,8 +61,8 @@ def other_store(demo: DemoStore) -> ImportResult:
 
 def test_create_with_every_field_and_get_it_back(demo: DemoStore, invoke: Invoke) -> None:
     body = {
-        "complete_url": "https://shop.example/done",
-        "cancel_url": "https://shop.example/cancel",
+        "complete_url": "http://localhost:3000/done",  # the demo store's own site
+        "cancel_url": "http://127.0.0.1:3000/cancel",  # one of its allowed_return_hosts
         "custom": {"discord": "123", "n": 1, "f": 1.5, "nested": {"list": [1, "two", None, True]}},
         "complete_auto_redirect": True,
         "username": "Notch",
@@ -122,6 +122,8 @@ def test_create_with_an_invalid_store_is_422(demo: DemoStore, invoke: Invoke, to
     [
         ({"complete_url": "javascript:alert(1)"}, {}, "complete_url"),
         ({"cancel_url": "ftp://x.test/"}, {}, "cancel_url"),
+        ({"complete_url": "https://evil.example/phish"}, {}, "complete_url"),  # not the store's site
+        ({"cancel_url": "https://localhost.evil.example/"}, {}, "cancel_url"),
         ({"complete_url": "https://x.test/" + "a" * 3000}, {}, "complete_url"),
         ({"username": "no spaces allowed"}, {}, "username"),
         ({"username": "x" * 65}, {}, "username"),

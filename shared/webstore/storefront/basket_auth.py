@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 from webstore import keys
 from webstore.basket import Basket
@@ -27,59 +27,9 @@ from webstore.repo.users import User, UserRepository, check_username
 from webstore.services import Services
 from webstore.storefront import schemas
 from webstore.storefront.catalog import verified
+from webstore.storefront.return_urls import RETURN_URL, check_return_url
 
 BASKET_AUTHENTICATED = "basket.authenticated"
-MAX_RETURN_URL = 2048
-RETURN_URL = "returnUrl"
-
-
-# --- the return-URL rule ------------------------------------------------------------------
-
-
-def _host_of(url: str) -> str | None:
-    try:
-        host = urlsplit(url).hostname
-    except ValueError:
-        return None
-    return host.rstrip(".").lower() if host else None
-
-
-def allowed_return_hosts(store: Store) -> set[str]:
-    hosts = {h.strip().rstrip(".").lower() for h in store.allowed_return_hosts if h.strip()}
-    webstore_host = _host_of(store.webstore_url) if store.webstore_url else None
-    if webstore_host:
-        hosts.add(webstore_host)
-    return hosts
-
-
-def check_return_url(store: Store, url: str | None) -> str:
-    """The URL if the store may send a player there; Invalid naming `returnUrl` otherwise."""
-    if not url:
-        raise Invalid("returnUrl is required", field=RETURN_URL)
-    if len(url) > MAX_RETURN_URL:
-        raise Invalid(f"returnUrl is longer than {MAX_RETURN_URL} characters", field=RETURN_URL)
-    if any(not (0x21 <= ord(c) <= 0x7E) or c == "\\" for c in url):
-        raise Invalid(
-            "returnUrl must be percent-encoded: no spaces, control characters, backslashes or "
-            "non-ASCII characters",
-            field=RETURN_URL,
-        )
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 - raises ValueError for a malformed port
-    except ValueError as error:
-        raise Invalid("returnUrl is not a valid URL", field=RETURN_URL) from error
-    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
-        raise Invalid("returnUrl must be an absolute http or https URL", field=RETURN_URL)
-    if "@" in parts.netloc:
-        raise Invalid("returnUrl must not carry user information", field=RETURN_URL)
-    host = (parts.hostname or "").rstrip(".").lower()
-    if not host or host not in allowed_return_hosts(store):
-        raise Invalid(
-            f"returnUrl must point to the store's own site; host {host or '(none)'!r} is not allowed",
-            field=RETURN_URL,
-        )
-    return url
 
 
 # --- reads --------------------------------------------------------------------------------

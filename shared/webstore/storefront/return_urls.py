@@ -1,0 +1,59 @@
+"""Where a store may send a player back to: its own site (webstore_url's host) or the hosts it
+lists in `allowed_return_hosts`. Checked for auth return URLs and a basket's complete/cancel
+URLs, so no hosted page is an open redirect."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from webstore.catalog import Store
+from webstore.errors import Invalid
+
+MAX_RETURN_URL = 2048
+RETURN_URL = "returnUrl"
+
+
+def _host_of(url: str) -> str | None:
+    try:
+        host = urlsplit(url).hostname
+    except ValueError:
+        return None
+    return host.rstrip(".").lower() if host else None
+
+
+def allowed_return_hosts(store: Store) -> set[str]:
+    hosts = {h.strip().rstrip(".").lower() for h in store.allowed_return_hosts if h.strip()}
+    webstore_host = _host_of(store.webstore_url) if store.webstore_url else None
+    if webstore_host:
+        hosts.add(webstore_host)
+    return hosts
+
+
+def check_return_url(store: Store, url: str | None, field: str = RETURN_URL) -> str:
+    """The URL if the store may send a player there; Invalid naming `field` otherwise."""
+    if not url:
+        raise Invalid(f"{field} is required", field=field)
+    if len(url) > MAX_RETURN_URL:
+        raise Invalid(f"{field} is longer than {MAX_RETURN_URL} characters", field=field)
+    if any(not (0x21 <= ord(c) <= 0x7E) or c == "\\" for c in url):
+        raise Invalid(
+            f"{field} must be percent-encoded: no spaces, control characters, backslashes or "
+            "non-ASCII characters",
+            field=field,
+        )
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a malformed port
+    except ValueError as error:
+        raise Invalid(f"{field} is not a valid URL", field=field) from error
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        raise Invalid(f"{field} must be an absolute http or https URL", field=field)
+    if "@" in parts.netloc:
+        raise Invalid(f"{field} must not carry user information", field=field)
+    host = (parts.hostname or "").rstrip(".").lower()
+    if not host or host not in allowed_return_hosts(store):
+        raise Invalid(
+            f"{field} must point to the store's own site; host {host or '(none)'!r} is not allowed",
+            field=field,
+        )
+    return url
