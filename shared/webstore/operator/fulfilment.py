@@ -256,6 +256,7 @@ def _payment_lines(
             PaymentLine(
                 package_id=package.id,
                 category_id=package.category_id,
+                subscription=package.type is PackageType.SUBSCRIPTION,
                 name=package.name,
                 quantity=line.quantity,
                 base_price=package.price,
@@ -824,6 +825,55 @@ def publish_status(services: Services, payment: PaymentRecord, event_type: str |
             ),
         )
     )
+    recurring = RECURRING_EVENTS.get(payment.status)
+    if recurring and event_type in ("payment.completed", "payment.refunded", "payment.dispute.opened"):
+        publish_recurring(services, payment, recurring)
+
+
+# A subscription's lifecycle as receivers know it (COMPAT: recurring-payment.*). Subscriptions
+# start with their first payment and end with its refund or chargeback; there is no renewal
+# billing yet, so `renewed` is not emitted.
+RECURRING_EVENTS = {
+    "complete": "recurring-payment.started",
+    "refund": "recurring-payment.ended",
+    "chargeback": "recurring-payment.ended",
+}
+
+
+def publish_recurring(services: Services, payment: PaymentRecord, event_type: str) -> None:
+    """One event per subscription line of the payment, ids derived as for payment events."""
+    for line in payment.lines:
+        if not line.subscription:
+            continue
+        reference = f"{payment.transaction_id}-{line.package_id}"
+        services.publisher.publish(
+            DomainEvent(
+                type=event_type,
+                account_id=payment.account_id,
+                subject=recurring_subject(payment, line, reference, ended=event_type.endswith(".ended")),
+                id=str(uuid_module.uuid5(EVENT_NAMESPACE, f"{payment.account_id}:{reference}:{event_type}")),
+            )
+        )
+
+
+def recurring_subject(
+    payment: PaymentRecord, line: PaymentLine, reference: str, *, ended: bool
+) -> dict[str, Any]:
+    subject = payment_subject(payment)
+    return {
+        "reference": reference,
+        "created_at": payment.created_at.isoformat(),
+        "next_payment_at": None,
+        "status": {"id": 2 if ended else 1, "description": "Cancelled" if ended else "Active"},
+        "initial_payment": subject,
+        "last_payment": subject,
+        "fail_count": 0,
+        "price": {"amount": float(line.price), "currency": payment.currency},
+        "cancelled_at": payment.updated_at.isoformat() if ended else None,
+        "cancel_reason": payment.status if ended else None,
+        "product": {"id": line.package_id, "name": line.name},
+        "custom": payment.custom,
+    }
 
 
 def payment_subject(payment: PaymentRecord) -> dict[str, Any]:

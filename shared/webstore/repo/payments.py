@@ -35,6 +35,7 @@ class PaymentLine(Model):
     username: str
     uuid: str | None = None
     dynamic: bool = False  # a basket's dynamic package: no catalog entry, no commands
+    subscription: bool = False  # a subscription package: the payment starts a recurring payment
 
 
 class GiftCardUse(Model):
