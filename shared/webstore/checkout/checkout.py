@@ -25,7 +25,13 @@ from typing import Any
 from webstore import keys
 from webstore.basket import Basket
 from webstore.checkout import pages
-from webstore.checkout.gateway import ChargeRequest, ChargeStatus, PaymentGateway, SandboxGateway
+from webstore.checkout.gateway import (
+    ChargeRequest,
+    ChargeResult,
+    ChargeStatus,
+    PaymentGateway,
+    SandboxGateway,
+)
 from webstore.db import TransactAction, TransactionCancelled
 from webstore.errors import Conflict, DomainError, Invalid
 from webstore.events import DomainEvent
@@ -134,15 +140,24 @@ def pay(services: Services, ident: str, key: str, card_number: str) -> PageResul
         return PageResult(402, _form(services, basket, charge.reason))
     if charge.status is ChargeStatus.REDIRECT:
         return PageResult(redirect=charge.redirect_url)
+    return settle(services, basket, key, amount_due, charge)
+
+
+def settle(
+    services: Services, basket: Basket, key: str, amount_due: Decimal, charge: ChargeResult
+) -> PageResult:
+    """A paid charge: fulfil the order (idempotent per basket) and complete the basket. Money
+    taken for an order fulfilment refuses (a coupon or gift card ran out meanwhile) goes back."""
+    gateway = gateway_for(services)
+    now = services.now()
     try:
-        payment = fulfil(services, _order(basket, amount_due, gateway_for(services).name))
+        payment = fulfil(services, _order(basket, amount_due, gateway.name))
     except DomainError as refused:
-        # Money was taken but fulfilment refused (a coupon or gift card ran out meanwhile):
-        # the attempt is closed and the player told; the operator refunds through the gateway.
+        refunded = gateway.refund(charge.reference, amount_due)
         _release(services, basket, key, now, reason=refused.detail)
-        return PageResult(
-            409, _form(services, basket, f"We could not complete the payment: {refused.detail}")
-        )
+        outcome = "your payment was refunded" if refunded else "contact the store for a refund"
+        message = f"We could not complete the order ({refused.detail}); {outcome}."
+        return PageResult(409, _form(services, basket, message))
     _complete(services, basket, key, payment.transaction_id, now)
     return _after_payment(services, basket)
 

@@ -1,8 +1,9 @@
 """The payment gateway port, and the sandbox gateway that runs the whole flow locally.
 
 A real processor (card redirect + its webhook) is one more adapter: `charge` answers
-`redirect` with the processor's URL, and the processor's webhook later calls
-`checkout.complete_attempt` with the same attempt key. The sandbox answers at once.
+`redirect` with the processor's URL (the attempt keeps the basket's claim), and the adapter's
+webhook handler calls `checkout.settle` with the basket, the attempt key and the paid
+`ChargeResult` — the same step the sandbox's immediate answer takes. The sandbox answers at once.
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ class PaymentGateway(Protocol):
 
     def charge(self, request: ChargeRequest) -> ChargeResult: ...
 
+    def refund(self, reference: str, amount: Decimal) -> bool: ...
+
 
 SANDBOX_DECLINED_CARD = "4000000000000002"
 
@@ -60,3 +63,7 @@ class SandboxGateway:
         if request.amount < 0:
             return ChargeResult(ChargeStatus.DECLINED, reason="Nothing to charge")
         return ChargeResult(ChargeStatus.PAID, reference=f"sandbox-{request.attempt_key}")
+
+    def refund(self, reference: str, amount: Decimal) -> bool:
+        """Sandbox charges move no money, so giving it back always succeeds."""
+        return reference.startswith("sandbox-")

@@ -212,3 +212,28 @@ def test_unauthenticated_or_empty_basket_cannot_pay(demo: DemoStore, invoke: Inv
 def test_unknown_basket_is_a_404_page(demo: DemoStore, invoke: Invoke) -> None:
     page = invoke(get_checkout_page.handler, "GET", "/checkout/1-" + "0" * 32)
     assert page.status == 404 and page.headers["content-type"].startswith("text/html")
+
+
+def test_order_refused_after_the_charge_is_refunded_and_the_basket_stays_payable(
+    demo: DemoStore, invoke: Invoke
+) -> None:
+    from functions.storefront import apply_coupon
+    from webstore import keys
+
+    ident = new_basket(invoke, demo)
+    applied = invoke(
+        apply_coupon.handler, "POST", f"/api/baskets/{ident}/coupons", body={"coupon_code": "SWORD1"}
+    )
+    assert applied.status == 200, applied.body
+    # Meanwhile other players used up the coupon (limit 100): fulfilment refuses the order.
+    demo.table.update(
+        keys.key(keys.account_pk(1), keys.coupon_code_sk("SWORD1")),
+        "SET redemptions = :n",
+        values={":n": 100},
+    )
+    key = attempt_key_of(invoke(get_checkout_page.handler, "GET", f"/checkout/{ident}"))
+    refused = pay(invoke, ident, key)
+    assert refused.status == 409
+    assert "redemption limit" in refused.body and "refunded" in refused.body
+    assert payments(invoke, demo) == []
+    assert basket_json(invoke, demo, ident)["complete"] is False
