@@ -24,7 +24,8 @@ Percent = Annotated[Decimal, Field(ge=0, le=100, max_digits=7, decimal_places=4)
 
 
 class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=False, validate_assignment=False)
+    # defer_build: a model is compiled on first use, so a function imports only what it uses.
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class PackageType(StrEnum):
