@@ -34,6 +34,7 @@ TARGET_RATIO = 1.25
 # importing the webstore modules ours loaded (separates the runtime's cost from the domain's).
 VARIANTS = ("ours", "bare", "bare+domain")
 TABLE = "bench"
+DEMO_CATALOG = ROOT / "shared" / "webstore" / "demo" / "store.json"
 REGION = "eu-west-1"
 # Preferred representatives, when they exist: a catalog read, a basket read, a basket write, the plugin poll.
 PREFERRED = (
@@ -41,7 +42,7 @@ PREFERRED = (
     "functions.storefront.get_basket",
     "functions.storefront.get_categories",
     "functions.storefront.create_basket",
-    "functions.storefront.add_package",
+    "functions.storefront.add_basket_package",
     "functions.operator.get_queue",
     "functions.operator.get_due_players",
 )
@@ -219,15 +220,16 @@ def _operations(wanted: list[str]) -> tuple[list[Any], dict[str, str]]:
 
 
 def _seed(catalog: str | None) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, str]]:
-    """(table definition, items in DynamoDB JSON, path parameter values) for the child processes."""
+    """(table definition, items in DynamoDB JSON, request values) for the child processes: a store
+    imported from a catalog file (the demo store by default) and a basket holding one package."""
     os.environ.update(ENVIRONMENT)
     import boto3
     from moto import mock_aws
 
-    from webstore import db, keys
+    from webstore import db, services
+    from webstore.catalog_import import import_catalog, parse_catalog
+    from webstore.storefront import baskets
 
-    token = keys.new_public_token(1)
-    ident = keys.new_basket_ident(1)
     table = {
         "KeySchema": db.KEY_SCHEMA,
         "AttributeDefinitions": db.ATTRIBUTE_DEFINITIONS,
@@ -236,37 +238,19 @@ def _seed(catalog: str | None) -> tuple[dict[str, Any], list[dict[str, Any]], di
     with mock_aws():
         client = boto3.client("dynamodb", region_name=REGION)
         db.create_table(client, TABLE)
-        store = db.Table(client, TABLE)
-        store.put({**keys.basket_key(ident), "entity": "basket", "complete": False})
-        if catalog:
-            _import_catalog(catalog)
-            token = _find_key(json.loads(Path(catalog).read_text()), "public_token") or token
+        source = Path(catalog) if catalog else DEMO_CATALOG
+        result = import_catalog(db.Table(client, TABLE), parse_catalog(json.loads(source.read_text())))
+        services.reset()
+        live = services.get_services()
+        buyer = baskets.NewBasket(username="BenchBuyer")
+        basket = baskets.create_basket(live, result.public_token, buyer, "192.0.2.1")
+        baskets.add_package(live, None, basket.ident, baskets.AddPackage(package_id=10, quantity=1))
         items = client.scan(TableName=TABLE)["Items"]
-    defaults = {"token": token, "basketIdent": ident, "ident": ident}
-    return table, items, defaults
-
-
-def _import_catalog(catalog: str) -> None:
-    """Through the `webstore import` command, as an operator would seed the deployed table."""
-    try:
-        from webstore import cli  # type: ignore[attr-defined]
-    except ImportError:
-        print("note: webstore.cli is not there yet; seeded only a basket", file=sys.stderr)
-        return
-    cli.main(["import", "--table", TABLE, "--region", REGION, catalog])
-
-
-def _find_key(value: Any, key: str) -> str | None:
-    if isinstance(value, dict):
-        if isinstance(value.get(key), str):
-            return str(value[key])
-        value = list(value.values())
-    if isinstance(value, list):
-        for each in value:
-            found = _find_key(each, key)
-            if found:
-                return found
-    return None
+        services.reset()
+    ident = basket.ident
+    values = {"token": result.public_token, "basketIdent": ident, "basket_ident": ident, "ident": ident}
+    values["secret"] = next(secret for secret in result.server_secrets.values() if secret)
+    return table, items, values
 
 
 def _event(method: str, path: str, values: dict[str, str]) -> dict[str, Any]:
@@ -290,6 +274,7 @@ def _event(method: str, path: str, values: dict[str, str]) -> dict[str, Any]:
             "x-forwarded-for": "127.0.0.1",
             "x-forwarded-proto": "https",
             "x-forwarded-port": "443",
+            "x-tebex-secret": values.get("secret", ""),
             **({"content-length": str(len(body))} if body else {}),
         },
         "requestContext": {
@@ -470,7 +455,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7, help="timed runs per variant (default 7)")
     parser.add_argument("--handler", action="append", default=[], help="module of an operation (repeatable)")
     parser.add_argument(
-        "--catalog", help="catalog JSON to seed through `webstore import` (default: a basket)"
+        "--catalog", help="catalog JSON to seed (default: the demo store) before a basket is made"
     )
     parser.add_argument("--importtime", action="store_true", help="always print the import-time breakdown")
     parser.add_argument("--skip-sizes", action="store_true", help="do not build the assets (needs PyPI)")
