@@ -77,8 +77,8 @@ class SidebarModule(Model):
     settings: dict[str, str | int | float | bool | None] = Field(default_factory=dict)
 
 
-class Store(Model):
-    """The store (account) and its settings: one item, read with every storefront request."""
+class StoreProfile(Model):
+    """What an operator sets about a store (the catalog file's `store` section)."""
 
     id: Int32
     name: Name
@@ -93,7 +93,6 @@ class Store(Model):
     online_mode: bool = True
     log_events: bool = False
     disabled: bool = False
-    created_at: datetime
     supports_usernames: bool = True
     supports_gifting: bool = True
     tax: Tax = Field(default_factory=Tax)
@@ -102,10 +101,6 @@ class Store(Model):
     basket_ttl_seconds: int = Field(default=7 * 24 * 3600, ge=300, le=90 * 24 * 3600)
     emit_basket_abandoned: bool = False
     sidebar: list[SidebarModule] = Field(default_factory=list)
-    # Sales are few and priced into every read, so they ride in the store item.
-    sales: list[Sale] = Field(default_factory=list)
-    public_token: str
-    checkout_key_hash: str
 
     @field_validator("currency")
     @classmethod
@@ -114,6 +109,16 @@ class Store(Model):
         if value not in MINOR_UNITS:
             raise ValueError(f"unsupported currency {value!r}")
         return value
+
+
+class Store(StoreProfile):
+    """The store (account) and its settings: one item, read with every storefront request."""
+
+    created_at: datetime
+    # Sales are few and priced into every read, so they ride in the store item.
+    sales: list[Sale] = Field(default_factory=list)
+    public_token: str
+    checkout_key_hash: str
 
 
 class Category(Model):

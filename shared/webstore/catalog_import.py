@@ -26,9 +26,8 @@ from webstore.catalog import (
     Page,
     Sale,
     Server,
-    SidebarModule,
     Store,
-    Tax,
+    StoreProfile,
     WebhookEndpoint,
 )
 from webstore.db import Table, deserialize
@@ -38,28 +37,9 @@ from webstore.repo.store import StoreRepository
 EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
 
 
-class StoreSettings(Model):
+class StoreSettings(StoreProfile):
     """The store section of a catalog file: Store without what the import issues itself."""
 
-    id: int = Field(ge=1, le=keys.INT32_MAX)
-    name: str
-    description: str = ""
-    webstore_url: str = ""
-    currency: str = "USD"
-    lang: str = "en"
-    logo: str | None = None
-    platform_type: str = "Minecraft (Java Edition)"
-    platform_type_id: str = "minecraft"
-    game_type: str = "Minecraft"
-    online_mode: bool = True
-    disabled: bool = False
-    supports_usernames: bool = True
-    supports_gifting: bool = True
-    tax: Tax = Field(default_factory=Tax)
-    allowed_return_hosts: list[str] = Field(default_factory=list)
-    basket_ttl_seconds: int = 7 * 24 * 3600
-    emit_basket_abandoned: bool = False
-    sidebar: list[SidebarModule] = Field(default_factory=list)
     # Optional fixed credentials (local development); generated when absent.
     public_token: str | None = None
     checkout_api_key: str | None = None

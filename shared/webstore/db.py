@@ -65,6 +65,18 @@ def to_attribute_value(value: Any) -> Any:
     return str(value)
 
 
+def plain_json(value: Any) -> Any:
+    """What DynamoDB gave back, as plain JSON: its Decimal numbers as ints and floats again
+    (custom data and webhook subjects go to clients that wrote JSON numbers)."""
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    if isinstance(value, Mapping):
+        return {str(k): plain_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set):
+        return [plain_json(v) for v in value]
+    return value
+
+
 def to_item(model: BaseModel, pk: str, sk: str, entity: str, **extra: Any) -> Item:
     item: Item = {"PK": pk, "SK": sk, "entity": entity}
     item.update(to_attribute_value(model.model_dump()))

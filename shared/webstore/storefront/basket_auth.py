@@ -9,17 +9,15 @@ checked when the link is made and again, server side, when the page redirects.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from decimal import Decimal
 from typing import Any
 from urllib.parse import quote
 
 from webstore import keys
 from webstore.basket import Basket
 from webstore.catalog import Store
-from webstore.db import from_item
+from webstore.db import from_item, plain_json
 from webstore.errors import Conflict, Invalid, NotFound
 from webstore.events import DomainEvent
 from webstore.repo.baskets import BasketRepository
@@ -127,17 +125,6 @@ def authenticate(services: Services, prompt: AuthPrompt, username: str) -> str:
     return prompt.return_url
 
 
-def _plain(value: Any) -> Any:
-    """DynamoDB numbers come back as Decimal; the subject is JSON for webhook receivers."""
-    if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() else float(value)
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | set):
-        return [_plain(v) for v in value]
-    return value
-
-
 def authenticated_subject(basket: Basket, user: User, now: datetime) -> dict[str, Any]:
     """The webhook subject: the basket as receivers know it (docs/players.md)."""
     return {
@@ -149,7 +136,7 @@ def authenticated_subject(basket: Basket, user: User, now: datetime) -> dict[str
         "email": basket.email,
         "ip": basket.ip,
         "country": basket.country,
-        "custom": _plain(basket.custom),
+        "custom": plain_json(basket.custom),
         "customer": {
             "email": basket.email,
             "ip": basket.ip,

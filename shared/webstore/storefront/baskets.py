@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from webstore import keys
 from webstore.basket import MAX_LINES, MAX_QUANTITY, Basket, BasketLine, DynamicPackage
 from webstore.catalog import Coupon, CreatorCode, GiftCard, Package, PackageType, Store
-from webstore.db import Item, from_item
+from webstore.db import Item, from_item, plain_json
 from webstore.errors import Conflict, Invalid, NotFound
 from webstore.pricing import PricedLine, PricingContext, coupon_refusal, price_basket
 from webstore.repo.account import AccountRepository
@@ -334,17 +334,6 @@ def _check_json(value: Any, depth: int) -> None:
             raise Invalid("custom holds a number out of range", field="custom")
         if len(number.as_tuple().digits) > 38:
             raise Invalid("custom holds a number with more than 38 digits", field="custom")
-
-
-def plain_json(value: Any) -> Any:
-    """DynamoDB gives numbers back as Decimal; callers gave us JSON ints and floats."""
-    if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() else float(value)
-    if isinstance(value, dict):
-        return {k: plain_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [plain_json(v) for v in value]
-    return value
 
 
 # --- packages ---------------------------------------------------------------------------------

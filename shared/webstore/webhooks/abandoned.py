@@ -16,9 +16,9 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from decimal import Decimal
 from typing import Any
 
+from webstore.db import plain_json
 from webstore.events import DomainEvent
 
 BASKET_ABANDONED = "basket.abandoned"
@@ -36,17 +36,6 @@ def is_ttl_removal(event_name: str | None, user_identity: Mapping[str, Any] | No
     )
 
 
-def _plain(value: Any) -> Any:
-    """DynamoDB numbers come back as Decimal; the subject is JSON for receivers."""
-    if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() else float(value)
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | set):
-        return [_plain(v) for v in value]
-    return value
-
-
 def abandoned_event(old_image: Mapping[str, Any]) -> DomainEvent | None:
     """The event for an expired basket image, or None when it is not one to report."""
     if old_image.get("entity") != "basket":
@@ -61,9 +50,9 @@ def abandoned_event(old_image: Mapping[str, Any]) -> DomainEvent | None:
     subject: dict[str, Any] = {
         "ident": ident,
         "username": old_image.get("username"),
-        "username_id": _plain(old_image.get("username_id")),
+        "username_id": plain_json(old_image.get("username_id")),
         "email": old_image.get("email"),
-        "custom": _plain(old_image.get("custom")),
+        "custom": plain_json(old_image.get("custom")),
         "created_at": old_image.get("created_at"),
         "expired_at": (
             datetime.fromtimestamp(int(expires_at), UTC).isoformat(timespec="seconds")
@@ -72,7 +61,7 @@ def abandoned_event(old_image: Mapping[str, Any]) -> DomainEvent | None:
         ),
     }
     if old_image.get("total_price") is not None and old_image.get("currency"):
-        subject["price"] = {"amount": _plain(old_image["total_price"]), "currency": old_image["currency"]}
+        subject["price"] = {"amount": plain_json(old_image["total_price"]), "currency": old_image["currency"]}
     return DomainEvent(
         type=BASKET_ABANDONED,
         account_id=int(account_id),
