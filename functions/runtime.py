@@ -204,16 +204,24 @@ def build_app(interface: Interface, operations: Iterable[tuple[Route, Endpoint]]
     return app
 
 
-def lambda_handler(route: Route, endpoint: Endpoint) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
+LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
+
+
+def lambda_handler(route: Route, endpoint: Endpoint) -> LambdaHandler:
     """The Lambda entry point of one operation: its one-route app behind Mangum and Powertools."""
     adapter = Mangum(build_app(route.interface, [(route, endpoint)]), lifespan="off")
+    return powertools_handler(lambda: adapter, route.operation_id)
+
+
+def powertools_handler(adapter: Callable[[], Mangum], operation: str) -> LambdaHandler:
+    """Logger context, a request metric, tracing and the cold-start metric around an ASGI adapter."""
 
     @metrics.log_metrics(capture_cold_start_metric=True, raise_on_empty_metrics=False)
     @logger.inject_lambda_context(clear_state=True)
     @tracer.capture_lambda_handler(capture_response=False)
     def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-        logger.append_keys(operation=route.operation_id)
+        logger.append_keys(operation=operation)
         metrics.add_metric(name="Requests", unit=MetricUnit.Count, value=1)
-        return adapter(event, context)
+        return adapter()(event, context)
 
     return handler

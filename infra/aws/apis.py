@@ -191,8 +191,39 @@ class Operations(NestedStack):
         super().__init__(scope, id, description=f"Webstore {interface.value} operations")
         self.interface = interface
         self.functions: dict[str, WebstoreFunction] = {}
-        for operation in operations(interface):
+        table = operations(interface)
+        for operation in table:
             self.functions[operation.module] = self._operation(operation, api, shared)
+        self.unmatched = self._unmatched(table, api, shared)
+
+    def _unmatched(
+        self, table: tuple[Operation, ...], api: apigwv2.HttpApi, shared: Shared
+    ) -> WebstoreFunction:
+        """`$default`: what no route matched (COMPAT's `//queue`) is served by the whole interface
+        app, so it may touch what any of the interface's routes may (functions/unmatched.py)."""
+        module = "functions.unmatched"
+        function = WebstoreFunction(
+            self,
+            "Unmatched",
+            shared=shared,
+            handler=f"{module}.{self.interface.value}_handler",
+            name=function_name(shared.config, self.interface.value, module),
+            service=f"webstore-{self.interface.value}",
+            access={access for op in table for access in op.route.access},
+            memory_mb=max((op.route.memory_mb for op in table), default=512),
+            timeout_seconds=max((op.route.timeout_seconds for op in table), default=10),
+            description=f"{self.interface.value}: requests no route matched ($default)",
+        )
+        apigwv2.HttpRoute(
+            function,
+            "DefaultRoute",
+            http_api=api,
+            route_key=apigwv2.HttpRouteKey.DEFAULT,
+            integration=integrations.HttpLambdaIntegration(
+                "UnmatchedIntegration", function.target, scope_permission_to_route=False
+            ),
+        )
+        return function
 
     def _operation(self, operation: Operation, api: apigwv2.HttpApi, shared: Shared) -> WebstoreFunction:
         route = operation.route

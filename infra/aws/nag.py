@@ -53,8 +53,8 @@ def acknowledge_findings(stack: WebstoreStack) -> None:
             for finding, reason in FUNCTION_FINDINGS.items():
                 _acknowledge(construct, finding, reason)
         elif isinstance(construct, Operations):
-            for function in construct.functions.values():
+            for function in [*construct.functions.values(), construct.unmatched]:
                 for child in function.node.children:
-                    if child.node.id.startswith("Route"):
+                    if child.node.id.startswith("Route") or child.node.id == "DefaultRoute":
                         _acknowledge(child, "AwsSolutions-APIG4", ROUTE_AUTHORIZATION)
     _acknowledge(stack.events.stream_failures, "AwsSolutions-SQS3", STREAM_FAILURES_IS_A_DLQ)

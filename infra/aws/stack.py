@@ -67,7 +67,7 @@ class WebstoreStack(Stack):
                 # CDK binds a code asset to one stack: each nested stack gets its own (same hash).
                 shared=dataclasses.replace(shared, code=bundling.function_code(root)),
             )
-            function_alarms(nested.functions.values(), self.alarm_topic.topic)
+            function_alarms([*nested.functions.values(), nested.unmatched], self.alarm_topic.topic)
             self.operations[interface] = nested
         function_alarms([self.events.dispatch, self.events.basket_expired], self.alarm_topic.topic)
 

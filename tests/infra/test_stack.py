@@ -107,6 +107,9 @@ def test_no_function_writes_unless_its_route_declares_it(
     synth: Synthesized, route_table: tuple[Operation, ...]
 ) -> None:
     declared = {op.handler_path: op.route.access for op in route_table} | EVENT_CONSUMERS
+    for interface in Interface:  # `$default`: the whole interface app may do what its routes may
+        union = frozenset(a for op in route_table if op.route.interface is interface for a in op.route.access)
+        declared[f"functions.unmatched.{interface.value}_handler"] = union
     functions = functions_by_handler(synth)
     assert set(functions) == set(declared), "every function comes from the route table or the consumers"
     for handler, (template, _, function) in functions.items():
@@ -238,3 +241,19 @@ def test_cdk_nag_reports_no_unacknowledged_finding(synth: Synthesized) -> None:
     ]
     assert "AwsSolutions-APIG4" in acknowledged and "AwsSolutions-L1" in acknowledged
     assert all(rule.startswith("AwsSolutions-") for rule in acknowledged)
+
+
+def test_unmatched_requests_reach_the_interface_app(synth: Synthesized) -> None:
+    """COMPAT's `//queue` matches no API Gateway route: `$default` sends it to the whole app."""
+    functions = functions_by_handler(synth)
+    for interface in Interface:
+        template = synth.nested[interface.value]
+        template_, function_id, _ = functions[f"functions.unmatched.{interface.value}_handler"]
+        assert template_ is template
+        routes = resources(template, "AWS::ApiGatewayV2::Route")
+        [default] = [r for r in routes.values() if r["Properties"]["RouteKey"] == "$default"]
+        integration_id = default["Properties"]["Target"]["Fn::Join"][1][1]["Ref"]
+        uri = resources(template, "AWS::ApiGatewayV2::Integration")[integration_id]["Properties"][
+            "IntegrationUri"
+        ]
+        assert uri == {"Fn::GetAtt": [function_id, "Arn"]}
