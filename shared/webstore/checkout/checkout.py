@@ -180,7 +180,9 @@ def _claim(services: Services, basket: Basket, key: str, now: datetime) -> None:
                 ),
                 TransactAction.update(
                     keys.basket_key(basket.ident),
-                    "SET checkout_attempt = :k, checkout_started_at = :now ADD #v :one",
+                    # A basket being paid for does not expire (no basket.abandoned for a paid order,
+                    # even if the process dies between fulfilment and completion).
+                    "SET checkout_attempt = :k, checkout_started_at = :now REMOVE expires_at ADD #v :one",
                     # No live claim: none yet (absent or null), or one older than the timeout.
                     condition="#v = :v AND complete = :false AND (attribute_not_exists(checkout_attempt)"
                     " OR attribute_type(checkout_attempt, :null) OR checkout_started_at < :stale)",
@@ -220,10 +222,11 @@ def _release(services: Services, basket: Basket, key: str, now: datetime, *, rea
             ),
             TransactAction.update(
                 keys.basket_key(basket.ident),
-                "REMOVE checkout_attempt, checkout_started_at ADD #v :one",
+                # The basket's TTL (taken away by the claim) comes back: it may be abandoned again.
+                "SET expires_at = :expires REMOVE checkout_attempt, checkout_started_at ADD #v :one",
                 condition="checkout_attempt = :k",
                 names={"#v": "version"},
-                values={":k": key, ":one": 1},
+                values={":k": key, ":one": 1, ":expires": basket.expires_at},
             ),
         ]
     )

@@ -175,6 +175,23 @@ def test_concurrent_pays_of_one_basket_make_exactly_one_payment(
     assert set(statuses) <= {303, 409}
 
 
+def test_a_basket_being_paid_does_not_expire_and_a_declined_one_does_again(
+    demo: DemoStore, invoke: Invoke
+) -> None:
+    from webstore.checkout import checkout
+
+    ident = new_basket(invoke, demo)
+    key = {"PK": f"BASKET#{ident}", "SK": "BASKET"}
+    ttl = demo.table.get(key)["expires_at"]  # type: ignore[index]
+    loaded = checkout.load(get_services(), ident, None)
+    checkout._claim(get_services(), loaded.basket, "held-while-charging-0001", get_services().now())
+    assert "expires_at" not in demo.table.get(key)  # type: ignore[operator]
+    checkout._release(
+        get_services(), loaded.basket, "held-while-charging-0001", get_services().now(), reason="x"
+    )
+    assert demo.table.get(key)["expires_at"] == ttl  # type: ignore[index]
+
+
 def test_basket_refuses_changes_while_being_paid(demo: DemoStore, invoke: Invoke) -> None:
     from webstore.checkout import checkout
 
