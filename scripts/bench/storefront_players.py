@@ -18,11 +18,10 @@ from functions.storefront import (
     post_auth_page,
     update_tier,
 )
+from tests.support import seed_basket
 from webstore import keys
-from webstore.basket import Basket
 from webstore.db import to_item
 from webstore.players import Tier
-from webstore.repo.baskets import BasketRepository
 from webstore.repo.users import UserRepository
 
 ACCOUNT = 1
@@ -30,17 +29,7 @@ RETURN = "http://localhost:3000/basket"
 
 
 def _basket(ctx: dict[str, Any], **fields: Any) -> str:
-    now = datetime.now(UTC)
-    basket = Basket(
-        ident=keys.new_basket_ident(ACCOUNT),
-        account_id=ACCOUNT,
-        currency="USD",
-        created_at=now,
-        updated_at=now,
-        **fields,
-    )
-    BasketRepository(ctx["table"]).create(basket)
-    return basket.ident
+    return seed_basket(ctx["table"], ACCOUNT, **fields).ident
 
 
 def setup(ctx: dict[str, Any]) -> None:

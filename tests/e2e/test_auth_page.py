@@ -10,7 +10,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -23,8 +22,7 @@ from functions.runtime import Interface, build_app
 from tests.conftest import DemoStore
 from tests.e2e.conftest import ReturnSite, free_port
 from tests.integration.players.conftest import ACCOUNT
-from webstore import keys
-from webstore.basket import Basket
+from tests.support import seed_basket
 from webstore.repo.baskets import BasketRepository
 from webstore.repo.users import UserRepository
 from webstore.services import local_bus
@@ -99,16 +97,7 @@ def storefront_in_process(demo: DemoStore, monkeypatch: pytest.MonkeyPatch) -> I
 def test_auth_page_in_chromium_in_process(
     demo: DemoStore, storefront_in_process: str, return_site: ReturnSite, browser: Browser
 ) -> None:
-    now = datetime.now(UTC)
-    basket = Basket(
-        ident=keys.new_basket_ident(ACCOUNT),
-        account_id=ACCOUNT,
-        currency="USD",
-        created_at=now,
-        updated_at=now,
-        custom={"order": "e2e"},
-    )
-    BasketRepository(demo.table).create(basket)
+    basket = seed_basket(demo.table, ACCOUNT, custom={"order": "e2e"})
     bus = local_bus()
     bus.published.clear()
 

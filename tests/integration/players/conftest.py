@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from tests.conftest import DemoStore
+from tests.support import seed_basket
 from webstore import keys
 from webstore.basket import Basket
 from webstore.db import to_item
 from webstore.events import DomainEvent
 from webstore.players import Tier
-from webstore.repo.baskets import BasketRepository
 from webstore.services import local_bus
 
 ACCOUNT = 1
@@ -34,18 +34,7 @@ def make_basket(demo: DemoStore) -> Callable[..., Basket]:
     """A basket of the demo store, written the way createBasket writes it."""
 
     def _make(**fields: Any) -> Basket:
-        now = datetime.now(UTC)
-        basket = Basket(
-            ident=keys.new_basket_ident(ACCOUNT),
-            account_id=ACCOUNT,
-            currency="USD",
-            created_at=now,
-            updated_at=now,
-            expires_at=int((now + timedelta(days=7)).timestamp()),
-            **fields,
-        )
-        BasketRepository(demo.table).create(basket)
-        return basket
+        return seed_basket(demo.table, ACCOUNT, **fields)
 
     return _make
 
