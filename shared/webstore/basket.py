@@ -90,7 +90,3 @@ class Basket(Model):
     checkout_attempt: str | None = None
     checkout_started_at: datetime | None = None
     version: int = 0
-
-    @property
-    def is_subscription(self) -> bool:
-        return any(line.type is PackageType.SUBSCRIPTION for line in self.lines)

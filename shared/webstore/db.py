@@ -7,7 +7,8 @@ Every repository goes through `Table`, so each method here is exactly one round 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from decimal import Decimal
 from enum import Enum
 from typing import Any, TypeVar
@@ -18,7 +19,6 @@ from pydantic import BaseModel
 
 from webstore.errors import Conflict
 
-KEY_ATTRIBUTES = ("PK", "SK", "GSI1PK", "GSI1SK")
 TTL_ATTRIBUTE = "expires_at"
 GSI1 = "GSI1"
 
@@ -116,6 +116,16 @@ class TransactionCancelled(Conflict):
     @property
     def failed_indexes(self) -> list[int]:
         return [i for i, code in enumerate(self.reasons) if code == "ConditionalCheckFailed"]
+
+
+_reads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="reads")
+R = TypeVar("R")
+
+
+def start_read(read: Callable[..., R], *args: Any) -> Future[R]:
+    """Issue a read now, beside the request's main one; collect it with `.result()` afterwards
+    (two round trips, one round-trip time)."""
+    return _reads.submit(read, *args)
 
 
 class Table:

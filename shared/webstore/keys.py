@@ -212,8 +212,11 @@ def server_sk(server_id: int) -> str:
     return f"SERVER#{_n(server_id)}"
 
 
+WEBHOOK_PREFIX = "WEBHOOK#"
+
+
 def webhook_sk(endpoint_id: int) -> str:
-    return f"WEBHOOK#{_n(endpoint_id)}"
+    return f"{WEBHOOK_PREFIX}{_n(endpoint_id)}"
 
 
 WEBHOOK_ATTEMPT_PREFIX = "WHATTEMPT#"
@@ -252,7 +255,6 @@ def user_key(username: str) -> dict[str, str]:
 
 
 USERS_SEQUENCE_KEY = {"PK": "SEQ#USERS", "SK": "SEQ"}
-ACCOUNTS_SEQUENCE_KEY = {"PK": "SEQ#ACCOUNTS", "SK": "SEQ"}
 
 
 def queue_pk(account_id: int, server_id: int) -> str:
@@ -291,8 +293,6 @@ def command_pointer_sk(command_id: int) -> str:
 
 
 # Account partition, operator side.
-
-PAYMENT_PREFIX = "PAY#"
 
 
 def order_sk(idempotency_key: str) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import ipaddress
 import math
 import re
-from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, Literal
@@ -26,7 +25,7 @@ from webstore.catalog import (
     Server,
     Store,
 )
-from webstore.db import TransactAction, condition_failed, from_item
+from webstore.db import TransactAction, condition_failed, from_item, start_read
 from webstore.errors import Forbidden, Invalid, NotFound
 from webstore.money import symbol
 from webstore.operator import schemas
@@ -39,7 +38,6 @@ from webstore.repo.store import StoreRepository, StoreView
 from webstore.repo.users import User, UserRepository, check_username
 from webstore.services import Services
 
-_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="operator-reads")
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$")
 COUPONS_PER_PAGE = 25
 BANS_PER_PAGE = 100
@@ -127,7 +125,7 @@ def list_coupons(
         raise Invalid("page must be at least 1", field="page")
     accounts = AccountRepository(services.table)
     pk = keys.account_pk(account_id)
-    total_future = _pool.submit(accounts.coupon_count, account_id)
+    total_future = start_read(accounts.coupon_count, account_id)
     lowest, highest = keys.coupon_sk(1), keys.coupon_sk(keys.INT32_MAX)
     if before is not None:
         items, _ = services.table.query(
@@ -348,7 +346,7 @@ def _servers(services: Services, account_id: int) -> dict[int, Server]:
 
 def _catalog_and_servers(services: Services, account_id: int) -> tuple[StoreView, dict[int, Server]]:
     """The catalog (one Query) and the servers (one Query), issued together."""
-    servers = _pool.submit(_servers, services, account_id)
+    servers = start_read(_servers, services, account_id)
     view = StoreRepository(services.table).catalog(account_id, with_packages=True)
     return view, servers.result()
 

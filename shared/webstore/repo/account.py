@@ -174,7 +174,3 @@ class AccountRepository:
         return to_item(
             endpoint, keys.account_pk(account_id), keys.webhook_sk(endpoint.id), "webhook_endpoint"
         )
-
-    def webhooks(self, account_id: int) -> list[WebhookEndpoint]:
-        items, _ = self.table.query(keys.account_pk(account_id), sk_prefix="WEBHOOK#")
-        return [from_item(WebhookEndpoint, i) for i in items]

@@ -65,10 +65,6 @@ class StoreRepository:
         """Pages + store (goals and stats ride along; they are small): one Query."""
         return self._range(account_id, "1PAGE#", keys.STORE_ITEM)
 
-    def sidebar(self, account_id: int) -> StoreView:
-        """Goals + stats + store: one Query."""
-        return self._range(account_id, "2GOAL#", keys.STORE_ITEM)
-
     def operator_view(self, account_id: int) -> StoreView:
         """Goals + stats + store + categories + packages (fulfilment, operator admin): one Query."""
         return self._range(account_id, "2GOAL#", "7PKG#~")

@@ -7,13 +7,12 @@ adds the basket or the player's tiers, fetched in parallel with the catalog.
 from __future__ import annotations
 
 import hmac
-from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from webstore import keys
 from webstore.basket import Basket
 from webstore.catalog import Category, Package, Store
+from webstore.db import start_read
 from webstore.errors import NotFound
 from webstore.players import TIER_STATUSES, Tier
 from webstore.pricing import PricingContext, billing_period_start, package_price, price_of, prorate_price
@@ -25,7 +24,6 @@ from webstore.storefront import schemas
 from webstore.storefront.credentials import Credentials, check_checkout_credentials, require_present
 
 T = TypeVar("T")
-_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="reads")
 
 
 def verified(store: Store, public_token: str) -> Store:
@@ -47,7 +45,7 @@ def load_catalog_and_basket(
     """The catalog and, when named, the basket: two reads issued together."""
     if not basket_ident:
         return load_catalog(services, public_token, with_packages=with_packages), None
-    basket_future = _pool.submit(_basket_of_store, services, public_token, basket_ident)
+    basket_future = start_read(_basket_of_store, services, public_token, basket_ident)
     view = load_catalog(services, public_token, with_packages=with_packages)
     return view, basket_future.result()
 
@@ -57,16 +55,6 @@ def _basket_of_store(services: Services, public_token: str, ident: str) -> Baske
     if basket.account_id != keys.account_of(public_token):
         raise NotFound("Basket not found")
     return basket
-
-
-def start_read(read: Callable[..., T], *args: Any) -> Future[T]:
-    """Issue a read now, on the read pool; collect it with `.result()` after the main read."""
-    return _pool.submit(read, *args)
-
-
-def in_parallel(first: Callable[[], T], second: Callable[[], object]) -> tuple[T, object]:
-    future = _pool.submit(second)
-    return first(), future.result()
 
 
 # --- views ---------------------------------------------------------------------------------

@@ -20,10 +20,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from webstore import keys
 from webstore.catalog import PackageType
+from webstore.db import start_read
 from webstore.errors import Invalid, NotFound
 from webstore.repo.player_tiers import ONGOING_STATUSES, PlayerTierRepository
 from webstore.services import Services
-from webstore.storefront.catalog import load_catalog, start_read
+from webstore.storefront.catalog import load_catalog
 from webstore.storefront.credentials import Credentials, check_checkout_credentials, require_present
 
 

@@ -31,7 +31,6 @@ from webstore.services import Services
 
 logger = Logger(child=True)
 
-ENDPOINT_PREFIX = "WEBHOOK#"
 RETENTION = timedelta(days=30)
 MAX_HISTORY = 200
 
@@ -86,7 +85,7 @@ class WebhookStore:
         start: dict[str, Any] | None = None
         while True:
             items, start = self.table.query(
-                account_pk(account_id), sk_prefix=ENDPOINT_PREFIX, start_key=start
+                account_pk(account_id), sk_prefix=keys.WEBHOOK_PREFIX, start_key=start
             )
             for item in items:
                 try:
