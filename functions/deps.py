@@ -1,4 +1,9 @@
-"""FastAPI dependencies shared by the operation modules: services and credentials."""
+"""FastAPI dependencies shared by the operation modules: services and credentials.
+
+Dependencies are `async def`, like the endpoints: FastAPI runs a plain `def` dependency in its
+thread pool, which on a cold start means starting a worker thread (and per request costs more
+than the call itself).
+"""
 
 from __future__ import annotations
 
@@ -13,11 +18,11 @@ TOKEN_PREFIX = "/api/accounts/{token}"  # storefront routes that carry the publi
 BASKET_PREFIX = "/api/baskets/{basket_ident}"  # storefront routes without it (COMPAT.md)
 
 
-def services() -> Services:
+async def services() -> Services:
     return get_services()
 
 
-def path_token(request: Request) -> str | None:
+async def path_token(request: Request) -> str | None:
     """The public token of a route under TOKEN_PREFIX; None on its token-less alias."""
     token = request.path_params.get("token")
     return str(token) if token is not None else None

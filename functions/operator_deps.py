@@ -9,7 +9,7 @@ from webstore.operator.auth import SECRET_HEADERS, ServerIdentity, authenticate
 from webstore.services import Services
 
 
-def server_identity(request: Request, svc: Services = Depends(services)) -> ServerIdentity:
+async def server_identity(request: Request, svc: Services = Depends(services)) -> ServerIdentity:
     """The server whose secret came in `X-Service-Secret` (SPEC) or `X-Tebex-Secret` (COMPAT)."""
     secret = next((request.headers[h] for h in SECRET_HEADERS if request.headers.get(h)), None)
     return authenticate(svc, secret, client_ip(request))

@@ -57,7 +57,7 @@ def _dispatcher() -> WebhookDispatcher:
         _cache.update(
             services=services,
             dispatcher=WebhookDispatcher(services),
-            backoff=SqsVisibilityBackoff(boto3.client("sqs", region_name=services.settings.region)),
+            backoff=SqsVisibilityBackoff(lambda: boto3.client("sqs", region_name=services.settings.region)),
         )
     dispatcher: WebhookDispatcher = _cache["dispatcher"]
     return dispatcher

@@ -47,7 +47,8 @@ def build_services(settings: Settings) -> Services:
         publisher = _local_bus
     else:
         publisher = EventBridgePublisher(
-            boto3.client("events", region_name=settings.region, config=_BOTO_CONFIG), settings.event_bus_name
+            lambda: boto3.client("events", region_name=settings.region, config=_BOTO_CONFIG),
+            settings.event_bus_name,
         )
     return Services(settings=settings, table=Table(dynamodb, settings.table_name), publisher=publisher)
 

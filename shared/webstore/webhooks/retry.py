@@ -11,6 +11,8 @@ receiver is not hit by every message at once). The retry budget is the queue's `
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from functools import cached_property
 from typing import Any
 
 from aws_lambda_powertools import Logger
@@ -41,10 +43,15 @@ def queue_url_from_arn(arn: str) -> str:
 
 
 class SqsVisibilityBackoff:
-    """Sets a failed message's next visibility; best effort (the queue's default applies otherwise)."""
+    """Sets a failed message's next visibility; best effort (the queue's default applies otherwise).
+    The SQS client is made on the first failure: most batches never need it."""
 
-    def __init__(self, client: Any) -> None:
-        self.client = client
+    def __init__(self, client_factory: Callable[[], Any]) -> None:
+        self._client_factory = client_factory
+
+    @cached_property
+    def client(self) -> Any:
+        return self._client_factory()
 
     def postpone(self, queue_arn: str, receipt_handle: str, receive_count: int) -> int | None:
         delay = retry_delay_seconds(receive_count)

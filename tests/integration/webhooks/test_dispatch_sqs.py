@@ -33,7 +33,7 @@ ACCOUNT = 42
 
 
 def publish(event: DomainEvent) -> None:
-    EventBridgePublisher(boto3.client("events", region_name=REGION), BUS).publish(event)
+    EventBridgePublisher(lambda: boto3.client("events", region_name=REGION), BUS).publish(event)
 
 
 def paid(account_id: int = ACCOUNT) -> DomainEvent:
@@ -187,3 +187,25 @@ def test_a_malformed_message_is_a_batch_item_failure(wiring: Wiring, context: La
     messages = receive(wiring)
     response = dispatch_webhook.handler(sqs_event(wiring, messages), context)
     assert failed_ids(response) == [messages[0]["MessageId"]]
+
+
+def test_the_eventbridge_client_is_made_on_the_first_publish_only(wiring: Wiring) -> None:
+    """Functions that never publish (every read) do not pay for an EventBridge client at cold start."""
+    made: list[str] = []
+
+    def factory() -> object:
+        made.append("events")
+        return boto3.client("events", region_name=REGION)
+
+    publisher = EventBridgePublisher(factory, BUS)
+    assert made == []
+    publisher.publish(paid())
+    publisher.publish(paid())
+    assert made == ["events"]
+    assert len(receive(wiring, expected=2)) == 2
+
+
+def test_services_in_aws_mode_make_no_eventbridge_client_until_publishing(aws: Services) -> None:
+    publisher = aws.publisher
+    assert isinstance(publisher, EventBridgePublisher)
+    assert "client" not in vars(publisher)
