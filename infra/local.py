@@ -9,7 +9,8 @@ import asyncio
 import contextlib
 import json
 import os
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,24 @@ def embedded_dynamodb() -> Iterator[None]:
         os.environ.setdefault(name, value)
     with mock_aws():
         yield
+
+
+def one_call_at_a_time(client: Any) -> Callable[[str, dict[str, Any]], Any]:
+    """A `_make_api_call` for `client` that runs its calls one at a time.
+
+    moto is not thread-safe inside a call: a transaction deep-copies the table while another
+    thread (a request, the webhook delivery thread, a parallel read) may be writing to it, and
+    fails with "dictionary changed size during iteration". DynamoDB makes every call atomic;
+    serialising the embedded table's calls restores that, while threads still interleave
+    between calls as concurrent Lambda instances do."""
+    original = client._make_api_call
+    lock = threading.Lock()
+
+    def atomic(operation: str, params: dict[str, Any]) -> Any:
+        with lock:
+            return original(operation, params)
+
+    return atomic
 
 
 def configure_environment(config: LocalConfig) -> None:
@@ -126,6 +145,8 @@ def run(config: LocalConfig) -> None:
     with contextlib.ExitStack() as stack:
         if not config.dynamodb_endpoint:
             stack.enter_context(embedded_dynamodb())
+            client = services_module.get_services().table.client
+            client._make_api_call = one_call_at_a_time(client)
         table = prepare_table(config)
         dispatcher = start_local_bus_consumers()
         stack.callback(dispatcher.stop)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 import json
 import os
-import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +14,7 @@ from urllib.parse import urlencode
 import boto3
 import pytest
 
+from infra.local import one_call_at_a_time
 from webstore import services as services_module
 from webstore.catalog_import import ImportResult, import_catalog, parse_catalog
 from webstore.db import Table, create_table
@@ -188,15 +188,7 @@ def invoke() -> Invoke:
 
 @pytest.fixture
 def atomic_calls(demo: DemoStore, monkeypatch: pytest.MonkeyPatch) -> None:
-    """moto is not thread-safe inside one call (a transaction deep-copies tables while another
-    thread writes); real DynamoDB makes each call atomic. Make each call atomic here too, so
-    threads interleave between calls exactly as concurrent Lambda instances would."""
+    """Each DynamoDB call atomic, as in DynamoDB and the local stack (moto is not thread-safe
+    inside one call); threads interleave between calls as concurrent Lambda instances would."""
     client = get_services().table.client
-    original = client._make_api_call
-    lock = threading.Lock()
-
-    def atomic(operation: str, params: dict[str, Any]) -> Any:
-        with lock:
-            return original(operation, params)
-
-    monkeypatch.setattr(client, "_make_api_call", atomic)
+    monkeypatch.setattr(client, "_make_api_call", one_call_at_a_time(client))
