@@ -9,8 +9,6 @@ import asyncio
 import contextlib
 import json
 import os
-import threading
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,6 +19,7 @@ from fastapi import FastAPI
 
 from functions.routes import operations
 from functions.runtime import Interface, build_app
+from infra.embedded import embedded_dynamodb, one_call_at_a_time
 from webstore import keys
 from webstore import services as services_module
 from webstore.catalog import WebhookEndpoint
@@ -49,35 +48,6 @@ class LocalConfig:
 
 def interface_app(interface: Interface) -> FastAPI:
     return build_app(interface, [(op.route, op.endpoint) for op in operations(interface)])
-
-
-@contextlib.contextmanager
-def embedded_dynamodb() -> Iterator[None]:
-    """moto's DynamoDB, EventBridge and SQS, in this process, for as long as the block runs."""
-    from moto import mock_aws
-
-    for name, value in (("AWS_ACCESS_KEY_ID", "local"), ("AWS_SECRET_ACCESS_KEY", "local")):
-        os.environ.setdefault(name, value)
-    with mock_aws():
-        yield
-
-
-def one_call_at_a_time(client: Any) -> Callable[[str, dict[str, Any]], Any]:
-    """A `_make_api_call` for `client` that runs its calls one at a time.
-
-    moto is not thread-safe inside a call: a transaction deep-copies the table while another
-    thread (a request, the webhook delivery thread, a parallel read) may be writing to it, and
-    fails with "dictionary changed size during iteration". DynamoDB makes every call atomic;
-    serialising the embedded table's calls restores that, while threads still interleave
-    between calls as concurrent Lambda instances do."""
-    original = client._make_api_call
-    lock = threading.Lock()
-
-    def atomic(operation: str, params: dict[str, Any]) -> Any:
-        with lock:
-            return original(operation, params)
-
-    return atomic
 
 
 def configure_environment(config: LocalConfig) -> None:

@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 import boto3
 import pytest
 
-from infra.local import one_call_at_a_time
+from infra.embedded import one_call_at_a_time
 from webstore import services as services_module
 from webstore.catalog_import import ImportResult, import_catalog, parse_catalog
 from webstore.db import Table, create_table

@@ -1,4 +1,4 @@
-"""The local stack's guard for its embedded (moto) table: one DynamoDB call at a time."""
+"""The embedded (moto) table's guard: one DynamoDB call at a time, as DynamoDB makes each atomic."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import threading
 import time
 from typing import Any
 
-from infra.local import one_call_at_a_time
+from infra.embedded import one_call_at_a_time
 from tests.support import in_threads
 
 
