@@ -8,6 +8,7 @@ construct is exercised; real operations, once committed, are covered with no edi
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import tempfile
 from collections.abc import Iterator
@@ -27,6 +28,8 @@ from infra.app import build
 from infra.aws.stack import WebstoreStack
 
 FAKES = Path(__file__).parent / "fake_operations"
+# What `cdk synth` runs with: the stage default and the feature flags in cdk.json.
+CDK_CONTEXT = json.loads((Path(__file__).parents[2] / "cdk.json").read_text())["context"]
 pytestmark = pytest.mark.infra
 
 
@@ -60,7 +63,7 @@ class Synthesized:
 
 def synthesize(**context: Any) -> Synthesized:
     outdir = Path(tempfile.mkdtemp(prefix="webstore-cdk-"))
-    app = App(outdir=str(outdir), context={"aws:cdk:bundling-stacks": [], **context})
+    app = App(outdir=str(outdir), context={**CDK_CONTEXT, "aws:cdk:bundling-stacks": [], **context})
     stack = build(app)
     app.synth()
     return Synthesized(
