@@ -20,7 +20,6 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
-from typing import Any
 
 from webstore import keys
 from webstore.basket import Basket
@@ -35,7 +34,9 @@ from webstore.checkout.gateway import (
 from webstore.db import TransactAction, TransactionCancelled
 from webstore.errors import Conflict, DomainError, Invalid
 from webstore.events import DomainEvent
+from webstore.money import ZERO
 from webstore.operator.fulfilment import Order, OrderLine, fulfil
+from webstore.payment_subject import DECLINED_STATUS_ID, SubjectLine, SubjectPayment, payment_subject
 from webstore.repo.baskets import BasketRepository
 from webstore.repo.payments import GiftCardUse
 from webstore.services import Services
@@ -131,12 +132,13 @@ def pay(services: Services, ident: str, key: str, card_number: str) -> PageResul
     reprice(basket, loaded.store, now)
     amount_due = basket.total_price - basket.giftcard_amount
 
-    charge = gateway_for(services).charge(
+    gateway = gateway_for(services)
+    charge = gateway.charge(
         ChargeRequest(key, amount_due, basket.currency, f"Basket {ident}", card_number, basket.email)
     )
     if charge.status is ChargeStatus.DECLINED:
         _release(services, basket, key, now, reason=charge.reason)
-        _publish_declined(services, basket, charge.reason, amount_due)
+        _publish_declined(services, basket, charge.reason, gateway.name)
         return PageResult(402, _form(services, basket, charge.reason))
     if charge.status is ChargeStatus.REDIRECT:
         return PageResult(redirect=charge.redirect_url)
@@ -298,39 +300,44 @@ def _order(basket: Basket, amount_due: Decimal, gateway: str) -> Order:
     )
 
 
-def _publish_declined(services: Services, basket: Basket, reason: str, amount: Decimal) -> None:
-    subject: dict[str, Any] = {
-        "transaction_id": None,
-        "status": {"id": 18, "description": "Declined"},
-        "created_at": services.now().isoformat(),
-        "price": {"amount": float(amount), "currency": basket.currency},
-        "price_paid": {"amount": 0.0, "currency": basket.currency},
-        "payment_method": {"name": "Sandbox", "refundable": False},
-        "decline_reason": {"code": "card_declined", "message": reason},
-        "customer": {
-            "email": basket.email,
-            "ip": basket.ip,
-            "username": {"id": basket.username_id, "username": basket.username},
-            "country": basket.country,
-        },
-        "products": [
-            {
-                "id": line.package_id,
-                "name": line.name,
-                "quantity": line.quantity,
-                "base_price": {"amount": float(line.base_price), "currency": basket.currency},
-                "paid_price": {"amount": float(line.line_price), "currency": basket.currency},
-                "variables": [{"identifier": k, "option": v} for k, v in line.variable_data.items()],
-                "custom": None,
-                "username": {"id": basket.username_id, "username": basket.username},
-            }
-            for line in basket.lines
-        ],
-        "coupons": [{"code": c.code} for c in basket.coupons],
-        "gift_cards": [{"card_number": n} for n in basket.giftcards],
-        "custom": basket.custom,
-        "basket_ident": basket.ident,
-    }
+def _publish_declined(services: Services, basket: Basket, reason: str, gateway: str) -> None:
+    """`payment.declined`: the payment subject of what the basket would have paid (nothing was
+    stored, so there is no transaction id) with the gateway's reason."""
+    subject = payment_subject(
+        SubjectPayment(
+            transaction_id=None,
+            status_id=DECLINED_STATUS_ID,
+            status="Declined",
+            created_at=services.now(),
+            currency=basket.currency,
+            price_paid=ZERO,
+            gateway=gateway,
+            email=basket.email or "",
+            ip=basket.ip,
+            country=basket.country,
+            username_id=basket.username_id,
+            username=basket.username or "",
+            lines=[
+                SubjectLine(
+                    package_id=line.package_id,
+                    name=line.name,
+                    quantity=line.quantity,
+                    base_price=line.base_price,
+                    paid_price=line.line_price,
+                    variables=line.variable_data,
+                    username_id=line.gift_username_id if line.gift_username else basket.username_id,
+                    username=line.gift_username or basket.username or "",
+                )
+                for line in basket.lines
+            ],
+            coupons=[c.code for c in basket.coupons],
+            gift_cards=[(number, amount) for number, amount in basket.giftcard_split.items() if amount > 0],
+            custom=basket.custom,
+            creator_code=basket.creator_code,
+            decline_reason=reason,
+        )
+    )
+    subject["basket_ident"] = basket.ident  # which basket stays unpaid (not in a stored payment's subject)
     services.publisher.publish(
         DomainEvent(type="payment.declined", account_id=basket.account_id, subject=subject)
     )

@@ -45,7 +45,9 @@ from webstore.catalog import (
 from webstore.db import Item, TransactAction, TransactionCancelled, from_item, to_item
 from webstore.errors import Conflict, Invalid
 from webstore.events import DomainEvent
-from webstore.money import ZERO, round_money, symbol
+from webstore.money import ZERO, round_money
+from webstore.payment_subject import SubjectLine, SubjectPayment
+from webstore.payment_subject import payment_subject as subject_of
 from webstore.players import RecentPayment, StoreStats, Tier
 from webstore.repo.account import AccountRepository
 from webstore.repo.payments import GiftCardUse, PaymentLine, PaymentNote, PaymentRecord, PaymentRepository
@@ -877,55 +879,40 @@ def recurring_subject(
 
 
 def payment_subject(payment: PaymentRecord) -> dict[str, Any]:
-    """The webhook subject of a payment (COMPAT.md: payment subject)."""
-    currency = payment.currency
-
-    def price(amount: Decimal) -> dict[str, Any]:
-        return {"amount": float(amount), "currency": currency}
-
-    base = sum((line.base_price * line.quantity for line in payment.lines), ZERO)
-    return {
-        "transaction_id": payment.transaction_id,
-        "status": {"id": payment.status_id, "description": STATUS_DESCRIPTIONS[payment.status]},
-        "payment_sequence": "oneoff",
-        "created_at": payment.created_at.isoformat(),
-        "price": price(base),
-        "price_paid": price(payment.amount),
-        "payment_method": {"name": payment.gateway, "refundable": payment.gateway != "Manual"},
-        "fees": {"tax": price(ZERO), "gateway": price(ZERO)},
-        "customer": {
-            "first_name": "",
-            "last_name": "",
-            "email": payment.email,
-            "ip": payment.ip,
-            "username": {"id": str(payment.username_id), "username": payment.username},
-            "marketing_consent": False,
-            "country": payment.country,
-            "postal_code": "",
-        },
-        "products": [
-            {
-                "id": line.package_id,
-                "name": line.name,
-                "quantity": line.quantity,
-                "base_price": price(line.base_price),
-                "paid_price": price(line.price),
-                "variables": [{"identifier": k, "option": v} for k, v in line.variables.items()],
-                "expires_at": None,
-                "custom": None,
-                "username": {"id": str(line.username_id), "username": line.username},
-            }
-            for line in payment.lines
-        ],
-        "coupons": [{"code": code} for code in payment.coupons],
-        "gift_cards": [{"card_number": g.card_number, "amount": price(g.amount)} for g in payment.giftcards],
-        "recurring_payment_reference": None,
-        "custom": payment.custom,
-        "revenue_share": [],
-        "decline_reason": None,
-        "creator_code": payment.creator_code or None,
-        "currency_symbol": symbol(currency),
-    }
+    """The webhook subject of a stored payment (COMPAT.md: payment subject)."""
+    return subject_of(
+        SubjectPayment(
+            transaction_id=payment.transaction_id,
+            status_id=payment.status_id,
+            status=STATUS_DESCRIPTIONS[payment.status],
+            created_at=payment.created_at,
+            currency=payment.currency,
+            price_paid=payment.amount,
+            gateway=payment.gateway,
+            email=payment.email,
+            ip=payment.ip,
+            country=payment.country,
+            username_id=payment.username_id,
+            username=payment.username,
+            lines=[
+                SubjectLine(
+                    package_id=line.package_id,
+                    name=line.name,
+                    quantity=line.quantity,
+                    base_price=line.base_price,
+                    paid_price=line.price,
+                    variables=line.variables,
+                    username_id=line.username_id,
+                    username=line.username,
+                )
+                for line in payment.lines
+            ],
+            coupons=payment.coupons,
+            gift_cards=[(g.card_number, g.amount) for g in payment.giftcards],
+            custom=payment.custom,
+            creator_code=payment.creator_code,
+        )
+    )
 
 
 __all__ = [

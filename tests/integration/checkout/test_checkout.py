@@ -147,6 +147,32 @@ def test_declined_card_leaves_the_basket_payable(demo: DemoStore, invoke: Invoke
     assert len(payments(invoke, demo)) == 1
 
 
+def test_a_declined_payment_is_published_in_the_payment_subject_shape(
+    demo: DemoStore, invoke: Invoke
+) -> None:
+    """Receivers parse every payment.* subject alike: the decline has the completed payment's
+    keys, no transaction, nothing paid, the reason, and the basket that stays unpaid."""
+    ident = new_basket(invoke, demo)
+    key = attempt_key_of(invoke(get_checkout_page.handler, "GET", f"/checkout/{ident}"))
+    declined = pay(invoke, ident, key, SANDBOX_DECLINED_CARD)
+    assert pay(invoke, ident, attempt_key_of(declined)).status == 303
+    published = {e.type: e.subject for e in get_services().publisher.published}  # type: ignore[attr-defined]
+    decline, completed = published["payment.declined"], published["payment.completed"]
+
+    assert set(decline) == set(completed) | {"basket_ident"}
+    assert decline["transaction_id"] is None
+    assert decline["status"] == {"id": 18, "description": "Declined"}
+    assert decline["decline_reason"]["code"] == "card_declined"
+    assert decline["decline_reason"]["message"]
+    assert decline["price_paid"]["amount"] == 0.0
+    assert decline["price"] == completed["price"]
+    assert decline["basket_ident"] == ident
+    assert decline["customer"]["username"] == completed["customer"]["username"]
+    assert [(p["id"], p["quantity"]) for p in decline["products"]] == [(10, 2)]
+    assert decline["products"][0].keys() == completed["products"][0].keys()
+    assert decline["custom"] == {"order_ref": "A-1"}
+
+
 def test_double_submit_charges_once(demo: DemoStore, invoke: Invoke) -> None:
     ident = new_basket(invoke, demo)
     key = attempt_key_of(invoke(get_checkout_page.handler, "GET", f"/checkout/{ident}"))
