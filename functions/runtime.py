@@ -42,6 +42,8 @@ class Access(StrEnum):
     TABLE_READ = "table:read"
     TABLE_WRITE = "table:write"
     BUS_PUT = "bus:put"
+    # The key that opens webhook signing secrets (webstore.secret_box): the dispatch function.
+    WEBHOOK_KEY = "webhook-key:read"
 
 
 READ = frozenset({Access.TABLE_READ})

@@ -11,6 +11,8 @@ import boto3
 
 from webstore.catalog_import import import_catalog, parse_catalog
 from webstore.db import Table
+from webstore.secret_box import NoKeyConfigured, secret_box
+from webstore.settings import Settings
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,6 +43,13 @@ def main(argv: list[str] | None = None) -> int:
     importer.add_argument("--table", required=True)
     importer.add_argument("--region", default=None)
     importer.add_argument("--dynamodb-endpoint", default=None)
+    importer.add_argument(
+        "--webhook-key-secret",
+        default=None,
+        metavar="ARN",
+        help="Secrets Manager secret sealing webhook signing secrets (the stack's WebhookKeySecret output); "
+        "needed when the catalog has webhooks",
+    )
 
     args = parser.parse_args(argv)
     if args.command == "serve":
@@ -68,7 +77,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"webstore import: {error}", file=sys.stderr)
         return 2
     client = boto3.client("dynamodb", region_name=args.region, endpoint_url=args.dynamodb_endpoint)
-    result = import_catalog(Table(client, args.table), catalog)
+    settings = Settings(
+        **({"region": args.region} if args.region else {}),
+        **({"webhook_key_secret": args.webhook_key_secret} if args.webhook_key_secret else {}),
+    )
+    try:
+        result = import_catalog(Table(client, args.table), catalog, box=secret_box(settings))
+    except NoKeyConfigured:
+        print(
+            "webstore import: the catalog has webhooks; pass --webhook-key-secret (the stack's "
+            "WebhookKeySecret output) so their signing secrets can be sealed",
+            file=sys.stderr,
+        )
+        return 2
     print(f"Imported store {result.account_id} into {args.table}")
     print(f"  public_token       {result.public_token}")
     print(f"  checkout_api_key   {result.checkout_api_key or '(unchanged; only its hash is stored)'}")

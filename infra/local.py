@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import json
 import os
+import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -66,6 +67,9 @@ def configure_environment(config: LocalConfig) -> None:
             "POWERTOOLS_SERVICE_NAME": "webstore-local",
         }
     )
+    # The key sealing webhook signing secrets in the table (AWS keeps it in Secrets Manager). A
+    # fresh one per run unless given: each run imports its catalog again, sealing anew.
+    os.environ.setdefault("WEBSTORE_WEBHOOK_KEY", secrets.token_urlsafe(32))
     if config.dynamodb_endpoint:
         os.environ["WEBSTORE_DYNAMODB_ENDPOINT"] = config.dynamodb_endpoint
     if config.next_check is not None:

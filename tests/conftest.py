@@ -33,6 +33,7 @@ os.environ.update(
         "WEBSTORE_TABLE_NAME": TABLE,
         "WEBSTORE_REGION": "us-east-1",
         "WEBSTORE_EVENTS": "local",
+        "WEBSTORE_WEBHOOK_KEY": "test-webhook-sealing-key",
         "WEBSTORE_STOREFRONT_URL": "https://shop.test",
         "WEBSTORE_OPERATOR_URL": "https://plugin.test",
         "POWERTOOLS_TRACE_DISABLED": "true",

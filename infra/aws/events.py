@@ -62,8 +62,8 @@ class Events(Construct):
             handler=DISPATCH_HANDLER,
             name=function_name(config, "events", "dispatch_webhook"),
             service="webstore-events",
-            # Reads endpoints and secrets' hashes, records each delivery attempt.
-            access={Access.TABLE_READ, Access.TABLE_WRITE},
+            # Reads endpoints, opens their signing secrets, records each delivery attempt.
+            access={Access.TABLE_READ, Access.TABLE_WRITE, Access.WEBHOOK_KEY},
             timeout_seconds=int(DISPATCH_TIMEOUT.to_seconds()),
             description="Signs and POSTs each domain event to the account's webhook endpoints",
         )

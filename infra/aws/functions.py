@@ -17,6 +17,7 @@ from aws_cdk import aws_events as events
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
+from aws_cdk import aws_secretsmanager as secretsmanager
 from constructs import Construct
 
 from functions.runtime import Access
@@ -53,6 +54,7 @@ class Shared:
     bus: events.IEventBus
     storefront_url: str
     operator_url: str
+    webhook_key: secretsmanager.ISecret
 
     def environment(self, service: str) -> dict[str, str]:
         return {
@@ -138,5 +140,9 @@ class WebstoreFunction(Construct):
             self.function.add_to_role_policy(
                 iam.PolicyStatement(actions=list(TABLE_WRITE_ACTIONS), resources=[table_arn])
             )
+        if Access.WEBHOOK_KEY in self.access:
+            # Its name in the environment; its value read at run time (Powertools, cached).
+            self.function.add_environment("WEBSTORE_WEBHOOK_KEY_SECRET", shared.webhook_key.secret_arn)
+            shared.webhook_key.grant_read(self.function)
         if Access.BUS_PUT in self.access:
             shared.bus.grant_put_events_to(self.function)

@@ -41,6 +41,12 @@ STREAM_FAILURES_IS_A_DLQ = (
     "a DLQ of a DLQ would only move the problem. Its depth is alarmed."
 )
 
+WEBHOOK_KEY_NOT_ROTATED = (
+    "The webhook key seals the stored webhook signing secrets; rotating it in Secrets Manager "
+    "alone would leave every sealed secret unopenable. Rotation is a re-seal: put a new value, "
+    "then re-import each store's catalog (`webstore import`), which seals its secrets anew."
+)
+
 
 def _acknowledge(scope: IConstruct, finding: str, reason: str) -> None:
     Validations.of(scope).acknowledge(Acknowledgment(id=finding, reason=reason))
@@ -58,3 +64,4 @@ def acknowledge_findings(stack: WebstoreStack) -> None:
                     if child.node.id.startswith("Route") or child.node.id == "DefaultRoute":
                         _acknowledge(child, "AwsSolutions-APIG4", ROUTE_AUTHORIZATION)
     _acknowledge(stack.events.stream_failures, "AwsSolutions-SQS3", STREAM_FAILURES_IS_A_DLQ)
+    _acknowledge(stack.data.webhook_key, "AwsSolutions-SMG4", WEBHOOK_KEY_NOT_ROTATED)

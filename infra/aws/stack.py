@@ -53,6 +53,7 @@ class WebstoreStack(Stack):
             bus=self.bus,
             storefront_url=self.apis.storefront_url,
             operator_url=self.apis.operator_url,
+            webhook_key=self.data.webhook_key,
         )
         self.events = Events(self, "Events", shared=shared, bus=self.bus)
         self.alarm_topic = AlarmTopic(self, "AlarmTopic", config=config)
@@ -94,4 +95,10 @@ class WebstoreStack(Stack):
             self, "TableName", value=self.data.table.table_name, description="for `webstore import --table`"
         )
         CfnOutput(self, "EventBusName", value=self.bus.event_bus_name)
+        CfnOutput(
+            self,
+            "WebhookKeySecret",
+            value=self.data.webhook_key.secret_arn,
+            description="for `webstore import --webhook-key-secret` (seals webhook signing secrets)",
+        )
         CfnOutput(self, "DashboardName", value=self.observability.dashboard.dashboard_name)

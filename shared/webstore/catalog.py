@@ -305,7 +305,7 @@ class WebhookEndpoint(Model):
     url: HttpUrl
     # Which webhook types it receives; empty: all of them.
     events: list[str] = Field(default_factory=list)
-    # Signing secret; kept readable because HMAC needs it (DynamoDB encrypts it at rest).
+    # Signing secret. HMAC needs it readable, so it is stored sealed (webstore.secret_box), not hashed.
     secret: str
     validated: bool = False
 

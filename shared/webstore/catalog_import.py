@@ -33,6 +33,8 @@ from webstore.catalog import (
 from webstore.db import Table, deserialize
 from webstore.repo.account import AccountRepository
 from webstore.repo.store import StoreRepository
+from webstore.secret_box import SecretBox, secret_box
+from webstore.settings import get_settings
 
 EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
 
@@ -120,7 +122,11 @@ def _with_timestamps(data: dict[str, Any]) -> dict[str, Any]:
     return stamped
 
 
-def import_catalog(table: Table, catalog: CatalogFile, now: datetime | None = None) -> ImportResult:
+def import_catalog(
+    table: Table, catalog: CatalogFile, now: datetime | None = None, box: SecretBox | None = None
+) -> ImportResult:
+    """Write the catalog into the table. Webhook signing secrets are sealed with `box`
+    (default: the box the settings name; asked for its key only when there are webhooks)."""
     now = now or datetime.now(UTC)
     settings = catalog.store
     account_id = settings.id
@@ -151,8 +157,9 @@ def import_catalog(table: Table, catalog: CatalogFile, now: datetime | None = No
         items.append(stores.entity_item(account_id, entity))
     for code in catalog.creator_codes:
         items.append(accounts.creator_code_item(account_id, code))
+    box = box or secret_box(get_settings())
     for endpoint in catalog.webhooks:
-        items.append(accounts.webhook_item(account_id, endpoint))
+        items.append(accounts.webhook_item(account_id, endpoint, box))
     table.batch_write(items)
     for goal in catalog.community_goals:
         _upsert(

@@ -12,6 +12,7 @@ from botocore.config import Config
 
 from webstore.db import Table
 from webstore.events import EventBridgePublisher, InProcessBus, Publisher
+from webstore.secret_box import SecretBox, secret_box
 from webstore.settings import Settings, get_settings
 
 
@@ -24,6 +25,8 @@ class Services:
     settings: Settings
     table: Table
     publisher: Publisher
+    # Seals and opens webhook signing secrets; reads its key on first use only.
+    secrets: SecretBox
     clock: Callable[[], datetime] = field(default=utc_now)
 
     def now(self) -> datetime:
@@ -50,7 +53,12 @@ def build_services(settings: Settings) -> Services:
             lambda: boto3.client("events", region_name=settings.region, config=_BOTO_CONFIG),
             settings.event_bus_name,
         )
-    return Services(settings=settings, table=Table(dynamodb, settings.table_name), publisher=publisher)
+    return Services(
+        settings=settings,
+        table=Table(dynamodb, settings.table_name),
+        publisher=publisher,
+        secrets=secret_box(settings),
+    )
 
 
 @lru_cache(maxsize=1)

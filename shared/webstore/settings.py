@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Literal
 
+from pydantic import SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -32,6 +33,11 @@ class Settings(BaseSettings):
     secret_failures_allowed: int = 20
     secret_failure_window_seconds: int = 300
     max_body_bytes: int = 65_536
+    # The key that seals webhook signing secrets in the table (webstore.secret_box): the name of
+    # a Secrets Manager secret (AWS: the stack sets it for the functions that need it), or the
+    # key material itself (the local stack and tests; never set in AWS).
+    webhook_key_secret: str | None = None
+    webhook_key: SecretStr | None = None
 
 
 @lru_cache(maxsize=1)

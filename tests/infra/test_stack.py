@@ -20,7 +20,7 @@ from webstore import db
 WRITE_ACTIONS = {*TABLE_WRITE_ACTIONS, "dynamodb:TransactWriteItems", "dynamodb:PartiQLInsert",
                  "dynamodb:PartiQLUpdate", "dynamodb:PartiQLDelete", "dynamodb:*"}  # fmt: skip
 EVENT_CONSUMERS = {
-    DISPATCH_HANDLER: frozenset({Access.TABLE_READ, Access.TABLE_WRITE}),
+    DISPATCH_HANDLER: frozenset({Access.TABLE_READ, Access.TABLE_WRITE, Access.WEBHOOK_KEY}),
     BASKET_EXPIRED_HANDLER: frozenset({Access.TABLE_READ, Access.BUS_PUT}),
 }
 
@@ -119,6 +119,7 @@ def test_no_function_writes_unless_its_route_declares_it(
         assert not writes or Access.TABLE_WRITE in access, f"{handler} may write: {sorted(writes)}"
         assert ("dynamodb:GetItem" in actions) == bool(access & {Access.TABLE_READ, Access.TABLE_WRITE})
         assert ("events:PutEvents" in actions) == (Access.BUS_PUT in access), handler
+        assert ("secretsmanager:GetSecretValue" in actions) == (Access.WEBHOOK_KEY in access), handler
         assert "dynamodb:Scan" not in actions, f"{handler} may scan"
         assert not any(a.endswith("*") for a in actions), f"{handler}: wildcard action"
 
@@ -130,19 +131,37 @@ def test_functions_share_runtime_layer_tracing_and_settings(synth: Synthesized) 
         "POWERTOOLS_METRICS_NAMESPACE", "POWERTOOLS_LOG_LEVEL",
     }  # fmt: skip
     code_keys = set()
-    for _, _, function in functions_by_handler(synth).values():
+    for handler, (_, _, function) in functions_by_handler(synth).items():
         properties = function["Properties"]
         assert properties["Runtime"] == "python3.12"
         assert properties["Architectures"] == ["arm64"]
         assert properties["TracingConfig"] == {"Mode": "Active"}
         assert len(properties["Layers"]) == 1
         assert "LoggingConfig" in properties
-        # Nothing secret rides in the template: exactly the settings, no keys or secrets.
+        # Nothing secret rides in the template: exactly the settings, no keys or secrets (the
+        # dispatch function gets the webhook key's ARN, and reads its value at run time).
         variables = properties["Environment"]["Variables"]
-        assert set(variables) == expected_env
+        key_name = {"WEBSTORE_WEBHOOK_KEY_SECRET"} if handler == DISPATCH_HANDLER else set()
+        assert set(variables) == expected_env | key_name, handler
         assert variables["WEBSTORE_EVENTS"] == "eventbridge"
         code_keys.add(properties["Code"]["S3Key"])
     assert len(code_keys) == 1, "one shared code asset"
+
+
+def test_the_webhook_key_is_generated_and_only_the_dispatch_function_reads_it(synth: Synthesized) -> None:
+    [(key_id, key)] = resources(synth.template, "AWS::SecretsManager::Secret").items()
+    assert "GenerateSecretString" in key["Properties"]  # the value is made by Secrets Manager
+    assert "SecretString" not in key["Properties"]  # never in the template
+    _, _, dispatch = functions_by_handler(synth)[DISPATCH_HANDLER]
+    variables = dispatch["Properties"]["Environment"]["Variables"]
+    assert variables["WEBSTORE_WEBHOOK_KEY_SECRET"] == {"Ref": key_id}
+    readers = [
+        statement["Resource"]
+        for policy in resources(synth.template, "AWS::IAM::Policy").values()
+        for statement in policy["Properties"]["PolicyDocument"]["Statement"]
+        if "secretsmanager:GetSecretValue" in statement["Action"]
+    ]
+    assert readers == [{"Ref": key_id}]  # one grant, on that secret only
 
 
 def test_bus_rule_feeds_the_buffer_and_dead_letters_are_wired(synth: Synthesized) -> None:

@@ -8,6 +8,7 @@ from webstore import keys
 from webstore.catalog import Coupon, CreatorCode, GiftCard, Server, WebhookEndpoint
 from webstore.db import Item, Table, TransactAction, condition_failed, from_item, to_item
 from webstore.errors import Conflict, NotFound
+from webstore.secret_box import SecretBox
 
 
 class AccountRepository:
@@ -170,7 +171,13 @@ class AccountRepository:
         key = self.creator_code_key(account_id, code.code)
         return to_item(code, key["PK"], key["SK"], "creator_code")
 
-    def webhook_item(self, account_id: int, endpoint: WebhookEndpoint) -> Item:
-        return to_item(
-            endpoint, keys.account_pk(account_id), keys.webhook_sk(endpoint.id), "webhook_endpoint"
-        )
+    def webhook_item(self, account_id: int, endpoint: WebhookEndpoint, secrets: SecretBox) -> Item:
+        """The endpoint as stored: its signing secret sealed, never as given."""
+        sealed = endpoint.model_copy(update={"secret": secrets.seal(endpoint.secret)})
+        return to_item(sealed, keys.account_pk(account_id), keys.webhook_sk(endpoint.id), "webhook_endpoint")
+
+    @staticmethod
+    def webhook_endpoint(item: Item, secrets: SecretBox) -> WebhookEndpoint:
+        """A stored endpoint with its signing secret opened (SealBroken if it does not open)."""
+        endpoint = from_item(WebhookEndpoint, item)
+        return endpoint.model_copy(update={"secret": secrets.open(endpoint.secret)})

@@ -27,6 +27,8 @@ from webstore import keys
 from webstore.catalog import WebhookEndpoint
 from webstore.db import condition_failed, from_item
 from webstore.keys import account_pk, key, webhook_sk
+from webstore.repo.account import AccountRepository
+from webstore.secret_box import SealBroken
 from webstore.services import Services
 
 logger = Logger(child=True)
@@ -89,8 +91,8 @@ class WebhookStore:
             )
             for item in items:
                 try:
-                    found.append(from_item(WebhookEndpoint, item))
-                except ValidationError:
+                    found.append(AccountRepository.webhook_endpoint(item, self.services.secrets))
+                except (ValidationError, SealBroken):
                     logger.error("unreadable webhook endpoint", extra={"sk": item.get("SK")})
             if not start:
                 return found

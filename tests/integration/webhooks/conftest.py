@@ -16,8 +16,8 @@ from moto import mock_aws
 
 from webstore import services as services_module
 from webstore.catalog import WebhookEndpoint
-from webstore.db import create_table, to_item
-from webstore.keys import account_pk, webhook_sk
+from webstore.db import create_table
+from webstore.repo.account import AccountRepository
 from webstore.services import Services
 
 REGION = "us-east-1"
@@ -239,6 +239,5 @@ def add_endpoint(
     endpoint = WebhookEndpoint.model_validate(
         {"id": endpoint_id, "url": url, "events": events or [], "secret": secret, "validated": validated}
     )
-    pk, sk = account_pk(account_id), webhook_sk(endpoint_id)
-    services.table.put(to_item(endpoint, pk, sk, "webhook_endpoint"))
+    services.table.put(AccountRepository(services.table).webhook_item(account_id, endpoint, services.secrets))
     return endpoint
