@@ -4,10 +4,10 @@
 For each representative handler, a fresh Python process imports the handler module (which
 builds its FastAPI app) and answers one API Gateway v2 event. The clock starts before anything
 but the standard library is imported: importing boto3 and creating the DynamoDB client are part
-of a cold start, as in Lambda.
-DynamoDB is a moto server on 127.0.0.1 (started and seeded by this script, untimed), with a
-fresh copy of the seeded table per run. Bytecode of every module is compiled beforehand, as the
-Lambda assets carry it (infra/aws/bundling.py).
+of a cold start, as in Lambda. DynamoDB is a moto server on 127.0.0.1 (started and seeded by
+this script, untimed), with a fresh copy of the seeded table per run. An untimed warm-up run
+per variant writes the bytecode of every module, so timed runs load .pyc files as the Lambda
+assets do (infra/aws/bundling.py).
 
 The baseline is the same process with a bare `APIGatewayHttpResolver` handler (Logger, Tracer,
 Metrics as ours) that makes exactly the DynamoDB calls our handler made: they are recorded in an
@@ -17,8 +17,8 @@ untimed run first and replayed. Two more variants show where the time goes:
                  any handler whose domain is pydantic models (ARCHITECTURE.md), whatever its
                  HTTP layer.
 Runs alternate; the best time of each is printed with its ratio to the baseline (target <= 1.25),
-and the medians for comparison. When the
-ratio misses, `python -X importtime` of the handler shows which imports dominate.
+and the medians for comparison. When the ratio misses, `python -X importtime` of the handler
+shows which imports dominate.
 
 Then the dependency layer and the code asset are built into a temp dir by the stack's own
 bundling code (the layer needs PyPI) and their sizes printed.
