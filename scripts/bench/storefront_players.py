@@ -19,9 +19,8 @@ from functions.storefront import (
     update_tier,
 )
 from tests.support import seed_basket
-from webstore import keys
-from webstore.db import to_item
 from webstore.players import Tier
+from webstore.repo.player_tiers import tier_item
 from webstore.repo.users import UserRepository
 
 ACCOUNT = 1
@@ -49,16 +48,7 @@ def setup(ctx: dict[str, Any]) -> None:
         next_payment_date=now + timedelta(days=20),
         recurring_payment_reference="tbx-1-00000000",
     )
-    ctx["table"].put(
-        to_item(
-            tier,
-            keys.account_pk(ACCOUNT),
-            keys.tier_sk(tier.id),
-            "tier",
-            GSI1PK=keys.tiers_of_player(ACCOUNT, tier.username_id),
-            GSI1SK=f"{tier.category_id:010d}",
-        )
-    )
+    ctx["table"].put(tier_item(ACCOUNT, tier))
     # A returning player: the registry already knows them.
     UserRepository(ctx["table"]).ensure("Returning")
 

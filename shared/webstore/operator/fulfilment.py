@@ -51,6 +51,7 @@ from webstore.payment_subject import payment_subject as subject_of
 from webstore.players import RecentPayment, StoreStats, Tier
 from webstore.repo.account import AccountRepository
 from webstore.repo.payments import GiftCardUse, PaymentLine, PaymentNote, PaymentRecord, PaymentRepository
+from webstore.repo.player_tiers import tier_item
 from webstore.repo.queue import QueuedCommand, QueueRepository, enqueue_cost
 from webstore.repo.store import StoreRepository, StoreView
 from webstore.repo.users import User, UserRepository
@@ -655,19 +656,7 @@ class _Plan:
                 created_at=self.now,
                 next_payment_date=next_payment_date(self.now, package),
             )
-            add(
-                "contention",
-                TransactAction.put(
-                    to_item(
-                        tier,
-                        self.pk,
-                        keys.tier_sk(tier_id),
-                        "tier",
-                        GSI1PK=keys.tiers_of_player(self.a, line.username_id),
-                        GSI1SK=f"{line.category_id:010d}",
-                    )
-                ),
-            )
+            add("contention", TransactAction.put(tier_item(self.a, tier)))
 
     def _stats_actions(self, reads: _Reads, payment: PaymentRecord, add: Any) -> None:
         stats_item = reads.get(self._stats_key())
@@ -808,7 +797,6 @@ STATUS_EVENTS = {
     "refund": "payment.refunded",
     "chargeback": "payment.dispute.opened",
 }
-STATUS_DESCRIPTIONS = {"complete": "Complete", "refund": "Refund", "chargeback": "Chargeback"}
 
 
 def publish_status(services: Services, payment: PaymentRecord, event_type: str | None = None) -> None:
@@ -884,7 +872,7 @@ def payment_subject(payment: PaymentRecord) -> dict[str, Any]:
         SubjectPayment(
             transaction_id=payment.transaction_id,
             status_id=payment.status_id,
-            status=STATUS_DESCRIPTIONS[payment.status],
+            status=payment.status_description,
             created_at=payment.created_at,
             currency=payment.currency,
             price_paid=payment.amount,

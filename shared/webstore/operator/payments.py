@@ -18,7 +18,7 @@ from webstore.money import quantum, round_money, symbol
 from webstore.operator import fulfilment, schemas
 from webstore.operator.fulfilment import Order, OrderLine, commands_for, player_actions, publish_status
 from webstore.repo.account import AccountRepository
-from webstore.repo.payments import PaymentLine, PaymentRecord, PaymentRepository
+from webstore.repo.payments import STATUS_IDS, PaymentLine, PaymentRecord, PaymentRepository
 from webstore.repo.queue import QueueRepository
 from webstore.repo.store import StoreRepository
 from webstore.repo.users import User, UserRepository, check_username
@@ -27,7 +27,6 @@ from webstore.services import Services
 MAX_LIMIT = 100
 PER_PAGE = 25
 GATEWAY_IDS = {"Manual": 1, "Checkout": 2}
-STATUS_NAMES = {"complete": "Complete", "refund": "Refund", "chargeback": "Chargeback"}
 # Allowed status changes (docs/operator.md). Refund is final; a chargeback can be won back.
 TRANSITIONS = {
     ("complete", "refund"): CommandTrigger.REFUND,
@@ -52,7 +51,7 @@ def payment_view(payment: PaymentRecord) -> schemas.Payment:
         date=payment.created_at.strftime("%Y-%m-%dT%H:%M:%S%z"),
         currency=schemas.Currency(iso_4217=payment.currency, symbol=symbol(payment.currency)),
         gateway=schemas.Gateway(id=GATEWAY_IDS.get(payment.gateway, 0), name=payment.gateway),
-        status=STATUS_NAMES[payment.status],
+        status=payment.status_description,
         email=payment.email,
         player=schemas.PaymentPlayer(id=payment.username_id, name=payment.username, uuid=payment.uuid),
         packages=[schemas.PaymentPackage(id=line.package_id, name=line.name) for line in payment.lines],
@@ -196,7 +195,7 @@ def update_payment(
     changes cannot both apply."""
     if status is None and username is None:
         raise Invalid("Send status and/or username", field="status")
-    if status is not None and status not in STATUS_NAMES:
+    if status is not None and status not in STATUS_IDS:
         raise Invalid("status is one of complete, refund, chargeback", field="status")
     repo = PaymentRepository(services.table)
     payment = repo.by_transaction(account_id, transaction_id)

@@ -20,7 +20,9 @@ from webstore.db import GSI1, Item, Table, from_item, to_item
 from webstore.errors import NotFound
 from webstore.repo.queue import QueuedCommand
 
+# A stored payment's status, its id and its description (COMPAT.md: payment status ids).
 STATUS_IDS = {"complete": 1, "refund": 2, "chargeback": 3}
+STATUS_DESCRIPTIONS = {"complete": "Complete", "refund": "Refund", "chargeback": "Chargeback"}
 
 
 class PaymentLine(Model):
@@ -84,6 +86,10 @@ class PaymentRecord(Model):
     @property
     def status_id(self) -> int:
         return STATUS_IDS[self.status]
+
+    @property
+    def status_description(self) -> str:
+        return STATUS_DESCRIPTIONS[self.status]
 
 
 class PaymentRepository:

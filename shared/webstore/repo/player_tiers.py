@@ -9,7 +9,7 @@ from __future__ import annotations
 from botocore.exceptions import ClientError
 
 from webstore import keys
-from webstore.db import GSI1, Item, Table, condition_failed, from_item
+from webstore.db import GSI1, Item, Table, condition_failed, from_item, to_item
 from webstore.errors import Conflict
 from webstore.players import Tier
 
@@ -20,6 +20,18 @@ ONGOING_STATUSES = (TIER_ACTIVE, TIER_PENDING_DOWNGRADE)
 
 def tier_key(account_id: int, tier_id: int) -> dict[str, str]:
     return keys.key(keys.account_pk(account_id), keys.tier_sk(tier_id))
+
+
+def tier_item(account_id: int, tier: Tier) -> Item:
+    """A tier as stored: under the account, and in GSI1 by player, sorted by category."""
+    return to_item(
+        tier,
+        keys.account_pk(account_id),
+        keys.tier_sk(tier.id),
+        "tier",
+        GSI1PK=keys.tiers_of_player(account_id, tier.username_id),
+        GSI1SK=f"{tier.category_id:010d}",
+    )
 
 
 def tier_of_item(item: Item) -> Tier:

@@ -11,11 +11,10 @@ import pytest
 
 from tests.conftest import DemoStore
 from tests.support import seed_basket
-from webstore import keys
 from webstore.basket import Basket
-from webstore.db import to_item
 from webstore.events import DomainEvent
 from webstore.players import Tier
+from webstore.repo.player_tiers import tier_item
 from webstore.services import local_bus
 
 ACCOUNT = 1
@@ -55,16 +54,7 @@ def seed_tier(demo: DemoStore) -> Callable[..., Tier]:
         }
         values.update(fields)
         tier = Tier(**values)
-        demo.table.put(
-            to_item(
-                tier,
-                keys.account_pk(ACCOUNT),
-                keys.tier_sk(tier.id),
-                "tier",
-                GSI1PK=keys.tiers_of_player(ACCOUNT, tier.username_id),
-                GSI1SK=f"{tier.category_id:010d}",
-            )
-        )
+        demo.table.put(tier_item(ACCOUNT, tier))
         return tier
 
     return _seed
