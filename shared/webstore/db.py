@@ -7,8 +7,9 @@ Every repository goes through `Table`, so each method here is exactly one round 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from decimal import Decimal
 from enum import Enum
 from typing import Any, TypeVar
@@ -17,7 +18,7 @@ from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.exceptions import ClientError
 from pydantic import BaseModel
 
-from webstore.errors import Conflict
+from webstore.errors import Conflict, DomainError
 
 TTL_ATTRIBUTE = "expires_at"
 GSI1 = "GSI1"
@@ -104,6 +105,17 @@ def _values(values: Mapping[str, Any] | None) -> dict[str, Any] | None:
 
 def condition_failed(error: ClientError) -> bool:
     return error.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException"
+
+
+class ConditionFailed(Conflict):
+    """A single write's condition did not hold (the table's answer, as a domain error).
+
+    Repositories catch it, or pass `fails=` to the write, to say what it means in their terms."""
+
+    def __init__(
+        self, detail: str = "The request conflicts with the current state; nothing was changed"
+    ) -> None:
+        super().__init__(detail)
 
 
 class TransactionCancelled(Conflict):
@@ -217,10 +229,13 @@ class Table:
         condition: str | None = None,
         names: Mapping[str, str] | None = None,
         values: Mapping[str, Any] | None = None,
+        fails: DomainError | None = None,
     ) -> None:
+        """One PutItem. A failed condition raises `fails` (or ConditionFailed)."""
         params: dict[str, Any] = {"TableName": self.name, "Item": serialize(item)}
         _add_condition(params, condition, names, values)
-        self.client.put_item(**params)
+        with _conditional(fails):
+            self.client.put_item(**params)
 
     def update(
         self,
@@ -231,7 +246,9 @@ class Table:
         names: Mapping[str, str] | None = None,
         values: Mapping[str, Any] | None = None,
         return_values: str = "NONE",
+        fails: DomainError | None = None,
     ) -> Item:
+        """One UpdateItem. A failed condition raises `fails` (or ConditionFailed)."""
         params: dict[str, Any] = {
             "TableName": self.name,
             "Key": serialize(key),
@@ -239,7 +256,8 @@ class Table:
             "ReturnValues": return_values,
         }
         _add_condition(params, condition, names, values)
-        response = self.client.update_item(**params)
+        with _conditional(fails):
+            response = self.client.update_item(**params)
         return deserialize(response.get("Attributes", {}))
 
     def delete(
@@ -249,10 +267,13 @@ class Table:
         condition: str | None = None,
         names: Mapping[str, str] | None = None,
         values: Mapping[str, Any] | None = None,
+        fails: DomainError | None = None,
     ) -> None:
+        """One DeleteItem. A failed condition raises `fails` (or ConditionFailed)."""
         params: dict[str, Any] = {"TableName": self.name, "Key": serialize(key)}
         _add_condition(params, condition, names, values)
-        self.client.delete_item(**params)
+        with _conditional(fails):
+            self.client.delete_item(**params)
 
     def batch_write(self, items: Iterable[Mapping[str, Any]]) -> None:
         """Unconditional puts, 25 a call (used by the catalog import, not on request paths)."""
@@ -278,6 +299,100 @@ class Table:
             if not reasons:
                 reasons = _reasons_from_message(error.response.get("Error", {}).get("Message", ""))
             raise TransactionCancelled(reasons) from error
+
+
+@contextmanager
+def _conditional(fails: DomainError | None) -> Iterator[None]:
+    """The one place a single write's failed condition becomes a domain error."""
+    try:
+        yield
+    except ClientError as error:
+        if not condition_failed(error):
+            raise
+        raise (fails or ConditionFailed()) from error
+
+
+class Transaction:
+    """The actions of one TransactWriteItems, each labelled with what its failed condition means.
+
+    Repositories add actions (`put`, `update`, `delete`, `check`) with `fails=` the domain error
+    to raise when that action's condition does not hold; `commit()` writes them all or nothing.
+    A failed action without a label is contention (someone wrote first): `commit()` raises
+    `Contention`, which callers may retry after reading again.
+    """
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.actions: list[TransactAction] = []
+        self.labels: list[DomainError | None] = []
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def add(self, action: TransactAction, fails: DomainError | None = None) -> Transaction:
+        self.actions.append(action)
+        self.labels.append(fails)
+        return self
+
+    def put(
+        self,
+        item: Mapping[str, Any],
+        *,
+        condition: str | None = None,
+        names: Mapping[str, str] | None = None,
+        values: Mapping[str, Any] | None = None,
+        fails: DomainError | None = None,
+    ) -> Transaction:
+        return self.add(TransactAction.put(item, condition, names, values), fails)
+
+    def update(
+        self,
+        key: Mapping[str, str],
+        expression: str,
+        *,
+        condition: str | None = None,
+        names: Mapping[str, str] | None = None,
+        values: Mapping[str, Any] | None = None,
+        fails: DomainError | None = None,
+    ) -> Transaction:
+        return self.add(TransactAction.update(key, expression, condition, names, values), fails)
+
+    def delete(
+        self,
+        key: Mapping[str, str],
+        *,
+        condition: str | None = None,
+        names: Mapping[str, str] | None = None,
+        values: Mapping[str, Any] | None = None,
+        fails: DomainError | None = None,
+    ) -> Transaction:
+        return self.add(TransactAction.delete(key, condition, names, values), fails)
+
+    def check(
+        self,
+        key: Mapping[str, str],
+        condition: str,
+        *,
+        names: Mapping[str, str] | None = None,
+        values: Mapping[str, Any] | None = None,
+        fails: DomainError | None = None,
+    ) -> Transaction:
+        return self.add(TransactAction.check(key, condition, names, values), fails)
+
+    def commit(self) -> None:
+        """One TransactWriteItems. Raises the label of the first failed action that has one,
+        else Contention (with the reasons)."""
+        try:
+            self.table.transact(self.actions)
+        except TransactionCancelled as cancelled:
+            for index in cancelled.failed_indexes:
+                if index < len(self.labels) and self.labels[index] is not None:
+                    raise self.labels[index] from cancelled  # type: ignore[misc]
+            raise Contention(cancelled.reasons) from cancelled
+
+
+class Contention(TransactionCancelled):
+    """A transaction lost to a concurrent writer (no labelled condition failed): read and retry."""
 
 
 def _reasons_from_message(message: str) -> list[str]:

@@ -10,7 +10,6 @@ from decimal import Decimal
 from typing import Any, Literal
 from urllib.parse import urlencode
 
-from botocore.exceptions import ClientError
 from pydantic import BaseModel, Field
 
 from webstore import keys
@@ -25,7 +24,7 @@ from webstore.catalog import (
     Server,
     Store,
 )
-from webstore.db import TransactAction, condition_failed, from_item, start_read
+from webstore.db import ConditionFailed, TransactAction, from_item, start_read
 from webstore.errors import Forbidden, Invalid, NotFound
 from webstore.money import symbol
 from webstore.operator import schemas
@@ -444,10 +443,9 @@ def update_package(
             names=names,
             values=values,
         )
-    except ClientError as error:
-        if condition_failed(error):
-            raise NotFound("Package not found") from error
-        raise
+    except ConditionFailed as error:
+        raise NotFound("Package not found") from error
+
     return get_package(services, account_id, ref, verbose=False)
 
 

@@ -12,10 +12,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from botocore.exceptions import ClientError
-
 from webstore import keys
-from webstore.db import condition_failed
+from webstore.db import ConditionFailed
 from webstore.errors import Forbidden, Throttled
 from webstore.services import Services
 
@@ -136,9 +134,8 @@ def _record_failure(services: Services, key: dict[str, str], now: int) -> tuple[
             return_values="ALL_NEW",
         )
         return int(result["failures"]), int(result["expires_at"])
-    except ClientError as error:
-        if not condition_failed(error):
-            raise
+    except ConditionFailed:
+        pass
     # The old window lapsed (TTL deletion lags): start a new one.
     services.table.put({**key, "entity": "throttle", "failures": 1, "expires_at": now + window})
     return 1, now + window

@@ -7,12 +7,11 @@ import uuid
 from decimal import ROUND_DOWN, Decimal
 from typing import Any
 
-from botocore.exceptions import ClientError
 from pydantic import BaseModel, Field
 
 from webstore import keys
 from webstore.catalog import CommandTrigger, Package
-from webstore.db import TransactAction, TransactionCancelled, condition_failed, from_item
+from webstore.db import ConditionFailed, TransactAction, TransactionCancelled, from_item
 from webstore.errors import Conflict, Invalid, NotFound
 from webstore.money import quantum, round_money, symbol
 from webstore.operator import fulfilment, schemas
@@ -338,10 +337,9 @@ def add_note(services: Services, account_id: int, transaction_id: str, note: str
             values={":empty": [], ":note": [entry], ":txn": transaction_id},
             return_values="ALL_NEW",
         )
-    except ClientError as error:
-        if condition_failed(error):
-            raise NotFound("Payment not found") from error
-        raise
+    except ConditionFailed as error:
+        raise NotFound("Payment not found") from error
+
     return payment_view(from_item(PaymentRecord, item))
 
 

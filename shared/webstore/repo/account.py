@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from botocore.exceptions import ClientError
+import contextlib
 
 from webstore import keys
 from webstore.catalog import Coupon, CreatorCode, GiftCard, Server, WebhookEndpoint
-from webstore.db import Item, Table, TransactAction, condition_failed, from_item, to_item
+from webstore.db import ConditionFailed, Item, Table, TransactAction, from_item, to_item
 from webstore.errors import Conflict, NotFound
 from webstore.secret_box import SecretBox
 
@@ -33,7 +33,7 @@ class AccountRepository:
 
     def raise_sequence(self, account_id: int, sequence: str, at_least: int) -> None:
         """Make sure `sequence` never hands out ids up to `at_least` (imported ids)."""
-        try:
+        with contextlib.suppress(ConditionFailed):
             self.table.update(
                 keys.key(keys.account_pk(account_id), keys.SEQUENCES_ITEM),
                 "SET #s = :m",
@@ -41,9 +41,6 @@ class AccountRepository:
                 names={"#s": sequence},
                 values={":m": at_least},
             )
-        except ClientError as error:
-            if not condition_failed(error):
-                raise
 
     # --- servers and their secrets ---
 

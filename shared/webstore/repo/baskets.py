@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from botocore.exceptions import ClientError
-
 from webstore import keys
 from webstore.basket import Basket
-from webstore.db import Item, Table, TransactAction, condition_failed, from_item, to_item
+from webstore.db import ConditionFailed, Item, Table, TransactAction, from_item, to_item
 from webstore.errors import Conflict, NotFound
 
 
@@ -48,8 +46,9 @@ class BasketRepository:
             self.table.put(
                 self.item(basket), condition="#v = :v", names={"#v": "version"}, values={":v": expected}
             )
-        except ClientError as error:
+        except ConditionFailed as error:
             basket.version = expected
-            if condition_failed(error):
-                raise Conflict("The basket changed meanwhile; try again") from error
+            raise Conflict("The basket changed meanwhile; try again") from error
+        except Exception:
+            basket.version = expected
             raise

@@ -6,10 +6,8 @@ Contract (docs/players.md): item PK `ACCOUNT#{a}`, SK `keys.tier_sk(id)`, GSI1PK
 
 from __future__ import annotations
 
-from botocore.exceptions import ClientError
-
 from webstore import keys
-from webstore.db import GSI1, Item, Table, condition_failed, from_item, to_item
+from webstore.db import GSI1, ConditionFailed, Item, Table, from_item, to_item
 from webstore.errors import Conflict
 from webstore.players import Tier
 
@@ -85,7 +83,5 @@ class PlayerTierRepository:
                     ":s2": ONGOING_STATUSES[1],
                 },
             )
-        except ClientError as error:
-            if condition_failed(error):
-                raise Conflict("The tier changed meanwhile; read it again") from error
-            raise
+        except ConditionFailed as error:
+            raise Conflict("The tier changed meanwhile; read it again") from error

@@ -7,20 +7,19 @@ commands grouped by player), `CMD#{command}` (id -> where the command lives).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from botocore.exceptions import ClientError
-
 from webstore import keys
 from webstore.catalog import Model, Server
 from webstore.db import (
+    ConditionFailed,
     Item,
     Table,
     TransactAction,
     TransactionCancelled,
-    condition_failed,
     from_item,
     to_item,
 )
@@ -138,15 +137,12 @@ class QueueRepository:
 
     def drop_if_idle(self, account_id: int, server_id: int, sk: str) -> None:
         """Delete a due item whose commands are all gone (never one that got a new command)."""
-        try:
+        with contextlib.suppress(ConditionFailed):
             self.table.delete(
                 keys.key(keys.queue_pk(account_id, server_id), sk),
                 condition="pending <= :zero",
                 values={":zero": 0},
             )
-        except ClientError as error:
-            if not condition_failed(error):
-                raise
 
     def commands(self, account_id: int, server_id: int, prefix: str, limit: int) -> list[QueuedCommand]:
         items, _ = self.table.query(
@@ -193,10 +189,9 @@ class QueueRepository:
                 condition=condition,
                 values=values,
             )
-        except ClientError as error:
-            if condition_failed(error):
-                return False
-            raise
+        except ConditionFailed:
+            return False
+
         return True
 
     # --- deletes by id --------------------------------------------------------------------

@@ -10,10 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from botocore.exceptions import ClientError
-
 from webstore import keys
-from webstore.db import Table, condition_failed
+from webstore.db import ConditionFailed, Table
 from webstore.errors import Conflict, Invalid
 
 USERNAME = re.compile(r"^[A-Za-z0-9_]{3,16}$")  # Minecraft's rule for Java Edition names
@@ -69,9 +67,7 @@ class UserRepository:
                 },
                 condition="attribute_not_exists(PK)",
             )
-        except ClientError as error:
-            if not condition_failed(error):
-                raise
+        except ConditionFailed:
             raced = self.find(username)  # someone registered it first: theirs stands
             if raced is None:
                 raise

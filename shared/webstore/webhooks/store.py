@@ -13,6 +13,7 @@ skips endpoints that already got the event and two concurrent copies never both 
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -20,12 +21,11 @@ from enum import StrEnum
 from typing import Any
 
 from aws_lambda_powertools import Logger
-from botocore.exceptions import ClientError
 from pydantic import BaseModel, ValidationError
 
 from webstore import keys
 from webstore.catalog import WebhookEndpoint
-from webstore.db import condition_failed, from_item
+from webstore.db import ConditionFailed, from_item
 from webstore.keys import account_pk, key, webhook_sk
 from webstore.repo.account import AccountRepository
 from webstore.secret_box import SealBroken
@@ -107,10 +107,9 @@ class WebhookStore:
                 names={"#url": "url"},
                 values={":yes": True, ":url": str(endpoint.url)},
             )
-        except ClientError as error:
-            if condition_failed(error):
-                return False
-            raise
+        except ConditionFailed:
+            return False
+
         return True
 
     # --- idempotency claims ---
@@ -151,9 +150,7 @@ class WebhookStore:
                 },
                 return_values="ALL_NEW",
             )
-        except ClientError as error:
-            if not condition_failed(error):
-                raise
+        except ConditionFailed:
             current = self.table.get(item_key, consistent=True) or {}
             state = ClaimState.DELIVERED if current.get("status") == "delivered" else ClaimState.BUSY
             return Claim(state)
@@ -169,7 +166,7 @@ class WebhookStore:
 
     def release(self, account_id: int, event_id: str, endpoint_id: int, token: str) -> None:
         """Give the lease back after a failed POST so the next retry may claim at once."""
-        try:
+        with contextlib.suppress(ConditionFailed):
             self.table.update(
                 key(account_pk(account_id), keys.webhook_claim_sk(event_id, endpoint_id)),
                 "SET #lease = :zero",
@@ -177,9 +174,6 @@ class WebhookStore:
                 names={"#lease": "lease_until", "#claim": "claim", "#status": "status"},
                 values={":zero": 0, ":token": token, ":pending": "pending"},
             )
-        except ClientError as error:
-            if not condition_failed(error):
-                raise
 
     # --- history ---
 
