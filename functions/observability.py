@@ -12,6 +12,8 @@ from typing import Any, TypeVar
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
 
+from webstore.settings import check_at_cold_start
+
 logger = Logger()
 tracer = Tracer()
 metrics = Metrics()
@@ -23,6 +25,7 @@ Result = TypeVar("Result")
 def powertools_handler(adapter: Callable[[], LambdaHandler], operation: str) -> LambdaHandler:
     """Logger context, a request metric, tracing and the cold-start metric around an adapter
     (made on first use: the unmatched-route functions build their whole app only then)."""
+    check_at_cold_start()
 
     @metrics.log_metrics(capture_cold_start_metric=True, raise_on_empty_metrics=False)
     @logger.inject_lambda_context(clear_state=True)
@@ -39,6 +42,7 @@ def consumer_handler(
     handle: Callable[[dict[str, Any], Any], Result],
 ) -> Callable[[dict[str, Any], Any], Result]:
     """An event consumer's entry point: logger context, tracing, metrics flushed per batch."""
+    check_at_cold_start()
     wrapped: Callable[[dict[str, Any], Any], Result] = metrics.log_metrics(raise_on_empty_metrics=False)(
         logger.inject_lambda_context(clear_state=True)(
             tracer.capture_lambda_handler(capture_response=False)(handle)

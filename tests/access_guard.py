@@ -184,4 +184,3 @@ class ContextExecutor(Executor):
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self.inner.shutdown(wait, cancel_futures=cancel_futures)
-

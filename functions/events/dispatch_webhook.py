@@ -20,7 +20,7 @@ from aws_lambda_powertools.utilities.parser.models import EventBridgeModel, SqsR
 from pydantic import BaseModel, Json
 
 from functions.declarations import Access, Consumer, Trigger
-from functions.observability import consumer_handler, logger, metrics
+from functions.observability import consumer_handler, metrics
 from webstore.events import DomainEvent
 from webstore.services import Services, get_services
 from webstore.webhooks.delivery import DeliveryFailed, Outcome, WebhookDispatcher

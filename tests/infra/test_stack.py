@@ -158,7 +158,8 @@ def test_every_operator_function_may_count_wrong_secrets(
     for handler in [*operator, "functions.unmatched.operator_handler"]:
         template, _, function = functions[handler]
         statements = policy_statements(template, function)
-        may_write = [s for s in statements if {"dynamodb:UpdateItem", "dynamodb:PutItem"} <= statement_actions(s)]
+        guard_writes = {"dynamodb:UpdateItem", "dynamodb:PutItem"}
+        may_write = [s for s in statements if guard_writes <= statement_actions(s)]
         assert may_write, f"{handler} cannot count a wrong secret"
     for handler in read_only:
         template, _, function = functions[handler]

@@ -56,7 +56,7 @@ def test_a_publish_without_bus_access_fails_the_test(demo: DemoStore) -> None:
     def consumer(event: dict[str, Any], context: Any) -> None:
         get_services().publisher.publish(DomainEvent(type="test.event", account_id=1, subject={}))
 
-    with pytest.raises(AccessViolation, match="publish of test.event without bus access"):
+    with pytest.raises(AccessViolation, match=r"publish of test\.event without bus access"):
         enforcing(consumer, "test consumer", READ)({}, None)
     published = get_services().publisher.published  # type: ignore[attr-defined]
     assert not any(e.type == "test.event" for e in published)
