@@ -1,18 +1,21 @@
 """FastAPI dependencies shared by the operation modules: services and credentials.
 
-Dependencies are `async def`, like the endpoints: FastAPI runs a plain `def` dependency in its
-thread pool, which on a cold start means starting a worker thread (and per request costs more
-than the call itself).
+Endpoints take them as typed aliases (`svc: ServicesDep`, `credentials: BasicAuthDep`), one
+`Annotated` declaration each. Dependencies are `async def`, like the endpoints: FastAPI runs a
+plain `def` dependency in its thread pool, which on a cold start means starting a worker thread
+(and per request costs more than the call itself).
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+from typing import Annotated
 
-from fastapi import Request
+from fastapi import Depends, Request
 
 from webstore.services import Services, get_services
+from webstore.storefront.credentials import Credentials
 
 TOKEN_PREFIX = "/api/accounts/{token}"  # storefront routes that carry the public token
 BASKET_PREFIX = "/api/baskets/{basket_ident}"  # storefront routes without it (COMPAT.md)
@@ -28,9 +31,8 @@ async def path_token(request: Request) -> str | None:
     return str(token) if token is not None else None
 
 
-def basic_credentials(request: Request) -> tuple[str, str] | None:
+def parse_basic_auth(header: str) -> Credentials | None:
     """(username, password) of an HTTP Basic Authorization header; None when absent or garbled."""
-    header = request.headers.get("authorization", "")
     scheme, _, value = header.partition(" ")
     if scheme.lower() != "basic" or not value:
         return None
@@ -42,5 +44,17 @@ def basic_credentials(request: Request) -> tuple[str, str] | None:
     return (username, password) if sep else None
 
 
+async def basic_credentials(request: Request) -> Credentials | None:
+    """The storefront's Basic auth (webstore identifier : checkout API key), as sent. The use
+    case checks it against the store it reads anyway (webstore.storefront.credentials): checking
+    here would cost a round trip of its own."""
+    return parse_basic_auth(request.headers.get("authorization", ""))
+
+
 def client_ip(request: Request) -> str:
     return request.client.host if request.client else "unknown"
+
+
+ServicesDep = Annotated[Services, Depends(services)]
+PathTokenDep = Annotated[str | None, Depends(path_token)]
+BasicAuthDep = Annotated[Credentials | None, Depends(basic_credentials)]

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from fastapi import Depends, Request
 
-from functions.deps import client_ip, services
+from functions.deps import ServicesDep, client_ip
 from webstore.operator.auth import SECRET_HEADERS, ServerIdentity, authenticate
-from webstore.services import Services
 
 
-async def server_identity(request: Request, svc: Services = Depends(services)) -> ServerIdentity:
+async def server_identity(request: Request, svc: ServicesDep) -> ServerIdentity:
     """The server whose secret came in `X-Service-Secret` (SPEC) or `X-Tebex-Secret` (COMPAT)."""
     secret = next((request.headers[h] for h in SECRET_HEADERS if request.headers.get(h)), None)
     return authenticate(svc, secret, client_ip(request))
+
+
+ServerDep = Annotated[ServerIdentity, Depends(server_identity)]

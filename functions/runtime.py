@@ -10,12 +10,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
-from aws_lambda_powertools import Logger, Metrics, Tracer
-from aws_lambda_powertools.metrics import MetricUnit
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
@@ -23,56 +19,17 @@ from mangum import Mangum
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+# The declarations and the Powertools pieces live apart from FastAPI (event consumers use
+# them); operation modules import them from here with the rest of the HTTP runtime.
+from functions.declarations import READ, WRITE, WRITE_AND_PUBLISH, Access, Interface, Route
+from functions.observability import LambdaHandler, logger, metrics, powertools_handler, tracer
 from webstore.errors import DomainError, Throttled
 from webstore.settings import get_settings
 
-logger = Logger()
-tracer = Tracer()
-metrics = Metrics()
-
-
-class Interface(StrEnum):
-    STOREFRONT = "storefront"
-    OPERATOR = "operator"
-
-
-class Access(StrEnum):
-    """What a function may touch; its IAM policy grants exactly these."""
-
-    TABLE_READ = "table:read"
-    TABLE_WRITE = "table:write"
-    BUS_PUT = "bus:put"
-    # The key that opens webhook signing secrets (webstore.secret_box): the dispatch function.
-    WEBHOOK_KEY = "webhook-key:read"
-
-
-READ = frozenset({Access.TABLE_READ})
-WRITE = frozenset({Access.TABLE_READ, Access.TABLE_WRITE})
-WRITE_AND_PUBLISH = frozenset({Access.TABLE_READ, Access.TABLE_WRITE, Access.BUS_PUT})
-
-
-@dataclass(frozen=True)
-class Route:
-    """One line of the route table."""
-
-    interface: Interface
-    method: str
-    path: str
-    operation_id: str
-    access: frozenset[Access]
-    summary: str = ""
-    status_code: int = 200
-    # Further paths served by the same function (e.g. the token-less basket routes).
-    aliases: tuple[str, ...] = ()
-    memory_mb: int = 512
-    timeout_seconds: int = 10
-    # Hosted pages answer HTML and stay out of the JSON interface's OpenAPI document.
-    html: bool = False
-
-    @property
-    def paths(self) -> tuple[str, ...]:
-        return (self.path, *self.aliases)
-
+__all__ = [
+    "READ", "WRITE", "WRITE_AND_PUBLISH", "Access", "Endpoint", "Interface", "LambdaHandler", "Route",
+    "build_app", "lambda_handler", "logger", "metrics", "powertools_handler", "tracer",
+]  # fmt: skip
 
 Endpoint = Callable[..., Any]
 
@@ -206,24 +163,7 @@ def build_app(interface: Interface, operations: Iterable[tuple[Route, Endpoint]]
     return app
 
 
-LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
-
-
 def lambda_handler(route: Route, endpoint: Endpoint) -> LambdaHandler:
     """The Lambda entry point of one operation: its one-route app behind Mangum and Powertools."""
     adapter = Mangum(build_app(route.interface, [(route, endpoint)]), lifespan="off")
     return powertools_handler(lambda: adapter, route.operation_id)
-
-
-def powertools_handler(adapter: Callable[[], Mangum], operation: str) -> LambdaHandler:
-    """Logger context, a request metric, tracing and the cold-start metric around an ASGI adapter."""
-
-    @metrics.log_metrics(capture_cold_start_metric=True, raise_on_empty_metrics=False)
-    @logger.inject_lambda_context(clear_state=True)
-    @tracer.capture_lambda_handler(capture_response=False)
-    def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-        logger.append_keys(operation=operation)
-        metrics.add_metric(name="Requests", unit=MetricUnit.Count, value=1)
-        return adapter()(event, context)
-
-    return handler

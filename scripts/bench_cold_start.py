@@ -63,6 +63,8 @@ ENVIRONMENT = {
     "WEBSTORE_REGION": REGION,
     "WEBSTORE_EVENT_BUS_NAME": "bench",
     "WEBSTORE_EVENTS": "eventbridge",
+    "WEBSTORE_STOREFRONT_URL": "https://shop.bench",
+    "WEBSTORE_OPERATOR_URL": "https://plugin.bench",
     "POWERTOOLS_SERVICE_NAME": "bench",
     "POWERTOOLS_METRICS_NAMESPACE": "Bench",
     "POWERTOOLS_LOG_LEVEL": "WARNING",

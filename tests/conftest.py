@@ -3,22 +3,27 @@
 from __future__ import annotations
 
 import base64
+import importlib
 import json
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 import boto3
 import pytest
 
 from infra.embedded import one_call_at_a_time
+from webstore import db
 from webstore import services as services_module
 from webstore.catalog_import import ImportResult, import_catalog, parse_catalog
 from webstore.db import Table, create_table
 from webstore.services import get_services
+
+if TYPE_CHECKING:
+    from functions.declarations import Access
 
 DEMO_CATALOG = Path(__file__).resolve().parent.parent / "shared" / "webstore" / "demo" / "store.json"
 TABLE = "webstore-test"
@@ -42,6 +47,23 @@ os.environ.update(
         "POWERTOOLS_LOG_LEVEL": "WARNING",
     }
 )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def access_guard() -> Iterator[None]:
+    """Every event consumer runs under the access guard wherever a test calls its `handler`
+    (HTTP handlers: through `invoke`); side reads (`start_read`) keep the caller's context."""
+    # Imported here: the functions' Powertools objects read the environment set above.
+    from functions.routes import consumers
+    from tests.access_guard import ContextExecutor, enforcing
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(db, "_reads", ContextExecutor(db._reads))
+        for each in consumers():
+            module = importlib.import_module(each.module)
+            guarded = enforcing(module.handler, each.consumer.name, each.consumer.function_access)
+            patch.setattr(module, "handler", guarded)
+        yield
 
 
 @pytest.fixture
@@ -174,10 +196,27 @@ Invoke = Callable[..., Response]
 
 @pytest.fixture
 def invoke() -> Invoke:
-    """invoke(handler, method, path, body=..., query=..., headers=...) -> Response."""
+    """invoke(handler, method, path, body=..., query=..., headers=...) -> Response.
 
-    def _invoke(handler: Callable[..., dict[str, Any]], method: str, path: str, **kwargs: Any) -> Response:
-        result = handler(api_event(method, path, **kwargs), LambdaContext())
+    The handler runs under the access guard (tests/access_guard.py): a DynamoDB call or publish
+    beyond its route's declared access fails the test. `access=` declares a test-only handler's.
+    """
+
+    from tests.access_guard import declared_access, enforced
+
+    def _invoke(
+        handler: Callable[..., dict[str, Any]],
+        method: str,
+        path: str,
+        *,
+        access: frozenset[Access] | None = None,
+        **kwargs: Any,
+    ) -> Response:
+        declared = declared_access(handler) if access is None else ("test handler", access)
+        if declared is None:
+            pytest.fail(f"{handler!r} is not in the route table: pass invoke(..., access=...)")
+        with enforced(*declared):
+            result = handler(api_event(method, path, **kwargs), LambdaContext())
         body = result.get("body") or ""
         if result.get("isBase64Encoded"):
             body = base64.b64decode(body).decode()

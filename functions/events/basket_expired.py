@@ -15,10 +15,18 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, pro
 from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
 from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
 
-from functions.runtime import logger, metrics, tracer
+from functions.declarations import Access, Consumer, Trigger
+from functions.observability import consumer_handler, logger
 from webstore.services import get_services
 from webstore.webhooks.abandoned import abandoned_event, is_ttl_removal
 
+CONSUMER = Consumer(
+    "basket_expired",
+    Trigger.TABLE_STREAM,
+    frozenset({Access.TABLE_READ, Access.BUS_PUT}),
+    "Publishes basket.abandoned for baskets whose TTL expired",
+    timeout_seconds=30,
+)
 processor = BatchProcessor(event_type=EventType.DynamoDBStreams, raise_on_entire_batch_failure=False)
 
 
@@ -32,9 +40,7 @@ def record_handler(record: DynamoDBRecord) -> None:
     logger.info("basket abandoned", extra={"event_id": event.id, "account_id": event.account_id})
 
 
-@metrics.log_metrics(raise_on_empty_metrics=False)
-@logger.inject_lambda_context(clear_state=True)
-@tracer.capture_lambda_handler(capture_response=False)
+@consumer_handler
 def handler(event: dict[str, Any], context: Any) -> PartialItemFailureResponse:
     return process_partial_response(
         event=event, record_handler=record_handler, processor=processor, context=context

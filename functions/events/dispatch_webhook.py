@@ -19,11 +19,22 @@ from aws_lambda_powertools.utilities.batch.types import PartialItemFailureRespon
 from aws_lambda_powertools.utilities.parser.models import EventBridgeModel, SqsRecordModel
 from pydantic import BaseModel, Json
 
-from functions.runtime import logger, metrics, tracer
+from functions.declarations import Access, Consumer, Trigger
+from functions.observability import consumer_handler, metrics
 from webstore.events import DomainEvent
 from webstore.services import Services, get_services
 from webstore.webhooks.delivery import DeliveryFailed, Outcome, WebhookDispatcher
 from webstore.webhooks.retry import SqsVisibilityBackoff
+
+CONSUMER = Consumer(
+    "dispatch_webhook",
+    Trigger.WEBHOOK_QUEUE,
+    # Reads endpoints, opens their signing secrets, records each delivery attempt.
+    frozenset({Access.TABLE_READ, Access.TABLE_WRITE, Access.WEBHOOK_KEY}),
+    "Signs and POSTs each domain event to the account's webhook endpoints",
+    # Each delivery attempt POSTs with a short timeout; 30 s covers a batch of slow receivers.
+    timeout_seconds=30,
+)
 
 
 class WebhookDetail(BaseModel):
@@ -94,9 +105,7 @@ def record_handler(record: WebhookSqsRecord) -> None:
         raise DeliveryFailed(result)
 
 
-@metrics.log_metrics(raise_on_empty_metrics=False)
-@logger.inject_lambda_context(clear_state=True)
-@tracer.capture_lambda_handler(capture_response=False)
+@consumer_handler
 def handler(event: dict[str, Any], context: Any) -> PartialItemFailureResponse:
     return process_partial_response(
         event=event, record_handler=record_handler, processor=processor, context=context

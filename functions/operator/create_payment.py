@@ -3,14 +3,12 @@
 An optional `Idempotency-Key` header makes a retried request return the same payment.
 """
 
-from fastapi import Depends, Header
+from fastapi import Header
 
-from functions.deps import services
-from functions.operator_deps import server_identity
+from functions.deps import ServicesDep
+from functions.operator_deps import ServerDep
 from functions.runtime import WRITE_AND_PUBLISH, Interface, Route, lambda_handler
 from webstore.operator import payments, schemas
-from webstore.operator.auth import ServerIdentity
-from webstore.services import Services
 
 ROUTE = Route(
     Interface.OPERATOR, "POST", "/payments", "createPayment", WRITE_AND_PUBLISH, "Create a manual payment"
@@ -19,9 +17,9 @@ ROUTE = Route(
 
 async def endpoint(
     body: payments.ManualPayment,
+    who: ServerDep,
+    svc: ServicesDep,
     idempotency_key: str | None = Header(None, max_length=128),
-    who: ServerIdentity = Depends(server_identity),
-    svc: Services = Depends(services),
 ) -> schemas.Payment:
     return payments.create_manual_payment(svc, who.account_id, body, idempotency_key)
 

@@ -1,14 +1,12 @@
 """POST {plugin_url}/payments/{transaction}/note — add a note to a payment."""
 
-from fastapi import Depends, Path
+from fastapi import Path
 from pydantic import BaseModel, Field
 
-from functions.deps import services
-from functions.operator_deps import server_identity
+from functions.deps import ServicesDep
+from functions.operator_deps import ServerDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.operator import payments, schemas
-from webstore.operator.auth import ServerIdentity
-from webstore.services import Services
 
 ROUTE = Route(
     Interface.OPERATOR,
@@ -25,10 +23,7 @@ class NoteBody(BaseModel):
 
 
 async def endpoint(
-    body: NoteBody,
-    transaction: str = Path(max_length=64),
-    who: ServerIdentity = Depends(server_identity),
-    svc: Services = Depends(services),
+    body: NoteBody, who: ServerDep, svc: ServicesDep, transaction: str = Path(max_length=64)
 ) -> schemas.Payment:
     return payments.add_note(svc, who.account_id, transaction, body.note)
 

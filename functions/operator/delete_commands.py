@@ -1,23 +1,19 @@
 """DELETE {plugin_url}/queue — acknowledge commands by id (JSON `ids` or form `ids[]`); 204."""
 
-from fastapi import Depends, Request, Response
+from fastapi import Request, Response
 
-from functions.deps import services
-from functions.operator_deps import server_identity
+from functions.deps import ServicesDep
+from functions.operator_deps import ServerDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.operator import queue
-from webstore.operator.auth import ServerIdentity
 from webstore.operator.ids import parse_command_ids
-from webstore.services import Services
 
 ROUTE = Route(
     Interface.OPERATOR, "DELETE", "/queue", "deleteCommands", WRITE, "Delete commands", status_code=204
 )
 
 
-async def endpoint(
-    request: Request, who: ServerIdentity = Depends(server_identity), svc: Services = Depends(services)
-) -> Response:
+async def endpoint(request: Request, who: ServerDep, svc: ServicesDep) -> Response:
     ids = parse_command_ids(await request.body(), request.headers.get("content-type", ""))
     queue.delete_commands(svc, who, ids)
     return Response(status_code=204)

@@ -1,13 +1,11 @@
 """DELETE {plugin_url}/coupons/{id} — delete a coupon; 204."""
 
-from fastapi import Depends, Path, Response
+from fastapi import Path, Response
 
-from functions.deps import services
-from functions.operator_deps import server_identity
+from functions.deps import ServicesDep
+from functions.operator_deps import ServerDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.operator import admin
-from webstore.operator.auth import ServerIdentity
-from webstore.services import Services
 
 ROUTE = Route(
     Interface.OPERATOR,
@@ -20,11 +18,7 @@ ROUTE = Route(
 )
 
 
-async def endpoint(
-    coupon_id: str = Path(max_length=64),
-    who: ServerIdentity = Depends(server_identity),
-    svc: Services = Depends(services),
-) -> Response:
+async def endpoint(who: ServerDep, svc: ServicesDep, coupon_id: str = Path(max_length=64)) -> Response:
     admin.delete_coupon(svc, who.account_id, coupon_id)
     return Response(status_code=204)
 

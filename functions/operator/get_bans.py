@@ -1,20 +1,14 @@
 """GET {plugin_url}/bans — the latest bans (`{data: [Ban]}`)."""
 
-from fastapi import Depends
-
-from functions.deps import services
-from functions.operator_deps import server_identity
+from functions.deps import ServicesDep
+from functions.operator_deps import ServerDep
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.operator import admin, schemas
-from webstore.operator.auth import ServerIdentity
-from webstore.services import Services
 
 ROUTE = Route(Interface.OPERATOR, "GET", "/bans", "getBans", READ, "Bans")
 
 
-async def endpoint(
-    who: ServerIdentity = Depends(server_identity), svc: Services = Depends(services)
-) -> schemas.DataList[schemas.Ban]:
+async def endpoint(who: ServerDep, svc: ServicesDep) -> schemas.DataList[schemas.Ban]:
     return schemas.DataList(data=admin.list_bans(svc, who.account_id))
 
 

@@ -1,13 +1,11 @@
 """GET {plugin_url}/community_goals/{community_goal} — one community goal."""
 
-from fastapi import Depends, Path
+from fastapi import Path
 
-from functions.deps import services
-from functions.operator_deps import server_identity
+from functions.deps import ServicesDep
+from functions.operator_deps import ServerDep
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.operator import admin, schemas
-from webstore.operator.auth import ServerIdentity
-from webstore.services import Services
 
 ROUTE = Route(
     Interface.OPERATOR,
@@ -20,9 +18,7 @@ ROUTE = Route(
 
 
 async def endpoint(
-    community_goal: int = Path(ge=1, le=2_147_483_647),
-    who: ServerIdentity = Depends(server_identity),
-    svc: Services = Depends(services),
+    who: ServerDep, svc: ServicesDep, community_goal: int = Path(ge=1, le=2_147_483_647)
 ) -> schemas.CommunityGoal:
     return admin.get_goal(svc, who.account_id, community_goal)
 

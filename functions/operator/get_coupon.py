@@ -1,21 +1,17 @@
 """GET {plugin_url}/coupons/{id} — one coupon (`{data: Coupon}`)."""
 
-from fastapi import Depends, Path
+from fastapi import Path
 
-from functions.deps import services
-from functions.operator_deps import server_identity
+from functions.deps import ServicesDep
+from functions.operator_deps import ServerDep
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.operator import admin, schemas
-from webstore.operator.auth import ServerIdentity
-from webstore.services import Services
 
 ROUTE = Route(Interface.OPERATOR, "GET", "/coupons/{coupon_id}", "getCoupon", READ, "One coupon")
 
 
 async def endpoint(
-    coupon_id: str = Path(max_length=64),
-    who: ServerIdentity = Depends(server_identity),
-    svc: Services = Depends(services),
+    who: ServerDep, svc: ServicesDep, coupon_id: str = Path(max_length=64)
 ) -> schemas.Data[schemas.Coupon]:
     return schemas.Data(data=admin.coupon_view(admin.coupon_by_ref(svc, who.account_id, coupon_id)))
 

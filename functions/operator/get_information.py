@@ -1,20 +1,14 @@
 """GET {plugin_url}/information — the account and server a secret belongs to (plugins call it first)."""
 
-from fastapi import Depends
-
-from functions.deps import services
-from functions.operator_deps import server_identity
+from functions.deps import ServicesDep
+from functions.operator_deps import ServerDep
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.operator import admin, schemas
-from webstore.operator.auth import ServerIdentity
-from webstore.services import Services
 
 ROUTE = Route(Interface.OPERATOR, "GET", "/information", "getInformation", READ, "Account and server")
 
 
-async def endpoint(
-    who: ServerIdentity = Depends(server_identity), svc: Services = Depends(services)
-) -> schemas.Information:
+async def endpoint(who: ServerDep, svc: ServicesDep) -> schemas.Information:
     return admin.information(svc, who)
 
 

@@ -1,22 +1,17 @@
 """GET {plugin_url}/package/{package} — one package."""
 
-from fastapi import Depends, Path, Query
+from fastapi import Path, Query
 
-from functions.deps import services
-from functions.operator_deps import server_identity
+from functions.deps import ServicesDep
+from functions.operator_deps import ServerDep
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.operator import admin, schemas
-from webstore.operator.auth import ServerIdentity
-from webstore.services import Services
 
 ROUTE = Route(Interface.OPERATOR, "GET", "/package/{package}", "getPackage", READ, "One package")
 
 
 async def endpoint(
-    package: str = Path(max_length=20),
-    verbose: bool = Query(False),
-    who: ServerIdentity = Depends(server_identity),
-    svc: Services = Depends(services),
+    who: ServerDep, svc: ServicesDep, package: str = Path(max_length=20), verbose: bool = Query(False)
 ) -> schemas.VerbosePackage | schemas.OperatorPackage:
     return admin.get_package(svc, who.account_id, package, verbose)
 

@@ -1,21 +1,17 @@
 """GET {plugin_url}/packages — every package (`?verbose=true` adds descriptions)."""
 
-from fastapi import Depends, Query
+from fastapi import Query
 
-from functions.deps import services
-from functions.operator_deps import server_identity
+from functions.deps import ServicesDep
+from functions.operator_deps import ServerDep
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.operator import admin, schemas
-from webstore.operator.auth import ServerIdentity
-from webstore.services import Services
 
 ROUTE = Route(Interface.OPERATOR, "GET", "/packages", "getPackages", READ, "Packages")
 
 
 async def endpoint(
-    verbose: bool = Query(False),
-    who: ServerIdentity = Depends(server_identity),
-    svc: Services = Depends(services),
+    who: ServerDep, svc: ServicesDep, verbose: bool = Query(False)
 ) -> list[schemas.VerbosePackage | schemas.OperatorPackage]:
     return list(admin.list_packages(svc, who.account_id, verbose))
 

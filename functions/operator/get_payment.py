@@ -1,21 +1,17 @@
 """GET {plugin_url}/payments/{transaction} — one payment by transaction id."""
 
-from fastapi import Depends, Path
+from fastapi import Path
 
-from functions.deps import services
-from functions.operator_deps import server_identity
+from functions.deps import ServicesDep
+from functions.operator_deps import ServerDep
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.operator import payments, schemas
-from webstore.operator.auth import ServerIdentity
-from webstore.services import Services
 
 ROUTE = Route(Interface.OPERATOR, "GET", "/payments/{transaction}", "getPayment", READ, "One payment")
 
 
 async def endpoint(
-    transaction: str = Path(max_length=64),
-    who: ServerIdentity = Depends(server_identity),
-    svc: Services = Depends(services),
+    who: ServerDep, svc: ServicesDep, transaction: str = Path(max_length=64)
 ) -> schemas.Payment:
     return payments.get_payment(svc, who.account_id, transaction)
 

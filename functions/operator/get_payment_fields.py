@@ -1,13 +1,11 @@
 """GET {plugin_url}/payments/fields/{package} — what a manual payment for a package must carry."""
 
-from fastapi import Depends, Path
+from fastapi import Path
 
-from functions.deps import services
-from functions.operator_deps import server_identity
+from functions.deps import ServicesDep
+from functions.operator_deps import ServerDep
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.operator import payments, schemas
-from webstore.operator.auth import ServerIdentity
-from webstore.services import Services
 
 ROUTE = Route(
     Interface.OPERATOR,
@@ -20,9 +18,7 @@ ROUTE = Route(
 
 
 async def endpoint(
-    package: str = Path(max_length=20),
-    who: ServerIdentity = Depends(server_identity),
-    svc: Services = Depends(services),
+    who: ServerDep, svc: ServicesDep, package: str = Path(max_length=20)
 ) -> list[schemas.PaymentField]:
     return payments.payment_fields(svc, who.account_id, package)
 

@@ -1,23 +1,21 @@
 """GET {plugin_url}/payments — latest first (`limit` <= 100), or `paged=1&page=N` (25 a page)."""
 
-from fastapi import Depends, Query
+from fastapi import Query
 
-from functions.deps import services
-from functions.operator_deps import server_identity
+from functions.deps import ServicesDep
+from functions.operator_deps import ServerDep
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.operator import payments, schemas
-from webstore.operator.auth import ServerIdentity
-from webstore.services import Services
 
 ROUTE = Route(Interface.OPERATOR, "GET", "/payments", "getPayments", READ, "Payments, latest first")
 
 
 async def endpoint(
+    who: ServerDep,
+    svc: ServicesDep,
     limit: int = Query(payments.MAX_LIMIT, ge=1, le=1_000_000),
     paged: int = Query(0, ge=0, le=1),
     page: int = Query(1, ge=1, le=100_000_000),
-    who: ServerIdentity = Depends(server_identity),
-    svc: Services = Depends(services),
 ) -> list[schemas.Payment] | schemas.PaymentPage:
     if paged:
         return payments.payment_page(svc, who.account_id, page)

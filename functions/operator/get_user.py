@@ -1,22 +1,16 @@
 """GET {plugin_url}/user/{user} — look a player up by UUID or username."""
 
-from fastapi import Depends, Path
+from fastapi import Path
 
-from functions.deps import services
-from functions.operator_deps import server_identity
+from functions.deps import ServicesDep
+from functions.operator_deps import ServerDep
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.operator import admin, schemas
-from webstore.operator.auth import ServerIdentity
-from webstore.services import Services
 
 ROUTE = Route(Interface.OPERATOR, "GET", "/user/{user}", "getUser", READ, "Player lookup")
 
 
-async def endpoint(
-    user: str = Path(max_length=64),
-    who: ServerIdentity = Depends(server_identity),
-    svc: Services = Depends(services),
-) -> schemas.PlayerLookup:
+async def endpoint(who: ServerDep, svc: ServicesDep, user: str = Path(max_length=64)) -> schemas.PlayerLookup:
     return admin.lookup_player(svc, who.account_id, user)
 
 

@@ -1,22 +1,17 @@
 """PUT {plugin_url}/package/{package} — change `disabled`, `name` and/or `price`."""
 
-from fastapi import Depends, Path
+from fastapi import Path
 
-from functions.deps import services
-from functions.operator_deps import server_identity
+from functions.deps import ServicesDep
+from functions.operator_deps import ServerDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.operator import admin, schemas
-from webstore.operator.auth import ServerIdentity
-from webstore.services import Services
 
 ROUTE = Route(Interface.OPERATOR, "PUT", "/package/{package}", "updatePackage", WRITE, "Update a package")
 
 
 async def endpoint(
-    body: admin.PackageUpdate,
-    package: str = Path(max_length=20),
-    who: ServerIdentity = Depends(server_identity),
-    svc: Services = Depends(services),
+    body: admin.PackageUpdate, who: ServerDep, svc: ServicesDep, package: str = Path(max_length=20)
 ) -> schemas.OperatorPackage:
     return admin.update_package(svc, who.account_id, package, body)
 

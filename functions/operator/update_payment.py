@@ -1,15 +1,13 @@
 """PUT {plugin_url}/payments/{transaction} — change status (complete/refund/chargeback) and/or
 reassign the payment to another username."""
 
-from fastapi import Depends, Path
+from fastapi import Path
 from pydantic import BaseModel, Field
 
-from functions.deps import services
-from functions.operator_deps import server_identity
+from functions.deps import ServicesDep
+from functions.operator_deps import ServerDep
 from functions.runtime import WRITE_AND_PUBLISH, Interface, Route, lambda_handler
 from webstore.operator import payments, schemas
-from webstore.operator.auth import ServerIdentity
-from webstore.services import Services
 
 ROUTE = Route(
     Interface.OPERATOR,
@@ -27,10 +25,7 @@ class PaymentUpdate(BaseModel):
 
 
 async def endpoint(
-    body: PaymentUpdate,
-    transaction: str = Path(max_length=64),
-    who: ServerIdentity = Depends(server_identity),
-    svc: Services = Depends(services),
+    body: PaymentUpdate, who: ServerDep, svc: ServicesDep, transaction: str = Path(max_length=64)
 ) -> schemas.Payment:
     status = body.status.strip().lower() if body.status else None
     return payments.update_payment(svc, who.account_id, transaction, status, body.username)

@@ -1,10 +1,9 @@
 """POST <host>/api/baskets/{basketIdent}/packages (COMPAT; also under the token): add a package."""
 
-from fastapi import Depends, Path
+from fastapi import Path
 
-from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, path_token, services
+from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, PathTokenDep, ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
-from webstore.services import Services
 from webstore.storefront import baskets, schemas
 
 ROUTE = Route(
@@ -19,10 +18,7 @@ ROUTE = Route(
 
 
 async def endpoint(
-    body: baskets.AddPackage,
-    basket_ident: str = Path(max_length=80),
-    token: str | None = Depends(path_token),
-    svc: Services = Depends(services),
+    body: baskets.AddPackage, token: PathTokenDep, svc: ServicesDep, basket_ident: str = Path(max_length=80)
 ) -> schemas.Envelope[schemas.Basket]:
     basket = baskets.add_package(svc, token, basket_ident, body)
     return schemas.Envelope(data=baskets.basket_view(basket, svc.settings))

@@ -1,10 +1,9 @@
 """POST {headless_url}/baskets/{basketIdent}/coupons (also token-less under /api/baskets, COMPAT)."""
 
-from fastapi import Depends, Path
+from fastapi import Path
 
-from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, path_token, services
+from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, PathTokenDep, ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
-from webstore.services import Services
 from webstore.storefront import baskets, schemas
 
 ROUTE = Route(
@@ -19,10 +18,7 @@ ROUTE = Route(
 
 
 async def endpoint(
-    body: baskets.CouponCode,
-    basket_ident: str = Path(max_length=80),
-    token: str | None = Depends(path_token),
-    svc: Services = Depends(services),
+    body: baskets.CouponCode, token: PathTokenDep, svc: ServicesDep, basket_ident: str = Path(max_length=80)
 ) -> schemas.Success:
     baskets.apply_coupon(svc, token, basket_ident, body.coupon_code)
     return schemas.Success(success=True, message="Coupon applied successfully")

@@ -1,10 +1,9 @@
 """POST {headless_url}/baskets — a new basket (SPEC: 422 when the store ID is invalid)."""
 
-from fastapi import Depends, Query, Request
+from fastapi import Query, Request
 
-from functions.deps import TOKEN_PREFIX, client_ip, services
+from functions.deps import TOKEN_PREFIX, ServicesDep, client_ip
 from functions.runtime import WRITE, Interface, Route, lambda_handler
-from webstore.services import Services
 from webstore.storefront import baskets, schemas
 
 ROUTE = Route(
@@ -15,9 +14,9 @@ ROUTE = Route(
 async def endpoint(
     token: str,
     request: Request,
+    svc: ServicesDep,
     body: baskets.NewBasket | None = None,
     ip_address: str | None = Query(None, max_length=64),
-    svc: Services = Depends(services),
 ) -> schemas.Envelope[schemas.Basket]:
     ip = ip_address if ip_address is not None else client_ip(request)
     basket = baskets.create_basket(svc, token, body or baskets.NewBasket(), ip)

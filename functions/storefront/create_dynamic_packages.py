@@ -1,10 +1,9 @@
 """PUT {headless_url}/baskets/{basketIdent}/dynamic-packages — fill a dynamic category for one basket."""
 
-from fastapi import Depends, Path, Request
+from fastapi import Path
 
-from functions.deps import TOKEN_PREFIX, basic_credentials, services
+from functions.deps import TOKEN_PREFIX, BasicAuthDep, ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
-from webstore.services import Services
 from webstore.storefront import schemas
 from webstore.storefront.dynamic_packages import DynamicPackagesRequest, put_dynamic_packages
 
@@ -21,11 +20,11 @@ ROUTE = Route(
 async def endpoint(
     token: str,
     body: DynamicPackagesRequest,
-    request: Request,
+    svc: ServicesDep,
+    credentials: BasicAuthDep,
     basket_ident: str = Path(max_length=80),
-    svc: Services = Depends(services),
 ) -> schemas.Message:
-    message = put_dynamic_packages(svc, token, basket_ident, body, basic_credentials(request))
+    message = put_dynamic_packages(svc, token, basket_ident, body, credentials)
     return schemas.Message(message=message)
 
 

@@ -1,13 +1,12 @@
 """GET /auth/{basket_ident}?returnUrl= — the hosted page where a player names themselves (HTML)."""
 
-from fastapi import Depends, Query
+from fastapi import Query
 from fastapi.responses import HTMLResponse
 
-from functions.deps import services
+from functions.deps import ServicesDep
 from functions.pages import html_page
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.errors import DomainError
-from webstore.services import Services
 from webstore.storefront import auth_page, basket_auth
 
 ROUTE = Route(
@@ -22,9 +21,7 @@ ROUTE = Route(
 
 
 async def endpoint(
-    basket_ident: str,
-    return_url: str | None = Query(None, alias="returnUrl"),
-    svc: Services = Depends(services),
+    basket_ident: str, svc: ServicesDep, return_url: str | None = Query(None, alias="returnUrl")
 ) -> HTMLResponse:
     try:
         prompt = basket_auth.open_auth_page(svc, basket_ident, return_url)

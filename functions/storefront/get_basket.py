@@ -1,10 +1,9 @@
 """GET {headless_url}/baskets/{basketIdent} — one basket (1 BatchGetItem: basket + store item)."""
 
-from fastapi import Depends, Path
+from fastapi import Path
 
-from functions.deps import TOKEN_PREFIX, services
+from functions.deps import TOKEN_PREFIX, ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.services import Services
 from webstore.storefront import baskets, schemas
 
 ROUTE = Route(
@@ -13,9 +12,7 @@ ROUTE = Route(
 
 
 async def endpoint(
-    token: str,
-    basket_ident: str = Path(max_length=80),
-    svc: Services = Depends(services),
+    token: str, svc: ServicesDep, basket_ident: str = Path(max_length=80)
 ) -> schemas.Envelope[schemas.Basket]:
     basket = baskets.get_basket(svc, token, basket_ident)
     return schemas.Envelope(data=baskets.basket_view(basket, svc.settings))

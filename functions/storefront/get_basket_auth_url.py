@@ -1,10 +1,9 @@
 """GET {headless_url}/baskets/{basketIdent}/auth?returnUrl= — the basket's auth link(s), a bare array."""
 
-from fastapi import Depends, Path, Query
+from fastapi import Path, Query
 
-from functions.deps import TOKEN_PREFIX, services
+from functions.deps import TOKEN_PREFIX, ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.services import Services
 from webstore.storefront import basket_auth, schemas
 from webstore.storefront.return_urls import MAX_RETURN_URL
 
@@ -20,9 +19,9 @@ ROUTE = Route(
 
 async def endpoint(
     token: str,
+    svc: ServicesDep,
     basket_ident: str = Path(max_length=80),
     return_url: str | None = Query(None, alias="returnUrl", max_length=MAX_RETURN_URL + 1),
-    svc: Services = Depends(services),
 ) -> list[schemas.AuthLink]:
     return basket_auth.auth_links(svc, token, basket_ident, return_url)
 

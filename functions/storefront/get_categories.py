@@ -4,12 +4,11 @@ With `usernameId` (Basic auth: webstore identifier + checkout API key), each tie
 carries the player's `active_tier` and its other packages a `prorate_price` (getUserTieredCategories).
 """
 
-from fastapi import Depends, Query, Request
+from fastapi import Query
 
-from functions.deps import TOKEN_PREFIX, basic_credentials, services
+from functions.deps import TOKEN_PREFIX, BasicAuthDep, ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.keys import INT32_MAX
-from webstore.services import Services
 from webstore.storefront import catalog, schemas
 
 ROUTE = Route(
@@ -19,11 +18,11 @@ ROUTE = Route(
 
 async def endpoint(
     token: str,
-    request: Request,
+    svc: ServicesDep,
+    credentials: BasicAuthDep,
     include_packages: bool = Query(False, alias="includePackages"),
     basket_ident: str | None = Query(None, alias="basketIdent", max_length=80),
     username_id: int | None = Query(None, alias="usernameId", ge=1, le=INT32_MAX),
-    svc: Services = Depends(services),
 ) -> schemas.Envelope[list[schemas.Category]]:
     return schemas.Envelope(
         data=catalog.get_categories(
@@ -32,7 +31,7 @@ async def endpoint(
             include_packages=include_packages,
             basket_ident=basket_ident,
             username_id=username_id,
-            credentials=basic_credentials(request) if username_id is not None else None,
+            credentials=credentials if username_id is not None else None,
         )
     )
 

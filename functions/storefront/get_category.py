@@ -1,10 +1,9 @@
 """GET {headless_url}/categories/{id-or-slug} — one category, optionally with its packages."""
 
-from fastapi import Depends, Path, Query
+from fastapi import Path, Query
 
-from functions.deps import TOKEN_PREFIX, services
+from functions.deps import TOKEN_PREFIX, ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.services import Services
 from webstore.storefront import catalog, schemas
 
 ROUTE = Route(
@@ -19,10 +18,10 @@ ROUTE = Route(
 
 async def endpoint(
     token: str,
+    svc: ServicesDep,
     category: str = Path(max_length=120),
     include_packages: bool = Query(False, alias="includePackages"),
     basket_ident: str | None = Query(None, alias="basketIdent", max_length=80),
-    svc: Services = Depends(services),
 ) -> schemas.Envelope[schemas.Category]:
     return schemas.Envelope(
         data=catalog.get_category(

@@ -1,13 +1,11 @@
 """GET /checkout/{basket_ident}/receipt — the paid basket's receipt, behind `links.payment`."""
 
-from fastapi import Depends
 from fastapi.responses import Response
 
-from functions.deps import services
+from functions.deps import ServicesDep
 from functions.pages import render
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.checkout import checkout, pages
-from webstore.services import Services
 
 ROUTE = Route(
     Interface.STOREFRONT,
@@ -20,7 +18,7 @@ ROUTE = Route(
 )
 
 
-async def endpoint(basket_ident: str, svc: Services = Depends(services)) -> Response:
+async def endpoint(basket_ident: str, svc: ServicesDep) -> Response:
     return render(lambda: checkout.receipt(svc, basket_ident), pages.CSP)
 
 

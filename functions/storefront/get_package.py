@@ -1,10 +1,9 @@
 """GET {headless_url}/packages/{id-or-slug} — one package (by id, slug or ident)."""
 
-from fastapi import Depends, Path, Query
+from fastapi import Path, Query
 
-from functions.deps import TOKEN_PREFIX, services
+from functions.deps import TOKEN_PREFIX, ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.services import Services
 from webstore.storefront import catalog, schemas
 
 ROUTE = Route(
@@ -14,10 +13,10 @@ ROUTE = Route(
 
 async def endpoint(
     token: str,
+    svc: ServicesDep,
     package: str = Path(max_length=120),
     basket_ident: str | None = Query(None, alias="basketIdent", max_length=80),
     ip_address: str | None = Query(None, alias="ipAddress", max_length=64),
-    svc: Services = Depends(services),
 ) -> schemas.Envelope[schemas.Package]:
     return schemas.Envelope(data=catalog.get_package(svc, token, package, basket_ident))
 

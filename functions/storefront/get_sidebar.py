@@ -1,10 +1,7 @@
 """GET {headless_url}/sidebar — the store's sidebar modules, in order, with their data."""
 
-from fastapi import Depends
-
-from functions.deps import TOKEN_PREFIX, services
+from functions.deps import TOKEN_PREFIX, ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.services import Services
 from webstore.storefront import schemas
 from webstore.storefront.sidebar import Module, get_sidebar
 
@@ -13,7 +10,7 @@ ROUTE = Route(
 )
 
 
-async def endpoint(token: str, svc: Services = Depends(services)) -> schemas.Envelope[list[Module]]:
+async def endpoint(token: str, svc: ServicesDep) -> schemas.Envelope[list[Module]]:
     return schemas.Envelope(data=get_sidebar(svc, token))
 
 

@@ -1,10 +1,7 @@
 """GET {headless_url}/ — the store."""
 
-from fastapi import Depends
-
-from functions.deps import TOKEN_PREFIX, services
+from functions.deps import TOKEN_PREFIX, ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.services import Services
 from webstore.storefront import catalog, schemas
 
 ROUTE = Route(
@@ -12,7 +9,7 @@ ROUTE = Route(
 )
 
 
-async def endpoint(token: str, svc: Services = Depends(services)) -> schemas.Envelope[schemas.Webstore]:
+async def endpoint(token: str, svc: ServicesDep) -> schemas.Envelope[schemas.Webstore]:
     return schemas.Envelope(data=catalog.get_webstore(svc, token))
 
 

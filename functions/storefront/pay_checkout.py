@@ -1,13 +1,12 @@
 """POST /checkout/{basket_ident}/pay — the checkout form's submission: charge once, fulfil, redirect."""
 
-from fastapi import Depends, Request
+from fastapi import Request
 from fastapi.responses import Response
 
-from functions.deps import services
+from functions.deps import ServicesDep
 from functions.pages import form_fields, render
 from functions.runtime import WRITE_AND_PUBLISH, Interface, Route, lambda_handler
 from webstore.checkout import checkout, pages
-from webstore.services import Services
 
 ROUTE = Route(
     Interface.STOREFRONT,
@@ -21,7 +20,7 @@ ROUTE = Route(
 )
 
 
-async def endpoint(basket_ident: str, request: Request, svc: Services = Depends(services)) -> Response:
+async def endpoint(basket_ident: str, request: Request, svc: ServicesDep) -> Response:
     form = await form_fields(request)
     key, card = form.get("attempt_key", ""), form.get("card_number", "")
     return render(lambda: checkout.pay(svc, basket_ident, key, card), pages.CSP)

@@ -1,13 +1,12 @@
 """POST /auth/{basket_ident} — the auth form's submission: bind the basket, then 303 to returnUrl."""
 
-from fastapi import Depends, Request
+from fastapi import Request
 from fastapi.responses import RedirectResponse, Response
 
-from functions.deps import services
+from functions.deps import ServicesDep
 from functions.pages import form_fields, html_page
 from functions.runtime import WRITE_AND_PUBLISH, Interface, Route, lambda_handler
 from webstore.errors import DomainError, Invalid
-from webstore.services import Services
 from webstore.storefront import auth_page, basket_auth
 
 ROUTE = Route(
@@ -21,7 +20,7 @@ ROUTE = Route(
 )
 
 
-async def endpoint(basket_ident: str, request: Request, svc: Services = Depends(services)) -> Response:
+async def endpoint(basket_ident: str, request: Request, svc: ServicesDep) -> Response:
     form = await form_fields(request)
     return_url = form.get("returnUrl") or request.query_params.get("returnUrl")
     username = form.get("username") or ""

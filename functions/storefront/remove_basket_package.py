@@ -1,10 +1,9 @@
 """POST <host>/api/baskets/{basketIdent}/packages/remove (COMPAT; also under the token)."""
 
-from fastapi import Depends, Path
+from fastapi import Path
 
-from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, path_token, services
+from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, PathTokenDep, ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
-from webstore.services import Services
 from webstore.storefront import baskets, schemas
 
 ROUTE = Route(
@@ -20,9 +19,9 @@ ROUTE = Route(
 
 async def endpoint(
     body: baskets.RemovePackage,
+    token: PathTokenDep,
+    svc: ServicesDep,
     basket_ident: str = Path(max_length=80),
-    token: str | None = Depends(path_token),
-    svc: Services = Depends(services),
 ) -> schemas.Envelope[schemas.Basket]:
     basket = baskets.remove_package(svc, token, basket_ident, body)
     return schemas.Envelope(data=baskets.basket_view(basket, svc.settings))

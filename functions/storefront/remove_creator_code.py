@@ -1,10 +1,9 @@
 """POST {headless_url}/baskets/{basketIdent}/creator-codes/remove (also without the token)."""
 
-from fastapi import Depends, Path
+from fastapi import Path
 
-from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, path_token, services
+from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, PathTokenDep, ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
-from webstore.services import Services
 from webstore.storefront import baskets, schemas
 
 ROUTE = Route(
@@ -20,9 +19,9 @@ ROUTE = Route(
 
 async def endpoint(
     body: baskets.CreatorCodeName,
+    token: PathTokenDep,
+    svc: ServicesDep,
     basket_ident: str = Path(max_length=80),
-    token: str | None = Depends(path_token),
-    svc: Services = Depends(services),
 ) -> schemas.Success:
     baskets.remove_creator_code(svc, token, basket_ident, body.creator_code)
     return schemas.Success(success=True, message="Creator code removed successfully")

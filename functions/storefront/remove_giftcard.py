@@ -1,10 +1,9 @@
 """POST {headless_url}/baskets/{basketIdent}/giftcards/remove (also token-less under /api/baskets, COMPAT)."""
 
-from fastapi import Depends, Path
+from fastapi import Path
 
-from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, path_token, services
+from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, PathTokenDep, ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
-from webstore.services import Services
 from webstore.storefront import baskets, schemas
 
 ROUTE = Route(
@@ -20,9 +19,9 @@ ROUTE = Route(
 
 async def endpoint(
     body: baskets.GiftCardNumber,
+    token: PathTokenDep,
+    svc: ServicesDep,
     basket_ident: str = Path(max_length=80),
-    token: str | None = Depends(path_token),
-    svc: Services = Depends(services),
 ) -> schemas.Success:
     baskets.remove_giftcard(svc, token, basket_ident, body.card_number)
     return schemas.Success(success=True, message="Gift card removed successfully")

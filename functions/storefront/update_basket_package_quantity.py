@@ -1,10 +1,9 @@
 """PUT <host>/api/baskets/{basketIdent}/packages/{package_id} (COMPAT) — set a line's quantity."""
 
-from fastapi import Depends, Path
+from fastapi import Path
 
-from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, path_token, services
+from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, PathTokenDep, ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
-from webstore.services import Services
 from webstore.storefront import baskets, schemas
 
 ROUTE = Route(
@@ -20,10 +19,10 @@ ROUTE = Route(
 
 async def endpoint(
     body: baskets.PackageQuantity,
+    token: PathTokenDep,
+    svc: ServicesDep,
     basket_ident: str = Path(max_length=80),
     package_id: str = Path(max_length=64),
-    token: str | None = Depends(path_token),
-    svc: Services = Depends(services),
 ) -> schemas.Envelope[schemas.Basket]:
     basket = baskets.update_quantity(svc, token, basket_ident, package_id, body)
     return schemas.Envelope(data=baskets.basket_view(basket, svc.settings))

@@ -1,10 +1,9 @@
 """PATCH {headless_url}/tiers/{tierId} — change a player's tier (Basic auth) → {success, message}."""
 
-from fastapi import Depends, Path, Request
+from fastapi import Path
 
-from functions.deps import TOKEN_PREFIX, basic_credentials, services
+from functions.deps import TOKEN_PREFIX, BasicAuthDep, ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
-from webstore.services import Services
 from webstore.storefront import schemas
 from webstore.storefront.tiers import TierChangeRequest, change_tier
 
@@ -21,11 +20,11 @@ ROUTE = Route(
 async def endpoint(
     token: str,
     body: TierChangeRequest,
-    request: Request,
+    svc: ServicesDep,
+    credentials: BasicAuthDep,
     tier_id: str = Path(max_length=12),
-    svc: Services = Depends(services),
 ) -> schemas.Success:
-    message = change_tier(svc, token, tier_id, body.package_id, basic_credentials(request))
+    message = change_tier(svc, token, tier_id, body.package_id, credentials)
     return schemas.Success(success=True, message=message)
 
 

@@ -22,8 +22,8 @@ from aws_cdk import aws_route53 as route53
 from aws_cdk import aws_route53_targets as route53_targets
 from constructs import Construct
 
-from functions.routes import Operation, operations
-from functions.runtime import Interface, Route
+from functions.declarations import Interface, Route
+from functions.routes import Operation, operations, unmatched_access
 from infra.aws.config import Domain, StageConfig, Throttle
 from infra.aws.functions import Shared, WebstoreFunction, function_name
 
@@ -209,7 +209,7 @@ class Operations(NestedStack):
             handler=f"{module}.{self.interface.value}_handler",
             name=function_name(shared.config, self.interface.value, module),
             service=f"webstore-{self.interface.value}",
-            access={access for op in table for access in op.route.access},
+            access=unmatched_access(self.interface),
             memory_mb=max((op.route.memory_mb for op in table), default=512),
             timeout_seconds=max((op.route.timeout_seconds for op in table), default=10),
             description=f"{self.interface.value}: requests no route matched ($default)",
@@ -241,7 +241,7 @@ class Operations(NestedStack):
             handler=operation.handler_path,
             name=function_name(shared.config, self.interface.value, operation.module),
             service=f"webstore-{self.interface.value}",
-            access=route.access,
+            access=route.function_access,
             memory_mb=route.memory_mb,
             timeout_seconds=route.timeout_seconds,
             description=f"{route.operation_id}: {route.method} {route.path}",

@@ -16,16 +16,40 @@ from aws_cdk import aws_lambda_event_sources as sources
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
-from functions.runtime import Access
+from functions.declarations import Trigger
+from functions.routes import EventConsumer, consumers
 from infra.aws.data import TTL_REMOVAL_OF_BASKET
 from infra.aws.functions import Shared, WebstoreFunction, function_name
 from webstore.events import SOURCE
 
-DISPATCH_HANDLER = "functions.events.dispatch_webhook.handler"
-BASKET_EXPIRED_HANDLER = "functions.events.basket_expired.handler"
-# Each delivery attempt POSTs with a short timeout; 30 s covers a batch of slow receivers.
-DISPATCH_TIMEOUT = Duration.seconds(30)
 MAX_RECEIVES = 5
+# The triggers this stack connects to a consumer (a declared consumer of another fails synth).
+WIRED_TRIGGERS = frozenset({Trigger.WEBHOOK_QUEUE, Trigger.TABLE_STREAM})
+
+
+def consumer_of(trigger: Trigger) -> EventConsumer:
+    """The one consumer the route table declares for `trigger`."""
+    matching = [each for each in consumers() if each.consumer.trigger is trigger]
+    if len(matching) != 1:
+        raise ValueError(f"{len(matching)} consumers declared for {trigger.value}; the stack wires one")
+    return matching[0]
+
+
+def consumer_function(scope: Construct, id: str, shared: Shared, each: EventConsumer) -> WebstoreFunction:
+    """A consumer's function, exactly as the route table declares it."""
+    consumer = each.consumer
+    return WebstoreFunction(
+        scope,
+        id,
+        shared=shared,
+        handler=each.handler_path,
+        name=function_name(shared.config, "events", each.module),
+        service="webstore-events",
+        access=consumer.function_access,
+        memory_mb=consumer.memory_mb,
+        timeout_seconds=consumer.timeout_seconds,
+        description=consumer.description,
+    )
 
 
 def _queue(scope: Construct, id: str, **props: object) -> sqs.Queue:
@@ -35,14 +59,17 @@ def _queue(scope: Construct, id: str, **props: object) -> sqs.Queue:
 class Events(Construct):
     def __init__(self, scope: Construct, id: str, *, shared: Shared, bus: events.EventBus) -> None:
         super().__init__(scope, id)
-        config = shared.config
         self.bus = bus
+        unwired = [each.module for each in consumers() if each.consumer.trigger not in WIRED_TRIGGERS]
+        if unwired:
+            raise ValueError(f"consumers declared without trigger wiring in this stack: {unwired}")
+        dispatch = consumer_of(Trigger.WEBHOOK_QUEUE)
         self.dead_letters = _queue(self, "DeadLetters", retention_period=Duration.days(14))
         self.buffer = _queue(
             self,
             "Buffer",
             # AWS's advice for Lambda consumers: visibility at least 6x the function timeout.
-            visibility_timeout=Duration.seconds(DISPATCH_TIMEOUT.to_seconds() * 6),
+            visibility_timeout=Duration.seconds(dispatch.consumer.timeout_seconds * 6),
             retention_period=Duration.days(4),
             dead_letter_queue=sqs.DeadLetterQueue(queue=self.dead_letters, max_receive_count=MAX_RECEIVES),
         )
@@ -55,18 +82,7 @@ class Events(Construct):
             targets=[targets.SqsQueue(self.buffer, dead_letter_queue=self.dead_letters, retry_attempts=8)],
         )
 
-        self.dispatch = WebstoreFunction(
-            self,
-            "Dispatch",
-            shared=shared,
-            handler=DISPATCH_HANDLER,
-            name=function_name(config, "events", "dispatch_webhook"),
-            service="webstore-events",
-            # Reads endpoints, opens their signing secrets, records each delivery attempt.
-            access={Access.TABLE_READ, Access.TABLE_WRITE, Access.WEBHOOK_KEY},
-            timeout_seconds=int(DISPATCH_TIMEOUT.to_seconds()),
-            description="Signs and POSTs each domain event to the account's webhook endpoints",
-        )
+        self.dispatch = consumer_function(self, "Dispatch", shared, dispatch)
         self.dispatch.target.add_event_source(
             sources.SqsEventSource(
                 self.buffer,
@@ -78,16 +94,8 @@ class Events(Construct):
 
         # Stream records the consumer gave up on (after retries and bisecting) are kept here.
         self.stream_failures = _queue(self, "StreamFailures", retention_period=Duration.days(14))
-        self.basket_expired = WebstoreFunction(
-            self,
-            "BasketExpired",
-            shared=shared,
-            handler=BASKET_EXPIRED_HANDLER,
-            name=function_name(config, "events", "basket_expired"),
-            service="webstore-events",
-            access={Access.TABLE_READ, Access.BUS_PUT},
-            timeout_seconds=30,
-            description="Publishes basket.abandoned for baskets whose TTL expired",
+        self.basket_expired = consumer_function(
+            self, "BasketExpired", shared, consumer_of(Trigger.TABLE_STREAM)
         )
         self.basket_expired.target.add_event_source(
             sources.DynamoEventSource(

@@ -20,9 +20,10 @@ from aws_cdk import aws_logs as logs
 from aws_cdk import aws_secretsmanager as secretsmanager
 from constructs import Construct
 
-from functions.runtime import Access
+from functions.declarations import Access
 from infra.aws.config import StageConfig
 from webstore import db
+from webstore.operator.auth import GUARD_KEY_PREFIX
 
 RUNTIME = lambda_.Runtime.PYTHON_3_12
 ARCHITECTURE = lambda_.Architecture.ARM_64
@@ -41,6 +42,17 @@ TABLE_WRITE_ACTIONS = (
     "dynamodb:DeleteItem",
     "dynamodb:BatchWriteItem",
 )
+# The brute-force guard counts a wrong secret with UpdateItem, or PutItem when its window lapsed.
+SECRET_GUARD_ACTIONS = ("dynamodb:UpdateItem", "dynamodb:PutItem")
+
+
+def secret_guard_statement(table_arn: str) -> iam.PolicyStatement:
+    """Writes of the guard's failure counters only: items whose partition key has its prefix."""
+    return iam.PolicyStatement(
+        actions=list(SECRET_GUARD_ACTIONS),
+        resources=[table_arn],
+        conditions={"ForAllValues:StringLike": {"dynamodb:LeadingKeys": [f"{GUARD_KEY_PREFIX}*"]}},
+    )
 
 
 @dataclass(frozen=True)
@@ -140,6 +152,8 @@ class WebstoreFunction(Construct):
             self.function.add_to_role_policy(
                 iam.PolicyStatement(actions=list(TABLE_WRITE_ACTIONS), resources=[table_arn])
             )
+        if Access.SECRET_GUARD in self.access and Access.TABLE_WRITE not in self.access:
+            self.function.add_to_role_policy(secret_guard_statement(table_arn))
         if Access.WEBHOOK_KEY in self.access:
             # Its name in the environment; its value read at run time (Powertools, cached).
             self.function.add_environment("WEBSTORE_WEBHOOK_KEY_SECRET", shared.webhook_key.secret_arn)

@@ -7,6 +7,7 @@ locally an in-process bus hands it straight to the subscribed handlers.
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -39,32 +40,66 @@ class Publisher(Protocol):
     def publish(self, event: DomainEvent) -> None: ...
 
 
+class EventNotPublished(RuntimeError):
+    """EventBridge refused an event on every attempt: the caller's request or message fails, so
+    the event is not lost silently (a message is retried by its queue or stream)."""
+
+
+# Seconds to wait before each retry of a failed entry (PutEvents reports failures per entry, in
+# a 200 response, e.g. ThrottlingException or InternalFailure; the client's retries do not see them).
+PUBLISH_RETRY_DELAYS = (0.05, 0.2, 0.5)
+
+
 class EventBridgePublisher:
     """Puts each event on the bus. The client is made on the first publish: most functions never
     publish, and making an EventBridge client (loading its service model) adds 40-60 ms to a
     cold start (scripts/bench_cold_start.py)."""
 
-    def __init__(self, client_factory: Callable[[], Any], bus_name: str) -> None:
+    def __init__(
+        self,
+        client_factory: Callable[[], Any],
+        bus_name: str,
+        *,
+        retry_delays: tuple[float, ...] = PUBLISH_RETRY_DELAYS,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
         self._client_factory = client_factory
         self.bus_name = bus_name
+        self.retry_delays = retry_delays
+        self._sleep = sleep
 
     @cached_property
     def client(self) -> Any:
         return self._client_factory()
 
     def publish(self, event: DomainEvent) -> None:
-        response = self.client.put_events(
-            Entries=[
-                {
-                    "Source": SOURCE,
-                    "DetailType": event.type,
-                    "Detail": json.dumps(event.detail(), default=str),
-                    "EventBusName": self.bus_name,
-                }
-            ]
-        )
-        if response.get("FailedEntryCount"):
-            raise RuntimeError(f"EventBridge refused event {event.id}: {response['Entries']}")
+        entry = {
+            "Source": SOURCE,
+            "DetailType": event.type,
+            "Detail": json.dumps(event.detail(), default=str),
+            "EventBusName": self.bus_name,
+        }
+        failed = self._put(entry)
+        for delay in self.retry_delays:
+            if failed is None:
+                return
+            logger.warning("event not accepted; retrying", extra={"event_id": event.id, "failure": failed})
+            self._sleep(delay)
+            failed = self._put(entry)
+        if failed is not None:
+            raise EventNotPublished(
+                f"EventBridge refused event {event.id} ({event.type}) "
+                f"{len(self.retry_delays) + 1} times: {failed}"
+            )
+
+    def _put(self, entry: dict[str, str]) -> dict[str, Any] | None:
+        """The failed entry of one PutEvents call, or None when the bus accepted the event."""
+        response = self.client.put_events(Entries=[entry])
+        if not response.get("FailedEntryCount"):
+            return None
+        entries = response.get("Entries") or [{}]
+        result: dict[str, Any] = entries[0]
+        return result
 
 
 class InProcessBus:

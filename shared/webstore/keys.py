@@ -323,8 +323,13 @@ def payments_of_player(account_id: int, username_id: int) -> str:
 PLAYER_GSI1SK = "~PLAYER"
 
 
+def throttle_prefix(scope: str) -> str:
+    """The PK prefix of one scope's throttle marks (IAM can grant writes under it alone)."""
+    return f"THROTTLE#{scope}#"
+
+
 def throttle_key(scope: str, client: str) -> dict[str, str]:
-    return {"PK": f"THROTTLE#{scope}#{client}", "SK": "THROTTLE"}
+    return {"PK": f"{throttle_prefix(scope)}{client}", "SK": "THROTTLE"}
 
 
 def key(pk: str, sk: str) -> dict[str, str]:

@@ -1,27 +1,42 @@
-"""One settings model, read from the environment, identical for Lambda and the local stack."""
+"""One settings model, read from the environment, identical for Lambda and the local stack.
+
+The values that say where the service lives (table, bus, public URLs) have no defaults: the CDK
+stack, the local stack (infra/local.py) and the tests set them. `get_settings()` refuses to run
+without them, naming the variable, and in Lambda it runs while the function initialises
+(`check_at_cold_start`), so a misconfigured function fails its cold start, not some request.
+"""
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from typing import Literal
 
 from pydantic import SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+ENV_PREFIX = "WEBSTORE_"
+
+
+class MissingSettings(RuntimeError):
+    """Required settings are not in the environment; the message names each variable."""
+
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="WEBSTORE_", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="ignore")
 
-    table_name: str = "webstore"
+    # Required (see `missing`): empty means not set.
+    table_name: str = ""
     # A DynamoDB endpoint other than AWS's (DynamoDB Local, a moto server); None: AWS.
     dynamodb_endpoint: str | None = None
     region: str = "us-east-1"
-    event_bus_name: str = "webstore"
+    # Required when events is eventbridge.
+    event_bus_name: str = ""
     # eventbridge: publish to the bus (AWS); local: the in-process bus of the local stack.
     events: Literal["eventbridge", "local"] = "eventbridge"
-    # Public base URLs (no trailing slash): links in responses and hosted pages use them.
-    storefront_url: str = "http://127.0.0.1:8080"
-    operator_url: str = "http://127.0.0.1:8081"
+    # Public base URLs (no trailing slash): links in responses and hosted pages use them. Required.
+    storefront_url: str = ""
+    operator_url: str = ""
     # Webhook endpoints on loopback/private addresses are refused unless this is set (local use).
     allow_private_webhooks: bool = False
     # Overrides every server's queue `next_check` (seconds) when set (`webstore serve --next-check`).
@@ -39,7 +54,34 @@ class Settings(BaseSettings):
     webhook_key_secret: str | None = None
     webhook_key: SecretStr | None = None
 
+    def missing(self) -> list[str]:
+        """The environment variables of required settings that are not set."""
+        required = ["table_name", "storefront_url", "operator_url"]
+        if self.events == "eventbridge":
+            required.append("event_bus_name")
+        return [f"{ENV_PREFIX}{name.upper()}" for name in required if not getattr(self, name)]
+
+
+def load_settings() -> Settings:
+    """The settings of a running service: every required value present, or MissingSettings."""
+    settings = Settings()
+    missing = settings.missing()
+    if missing:
+        raise MissingSettings(
+            f"Missing required setting{'s' if len(missing) > 1 else ''}: {', '.join(missing)} "
+            "(the CDK stack sets them for every function; the local stack and tests set them too)"
+        )
+    return settings
+
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
-    return Settings()
+    return load_settings()
+
+
+def check_at_cold_start() -> None:
+    """In Lambda, read and check the settings while the function initialises (at import), so a
+    missing variable fails the cold start with its name. Elsewhere (CDK synth, tools importing
+    the route table) nothing is read until a request needs it."""
+    if os.environ.get("AWS_LAMBDA_FUNCTION_NAME"):
+        get_settings()

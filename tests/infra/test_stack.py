@@ -8,21 +8,22 @@ from typing import Any
 
 import pytest
 
-from functions.routes import Operation
-from functions.runtime import Access, Interface
+from functions.declarations import Access, Interface, Trigger
+from functions.routes import Operation, consumers, unmatched_access
 from infra.aws.apis import api_paths
 from infra.aws.data import TTL_REMOVAL_OF_BASKET
-from infra.aws.events import BASKET_EXPIRED_HANDLER, DISPATCH_HANDLER, MAX_RECEIVES
-from infra.aws.functions import TABLE_WRITE_ACTIONS
+from infra.aws.events import MAX_RECEIVES, consumer_of
+from infra.aws.functions import SECRET_GUARD_ACTIONS, TABLE_WRITE_ACTIONS
 from tests.infra.conftest import Synthesized, synthesize
 from webstore import db
+from webstore.operator.auth import GUARD_KEY_PREFIX
 
 WRITE_ACTIONS = {*TABLE_WRITE_ACTIONS, "dynamodb:TransactWriteItems", "dynamodb:PartiQLInsert",
                  "dynamodb:PartiQLUpdate", "dynamodb:PartiQLDelete", "dynamodb:*"}  # fmt: skip
-EVENT_CONSUMERS = {
-    DISPATCH_HANDLER: frozenset({Access.TABLE_READ, Access.TABLE_WRITE, Access.WEBHOOK_KEY}),
-    BASKET_EXPIRED_HANDLER: frozenset({Access.TABLE_READ, Access.BUS_PUT}),
-}
+# The event consumers, as the route table declares them (the stack reads the same declarations).
+EVENT_CONSUMERS = {each.handler_path: each.consumer.access for each in consumers()}
+DISPATCH_HANDLER = consumer_of(Trigger.WEBHOOK_QUEUE).handler_path
+GUARD_CONDITION = {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": [f"{GUARD_KEY_PREFIX}*"]}}
 
 
 @pytest.fixture(scope="module")
@@ -49,15 +50,23 @@ def functions_by_handler(synth: Synthesized) -> dict[str, tuple[Any, str, dict[s
     return found
 
 
-def policy_actions(template: Any, function: dict[str, Any]) -> set[str]:
+def policy_statements(template: Any, function: dict[str, Any]) -> list[dict[str, Any]]:
     role = function["Properties"]["Role"]["Fn::GetAtt"][0]
-    actions: set[str] = set()
-    for policy in resources(template, "AWS::IAM::Policy").values():
-        if {"Ref": role} in policy["Properties"]["Roles"]:
-            for statement in policy["Properties"]["PolicyDocument"]["Statement"]:
-                listed = statement["Action"]
-                actions.update([listed] if isinstance(listed, str) else listed)
-    return actions
+    return [
+        statement
+        for policy in resources(template, "AWS::IAM::Policy").values()
+        if {"Ref": role} in policy["Properties"]["Roles"]
+        for statement in policy["Properties"]["PolicyDocument"]["Statement"]
+    ]
+
+
+def statement_actions(statement: dict[str, Any]) -> set[str]:
+    listed = statement["Action"]
+    return {listed} if isinstance(listed, str) else set(listed)
+
+
+def policy_actions(template: Any, function: dict[str, Any]) -> set[str]:
+    return {a for statement in policy_statements(template, function) for a in statement_actions(statement)}
 
 
 def test_the_route_table_is_not_empty(route_table: tuple[Operation, ...]) -> None:
@@ -103,25 +112,69 @@ def _nested_parameter(synth: Synthesized, interface: Interface, parameter: str) 
     return stack_resource["Properties"]["Parameters"][parameter]
 
 
+def declared_access(route_table: tuple[Operation, ...]) -> dict[str, frozenset[Access]]:
+    """handler path → what the route table says its function may touch."""
+    declared = {op.handler_path: op.route.function_access for op in route_table} | EVENT_CONSUMERS
+    for interface in Interface:  # `$default`: the whole interface app may do what its routes may
+        declared[f"functions.unmatched.{interface.value}_handler"] = unmatched_access(interface)
+    return declared
+
+
 def test_no_function_writes_unless_its_route_declares_it(
     synth: Synthesized, route_table: tuple[Operation, ...]
 ) -> None:
-    declared = {op.handler_path: op.route.access for op in route_table} | EVENT_CONSUMERS
-    for interface in Interface:  # `$default`: the whole interface app may do what its routes may
-        union = frozenset(a for op in route_table if op.route.interface is interface for a in op.route.access)
-        declared[f"functions.unmatched.{interface.value}_handler"] = union
+    declared = declared_access(route_table)
     functions = functions_by_handler(synth)
     assert set(functions) == set(declared), "every function comes from the route table or the consumers"
     for handler, (template, _, function) in functions.items():
-        actions = policy_actions(template, function)
         access = declared[handler]
-        writes = actions & WRITE_ACTIONS
-        assert not writes or Access.TABLE_WRITE in access, f"{handler} may write: {sorted(writes)}"
+        for statement in policy_statements(template, function):
+            writes = statement_actions(statement) & WRITE_ACTIONS
+            if not writes:
+                continue
+            if "Condition" in statement:  # the guard's counters, and nothing else
+                assert Access.SECRET_GUARD in access, f"{handler} may write guard counters"
+                assert statement["Condition"] == GUARD_CONDITION, handler
+                assert writes <= set(SECRET_GUARD_ACTIONS), handler
+            else:
+                assert Access.TABLE_WRITE in access, f"{handler} may write: {sorted(writes)}"
+        actions = policy_actions(template, function)
         assert ("dynamodb:GetItem" in actions) == bool(access & {Access.TABLE_READ, Access.TABLE_WRITE})
         assert ("events:PutEvents" in actions) == (Access.BUS_PUT in access), handler
         assert ("secretsmanager:GetSecretValue" in actions) == (Access.WEBHOOK_KEY in access), handler
         assert "dynamodb:Scan" not in actions, f"{handler} may scan"
         assert not any(a.endswith("*") for a in actions), f"{handler}: wildcard action"
+
+
+def test_every_operator_function_may_count_wrong_secrets(
+    synth: Synthesized, route_table: tuple[Operation, ...]
+) -> None:
+    """Bug 1 of issue 9: a read-only operator route counts a wrong secret, so its role may
+    UpdateItem/PutItem the guard's counters (by partition-key prefix), and nothing else."""
+    functions = functions_by_handler(synth)
+    operator = [op.handler_path for op in route_table if op.route.interface is Interface.OPERATOR]
+    read_only = [h for h in operator if Access.TABLE_WRITE not in declared_access(route_table)[h]]
+    assert read_only, "the operator interface has read-only routes"
+    for handler in [*operator, "functions.unmatched.operator_handler"]:
+        template, _, function = functions[handler]
+        statements = policy_statements(template, function)
+        guard_writes = {"dynamodb:UpdateItem", "dynamodb:PutItem"}
+        may_write = [s for s in statements if guard_writes <= statement_actions(s)]
+        assert may_write, f"{handler} cannot count a wrong secret"
+    for handler in read_only:
+        template, _, function = functions[handler]
+        writes = [s for s in policy_statements(template, function) if statement_actions(s) & WRITE_ACTIONS]
+        assert [s.get("Condition") for s in writes] == [GUARD_CONDITION], handler
+
+
+def test_event_consumers_are_built_as_declared(synth: Synthesized) -> None:
+    functions = functions_by_handler(synth)
+    assert consumers(), "the route table declares the event consumers"
+    for each in consumers():
+        _, _, function = functions[each.handler_path]
+        assert function["Properties"]["MemorySize"] == each.consumer.memory_mb, each.module
+        assert function["Properties"]["Timeout"] == each.consumer.timeout_seconds, each.module
+        assert function["Properties"]["Description"] == each.consumer.description, each.module
 
 
 def test_functions_share_runtime_layer_tracing_and_settings(synth: Synthesized) -> None:

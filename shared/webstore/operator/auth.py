@@ -19,6 +19,10 @@ from webstore.services import Services
 
 SECRET_HEADERS = ("x-service-secret", "x-tebex-secret")
 MAX_SECRET_LENGTH = 256
+# The guard's failure counters: the only items a read-only operator function may write
+# (Access.SECRET_GUARD; IAM grants it by this partition-key prefix).
+GUARD_SCOPE = "secret"
+GUARD_KEY_PREFIX = keys.throttle_prefix(GUARD_SCOPE)
 
 
 @dataclass(frozen=True)
@@ -97,7 +101,7 @@ def authenticate(services: Services, secret: str | None, client: str) -> ServerI
         return known
 
     secret_key = keys.secret_key(secret_hash)
-    throttle_key = keys.throttle_key("secret", client)
+    throttle_key = keys.throttle_key(GUARD_SCOPE, client)
     found = {(i["PK"], i["SK"]): i for i in services.table.batch_get([secret_key, throttle_key])}
     mark = found.get((throttle_key["PK"], throttle_key["SK"]))
     if mark is not None and _is_blocked(mark, now, settings.secret_failures_allowed):

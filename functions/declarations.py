@@ -1,0 +1,96 @@
+"""What each function is and may touch: the lines of the route table, HTTP or not.
+
+Free of FastAPI on purpose: event consumers import their declaration from here, and a function
+that is not HTTP should not pay FastAPI's import on a cold start. The CDK stack grants each
+function exactly its access; the test harness fails a test whose handler goes beyond it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Interface(StrEnum):
+    STOREFRONT = "storefront"
+    OPERATOR = "operator"
+
+
+class Access(StrEnum):
+    """What a function may touch; its IAM policy grants exactly these."""
+
+    TABLE_READ = "table:read"
+    TABLE_WRITE = "table:write"
+    BUS_PUT = "bus:put"
+    # The key that opens webhook signing secrets (webstore.secret_box): the dispatch function.
+    WEBHOOK_KEY = "webhook-key:read"
+    # The brute-force guard's failure counters (webstore.operator.auth), and nothing else of the
+    # table: a wrong server secret is counted even on a read-only operator route.
+    SECRET_GUARD = "secret-guard:write"
+
+
+READ = frozenset({Access.TABLE_READ})
+WRITE = frozenset({Access.TABLE_READ, Access.TABLE_WRITE})
+WRITE_AND_PUBLISH = frozenset({Access.TABLE_READ, Access.TABLE_WRITE, Access.BUS_PUT})
+
+# What every function of an interface may touch besides its own route's declaration: every
+# operator route checks the server secret, so every one counts wrong secrets.
+INTERFACE_ACCESS: dict[Interface, frozenset[Access]] = {
+    Interface.STOREFRONT: frozenset(),
+    Interface.OPERATOR: frozenset({Access.SECRET_GUARD}),
+}
+
+
+@dataclass(frozen=True)
+class Route:
+    """One line of the route table."""
+
+    interface: Interface
+    method: str
+    path: str
+    operation_id: str
+    access: frozenset[Access]
+    summary: str = ""
+    status_code: int = 200
+    # Further paths served by the same function (e.g. the token-less basket routes).
+    aliases: tuple[str, ...] = ()
+    memory_mb: int = 512
+    timeout_seconds: int = 10
+    # Hosted pages answer HTML and stay out of the JSON interface's OpenAPI document.
+    html: bool = False
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        return (self.path, *self.aliases)
+
+    @property
+    def function_access(self) -> frozenset[Access]:
+        """What the route's function may touch: its own access plus its interface's."""
+        return self.access | INTERFACE_ACCESS[self.interface]
+
+
+class Trigger(StrEnum):
+    """What invokes a function that is not an HTTP route."""
+
+    # SQS messages fed by the bus rule (report batch item failures).
+    WEBHOOK_QUEUE = "sqs:webhook-buffer"
+    # The table's stream, filtered to TTL removals of baskets.
+    TABLE_STREAM = "dynamodb-stream:basket-expiry"
+    # A schedule (EventBridge Scheduler / rule): the due-work processor.
+    SCHEDULE = "schedule"
+
+
+@dataclass(frozen=True)
+class Consumer:
+    """One line of the route table for a function that is not HTTP: an event consumer."""
+
+    name: str  # e.g. dispatch_webhook: the function's name and construct id derive from it
+    trigger: Trigger
+    access: frozenset[Access]
+    description: str
+    memory_mb: int = 512
+    timeout_seconds: int = 10
+
+    @property
+    def function_access(self) -> frozenset[Access]:
+        return self.access
