@@ -19,6 +19,7 @@ from webstore.db import (
     Item,
     Table,
     TransactAction,
+    Transaction,
     TransactionCancelled,
     from_item,
     to_item,
@@ -64,6 +65,12 @@ class QueueRepository:
         self.table = table
 
     # --- writes of fulfilment -------------------------------------------------------------
+
+    def add_enqueue(self, tx: Transaction, account_id: int, commands: Sequence[QueuedCommand]) -> None:
+        """Queue `commands` in `tx` (`enqueue_cost(commands)` actions; a command id that exists
+        already is contention)."""
+        for action in self.enqueue_actions(account_id, commands):
+            tx.add(action)
 
     def enqueue_actions(self, account_id: int, commands: Sequence[QueuedCommand]) -> list[TransactAction]:
         """Put each command and its id pointer (both must be new) and count it on its player's

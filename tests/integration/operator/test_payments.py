@@ -26,8 +26,8 @@ from webstore import keys
 from webstore.catalog import CommandTrigger
 from webstore.db import GSI1
 from webstore.errors import Conflict
-from webstore.operator import fulfilment
-from webstore.operator.fulfilment import Order, OrderLine
+from webstore.payments import recording
+from webstore.payments.order import Order, OrderLine
 from webstore.repo.payments import GiftCardUse
 from webstore.services import get_services, local_bus
 
@@ -300,8 +300,8 @@ def test_reassign_payment_to_another_username(demo: DemoStore, invoke: Invoke) -
 
 def test_fulfilment_rerun_doubles_nothing(demo: DemoStore, invoke: Invoke) -> None:
     services = get_services()
-    first = fulfilment.fulfil(services, order("checkout-1"))
-    again = fulfilment.fulfil(services, order("checkout-1"))
+    first = recording.fulfil(services, order("checkout-1"))
+    again = recording.fulfil(services, order("checkout-1"))
     assert again.id == first.id and again.transaction_id == first.transaction_id
     assert len(queue_items(demo)) == 1 and len(queue_items(demo, 2)) == 1
     goal = demo.table.get(keys.key(keys.store_pk(1), keys.goal_sk(1)))
@@ -324,25 +324,25 @@ def test_fulfilment_resumes_after_a_crash_between_command_chunks(
         lines=[OrderLine(package_id=20, quantity=80, paid_price=Decimal("159.20"))],
         price_paid=Decimal("159.20"),
     )
-    real = fulfilment.run_pending_chunks
+    real = recording.run_pending_chunks
 
     def crash_before_the_remaining_chunks(services_: Any, payment: Any, trigger: str) -> None:
-        monkeypatch.setattr(fulfilment, "run_pending_chunks", real)  # only the first time
+        monkeypatch.setattr(recording, "run_pending_chunks", real)  # only the first time
         raise RuntimeError("instance died after the payment's transaction")
 
-    monkeypatch.setattr(fulfilment, "run_pending_chunks", crash_before_the_remaining_chunks)
+    monkeypatch.setattr(recording, "run_pending_chunks", crash_before_the_remaining_chunks)
     with pytest.raises(RuntimeError):
-        fulfilment.fulfil(services, big)
+        recording.fulfil(services, big)
     partial = len(queue_items(demo))
     assert 0 < partial < 80
-    payment = fulfilment.fulfil(services, big)  # the payment source retries
+    payment = recording.fulfil(services, big)  # the payment source retries
     assert len(plans := payment.plans[CommandTrigger.PURCHASE.value]) >= 2
     assert payment.chunks_done["purchase"] == len(plans)
     commands = queue_items(demo)
     assert len(commands) == 80 and len({c["id"] for c in commands}) == 80
     due = demo.table.get(keys.key(keys.queue_pk(1, 1), keys.due_sk(payment.username_id)), consistent=True)
     assert due is not None and int(due["pending"]) == 80
-    assert fulfilment.fulfil(services, big).id == payment.id
+    assert recording.fulfil(services, big).id == payment.id
     assert len(queue_items(demo)) == 80
 
 
@@ -358,7 +358,7 @@ def test_coupon_limit_holds_under_concurrent_payments(demo: DemoStore, atomic_ca
 
     def pay(index: int) -> None:
         try:
-            fulfilment.fulfil(
+            recording.fulfil(
                 services, order(f"coupon-{index}", username=f"Racer{index}", coupons=["SWORD1"])
             )
             outcomes.append("paid")
@@ -379,9 +379,9 @@ def test_coupon_limit_holds_under_concurrent_payments(demo: DemoStore, atomic_ca
 def test_gift_card_and_user_limit_are_enforced(demo: DemoStore, invoke: Invoke) -> None:
     services = get_services()
     card = [GiftCardUse(card_number="GIFT-0000-0000-0001", amount=Decimal("6.00"))]
-    fulfilment.fulfil(services, order("gift-1", giftcards=card))
+    recording.fulfil(services, order("gift-1", giftcards=card))
     with pytest.raises(Conflict, match="Gift card"):
-        fulfilment.fulfil(services, order("gift-2", giftcards=card))
+        recording.fulfil(services, order("gift-2", giftcards=card))
     balance = demo.table.get(keys.key(keys.account_pk(1), keys.giftcard_sk("GIFT-0000-0000-0001")))
     assert balance is not None and balance["balance"] == Decimal("4.00")
 
@@ -398,7 +398,7 @@ def test_gift_card_and_user_limit_are_enforced(demo: DemoStore, invoke: Invoke) 
 
 def test_gift_goes_to_the_target_player(demo: DemoStore, invoke: Invoke) -> None:
     services = get_services()
-    fulfilment.fulfil(
+    recording.fulfil(
         services,
         order(
             "gift-line", lines=[OrderLine(package_id=10, paid_price=Decimal("2.50"), gift_username="Friend")]
