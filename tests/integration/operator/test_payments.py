@@ -429,3 +429,26 @@ def test_gift_goes_to_the_target_player(demo: DemoStore, invoke: Invoke) -> None
         )
         == 1
     )
+
+
+def test_recent_payments_stay_capped_in_the_stats_and_the_sidebar(demo: DemoStore, invoke: Invoke) -> None:
+    """Bug (issue 9.4): the list the sidebar shows is kept by fulfilment at RECENT_PAYMENTS_KEPT."""
+    from tests.integration.players.test_sidebar import by_type, sidebar
+    from webstore.catalog import SidebarModule
+    from webstore.players import RECENT_PAYMENTS_KEPT
+    from webstore.repo.store import StoreRepository
+
+    services = get_services()
+    for n in range(RECENT_PAYMENTS_KEPT + 3):
+        recording.fulfil(services, order(f"recent-{n}", username=f"Player{n}"))
+    stats = demo.table.get(keys.key(keys.store_pk(1), keys.STATS_ITEM))
+    assert stats is not None
+    assert [p["username"] for p in stats["recent_payments"]] == [
+        f"Player{n}" for n in reversed(range(3, RECENT_PAYMENTS_KEPT + 3))
+    ]
+    repo = StoreRepository(demo.table)
+    store = repo.store(1)
+    store.sidebar = [SidebarModule(type="recent_payments", title="Recent", order=1, settings={"limit": 50})]
+    demo.table.put(repo.store_item(store))
+    shown = by_type(sidebar(invoke, demo))["recent_payments"]["payments"]
+    assert [p["username"] for p in shown] == [p["username"] for p in stats["recent_payments"]]

@@ -14,14 +14,15 @@ from webstore.payments import planning
 from webstore.payments.order import OrderLine
 from webstore.payments.status import PaymentStatus
 from webstore.players import RECENT_PAYMENTS_KEPT, RecentPayment, StoreStats, TierStatus
+from webstore.repo.payments import PaymentLine, PaymentRecord
 from webstore.repo.queue import QueuedCommand
 
 
-def lines_of(*order_lines: OrderLine) -> list[planning.PaymentLine]:  # type: ignore[name-defined]
+def lines_of(*order_lines: OrderLine) -> list[PaymentLine]:
     return planning.payment_lines(order(*order_lines), demo_view(), STEVE, RECIPIENTS)
 
 
-def payment_of(*order_lines: OrderLine, last_id: int = 0) -> planning.PaymentRecord:  # type: ignore[name-defined]
+def payment_of(*order_lines: OrderLine, last_id: int = 0) -> PaymentRecord:
     the_order = order(*order_lines)
     lines = planning.payment_lines(the_order, demo_view(), STEVE, RECIPIENTS)
     return planning.new_payment(the_order, "USD", STEVE, lines, [], last_id, NOW)
@@ -68,8 +69,15 @@ def test_only_the_package_variables_are_kept() -> None:
 def test_split_price_adds_up_to_the_total() -> None:
     shares = planning.split_price(Decimal("10.00"), [Decimal("4.99"), Decimal("2.50"), Decimal("5")], "USD")
     assert sum(shares) == Decimal("10.00")
-    assert shares == [Decimal("3.99"), Decimal("2.00"), Decimal("4.01")]  # rounded down; the last takes the rest
-    assert planning.split_price(Decimal("3"), [Decimal(0), Decimal(0)], "USD") == [Decimal("1.50"), Decimal("1.50")]
+    assert shares == [
+        Decimal("3.99"),
+        Decimal("2.00"),
+        Decimal("4.01"),
+    ]  # rounded down; the last takes the rest
+    assert planning.split_price(Decimal("3"), [Decimal(0), Decimal(0)], "USD") == [
+        Decimal("1.50"),
+        Decimal("1.50"),
+    ]
 
 
 # --- commands ---------------------------------------------------------------------------------------
@@ -89,7 +97,9 @@ def test_commands_per_unit_and_trigger_with_variables_filled() -> None:
 
 
 def test_dynamic_lines_queue_nothing_and_count_toward_nothing() -> None:
-    lines = lines_of(OrderLine(package_id=5, dynamic=True, name="Custom", category_id=4, paid_price=Decimal(3)))
+    lines = lines_of(
+        OrderLine(package_id=5, dynamic=True, name="Custom", category_id=4, paid_price=Decimal(3))
+    )
     assert planning.commands_for(lines, demo_view(), CommandTrigger.PURCHASE, NOW) == []
     assert planning.purchase_counts(lines) == {}
 
@@ -105,7 +115,13 @@ def test_purchase_counts_add_up_per_receiver() -> None:
 
 def command(n: int, *, online: bool = False, player: int = 1) -> QueuedCommand:
     return QueuedCommand(
-        id=n, server_id=1, command="x", require_online=online, username_id=player, username="p", created_at=NOW
+        id=n,
+        server_id=1,
+        command="x",
+        require_online=online,
+        username_id=player,
+        username="p",
+        created_at=NOW,
     )
 
 

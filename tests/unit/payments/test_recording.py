@@ -41,7 +41,9 @@ def coupon(code: str, **fields: Any) -> Coupon:
 
 
 def test_a_plain_payment_touches_sequence_order_counts_stats_and_player() -> None:
-    actions, labels = record(EffectReads(last_payment_id=4), OrderLine(package_id=10, paid_price=Decimal("2.5")))
+    actions, labels = record(
+        EffectReads(last_payment_id=4), OrderLine(package_id=10, paid_price=Decimal("2.5"))
+    )
     assert actions == [
         "Update SEQ",
         "Put ORDER#unit-1",
@@ -56,12 +58,17 @@ def test_a_plain_payment_touches_sequence_order_counts_stats_and_player() -> Non
 
 
 def test_limits_are_labelled_with_the_error_they_mean() -> None:
-    reads = EffectReads(coupons={"SWORD1": coupon("SWORD1", redeem_unlimited=False, expire_limit=100, user_limit=1)})
+    reads = EffectReads(
+        coupons={"SWORD1": coupon("SWORD1", redeem_unlimited=False, expire_limit=100, user_limit=1)}
+    )
     actions, labels = record(
         reads,
         OrderLine(package_id=12, paid_price=Decimal(3)),  # user_limit 1
         coupons=["sword1"],
-        giftcards=[GiftCardUse(card_number="GC-1", amount=Decimal(1)), GiftCardUse(card_number="GC-2", amount=0)],
+        giftcards=[
+            GiftCardUse(card_number="GC-1", amount=Decimal(1)),
+            GiftCardUse(card_number="GC-2", amount=0),
+        ],
     )
     by_action = {a: str(label.detail) for a, label in zip(actions, labels, strict=True) if label}
     assert by_action == {
@@ -71,7 +78,9 @@ def test_limits_are_labelled_with_the_error_they_mean() -> None:
         f"Update PURCHASES#{STEVE.id:010d}": "A package's purchase limit per player has been reached",
     }
     assert not any("GC-2" in a for a in actions)  # a card that pays nothing is not touched
-    assert all(label.field == "coupons" for a, label in zip(actions, labels, strict=True) if label and "COUPON" in a)
+    assert all(
+        label.field == "coupons" for a, label in zip(actions, labels, strict=True) if label and "COUPON" in a
+    )
 
 
 def test_active_goals_progress_and_tiers_claim_a_slot_only_when_new() -> None:
@@ -85,4 +94,7 @@ def test_active_goals_progress_and_tiers_claim_a_slot_only_when_new() -> None:
     assert "Update 2GOAL#0000000001" in actions and "Update 2GOAL#0000000002" not in actions
     assert [a for a in actions if "TIER" in a] == [f"Put TIER#{77:010d}"]  # slot read: its tier id is kept
     actions, _ = record(EffectReads(), OrderLine(package_id=1, paid_price=Decimal("4.99")))
-    assert [a for a in actions if "TIER" in a] == [f"Put TIERSLOT#{STEVE.id:010d}#{1:010d}", f"Put TIER#{500:010d}"]
+    assert [a for a in actions if "TIER" in a] == [
+        f"Put TIERSLOT#{STEVE.id:010d}#{1:010d}",
+        f"Put TIER#{500:010d}",
+    ]

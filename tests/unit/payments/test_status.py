@@ -25,7 +25,11 @@ def test_each_status_publishes_its_event_and_ends_or_starts_subscriptions() -> N
     assert PaymentStatus.COMPLETE.event_type == "payment.completed"
     assert PaymentStatus.DECLINED.event_type is EventType.PAYMENT_DECLINED
     assert PaymentStatus.COMPLETE.recurring_event is EventType.RECURRING_STARTED
-    assert PaymentStatus.REFUND.recurring_event is PaymentStatus.CHARGEBACK.recurring_event is EventType.RECURRING_ENDED
+    assert (
+        PaymentStatus.REFUND.recurring_event
+        is PaymentStatus.CHARGEBACK.recurring_event
+        is EventType.RECURRING_ENDED
+    )
     assert PaymentStatus.DECLINED.recurring_event is None
 
 
@@ -42,7 +46,9 @@ def test_allowed_transitions(current: str, new: str, trigger: CommandTrigger | N
     assert (change.trigger, change.event) == (trigger, event)
 
 
-@pytest.mark.parametrize(("current", "new"), [("refund", "complete"), ("refund", "chargeback"), ("chargeback", "refund")])
+@pytest.mark.parametrize(
+    ("current", "new"), [("refund", "complete"), ("refund", "chargeback"), ("chargeback", "refund")]
+)
 def test_refused_transitions_name_the_status(current: str, new: str) -> None:
     with pytest.raises(Conflict) as refused:
         transition(PaymentStatus(current), PaymentStatus(new))
