@@ -358,9 +358,7 @@ def test_coupon_limit_holds_under_concurrent_payments(demo: DemoStore, atomic_ca
 
     def pay(index: int) -> None:
         try:
-            recording.fulfil(
-                services, order(f"coupon-{index}", username=f"Racer{index}", coupons=["SWORD1"])
-            )
+            recording.fulfil(services, order(f"coupon-{index}", username=f"Racer{index}", coupons=["SWORD1"]))
             outcomes.append("paid")
         except Conflict as error:
             assert "redemption limit" in error.detail
