@@ -450,3 +450,22 @@ def test_recent_payments_stay_capped_in_the_stats_and_the_sidebar(demo: DemoStor
     demo.table.put(repo.store_item(store))
     shown = by_type(sidebar(invoke, demo))["recent_payments"]["payments"]
     assert [p["username"] for p in shown] == [p["username"] for p in stats["recent_payments"]]
+
+
+def test_a_change_made_from_a_stale_read_is_refused_and_writes_nothing(demo: DemoStore) -> None:
+    """PaymentRepository.add_change: conditional on the status and owner that were read."""
+    from webstore.db import Transaction
+    from webstore.payments.changes import change_payment
+    from webstore.payments.status import PaymentStatus
+    from webstore.repo.payments import PaymentRepository
+
+    services = get_services()
+    stale = recording.fulfil(services, order("stale-1"))
+    change_payment(services, 1, stale.transaction_id, "refund", None)  # meanwhile, elsewhere
+    chargeback = stale.model_copy(update={"status": PaymentStatus.CHARGEBACK})
+    tx = Transaction(services.table)
+    PaymentRepository.add_change(tx, stale, chargeback, None, fails=Conflict("changed meanwhile"))
+    with pytest.raises(Conflict, match="changed meanwhile"):
+        tx.commit()
+    stored = PaymentRepository(services.table).get(1, stale.id, consistent=True)
+    assert stored is not None and stored.status is PaymentStatus.REFUND
