@@ -98,3 +98,33 @@ def test_active_goals_progress_and_tiers_claim_a_slot_only_when_new() -> None:
         f"Put TIERSLOT#{STEVE.id:010d}#{1:010d}",
         f"Put TIER#{500:010d}",
     ]
+
+
+def test_enqueue_adds_what_chunking_counts_on() -> None:
+    from webstore.db import Table, Transaction
+    from webstore.repo.queue import QueuedCommand, QueueRepository, enqueue_cost
+
+    def command(n: int, server: int, online: bool, player: int) -> QueuedCommand:
+        return QueuedCommand(
+            id=n,
+            server_id=server,
+            command="x",
+            require_online=online,
+            username_id=player,
+            username=f"p{player}",
+            created_at=NOW,
+        )
+
+    commands = [
+        command(1, 1, False, 1),
+        command(2, 1, True, 1),
+        command(3, 1, True, 2),
+        command(4, 2, True, 1),
+    ]
+    commands += [command(5, 1, False, 2), command(6, 1, True, 1)]
+    tx = Transaction(cast(Table, None))
+    QueueRepository.add_enqueue(tx, 1, commands)
+    assert (
+        len(tx) == enqueue_cost(commands) == 12 + 4
+    )  # 2 per command; counters: state, due p1, due p2, s2 p1
+    assert all(label is None for label in tx.labels)
