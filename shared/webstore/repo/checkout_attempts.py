@@ -15,6 +15,7 @@ from webstore.basket import Basket
 from webstore.catalog import Model
 from webstore.db import Contention, Item, Table, Transaction, from_item
 from webstore.errors import Conflict
+from webstore.payments.status import PaymentStatus
 from webstore.repo.baskets import BasketRepository
 
 ATTEMPT_TTL = timedelta(days=30)
@@ -109,7 +110,7 @@ class CheckoutAttemptRepository:
         """The basket complete with its transaction id (never expiring), the attempt paid."""
         basket.complete = True
         basket.transaction_id = transaction_id
-        basket.payment_status = "complete"
+        basket.payment_status = PaymentStatus.COMPLETE
         basket.expires_at = None
         basket.checkout_attempt = None
         basket.checkout_started_at = None
