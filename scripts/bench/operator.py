@@ -34,7 +34,8 @@ from functions.operator import (
 )
 from webstore import keys
 from webstore.operator import auth
-from webstore.operator.fulfilment import Order, OrderLine, fulfil
+from webstore.payments.order import Order, OrderLine
+from webstore.payments.recording import fulfil
 from webstore.services import get_services
 
 

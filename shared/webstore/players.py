@@ -8,14 +8,36 @@ from __future__ import annotations
 
 from datetime import datetime
 from decimal import Decimal
+from enum import IntEnum
 from typing import Any
 
 from pydantic import Field
 
 from webstore.catalog import Model
 
-# Tier status ids (not shown in SPEC; decided in docs/decisions.md).
-TIER_STATUSES = {1: "active", 2: "pending downgrade", 3: "cancelled", 4: "expired"}
+
+class TierStatus(IntEnum):
+    """A tier's status id (not shown in SPEC; decided in docs/decisions.md)."""
+
+    ACTIVE = 1
+    PENDING_DOWNGRADE = 2
+    CANCELLED = 3
+    EXPIRED = 4
+
+    @property
+    def description(self) -> str:
+        return self.name.lower().replace("_", " ")
+
+    @property
+    def ongoing(self) -> bool:
+        """Still the player's tier (a downgrade waits for the next renewal)."""
+        return self in (TierStatus.ACTIVE, TierStatus.PENDING_DOWNGRADE)
+
+
+# The descriptions by id, as the storefront shows them.
+TIER_STATUSES = {status.value: status.description for status in TierStatus}
+# The most recent payments the store keeps for the sidebar (which shows up to this many).
+RECENT_PAYMENTS_KEPT = 10
 
 
 class Tier(Model):
@@ -26,7 +48,7 @@ class Tier(Model):
     category_id: int
     package_id: int
     active: bool = True
-    status_id: int = 1
+    status_id: int = TierStatus.ACTIVE
     recurring_payment_reference: str = ""  # the transaction id that started it
     created_at: datetime
     next_payment_date: datetime | None = None
@@ -44,7 +66,7 @@ class RecentPayment(Model):
 class StoreStats(Model):
     """The store partition's `4STATS` item: what the sidebar shows, kept up by fulfilment."""
 
-    recent_payments: list[RecentPayment] = Field(default_factory=list)  # newest first, at most 10
+    recent_payments: list[RecentPayment] = Field(default_factory=list)  # newest first, RECENT_PAYMENTS_KEPT
     month: str = ""  # YYYY-MM the two figures below are for
     month_revenue: Decimal = Decimal(0)
     top_customer: dict[str, Any] | None = None  # {username, total} of `month`

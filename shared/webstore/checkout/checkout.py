@@ -8,7 +8,7 @@ by the next submit of the same form:
    basket is marked with it (`version` condition, not complete, no other live attempt). Only
    one attempt per basket can hold the claim; baskets refuse changes while it is held.
 2. Charge through the gateway port with the attempt key as the gateway's idempotency key.
-3. Fulfil (`operator.fulfilment.fulfil`, idempotent per basket): payment, commands, counters.
+3. Fulfil (`payments.recording.fulfil`, idempotent per basket): payment, commands, counters.
 4. Complete (one transaction): the basket becomes complete with its transaction id (its TTL
    removed) and the attempt records the outcome.
 """
@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import secrets
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from decimal import Decimal
 
 from webstore import keys
@@ -31,13 +31,16 @@ from webstore.checkout.gateway import (
     PaymentGateway,
     SandboxGateway,
 )
-from webstore.db import TransactAction, TransactionCancelled
-from webstore.errors import Conflict, DomainError, Invalid
+from webstore.errors import DomainError, Invalid
+from webstore.event_types import EventType
 from webstore.events import DomainEvent
 from webstore.money import ZERO
-from webstore.operator.fulfilment import Order, OrderLine, fulfil
-from webstore.payment_subject import DECLINED_STATUS_ID, SubjectLine, SubjectPayment, payment_subject
+from webstore.payments.order import Order, OrderLine
+from webstore.payments.recording import fulfil
+from webstore.payments.status import PaymentStatus
+from webstore.payments.subject import SubjectLine, SubjectPayment, payment_subject
 from webstore.repo.baskets import BasketRepository
+from webstore.repo.checkout_attempts import AttemptStatus, CheckoutAttemptRepository, attempt_of_item
 from webstore.repo.payments import GiftCardUse
 from webstore.services import Services
 from webstore.storefront.baskets import CHECKOUT_CLAIM_TIMEOUT, Loaded, load, reprice
@@ -116,13 +119,11 @@ def pay(services: Services, ident: str, key: str, card_number: str) -> PageResul
     attempt_key_item = keys.checkout_attempt_key(ident, key)
     loaded = load(services, ident, None, [attempt_key_item])
     basket = loaded.basket
-    previous = loaded.item(attempt_key_item)
+    previous = attempt_of_item(loaded.item(attempt_key_item))
     if basket.complete:
         return _after_payment(services, basket)
-    if previous is not None and previous.get("status") == "declined":
-        return PageResult(
-            402, _form(services, basket, str(previous.get("reason", "The payment was declined")))
-        )
+    if previous is not None and previous.status is AttemptStatus.DECLINED:
+        return PageResult(402, _form(services, basket, previous.reason or "The payment was declined"))
     refusal = _not_payable(loaded)
     if refusal:
         return PageResult(422, pages.message_page("Checkout", refusal))
@@ -165,97 +166,17 @@ def settle(
 
 
 def _claim(services: Services, basket: Basket, key: str, now: datetime) -> None:
-    """Create the attempt and mark the basket with it, or learn who holds the basket."""
-    stale = (now - CHECKOUT_CLAIM_TIMEOUT).isoformat()
-    try:
-        services.table.transact(
-            [
-                TransactAction.put(
-                    {
-                        **keys.checkout_attempt_key(basket.ident, key),
-                        "entity": "checkout_attempt",
-                        "status": "pending",
-                        "created_at": now.isoformat(),
-                        "expires_at": int((now + timedelta(days=30)).timestamp()),
-                    },
-                    condition="attribute_not_exists(PK)",
-                ),
-                TransactAction.update(
-                    keys.basket_key(basket.ident),
-                    # A basket being paid for does not expire (no basket.abandoned for a paid order,
-                    # even if the process dies between fulfilment and completion).
-                    "SET checkout_attempt = :k, checkout_started_at = :now REMOVE expires_at ADD #v :one",
-                    # No live claim: none yet (absent or null), or one older than the timeout.
-                    condition="#v = :v AND complete = :false AND (attribute_not_exists(checkout_attempt)"
-                    " OR attribute_type(checkout_attempt, :null) OR checkout_started_at < :stale)",
-                    names={"#v": "version"},
-                    values={
-                        ":k": key,
-                        ":now": now.isoformat(),
-                        ":one": 1,
-                        ":v": basket.version,
-                        ":false": False,
-                        ":null": "NULL",
-                        ":stale": stale,
-                    },
-                ),
-            ]
-        )
-    except TransactionCancelled as cancelled:
-        if 0 in cancelled.failed_indexes:
-            raise Conflict("This payment is already being processed; reload the page") from cancelled
-        raise Conflict(
-            "A payment for this basket is already in progress, or the basket changed"
-        ) from cancelled
-    basket.version += 1
-    basket.checkout_attempt = key
-    basket.checkout_started_at = now
+    """Mark the basket with this attempt, or learn who holds it (409)."""
+    CheckoutAttemptRepository(services.table).claim(basket, key, now, now - CHECKOUT_CLAIM_TIMEOUT)
 
 
 def _release(services: Services, basket: Basket, key: str, now: datetime, *, reason: str) -> None:
     """Close a failed attempt and free the basket for the next one."""
-    services.table.transact(
-        [
-            TransactAction.update(
-                keys.checkout_attempt_key(basket.ident, key),
-                "SET #s = :s, reason = :r, finished_at = :now",
-                names={"#s": "status"},
-                values={":s": "declined", ":r": reason, ":now": now.isoformat()},
-            ),
-            TransactAction.update(
-                keys.basket_key(basket.ident),
-                # The basket's TTL (taken away by the claim) comes back: it may be abandoned again.
-                "SET expires_at = :expires REMOVE checkout_attempt, checkout_started_at ADD #v :one",
-                condition="checkout_attempt = :k",
-                names={"#v": "version"},
-                values={":k": key, ":one": 1, ":expires": basket.expires_at},
-            ),
-        ]
-    )
-    basket.version += 1
-    basket.checkout_attempt = None
-    basket.checkout_started_at = None
+    CheckoutAttemptRepository(services.table).release(basket, key, now, reason)
 
 
 def _complete(services: Services, basket: Basket, key: str, transaction_id: str, now: datetime) -> None:
-    basket.complete = True
-    basket.transaction_id = transaction_id
-    basket.payment_status = "complete"
-    basket.expires_at = None  # a completed basket never expires
-    basket.checkout_attempt = None
-    basket.checkout_started_at = None
-    basket.updated_at = now
-    services.table.transact(
-        [
-            BasketRepository(services.table).save_action(basket),
-            TransactAction.update(
-                keys.checkout_attempt_key(basket.ident, key),
-                "SET #s = :s, transaction_id = :t, finished_at = :now",
-                names={"#s": "status"},
-                values={":s": "paid", ":t": transaction_id, ":now": now.isoformat()},
-            ),
-        ]
-    )
+    CheckoutAttemptRepository(services.table).complete(basket, key, transaction_id, now)
 
 
 def _after_payment(services: Services, basket: Basket) -> PageResult:
@@ -306,8 +227,7 @@ def _publish_declined(services: Services, basket: Basket, reason: str, gateway: 
     subject = payment_subject(
         SubjectPayment(
             transaction_id=None,
-            status_id=DECLINED_STATUS_ID,
-            status="Declined",
+            status=PaymentStatus.DECLINED,
             created_at=services.now(),
             currency=basket.currency,
             price_paid=ZERO,
@@ -339,7 +259,7 @@ def _publish_declined(services: Services, basket: Basket, reason: str, gateway: 
     )
     subject["basket_ident"] = basket.ident  # which basket stays unpaid (not in a stored payment's subject)
     services.publisher.publish(
-        DomainEvent(type="payment.declined", account_id=basket.account_id, subject=subject)
+        DomainEvent(type=EventType.PAYMENT_DECLINED, account_id=basket.account_id, subject=subject)
     )
 
 

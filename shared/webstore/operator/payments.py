@@ -4,39 +4,27 @@ from __future__ import annotations
 
 import math
 import uuid
-from decimal import ROUND_DOWN, Decimal
-from typing import Any
+from decimal import Decimal
 
 from pydantic import BaseModel, Field
 
 from webstore import keys
-from webstore.catalog import CommandTrigger, Package
-from webstore.db import ConditionFailed, TransactAction, TransactionCancelled, from_item
-from webstore.errors import Conflict, Invalid, NotFound
-from webstore.money import quantum, round_money, symbol
-from webstore.operator import fulfilment, schemas
-from webstore.operator.fulfilment import Order, OrderLine, commands_for, player_actions, publish_status
-from webstore.repo.account import AccountRepository
-from webstore.repo.payments import STATUS_IDS, PaymentLine, PaymentRecord, PaymentRepository
-from webstore.repo.queue import QueueRepository
+from webstore.catalog import Package
+from webstore.errors import Invalid, NotFound
+from webstore.money import round_money, symbol
+from webstore.operator import schemas
+from webstore.payments import changes
+from webstore.payments.order import MAX_LINES, Order, OrderLine
+from webstore.payments.planning import split_price
+from webstore.payments.recording import fulfil
+from webstore.repo.payments import PaymentRecord, PaymentRepository
 from webstore.repo.store import StoreRepository
-from webstore.repo.users import User, UserRepository, check_username
+from webstore.repo.users import check_username
 from webstore.services import Services
 
 MAX_LIMIT = 100
 PER_PAGE = 25
 GATEWAY_IDS = {"Manual": 1, "Checkout": 2}
-# Allowed status changes (docs/operator.md). Refund is final; a chargeback can be won back.
-TRANSITIONS = {
-    ("complete", "refund"): CommandTrigger.REFUND,
-    ("complete", "chargeback"): CommandTrigger.CHARGEBACK,
-    ("chargeback", "complete"): None,
-}
-EVENTS = {
-    "refund": "payment.refunded",
-    "chargeback": "payment.dispute.opened",
-    "complete": "payment.dispute.won",
-}
 
 
 # --- views ----------------------------------------------------------------------------------------
@@ -105,10 +93,10 @@ def get_payment(services: Services, account_id: int, transaction_id: str) -> sch
 def _package(services: Services, account_id: int, package_ref: str) -> Package:
     if not package_ref.isdigit() or not 1 <= int(package_ref) <= keys.INT32_MAX:
         raise NotFound("Package not found")
-    item = services.table.get(keys.key(keys.store_pk(account_id), keys.package_sk(int(package_ref))))
-    if item is None:
+    package = StoreRepository(services.table).package(account_id, int(package_ref))
+    if package is None:
         raise NotFound("Package not found")
-    return from_item(Package, item)
+    return package
 
 
 def payment_fields(services: Services, account_id: int, package_ref: str) -> list[schemas.PaymentField]:
@@ -137,7 +125,7 @@ class ManualPayment(BaseModel):
     """POST /payments: a payment taken outside the platform (SPEC: ign, packages, price, note)."""
 
     ign: str = Field(min_length=1, max_length=64)
-    packages: list[ManualPackage] = Field(min_length=1, max_length=fulfilment.MAX_LINES)
+    packages: list[ManualPackage] = Field(min_length=1, max_length=MAX_LINES)
     price: Decimal = Field(ge=0, le=Decimal("1000000"), max_digits=14, decimal_places=4)
     note: str = Field(default="", max_length=1000)
     email: str = Field(default="", max_length=254)
@@ -170,17 +158,7 @@ def create_manual_payment(
         gateway="Manual",
         note=body.note,
     )
-    return payment_view(fulfilment.fulfil(services, order, view))
-
-
-def split_price(total: Decimal, list_prices: list[Decimal], currency: str) -> list[Decimal]:
-    """Share a payment's total among its lines in proportion to list price (the last line takes
-    the rounding remainder), so per-line paid prices add up to what was paid."""
-    weights = list_prices if sum(list_prices) > 0 else [Decimal(1)] * len(list_prices)
-    whole = sum(weights)
-    step = quantum(currency)
-    shares = [(total * w / whole).quantize(step, rounding=ROUND_DOWN) for w in weights[:-1]]
-    return [*shares, total - sum(shares, Decimal(0))]
+    return payment_view(fulfil(services, order, view))
 
 
 # --- status changes, reassignment, notes ---------------------------------------------------------
@@ -190,164 +168,19 @@ def update_payment(
     services: Services, account_id: int, transaction_id: str, status: str | None, username: str | None
 ) -> schemas.Payment:
     """Change status (refund/chargeback queue their package commands once) and/or reassign the
-    payment to another player; conditional on the status and player read, so two concurrent
-    changes cannot both apply."""
-    if status is None and username is None:
-        raise Invalid("Send status and/or username", field="status")
-    if status is not None and status not in STATUS_IDS:
-        raise Invalid("status is one of complete, refund, chargeback", field="status")
-    repo = PaymentRepository(services.table)
-    payment = repo.by_transaction(account_id, transaction_id)
-    new_status = status or payment.status
-    trigger = None
-    if new_status != payment.status:
-        if (payment.status, new_status) not in TRANSITIONS:
-            raise Conflict(f"A {payment.status} payment cannot become {new_status}", field="status")
-        trigger = TRANSITIONS[(payment.status, new_status)]
-    new_owner = UserRepository(services.table).ensure(username) if username else None
-    if new_owner and new_owner.id == payment.username_id:
-        new_owner = None
-    if new_status == payment.status and new_owner is None:
-        return payment_view(payment)
-
-    now = services.now()
-    names: dict[str, str] = {"#status": "status"}
-    values: dict[str, Any] = {
-        ":status": new_status,
-        ":old_status": payment.status,
-        ":old_player": payment.username_id,
-        ":now": now,
-    }
-    sets = ["#status = :status", "updated_at = :now"]
-    actions: list[TransactAction] = []
-    updated = payment.model_copy(deep=True)
-    updated.status = new_status
-    updated.updated_at = now
-    first_chunk = []
-    if trigger is not None and trigger.value not in payment.plans:
-        view = StoreRepository(services.table).operator_view(account_id)
-        planned = commands_for(payment.lines, view, trigger, now)
-        if planned:
-            ids = _command_ids(services, account_id, len(planned))
-            planned = [
-                c.model_copy(update={"id": i, "payment_id": payment.id})
-                for c, i in zip(planned, ids, strict=True)
-            ]
-        chunks = fulfilment.chunk_commands(planned, 100 - 8)
-        first_chunk = chunks[:1]
-        updated.plans[trigger.value] = chunks
-        updated.chunks_done[trigger.value] = len(first_chunk)
-        names["#t"] = trigger.value
-        sets += ["plans.#t = :plan", "chunks_done.#t = :done"]
-        values[":plan"] = [[c.model_dump() for c in chunk] for chunk in chunks]
-        values[":done"] = len(first_chunk)
-    if new_owner is not None:
-        sets += ["username_id = :uid", "username = :uname", "#uuid = :uuid", "GSI1PK = :g", "#lines = :lines"]
-        names.update({"#uuid": "uuid", "#lines": "lines"})
-        for line in updated.lines:
-            if line.username_id == payment.username_id:
-                line.username_id, line.username, line.uuid = new_owner.id, new_owner.username, new_owner.uuid
-        updated.username_id, updated.username, updated.uuid = new_owner.id, new_owner.username, new_owner.uuid
-        values.update(
-            {
-                ":uid": new_owner.id,
-                ":uname": new_owner.username,
-                ":uuid": new_owner.uuid,
-                ":g": keys.payments_of_player(account_id, new_owner.id),
-                ":lines": [line.model_dump() for line in updated.lines],
-            }
-        )
-    actions.append(
-        TransactAction.update(
-            PaymentRepository.key(account_id, payment.id),
-            "SET " + ", ".join(sets),
-            condition="#status = :old_status AND username_id = :old_player"
-            + (" AND attribute_not_exists(plans.#t)" if "#t" in names else ""),
-            names=names,
-            values=values,
-        )
-    )
-    actions += _player_totals(account_id, payment, updated, now)
-    for chunk in first_chunk:
-        actions += QueueRepository(services.table).enqueue_actions(account_id, chunk)
-    try:
-        services.table.transact(actions)
-    except TransactionCancelled as error:
-        raise Conflict("The payment changed meanwhile; read it again and retry") from error
-    if trigger is not None:
-        fulfilment.run_pending_chunks(services, updated, trigger.value)
-    if new_status != payment.status:
-        publish_status(services, updated, EVENTS[new_status])
-    return payment_view(updated)
-
-
-def _command_ids(services: Services, account_id: int, count: int) -> list[int]:
-    return AccountRepository(services.table).next_ids(account_id, "command", count)
-
-
-def _player_totals(
-    account_id: int, before: PaymentRecord, after: PaymentRecord, now: Any
-) -> list[TransactAction]:
-    """Keep the players' payment counts, totals and chargebacks in step with the change."""
-    counted = {"complete": 1, "refund": 0, "chargeback": 0}
-    pk = keys.account_pk(account_id)
-    actions: list[TransactAction] = []
-    old_weight = counted[before.status]
-    new_weight = counted[after.status]
-    was_chargeback, is_chargeback = int(before.status == "chargeback"), int(after.status == "chargeback")
-    total = f"total_{before.currency}"
-    if before.username_id == after.username_id:
-        if old_weight != new_weight or was_chargeback != is_chargeback:
-            actions.append(
-                TransactAction.update(
-                    keys.key(pk, keys.player_sk(before.username_id)),
-                    f"ADD {total} :amount, chargebacks :cb",
-                    values={
-                        ":amount": before.amount * (new_weight - old_weight),
-                        ":cb": is_chargeback - was_chargeback,
-                    },
-                )
-            )
-        return actions
-    actions.append(
-        TransactAction.update(
-            keys.key(pk, keys.player_sk(before.username_id)),
-            f"ADD payments :minus, {total} :amount, chargebacks :cb",
-            values={":minus": -1, ":amount": -before.amount * old_weight, ":cb": -was_chargeback},
-        )
-    )
-    owner = User(after.username_id, after.username, after.uuid or keys.player_uuid(after.username))
-    counters = {"payments": 1, total: after.amount * new_weight, "chargebacks": is_chargeback}
-    actions += player_actions(account_id, owner, email=after.email, now=now, counters=counters)
-    return actions
+    payment to another player."""
+    return payment_view(changes.change_payment(services, account_id, transaction_id, status, username))
 
 
 def add_note(services: Services, account_id: int, transaction_id: str, note: str) -> schemas.Payment:
-    """Append a note: one conditional UpdateItem (the transaction id must match)."""
-    note = note.strip()
-    if not note:
-        raise Invalid("note must not be empty", field="note")
-    payment_id = keys.payment_id_of(transaction_id)
-    entry = {"created_at": services.now(), "note": note}
-    try:
-        item = services.table.update(
-            PaymentRepository.key(account_id, payment_id),
-            "SET notes = list_append(if_not_exists(notes, :empty), :note)",
-            condition="transaction_id = :txn",
-            values={":empty": [], ":note": [entry], ":txn": transaction_id},
-            return_values="ALL_NEW",
-        )
-    except ConditionFailed as error:
-        raise NotFound("Payment not found") from error
-
-    return payment_view(from_item(PaymentRecord, item))
+    return payment_view(changes.add_note(services, account_id, transaction_id, note))
 
 
 __all__ = [
     "ManualPayment",
-    "PaymentLine",
     "add_note",
     "create_manual_payment",
     "latest_payments",
     "payment_page",
+    "split_price",
 ]

@@ -16,13 +16,13 @@ from pydantic import Field
 
 from webstore import keys
 from webstore.catalog import Model
-from webstore.db import GSI1, Item, Table, from_item, to_item
-from webstore.errors import NotFound
+from webstore.db import GSI1, ConditionFailed, Item, Table, Transaction, from_item, to_item
+from webstore.errors import Conflict, NotFound
+from webstore.payments.status import PaymentStatus
 from webstore.repo.queue import QueuedCommand
 
-# A stored payment's status, its id and its description (COMPAT.md: payment status ids).
-STATUS_IDS = {"complete": 1, "refund": 2, "chargeback": 3}
-STATUS_DESCRIPTIONS = {"complete": "Complete", "refund": "Refund", "chargeback": "Chargeback"}
+# Wire ids of the stored statuses by name (operator/admin's player lookup reads raw items).
+STATUS_IDS = {status.value: status.id for status in PaymentStatus.stored()}
 
 
 class PaymentLine(Model):
@@ -57,7 +57,7 @@ class PaymentRecord(Model):
     id: int
     transaction_id: str
     account_id: int
-    status: str = "complete"
+    status: PaymentStatus = PaymentStatus.COMPLETE
     amount: Decimal
     currency: str
     gateway: str = "Manual"
@@ -85,11 +85,11 @@ class PaymentRecord(Model):
 
     @property
     def status_id(self) -> int:
-        return STATUS_IDS[self.status]
+        return self.status.id
 
     @property
     def status_description(self) -> str:
-        return STATUS_DESCRIPTIONS[self.status]
+        return self.status.description
 
 
 class PaymentRepository:
@@ -144,6 +144,111 @@ class PaymentRepository:
     def payment_count(self, account_id: int) -> int:
         item = self.table.get(keys.key(keys.account_pk(account_id), keys.SEQUENCES_ITEM))
         return int((item or {}).get("payment", 0))
+
+    # --- writes ----------------------------------------------------------------------------
+
+    @staticmethod
+    def add_new(tx: Transaction, payment: PaymentRecord) -> None:
+        """The payment under the next id of the account's `payment` sequence (`previous → id`,
+        so ids stay dense) and the order record of its idempotency key. Both conditions failing
+        is contention: someone took the id, or recorded the same order first (read again)."""
+        pk = keys.account_pk(payment.account_id)
+        previous = payment.id - 1
+        tx.update(
+            keys.key(pk, keys.SEQUENCES_ITEM),
+            "SET payment = :id",
+            condition="payment = :prev" if previous else "attribute_not_exists(payment)",
+            values={":id": payment.id, ":prev": previous} if previous else {":id": payment.id},
+        )
+        tx.put(
+            {
+                **keys.key(pk, keys.order_sk(payment.idempotency_key)),
+                "entity": "order",
+                "payment_id": payment.id,
+            },
+            condition="attribute_not_exists(PK)",
+        )
+
+    @staticmethod
+    def add_payment(tx: Transaction, payment: PaymentRecord) -> None:
+        tx.put(PaymentRepository.item(payment), condition="attribute_not_exists(PK)")
+
+    @staticmethod
+    def add_chunk_done(tx: Transaction, payment: PaymentRecord, trigger: str, done: int) -> None:
+        """Advance `chunks_done.trigger` from `done` (a chunk is queued exactly once)."""
+        tx.update(
+            PaymentRepository.key(payment.account_id, payment.id),
+            "SET chunks_done.#t = :next",
+            condition="chunks_done.#t = :done",
+            names={"#t": trigger},
+            values={":next": done + 1, ":done": done},
+        )
+
+    @staticmethod
+    def add_change(
+        tx: Transaction,
+        before: PaymentRecord,
+        after: PaymentRecord,
+        new_plan: str | None,
+        fails: Conflict,
+    ) -> None:
+        """Write `after`'s status, owner and (when `new_plan` names a trigger) that trigger's
+        command plan; conditional on the status and owner read, and on the plan being new."""
+        names: dict[str, str] = {"#status": "status"}
+        values: dict[str, Any] = {
+            ":status": after.status,
+            ":old_status": before.status,
+            ":old_player": before.username_id,
+            ":now": after.updated_at,
+        }
+        sets = ["#status = :status", "updated_at = :now"]
+        condition = "#status = :old_status AND username_id = :old_player"
+        if new_plan is not None:
+            names["#t"] = new_plan
+            sets += ["plans.#t = :plan", "chunks_done.#t = :done"]
+            values[":plan"] = [[c.model_dump() for c in chunk] for chunk in after.plans[new_plan]]
+            values[":done"] = after.chunks_done[new_plan]
+            condition += " AND attribute_not_exists(plans.#t)"
+        if after.username_id != before.username_id:
+            sets += [
+                "username_id = :uid",
+                "username = :uname",
+                "#uuid = :uuid",
+                "GSI1PK = :g",
+                "#lines = :lines",
+            ]
+            names.update({"#uuid": "uuid", "#lines": "lines"})
+            values.update(
+                {
+                    ":uid": after.username_id,
+                    ":uname": after.username,
+                    ":uuid": after.uuid,
+                    ":g": keys.payments_of_player(after.account_id, after.username_id),
+                    ":lines": [line.model_dump() for line in after.lines],
+                }
+            )
+        tx.update(
+            PaymentRepository.key(before.account_id, before.id),
+            "SET " + ", ".join(sets),
+            condition=condition,
+            names=names,
+            values=values,
+            fails=fails,
+        )
+
+    def add_note(self, account_id: int, transaction_id: str, note: PaymentNote) -> PaymentRecord:
+        """Append a note: one conditional UpdateItem (NotFound unless the transaction id matches)."""
+        try:
+            item = self.table.update(
+                self.key(account_id, keys.payment_id_of(transaction_id)),
+                "SET notes = list_append(if_not_exists(notes, :empty), :note)",
+                condition="transaction_id = :txn",
+                values={":empty": [], ":note": [note.model_dump()], ":txn": transaction_id},
+                return_values="ALL_NEW",
+            )
+        except ConditionFailed as error:
+            raise NotFound("Payment not found") from error
+        return from_item(PaymentRecord, item)
 
     # --- players ------------------------------------------------------------------------
 

@@ -7,13 +7,11 @@ Contract (docs/players.md): item PK `ACCOUNT#{a}`, SK `keys.tier_sk(id)`, GSI1PK
 from __future__ import annotations
 
 from webstore import keys
-from webstore.db import GSI1, ConditionFailed, Item, Table, from_item, to_item
+from webstore.db import GSI1, ConditionFailed, Item, Table, Transaction, from_item, to_item
 from webstore.errors import Conflict
-from webstore.players import Tier
+from webstore.players import Tier, TierStatus
 
-TIER_ACTIVE = 1
-TIER_PENDING_DOWNGRADE = 2
-ONGOING_STATUSES = (TIER_ACTIVE, TIER_PENDING_DOWNGRADE)
+ONGOING_STATUSES = tuple(status for status in TierStatus if status.ongoing)
 
 
 def tier_key(account_id: int, tier_id: int) -> dict[str, str]:
@@ -36,6 +34,11 @@ def tier_of_item(item: Item) -> Tier:
     return from_item(Tier, item)
 
 
+def tier_slot_key(account_id: int, username_id: int, category_id: int) -> dict[str, str]:
+    """The slot that keeps one tier id per (player, tiered category)."""
+    return keys.key(keys.account_pk(account_id), keys.tier_slot_sk(username_id, category_id))
+
+
 class PlayerTierRepository:
     def __init__(self, table: Table) -> None:
         self.table = table
@@ -52,6 +55,23 @@ class PlayerTierRepository:
             if start is None:
                 return tiers
 
+    @staticmethod
+    def add_slot(tx: Transaction, account_id: int, username_id: int, category_id: int, tier_id: int) -> None:
+        """Claim the (player, category) slot for a new tier id (taken meanwhile: contention)."""
+        tx.put(
+            {
+                **tier_slot_key(account_id, username_id, category_id),
+                "entity": "tier_slot",
+                "tier_id": tier_id,
+            },
+            condition="attribute_not_exists(PK)",
+        )
+
+    @staticmethod
+    def add_tier(tx: Transaction, account_id: int, tier: Tier) -> None:
+        """Write the tier whole (its slot, read or claimed in the same transaction, owns the id)."""
+        tx.put(tier_item(account_id, tier))
+
     def get(self, account_id: int, tier_id: int) -> Tier | None:
         item = self.table.get(tier_key(account_id, tier_id), consistent=True)
         return tier_of_item(item) if item and item.get("entity") == "tier" else None
@@ -62,7 +82,7 @@ class PlayerTierRepository:
         Conditional on the tier still being on the package it was read with and still ongoing,
         so a renewal or cancellation that lands meanwhile is never overwritten.
         """
-        status = TIER_ACTIVE if package_id is None else TIER_PENDING_DOWNGRADE
+        status = TierStatus.ACTIVE if package_id is None else TierStatus.PENDING_DOWNGRADE
         try:
             self.table.update(
                 tier_key(account_id, tier.id),

@@ -19,6 +19,7 @@ from webstore.db import (
     Item,
     Table,
     TransactAction,
+    Transaction,
     TransactionCancelled,
     from_item,
     to_item,
@@ -55,7 +56,7 @@ class QueuedCommand(Model):
 
 
 def enqueue_cost(commands: Sequence[QueuedCommand]) -> int:
-    """Transaction actions `enqueue_actions` makes: two per command + one per counter item."""
+    """Transaction actions `add_enqueue` adds: two per command + one per counter item."""
     return 2 * len(commands) + len({(c.server_id, c.counter_sk) for c in commands})
 
 
@@ -65,18 +66,15 @@ class QueueRepository:
 
     # --- writes of fulfilment -------------------------------------------------------------
 
-    def enqueue_actions(self, account_id: int, commands: Sequence[QueuedCommand]) -> list[TransactAction]:
-        """Put each command and its id pointer (both must be new) and count it on its player's
-        due item (online) or on the queue state (offline)."""
-        actions: list[TransactAction] = []
+    @staticmethod
+    def add_enqueue(tx: Transaction, account_id: int, commands: Sequence[QueuedCommand]) -> None:
+        """Queue `commands` in `tx` (`enqueue_cost(commands)` actions): put each command and its
+        id pointer (both must be new: an id that exists is contention) and count it on its
+        player's due item (online) or on the queue state (offline)."""
         counts: dict[tuple[int, str], list[QueuedCommand]] = {}
         for command in commands:
             pk = keys.queue_pk(account_id, command.server_id)
-            actions.append(
-                TransactAction.put(
-                    to_item(command, pk, command.location, "command"), condition="attribute_not_exists(PK)"
-                )
-            )
+            tx.put(to_item(command, pk, command.location, "command"), condition="attribute_not_exists(PK)")
             pointer = {
                 "PK": pk,
                 "SK": keys.command_pointer_sk(command.id),
@@ -84,35 +82,30 @@ class QueueRepository:
                 "location": command.location,
                 "counter": command.counter_sk,
             }
-            actions.append(TransactAction.put(pointer, condition="attribute_not_exists(PK)"))
+            tx.put(pointer, condition="attribute_not_exists(PK)")
             counts.setdefault((command.server_id, command.counter_sk), []).append(command)
         for (server_id, counter_sk), group in counts.items():
             key = keys.key(keys.queue_pk(account_id, server_id), counter_sk)
             if counter_sk == keys.QUEUE_STATE:
-                actions.append(
-                    TransactAction.update(
-                        key,
-                        "ADD offline_pending :n SET entity = :e",
-                        values={":n": len(group), ":e": "queue_state"},
-                    )
+                tx.update(
+                    key,
+                    "ADD offline_pending :n SET entity = :e",
+                    values={":n": len(group), ":e": "queue_state"},
                 )
             else:
                 player = group[0]
-                actions.append(
-                    TransactAction.update(
-                        key,
-                        "ADD pending :n SET entity = :e, username_id = :id, username = :name, #uuid = :uuid",
-                        names={"#uuid": "uuid"},
-                        values={
-                            ":n": len(group),
-                            ":e": "due_player",
-                            ":id": player.username_id,
-                            ":name": player.username,
-                            ":uuid": player.uuid,
-                        },
-                    )
+                tx.update(
+                    key,
+                    "ADD pending :n SET entity = :e, username_id = :id, username = :name, #uuid = :uuid",
+                    names={"#uuid": "uuid"},
+                    values={
+                        ":n": len(group),
+                        ":e": "due_player",
+                        ":id": player.username_id,
+                        ":name": player.username,
+                        ":uuid": player.uuid,
+                    },
                 )
-        return actions
 
     # --- reads of the plugin --------------------------------------------------------------
 

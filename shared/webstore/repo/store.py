@@ -56,6 +56,11 @@ class StoreRepository:
             raise NotFound("Store not found")
         return from_item(Store, item)
 
+    def package(self, account_id: int, package_id: int) -> Package | None:
+        """One package by id: one GetItem."""
+        item = self.table.get(keys.key(keys.store_pk(account_id), keys.package_sk(package_id)))
+        return from_item(Package, item) if item else None
+
     def catalog(self, account_id: int, *, with_packages: bool) -> StoreView:
         """Store (with its sales) + categories (+ packages): one Query."""
         last = "7PKG#~" if with_packages else "6CAT#~"

@@ -26,8 +26,8 @@ from webstore import keys
 from webstore.catalog import CommandTrigger
 from webstore.db import GSI1
 from webstore.errors import Conflict
-from webstore.operator import fulfilment
-from webstore.operator.fulfilment import Order, OrderLine
+from webstore.payments import recording
+from webstore.payments.order import Order, OrderLine
 from webstore.repo.payments import GiftCardUse
 from webstore.services import get_services, local_bus
 
@@ -300,8 +300,8 @@ def test_reassign_payment_to_another_username(demo: DemoStore, invoke: Invoke) -
 
 def test_fulfilment_rerun_doubles_nothing(demo: DemoStore, invoke: Invoke) -> None:
     services = get_services()
-    first = fulfilment.fulfil(services, order("checkout-1"))
-    again = fulfilment.fulfil(services, order("checkout-1"))
+    first = recording.fulfil(services, order("checkout-1"))
+    again = recording.fulfil(services, order("checkout-1"))
     assert again.id == first.id and again.transaction_id == first.transaction_id
     assert len(queue_items(demo)) == 1 and len(queue_items(demo, 2)) == 1
     goal = demo.table.get(keys.key(keys.store_pk(1), keys.goal_sk(1)))
@@ -324,25 +324,25 @@ def test_fulfilment_resumes_after_a_crash_between_command_chunks(
         lines=[OrderLine(package_id=20, quantity=80, paid_price=Decimal("159.20"))],
         price_paid=Decimal("159.20"),
     )
-    real = fulfilment.run_pending_chunks
+    real = recording.run_pending_chunks
 
     def crash_before_the_remaining_chunks(services_: Any, payment: Any, trigger: str) -> None:
-        monkeypatch.setattr(fulfilment, "run_pending_chunks", real)  # only the first time
+        monkeypatch.setattr(recording, "run_pending_chunks", real)  # only the first time
         raise RuntimeError("instance died after the payment's transaction")
 
-    monkeypatch.setattr(fulfilment, "run_pending_chunks", crash_before_the_remaining_chunks)
+    monkeypatch.setattr(recording, "run_pending_chunks", crash_before_the_remaining_chunks)
     with pytest.raises(RuntimeError):
-        fulfilment.fulfil(services, big)
+        recording.fulfil(services, big)
     partial = len(queue_items(demo))
     assert 0 < partial < 80
-    payment = fulfilment.fulfil(services, big)  # the payment source retries
+    payment = recording.fulfil(services, big)  # the payment source retries
     assert len(plans := payment.plans[CommandTrigger.PURCHASE.value]) >= 2
     assert payment.chunks_done["purchase"] == len(plans)
     commands = queue_items(demo)
     assert len(commands) == 80 and len({c["id"] for c in commands}) == 80
     due = demo.table.get(keys.key(keys.queue_pk(1, 1), keys.due_sk(payment.username_id)), consistent=True)
     assert due is not None and int(due["pending"]) == 80
-    assert fulfilment.fulfil(services, big).id == payment.id
+    assert recording.fulfil(services, big).id == payment.id
     assert len(queue_items(demo)) == 80
 
 
@@ -358,9 +358,7 @@ def test_coupon_limit_holds_under_concurrent_payments(demo: DemoStore, atomic_ca
 
     def pay(index: int) -> None:
         try:
-            fulfilment.fulfil(
-                services, order(f"coupon-{index}", username=f"Racer{index}", coupons=["SWORD1"])
-            )
+            recording.fulfil(services, order(f"coupon-{index}", username=f"Racer{index}", coupons=["SWORD1"]))
             outcomes.append("paid")
         except Conflict as error:
             assert "redemption limit" in error.detail
@@ -379,9 +377,9 @@ def test_coupon_limit_holds_under_concurrent_payments(demo: DemoStore, atomic_ca
 def test_gift_card_and_user_limit_are_enforced(demo: DemoStore, invoke: Invoke) -> None:
     services = get_services()
     card = [GiftCardUse(card_number="GIFT-0000-0000-0001", amount=Decimal("6.00"))]
-    fulfilment.fulfil(services, order("gift-1", giftcards=card))
+    recording.fulfil(services, order("gift-1", giftcards=card))
     with pytest.raises(Conflict, match="Gift card"):
-        fulfilment.fulfil(services, order("gift-2", giftcards=card))
+        recording.fulfil(services, order("gift-2", giftcards=card))
     balance = demo.table.get(keys.key(keys.account_pk(1), keys.giftcard_sk("GIFT-0000-0000-0001")))
     assert balance is not None and balance["balance"] == Decimal("4.00")
 
@@ -398,7 +396,7 @@ def test_gift_card_and_user_limit_are_enforced(demo: DemoStore, invoke: Invoke) 
 
 def test_gift_goes_to_the_target_player(demo: DemoStore, invoke: Invoke) -> None:
     services = get_services()
-    fulfilment.fulfil(
+    recording.fulfil(
         services,
         order(
             "gift-line", lines=[OrderLine(package_id=10, paid_price=Decimal("2.50"), gift_username="Friend")]
@@ -429,3 +427,45 @@ def test_gift_goes_to_the_target_player(demo: DemoStore, invoke: Invoke) -> None
         )
         == 1
     )
+
+
+def test_recent_payments_stay_capped_in_the_stats_and_the_sidebar(demo: DemoStore, invoke: Invoke) -> None:
+    """Bug (issue 9.4): the list the sidebar shows is kept by fulfilment at RECENT_PAYMENTS_KEPT."""
+    from tests.integration.players.test_sidebar import by_type, sidebar
+    from webstore.catalog import SidebarModule
+    from webstore.players import RECENT_PAYMENTS_KEPT
+    from webstore.repo.store import StoreRepository
+
+    services = get_services()
+    for n in range(RECENT_PAYMENTS_KEPT + 3):
+        recording.fulfil(services, order(f"recent-{n}", username=f"Player{n}"))
+    stats = demo.table.get(keys.key(keys.store_pk(1), keys.STATS_ITEM))
+    assert stats is not None
+    assert [p["username"] for p in stats["recent_payments"]] == [
+        f"Player{n}" for n in reversed(range(3, RECENT_PAYMENTS_KEPT + 3))
+    ]
+    repo = StoreRepository(demo.table)
+    store = repo.store(1)
+    store.sidebar = [SidebarModule(type="recent_payments", title="Recent", order=1, settings={"limit": 50})]
+    demo.table.put(repo.store_item(store))
+    shown = by_type(sidebar(invoke, demo))["recent_payments"]["payments"]
+    assert [p["username"] for p in shown] == [p["username"] for p in stats["recent_payments"]]
+
+
+def test_a_change_made_from_a_stale_read_is_refused_and_writes_nothing(demo: DemoStore) -> None:
+    """PaymentRepository.add_change: conditional on the status and owner that were read."""
+    from webstore.db import Transaction
+    from webstore.payments.changes import change_payment
+    from webstore.payments.status import PaymentStatus
+    from webstore.repo.payments import PaymentRepository
+
+    services = get_services()
+    stale = recording.fulfil(services, order("stale-1"))
+    change_payment(services, 1, stale.transaction_id, "refund", None)  # meanwhile, elsewhere
+    chargeback = stale.model_copy(update={"status": PaymentStatus.CHARGEBACK})
+    tx = Transaction(services.table)
+    PaymentRepository.add_change(tx, stale, chargeback, None, fails=Conflict("changed meanwhile"))
+    with pytest.raises(Conflict, match="changed meanwhile"):
+        tx.commit()
+    stored = PaymentRepository(services.table).get(1, stale.id, consistent=True)
+    assert stored is not None and stored.status is PaymentStatus.REFUND

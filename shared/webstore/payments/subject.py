@@ -10,8 +10,7 @@ from decimal import Decimal
 from typing import Any
 
 from webstore.money import ZERO, symbol
-
-DECLINED_STATUS_ID = 18  # COMPAT.md: payment status ids (1, 2, 3 are the stored payments' own)
+from webstore.payments.status import PaymentStatus
 
 
 @dataclass(frozen=True)
@@ -29,8 +28,7 @@ class SubjectLine:
 @dataclass(frozen=True)
 class SubjectPayment:
     transaction_id: str | None  # None: declined, no payment was made
-    status_id: int
-    status: str
+    status: PaymentStatus
     created_at: datetime
     currency: str
     price_paid: Decimal
@@ -60,7 +58,7 @@ def payment_subject(payment: SubjectPayment) -> dict[str, Any]:
     base = sum((line.base_price * line.quantity for line in payment.lines), ZERO)
     return {
         "transaction_id": payment.transaction_id,
-        "status": {"id": payment.status_id, "description": payment.status},
+        "status": {"id": payment.status.id, "description": payment.status.description},
         "payment_sequence": "oneoff",
         "created_at": payment.created_at.isoformat(),
         "price": price(base),

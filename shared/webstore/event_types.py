@@ -1,0 +1,27 @@
+"""Every webhook type the store publishes (COMPAT.md: types receivers know), in one enum.
+
+Publishers pass a member as `DomainEvent.type`; being a `StrEnum`, it is the wire string itself.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class EventType(StrEnum):
+    BASKET_AUTHENTICATED = "basket.authenticated"
+    BASKET_ABANDONED = "basket.abandoned"
+    PAYMENT_COMPLETED = "payment.completed"
+    PAYMENT_DECLINED = "payment.declined"
+    PAYMENT_REFUNDED = "payment.refunded"
+    PAYMENT_DISPUTE_OPENED = "payment.dispute.opened"
+    PAYMENT_DISPUTE_WON = "payment.dispute.won"
+    PAYMENT_DISPUTE_LOST = "payment.dispute.lost"
+    PAYMENT_DISPUTE_CLOSED = "payment.dispute.closed"
+    RECURRING_STARTED = "recurring-payment.started"
+    RECURRING_RENEWED = "recurring-payment.renewed"
+    RECURRING_ENDED = "recurring-payment.ended"
+    RECURRING_STATUS_CHANGED = "recurring-payment.status-changed"
+    RECURRING_CANCELLATION_REQUESTED = "recurring-payment.cancellation.requested"
+    RECURRING_CANCELLATION_ABORTED = "recurring-payment.cancellation.aborted"
+    VALIDATION = "validation.webhook"  # the endpoint handshake, never published on the bus

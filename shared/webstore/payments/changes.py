@@ -1,0 +1,96 @@
+"""Changes to a recorded payment: its status (refund, chargeback, won back), its owner, notes.
+
+A status change queues its trigger's package commands once (the plan is stored on the payment
+with the change, conditional on the status and owner read, so two concurrent changes cannot
+both apply) and publishes the transition's event.
+"""
+
+from __future__ import annotations
+
+from webstore.db import Transaction
+from webstore.errors import Conflict, Invalid
+from webstore.payments import planning
+from webstore.payments.events import publish_status
+from webstore.payments.recording import run_pending_chunks
+from webstore.payments.status import PaymentStatus, transition
+from webstore.repo.account import AccountRepository
+from webstore.repo.payments import PaymentNote, PaymentRecord, PaymentRepository
+from webstore.repo.players import PlayerRepository
+from webstore.repo.queue import QueueRepository
+from webstore.repo.store import StoreRepository
+from webstore.repo.users import UserRepository
+from webstore.services import Services
+
+# Room the status change's transaction keeps for its own actions (payment, players' counters)
+# beside the first chunk of commands.
+_CHANGE_ACTIONS = 8
+
+
+def change_payment(
+    services: Services, account_id: int, transaction_id: str, status: str | None, username: str | None
+) -> PaymentRecord:
+    """Change status and/or reassign the payment to another player; the payment as it is now."""
+    if status is None and username is None:
+        raise Invalid("Send status and/or username", field="status")
+    new_status = PaymentStatus.parse_stored(status) if status is not None else None
+    repo = PaymentRepository(services.table)
+    payment = repo.by_transaction(account_id, transaction_id)
+    new_status = new_status or payment.status
+    change = transition(payment.status, new_status) if new_status != payment.status else None
+    new_owner = UserRepository(services.table).ensure(username) if username else None
+    if new_owner and new_owner.id == payment.username_id:
+        new_owner = None
+    if change is None and new_owner is None:
+        return payment
+
+    now = services.now()
+    updated = planning.reassigned(payment, new_owner) if new_owner else payment.model_copy(deep=True)
+    updated.status = new_status
+    updated.updated_at = now
+    first_chunk = []
+    new_plan = None
+    if change is not None and change.trigger is not None and change.trigger.value not in payment.plans:
+        new_plan = change.trigger.value
+        view = StoreRepository(services.table).operator_view(account_id)
+        planned = planning.commands_for(payment.lines, view, change.trigger, now)
+        if planned:
+            ids = AccountRepository(services.table).next_ids(account_id, "command", len(planned))
+            planned = planning.with_ids(planned, ids, payment.id)
+        first_chunk = planning.plan_commands(updated, new_plan, planned, 100 - _CHANGE_ACTIONS)
+
+    tx = Transaction(services.table)
+    PaymentRepository.add_change(
+        tx,
+        payment,
+        updated,
+        new_plan,
+        fails=Conflict("The payment changed meanwhile; read it again and retry"),
+    )
+    for counter_change in planning.counter_changes(payment, updated):
+        if counter_change.new_owner:
+            assert new_owner is not None
+            PlayerRepository.add_player(
+                tx, account_id, new_owner, email=updated.email, now=now, counters=counter_change.counters
+            )
+        else:
+            PlayerRepository.add_counters(tx, account_id, counter_change.username_id, counter_change.counters)
+    QueueRepository(services.table).add_enqueue(tx, account_id, first_chunk)
+    try:
+        tx.commit()
+    except Conflict as error:
+        raise Conflict("The payment changed meanwhile; read it again and retry") from error
+    if change is not None and change.trigger is not None:
+        run_pending_chunks(services, updated, change.trigger.value)
+    if change is not None:
+        publish_status(services.publisher, updated, change.event)
+    return updated
+
+
+def add_note(services: Services, account_id: int, transaction_id: str, note: str) -> PaymentRecord:
+    """Append a note (one conditional UpdateItem)."""
+    note = note.strip()
+    if not note:
+        raise Invalid("note must not be empty", field="note")
+    return PaymentRepository(services.table).add_note(
+        account_id, transaction_id, PaymentNote(created_at=services.now(), note=note)
+    )

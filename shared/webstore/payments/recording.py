@@ -1,0 +1,223 @@
+"""Recording a payment: the one use case every payment source calls once money is in.
+
+`fulfil(services, order)` records the payment and everything it causes, idempotently per
+`order.idempotency_key`:
+
+1. One transaction (retried on contention) holding every invariant: the payment id (dense, from
+   the account's sequence), the order's idempotency record, coupon redemptions and per-player
+   uses, gift card balances, user_limit purchase counts, community goal progress, tiers, store
+   stats, the player records, the payment (with its command plan) and the first chunk of queued
+   commands. A failed limit raises the Conflict its repository named; contention re-reads.
+2. When the commands do not fit in that transaction, the rest follow in chunks of <= 100
+   actions, each also advancing `chunks_done` on the payment with a condition, so a re-run
+   continues where a crash stopped and never queues a chunk twice.
+3. `payment.completed` is published with an id derived from the payment (receivers dedupe).
+
+Status changes (`payments.changes`) use the same plan/chunk mechanism for their triggers.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from datetime import datetime
+from decimal import Decimal
+
+from webstore.catalog import CommandTrigger, GoalStatus
+from webstore.db import Contention, Transaction
+from webstore.errors import Conflict, Invalid
+from webstore.payments import planning
+from webstore.payments.events import publish_status
+from webstore.payments.order import Order
+from webstore.repo.account import AccountRepository
+from webstore.repo.payment_effects import EffectKeys, EffectReads, PaymentEffectsRepository
+from webstore.repo.payments import PaymentLine, PaymentRecord, PaymentRepository
+from webstore.repo.player_tiers import PlayerTierRepository
+from webstore.repo.players import PlayerRepository
+from webstore.repo.queue import QueueRepository
+from webstore.repo.store import StoreRepository, StoreView
+from webstore.repo.users import User, UserRepository
+from webstore.services import Services
+
+MAX_ATTEMPTS = 40
+
+
+def fulfil(services: Services, order: Order, view: StoreView | None = None) -> PaymentRecord:
+    """Record the payment of `order` and queue what it causes; the same order twice → the
+    same payment, nothing doubled. Conflict when a coupon, gift card or user limit refuses.
+    `view` (the store partition as `StoreRepository.operator_view` reads it) saves a read when
+    the caller already has it."""
+    users = UserRepository(services.table)
+    buyer = users.ensure(order.username)
+    recipients = {buyer.username.lower(): buyer}
+    for line in order.lines:
+        if line.gift_username and line.gift_username.lower() not in recipients:
+            recipients[line.gift_username.lower()] = users.ensure(line.gift_username)
+    if view is None or view.store.id != order.account_id:
+        view = StoreRepository(services.table).operator_view(order.account_id)
+    if order.currency.upper() != view.store.currency:
+        raise Invalid(f"The store sells in {view.store.currency}", field="currency")
+    now = services.now()
+    lines = planning.payment_lines(order, view, buyer, recipients)
+    purchase_commands = planning.commands_for(lines, view, CommandTrigger.PURCHASE, now)
+    accounts = AccountRepository(services.table)
+    command_ids = (
+        accounts.next_ids(order.account_id, "command", len(purchase_commands)) if purchase_commands else []
+    )
+    tier_lines = planning.tier_lines(lines, view)
+    spare_tier_ids = accounts.next_ids(order.account_id, "tier", len(tier_lines)) if tier_lines else []
+    wanted = EffectKeys(
+        account_id=order.account_id,
+        idempotency_key=order.idempotency_key,
+        buyer_id=buyer.id,
+        month=planning.month_of(now),
+        coupon_codes=tuple(order.coupons),
+        goal_ids=tuple(goal.id for goal in view.goals),
+        tier_slots=tuple((line.username_id, line.category_id) for line in tier_lines),
+    )
+    effects = PaymentEffectsRepository(services.table)
+
+    for attempt in range(MAX_ATTEMPTS):
+        reads = effects.read(wanted)
+        if reads.order_payment_id is not None:
+            return _finish(services, _payment_of_order(services, order.account_id, reads.order_payment_id))
+        recording = _Recording(services, order, view, buyer, lines, now)
+        payment = recording.payment(reads)
+        commands = planning.with_ids(purchase_commands, command_ids, payment.id)
+        tx = recording.transaction(reads, payment, tier_lines, spare_tier_ids)
+        first = planning.plan_commands(payment, CommandTrigger.PURCHASE.value, commands, 100 - len(tx) - 1)
+        PaymentRepository.add_payment(tx, payment)
+        QueueRepository(services.table).add_enqueue(tx, order.account_id, first)
+        try:
+            tx.commit()
+        except Contention:  # someone else's payment got the id first, or the same order: re-read
+            _backoff(attempt)
+            continue
+        return _finish(services, payment)
+    raise Conflict("The store is busy; the payment was not recorded, try again")
+
+
+def _payment_of_order(services: Services, account_id: int, payment_id: int) -> PaymentRecord:
+    payment = PaymentRepository(services.table).get(account_id, payment_id, consistent=True)
+    if payment is None:  # the order record and the payment are written in one transaction
+        raise Conflict("The order's payment is missing")
+    return payment
+
+
+def _finish(services: Services, payment: PaymentRecord) -> PaymentRecord:
+    """Queue the remaining command chunks of every trigger, then publish the payment event."""
+    for trigger in list(payment.plans):
+        run_pending_chunks(services, payment, trigger)
+    publish_status(services.publisher, payment)
+    return payment
+
+
+def run_pending_chunks(services: Services, payment: PaymentRecord, trigger: str) -> None:
+    """Each chunk in one transaction with `chunks_done.trigger = i - 1 → i` on the payment, so a
+    chunk is queued exactly once however often this runs."""
+    queue = QueueRepository(services.table)
+    for chunk in payment.pending_chunks(trigger):
+        done = payment.chunks_done.get(trigger, 0)
+        tx = Transaction(services.table)
+        queue.add_enqueue(tx, payment.account_id, chunk)
+        PaymentRepository.add_chunk_done(tx, payment, trigger, done)
+        try:
+            tx.commit()
+        except Contention:
+            fresh = PaymentRepository(services.table).get(payment.account_id, payment.id, consistent=True)
+            if fresh is None or fresh.chunks_done.get(trigger, 0) <= done:
+                raise
+            payment.chunks_done[trigger] = fresh.chunks_done[trigger]  # another run did it
+            continue
+        payment.chunks_done[trigger] = done + 1
+
+
+def _backoff(attempt: int) -> None:
+    time.sleep(random.uniform(0, 0.005 * (attempt + 1)))
+
+
+class _Recording:
+    """One attempt: the payment and the transaction that records it, from what was read."""
+
+    def __init__(
+        self,
+        services: Services,
+        order: Order,
+        view: StoreView,
+        buyer: User,
+        lines: list[PaymentLine],
+        now: datetime,
+    ) -> None:
+        self.services = services
+        self.order = order
+        self.view = view
+        self.buyer = buyer
+        self.lines = lines
+        self.now = now
+        self.a = order.account_id
+
+    def payment(self, reads: EffectReads) -> PaymentRecord:
+        self.coupons = planning.order_coupons(self.order.coupons, reads.coupons, self.buyer)
+        return planning.new_payment(
+            self.order,
+            self.view.store.currency,
+            self.buyer,
+            self.lines,
+            self.coupons,
+            reads.last_payment_id,
+            self.now,
+        )
+
+    def transaction(
+        self, reads: EffectReads, payment: PaymentRecord, tier_lines: list[PaymentLine], tier_ids: list[int]
+    ) -> Transaction:
+        tx = Transaction(self.services.table)
+        effects = PaymentEffectsRepository
+        PaymentRepository.add_new(tx, payment)
+        for coupon in self.coupons:
+            effects.add_coupon_redemption(tx, self.a, coupon, self.buyer.id)
+        for card in self.order.giftcards:
+            if card.amount > 0:
+                effects.add_giftcard_debit(tx, self.a, card)
+        for username_id, counts in planning.purchase_counts(self.lines).items():
+            limits = {}
+            for package_id in counts:
+                package = self.view.package(package_id)
+                if package and package.user_limit:
+                    limits[package_id] = package.user_limit
+            effects.add_purchases(tx, self.a, username_id, counts, limits)
+        for goal_read in reads.goals:
+            if goal_read.goal.status is GoalStatus.ACTIVE:
+                progressed = planning.advance_goal(goal_read.goal, payment.amount, self.now)
+                effects.add_goal_progress(tx, self.a, goal_read, progressed, self.now)
+        self._tiers(tx, reads, payment, tier_lines, tier_ids)
+        month = planning.month_of(self.now)
+        spent = reads.spent_before + payment.amount
+        stats = planning.stats_after(reads.stats, payment, self.buyer, spent, self.now)
+        effects.add_stats(tx, self.a, stats, reads.stats_version)
+        effects.add_spend(tx, self.a, month, self.buyer.id, reads.spent_before, spent)
+        counters: dict[str, int | Decimal] = {"payments": 1, f"total_{payment.currency}": payment.amount}
+        PlayerRepository.add_player(
+            tx, self.a, self.buyer, email=self.order.email, now=self.now, counters=counters
+        )
+        return tx
+
+    def _tiers(
+        self,
+        tx: Transaction,
+        reads: EffectReads,
+        payment: PaymentRecord,
+        tier_lines: list[PaymentLine],
+        tier_ids: list[int],
+    ) -> None:
+        spare = list(tier_ids)
+        for line in tier_lines:
+            package = self.view.package(line.package_id)
+            assert package is not None
+            tier_id = reads.tier_slots.get((line.username_id, line.category_id))
+            if tier_id is None:
+                tier_id = spare.pop(0)
+                PlayerTierRepository.add_slot(tx, self.a, line.username_id, line.category_id, tier_id)
+            PlayerTierRepository.add_tier(
+                tx, self.a, planning.new_tier(line, package, tier_id, payment, self.now)
+            )
