@@ -5,7 +5,7 @@ from fastapi import Depends, Query, Request
 from functions.deps import TOKEN_PREFIX, client_ip, services
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.services import Services
-from webstore.storefront import baskets, schemas
+from webstore.storefront import baskets, schemas, views
 
 ROUTE = Route(
     Interface.STOREFRONT, "POST", f"{TOKEN_PREFIX}/baskets", "createBasket", WRITE, "Create a basket"
@@ -21,7 +21,7 @@ async def endpoint(
 ) -> schemas.Envelope[schemas.Basket]:
     ip = ip_address if ip_address is not None else client_ip(request)
     basket = baskets.create_basket(svc, token, body or baskets.NewBasket(), ip)
-    return schemas.Envelope(data=baskets.basket_view(basket, svc.settings))
+    return schemas.Envelope(data=views.basket_view(basket, svc.settings))
 
 
 handler = lambda_handler(ROUTE, endpoint)

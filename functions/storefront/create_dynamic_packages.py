@@ -6,7 +6,8 @@ from functions.deps import TOKEN_PREFIX, basic_credentials, services
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.services import Services
 from webstore.storefront import schemas
-from webstore.storefront.dynamic_packages import DynamicPackagesRequest, put_dynamic_packages
+from webstore.storefront.dynamic_packages import put_dynamic_packages
+from webstore.storefront.schemas import DynamicPackagesRequest
 
 ROUTE = Route(
     Interface.STOREFRONT,

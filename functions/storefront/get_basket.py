@@ -5,7 +5,7 @@ from fastapi import Depends, Path
 from functions.deps import TOKEN_PREFIX, services
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.services import Services
-from webstore.storefront import baskets, schemas
+from webstore.storefront import baskets, schemas, views
 
 ROUTE = Route(
     Interface.STOREFRONT, "GET", f"{TOKEN_PREFIX}/baskets/{{basket_ident}}", "getBasket", READ, "One basket"
@@ -18,7 +18,7 @@ async def endpoint(
     svc: Services = Depends(services),
 ) -> schemas.Envelope[schemas.Basket]:
     basket = baskets.get_basket(svc, token, basket_ident)
-    return schemas.Envelope(data=baskets.basket_view(basket, svc.settings))
+    return schemas.Envelope(data=views.basket_view(basket, svc.settings))
 
 
 handler = lambda_handler(ROUTE, endpoint)

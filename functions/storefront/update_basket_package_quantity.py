@@ -5,7 +5,7 @@ from fastapi import Depends, Path
 from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, path_token, services
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.services import Services
-from webstore.storefront import baskets, schemas
+from webstore.storefront import baskets, schemas, views
 
 ROUTE = Route(
     Interface.STOREFRONT,
@@ -26,7 +26,7 @@ async def endpoint(
     svc: Services = Depends(services),
 ) -> schemas.Envelope[schemas.Basket]:
     basket = baskets.update_quantity(svc, token, basket_ident, package_id, body)
-    return schemas.Envelope(data=baskets.basket_view(basket, svc.settings))
+    return schemas.Envelope(data=views.basket_view(basket, svc.settings))
 
 
 handler = lambda_handler(ROUTE, endpoint)

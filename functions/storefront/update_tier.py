@@ -6,7 +6,8 @@ from functions.deps import TOKEN_PREFIX, basic_credentials, services
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.services import Services
 from webstore.storefront import schemas
-from webstore.storefront.tiers import TierChangeRequest, change_tier
+from webstore.storefront.schemas import TierChangeRequest
+from webstore.storefront.tiers import change_tier
 
 ROUTE = Route(
     Interface.STOREFRONT,

@@ -139,6 +139,13 @@ def package_sk(package_id: int) -> str:
     return f"7PKG#{_n(package_id)}"
 
 
+# Bounds of the store partition's groups, for the contiguous reads (SK BETWEEN first AND last).
+PAGES_FIRST = "1PAGE#"
+GOALS_FIRST = "2GOAL#"
+CATEGORIES_LAST = "6CAT#~"
+PACKAGES_LAST = "7PKG#~"
+
+
 # Account partition: what the operator interface and payments use.
 
 

@@ -37,7 +37,7 @@ from webstore.events import DomainEvent
 from webstore.money import ZERO
 from webstore.operator.fulfilment import Order, OrderLine, fulfil
 from webstore.payment_subject import DECLINED_STATUS_ID, SubjectLine, SubjectPayment, payment_subject
-from webstore.repo.baskets import BasketRepository
+from webstore.repo.baskets import BasketReads, BasketRepository
 from webstore.repo.payments import GiftCardUse
 from webstore.services import Services
 from webstore.storefront.baskets import CHECKOUT_CLAIM_TIMEOUT, Loaded, load, reprice
@@ -113,16 +113,13 @@ def _not_payable(loaded: Loaded) -> str:
 def pay(services: Services, ident: str, key: str, card_number: str) -> PageResult:
     if not ATTEMPT_KEY.match(key or ""):
         raise Invalid("attempt_key is missing or malformed; reload the checkout page", field="attempt_key")
-    attempt_key_item = keys.checkout_attempt_key(ident, key)
-    loaded = load(services, ident, None, [attempt_key_item])
+    loaded = load(services, ident, None, BasketReads(checkout_attempt=key))
     basket = loaded.basket
-    previous = loaded.item(attempt_key_item)
+    previous = loaded.attempt
     if basket.complete:
         return _after_payment(services, basket)
-    if previous is not None and previous.get("status") == "declined":
-        return PageResult(
-            402, _form(services, basket, str(previous.get("reason", "The payment was declined")))
-        )
+    if previous is not None and previous.status == "declined":
+        return PageResult(402, _form(services, basket, previous.reason or "The payment was declined"))
     refusal = _not_payable(loaded)
     if refusal:
         return PageResult(422, pages.message_page("Checkout", refusal))
