@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
 
@@ -41,17 +40,9 @@ from webstore.repo.baskets import BasketReads, BasketRepository
 from webstore.repo.payments import GiftCardUse
 from webstore.services import Services
 from webstore.storefront.baskets import CHECKOUT_CLAIM_TIMEOUT, Loaded, load, reprice
+from webstore.storefront.pages import PageResult  # the hosted pages' one result type
 
 ATTEMPT_KEY = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
-
-
-@dataclass(frozen=True)
-class PageResult:
-    """What the handler sends: an HTML page with a status, or a 303 redirect."""
-
-    status: int = 200
-    html: str = ""
-    redirect: str | None = None
 
 
 def checkout_url(services: Services, ident: str) -> str:
