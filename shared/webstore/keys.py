@@ -197,6 +197,11 @@ def tiers_of_player(account_id: int, username_id: int) -> str:
     return f"TIERS#{account_id}#{username_id}"
 
 
+def tier_category_gsi1sk(category_id: int) -> str:
+    """GSI1SK of a tier in its player's partition (`tiers_of_player`): its category, sorted."""
+    return _n(category_id)
+
+
 def purchases_sk(username_id: int) -> str:
     """A player's purchase counts per package (`p{package id}` attributes), for user_limit."""
     return f"PURCHASES#{_n(username_id)}"

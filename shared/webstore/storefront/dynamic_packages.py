@@ -29,7 +29,7 @@ def put_dynamic_packages(
     credentials: Credentials | None,
 ) -> str:
     credentials = require_present(credentials, missing_is_invalid=True)
-    keys.account_of(public_token)
+    keys.account_of(public_token)  # a malformed token is "Store not found", before the basket
     loaded = load(
         services,
         basket_ident,
