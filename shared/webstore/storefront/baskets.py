@@ -62,6 +62,17 @@ class Loaded(StoreAndBasket):
     basket: Basket
 
 
+# --- the doors: the repositories these use cases go through (unit tests give them fakes) ----------
+
+
+def basket_repository(services: Services) -> BasketRepository:
+    return BasketRepository(services.table)
+
+
+def user_repository(services: Services) -> UserRepository:
+    return UserRepository(services.table)
+
+
 # --- the one store-plus-basket read ------------------------------------------------------------
 
 
@@ -80,7 +91,7 @@ def load(
     account_id = keys.account_of(ident, "Basket")
     if token is not None and keys.account_of(token) != account_id:
         raise NotFound("Basket not found")
-    read = BasketRepository(services.table).read(account_id, _with_basket(reads, ident))
+    read = basket_repository(services).read(account_id, _with_basket(reads, ident))
     if token is not None:
         verified(read.store, token)
     if credentials is not None:
@@ -102,7 +113,7 @@ def change(
 ) -> Basket:
     """Read, apply `apply` (an aggregate change), reprice, and write under the version
     condition; redo from a fresh read on a race."""
-    repository = BasketRepository(services.table)
+    repository = basket_repository(services)
     for attempt in range(1, WRITE_ATTEMPTS + 1):
         loaded = load(services, ident, token, reads)
         basket, now = loaded.basket, services.now()
@@ -139,9 +150,7 @@ def create_basket(services: Services, token: str, request: NewBasket, ip: str) -
     ip = check_ip(ip)
 
     try:
-        read = BasketRepository(services.table).read(
-            account_id, BasketReads(username=username), consistent=False
-        )
+        read = basket_repository(services).read(account_id, BasketReads(username=username), consistent=False)
         store = verified(read.store, token)
     except NotFound:
         raise Invalid("The store ID is invalid", field="token") from None
@@ -154,7 +163,7 @@ def create_basket(services: Services, token: str, request: NewBasket, ip: str) -
     cancel_url = check_return_url(store, request.cancel_url, "cancel_url") if request.cancel_url else ""
     user = None
     if username:
-        user = read.user or UserRepository(services.table).ensure(username)
+        user = read.user or user_repository(services).ensure(username)
 
     now = services.now()
     basket = Basket(
@@ -174,7 +183,7 @@ def create_basket(services: Services, token: str, request: NewBasket, ip: str) -
         updated_at=now,
         expires_at=expiry(store, now),
     )
-    BasketRepository(services.table).create(basket)
+    basket_repository(services).create(basket)
     return basket
 
 
@@ -189,7 +198,7 @@ def get_basket(services: Services, token: str | None, ident: str) -> Basket:
 def add_package(services: Services, token: str | None, ident: str, request: AddPackage) -> Basket:
     ref = PackageRef.parse(request.package_id)
     gift_to = recipient_name(request.target_username_id)
-    repository = BasketRepository(services.table)
+    repository = basket_repository(services)
 
     def apply(loaded: Loaded, now: datetime) -> None:
         basket = loaded.basket
@@ -203,7 +212,7 @@ def add_package(services: Services, token: str | None, ident: str, request: AddP
             gift_to=gift_to,
         )
         if new.gift_to:
-            recipient = loaded.user or UserRepository(services.table).ensure(new.gift_to)
+            recipient = loaded.user or user_repository(services).ensure(new.gift_to)
             new.line.gift_username_id, new.line.gift_username = str(recipient.id), recipient.username
         basket.add_line(new, request.quantity, bought=_bought(repository, basket, new.line, new.package))
 
@@ -231,7 +240,7 @@ def update_quantity(
     """Sets one line's quantity (0 removes it), re-reading the package for its current rules."""
     ref = PackageRef.parse(package_id)
     recipient = recipient_name(request.target_username_id)
-    repository = BasketRepository(services.table)
+    repository = basket_repository(services)
 
     def apply(loaded: Loaded, now: datetime) -> None:
         basket = loaded.basket
@@ -247,7 +256,7 @@ def update_quantity(
 
 
 def apply_coupon(services: Services, token: str | None, ident: str, code: str) -> Basket:
-    repository = BasketRepository(services.table)
+    repository = basket_repository(services)
 
     def apply(loaded: Loaded, now: datetime) -> None:
         basket, coupon = loaded.basket, loaded.coupon
