@@ -27,6 +27,7 @@ from webstore.storefront import schemas
 from webstore.storefront.baskets import load
 from webstore.storefront.credentials import verified
 from webstore.storefront.return_urls import RETURN_URL, check_return_url
+from webstore.storefront.views import auth_link_view
 
 BASKET_AUTHENTICATED = "basket.authenticated"
 
@@ -54,11 +55,7 @@ def auth_links(
     checked = check_return_url(store, return_url)
     if basket.complete:
         raise Invalid("The basket is complete; create a new one", field="basketIdent")
-    return [
-        schemas.AuthLink(
-            name=store.game_type or store.platform_type, url=auth_url(services, basket.ident, checked)
-        )
-    ]
+    return [auth_link_view(store, auth_url(services, basket.ident, checked))]
 
 
 # --- the hosted auth page -----------------------------------------------------------------

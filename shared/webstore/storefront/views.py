@@ -293,6 +293,11 @@ def basket_view(basket: Basket, settings: Settings) -> schemas.Basket:
     )
 
 
+def auth_link_view(store: Store, url: str) -> schemas.AuthLink:
+    """The basket's auth link, named after the store's game (COMPAT)."""
+    return schemas.AuthLink(name=store.game_type or store.platform_type, url=url)
+
+
 # --- the sidebar ---------------------------------------------------------------------------
 
 
