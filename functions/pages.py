@@ -1,4 +1,5 @@
-"""Hosted pages (HTML routes): the response wrapper with the headers every page carries."""
+"""Hosted pages (HTML routes): the one way a page use case becomes a response, and the one
+error path (a domain error is the common problem page, never a JSON body)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from urllib.parse import parse_qs
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from webstore.checkout import pages as checkout_pages
-from webstore.checkout.checkout import PageResult
 from webstore.errors import DomainError
+from webstore.storefront.pages import PageResult, content_security_policy, problem_page
+
+NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
 
 
 def html_page(text: str, *, status: int, csp: str) -> HTMLResponse:
@@ -20,8 +22,7 @@ def html_page(text: str, *, status: int, csp: str) -> HTMLResponse:
         status_code=status,
         headers={
             "Content-Security-Policy": csp,
-            "Cache-Control": "no-store",
-            "Referrer-Policy": "no-referrer",
+            **NO_STORE,
             "X-Content-Type-Options": "nosniff",
             "X-Frame-Options": "DENY",
         },
@@ -39,12 +40,15 @@ async def form_fields(request: Request, max_fields: int = 10) -> dict[str, str]:
     return {name: values[0] for name, values in parsed.items() if values}
 
 
-def render(use_case: Callable[[], PageResult], csp: str) -> Response:
-    """Run a hosted page's use case; its domain errors become HTML pages, not JSON bodies."""
+def render(
+    use_case: Callable[[], PageResult], csp: str | None = None, *, problem_title: str | None = None
+) -> Response:
+    """Run a hosted page's use case. `csp`: the route's policy (a result may bring its own);
+    a domain error becomes the problem page titled `problem_title` (else the error's title)."""
     try:
         result = use_case()
     except DomainError as error:
-        result = PageResult(error.status, checkout_pages.message_page(error.title, error.detail))
+        result = PageResult(error.status, problem_page(problem_title or error.title, error.detail))
     if result.redirect:
-        return RedirectResponse(result.redirect, status_code=303, headers={"Cache-Control": "no-store"})
-    return html_page(result.html, status=result.status, csp=csp)
+        return RedirectResponse(result.redirect, status_code=303, headers=NO_STORE)
+    return html_page(result.html, status=result.status, csp=result.csp or csp or content_security_policy())

@@ -4,7 +4,7 @@ from fastapi import Query, Request
 
 from functions.deps import TOKEN_PREFIX, ServicesDep, client_ip
 from functions.runtime import WRITE, Interface, Route, lambda_handler
-from webstore.storefront import baskets, schemas
+from webstore.storefront import baskets, schemas, views
 
 ROUTE = Route(
     Interface.STOREFRONT, "POST", f"{TOKEN_PREFIX}/baskets", "createBasket", WRITE, "Create a basket"
@@ -12,15 +12,15 @@ ROUTE = Route(
 
 
 async def endpoint(
+    svc: ServicesDep,
     token: str,
     request: Request,
-    svc: ServicesDep,
     body: baskets.NewBasket | None = None,
     ip_address: str | None = Query(None, max_length=64),
 ) -> schemas.Envelope[schemas.Basket]:
     ip = ip_address if ip_address is not None else client_ip(request)
     basket = baskets.create_basket(svc, token, body or baskets.NewBasket(), ip)
-    return schemas.Envelope(data=baskets.basket_view(basket, svc.settings))
+    return schemas.Envelope(data=views.basket_view(basket, svc.settings))
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -5,7 +5,8 @@ from fastapi import Path
 from functions.deps import TOKEN_PREFIX, BasicAuthDep, ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.storefront import schemas
-from webstore.storefront.dynamic_packages import DynamicPackagesRequest, put_dynamic_packages
+from webstore.storefront.dynamic_packages import put_dynamic_packages
+from webstore.storefront.schemas import DynamicPackagesRequest
 
 ROUTE = Route(
     Interface.STOREFRONT,

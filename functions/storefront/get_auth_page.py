@@ -1,13 +1,12 @@
 """GET /auth/{basket_ident}?returnUrl= — the hosted page where a player names themselves (HTML)."""
 
 from fastapi import Query
-from fastapi.responses import HTMLResponse
+from fastapi.responses import Response
 
 from functions.deps import ServicesDep
-from functions.pages import html_page
+from functions.pages import render
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.errors import DomainError
-from webstore.storefront import auth_page, basket_auth
+from webstore.storefront import auth_page
 
 ROUTE = Route(
     Interface.STOREFRONT,
@@ -21,16 +20,11 @@ ROUTE = Route(
 
 
 async def endpoint(
-    basket_ident: str, svc: ServicesDep, return_url: str | None = Query(None, alias="returnUrl")
-) -> HTMLResponse:
-    try:
-        prompt = basket_auth.open_auth_page(svc, basket_ident, return_url)
-    except DomainError as error:
-        page = auth_page.problem_page("Cannot log in to this basket", error.detail)
-        return html_page(page, status=error.status, csp=auth_page.content_security_policy())
-    return html_page(
-        auth_page.form_page(prompt), status=200, csp=auth_page.content_security_policy(prompt.return_url)
-    )
+    svc: ServicesDep,
+    basket_ident: str,
+    return_url: str | None = Query(None, alias="returnUrl"),
+) -> Response:
+    return render(lambda: auth_page.show(svc, basket_ident, return_url), problem_title=auth_page.TITLE)
 
 
 handler = lambda_handler(ROUTE, endpoint)

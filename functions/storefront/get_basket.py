@@ -4,7 +4,7 @@ from fastapi import Path
 
 from functions.deps import TOKEN_PREFIX, ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.storefront import baskets, schemas
+from webstore.storefront import baskets, schemas, views
 
 ROUTE = Route(
     Interface.STOREFRONT, "GET", f"{TOKEN_PREFIX}/baskets/{{basket_ident}}", "getBasket", READ, "One basket"
@@ -12,10 +12,12 @@ ROUTE = Route(
 
 
 async def endpoint(
-    token: str, svc: ServicesDep, basket_ident: str = Path(max_length=80)
+    svc: ServicesDep,
+    token: str,
+    basket_ident: str = Path(max_length=80),
 ) -> schemas.Envelope[schemas.Basket]:
     basket = baskets.get_basket(svc, token, basket_ident)
-    return schemas.Envelope(data=baskets.basket_view(basket, svc.settings))
+    return schemas.Envelope(data=views.basket_view(basket, svc.settings))
 
 
 handler = lambda_handler(ROUTE, endpoint)

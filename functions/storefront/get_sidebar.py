@@ -3,7 +3,8 @@
 from functions.deps import TOKEN_PREFIX, ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.storefront import schemas
-from webstore.storefront.sidebar import Module, get_sidebar
+from webstore.storefront.schemas import Module
+from webstore.storefront.sidebar import get_sidebar
 
 ROUTE = Route(
     Interface.STOREFRONT, "GET", f"{TOKEN_PREFIX}/sidebar", "getSidebar", READ, "The store's sidebar modules"

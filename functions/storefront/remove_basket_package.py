@@ -4,7 +4,7 @@ from fastapi import Path
 
 from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, PathTokenDep, ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
-from webstore.storefront import baskets, schemas
+from webstore.storefront import baskets, schemas, views
 
 ROUTE = Route(
     Interface.STOREFRONT,
@@ -18,13 +18,13 @@ ROUTE = Route(
 
 
 async def endpoint(
-    body: baskets.RemovePackage,
     token: PathTokenDep,
     svc: ServicesDep,
+    body: baskets.RemovePackage,
     basket_ident: str = Path(max_length=80),
 ) -> schemas.Envelope[schemas.Basket]:
     basket = baskets.remove_package(svc, token, basket_ident, body)
-    return schemas.Envelope(data=baskets.basket_view(basket, svc.settings))
+    return schemas.Envelope(data=views.basket_view(basket, svc.settings))
 
 
 handler = lambda_handler(ROUTE, endpoint)

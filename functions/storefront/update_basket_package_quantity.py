@@ -4,7 +4,7 @@ from fastapi import Path
 
 from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, PathTokenDep, ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
-from webstore.storefront import baskets, schemas
+from webstore.storefront import baskets, schemas, views
 
 ROUTE = Route(
     Interface.STOREFRONT,
@@ -18,14 +18,14 @@ ROUTE = Route(
 
 
 async def endpoint(
-    body: baskets.PackageQuantity,
     token: PathTokenDep,
     svc: ServicesDep,
+    body: baskets.PackageQuantity,
     basket_ident: str = Path(max_length=80),
     package_id: str = Path(max_length=64),
 ) -> schemas.Envelope[schemas.Basket]:
     basket = baskets.update_quantity(svc, token, basket_ident, package_id, body)
-    return schemas.Envelope(data=baskets.basket_view(basket, svc.settings))
+    return schemas.Envelope(data=views.basket_view(basket, svc.settings))
 
 
 handler = lambda_handler(ROUTE, endpoint)

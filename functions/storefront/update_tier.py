@@ -5,7 +5,8 @@ from fastapi import Path
 from functions.deps import TOKEN_PREFIX, BasicAuthDep, ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.storefront import schemas
-from webstore.storefront.tiers import TierChangeRequest, change_tier
+from webstore.storefront.schemas import TierChangeRequest
+from webstore.storefront.tiers import change_tier
 
 ROUTE = Route(
     Interface.STOREFRONT,

@@ -3,20 +3,35 @@
 A basket is read and written whole (one GetItem, one conditional write on `version`), so it
 never shows half an update and two concurrent writers cannot lose each other's change.
 Prices are computed at write time (the catalog is read then) and stored with the basket.
+
+Every change is a method here: pure (no I/O), given what it needs (the package, the store,
+the player's history, `now`), raising a domain error naming the field when refused.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+import json
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Annotated, Any
 
 from pydantic import Field
 
-from webstore.catalog import Amount, Coupon, Model, PackageType
+from webstore import keys
+from webstore.catalog import Amount, Coupon, CreatorCode, GiftCard, Model, Package, PackageType, Store
+from webstore.errors import Conflict, Invalid, NotFound
+from webstore.pricing import PricedLine, PricingContext, coupon_refusal, price_basket
 
 MAX_LINES = 100
 MAX_QUANTITY = 1000
+MAX_COUPONS = 5
+MAX_GIFTCARDS = 5
+MAX_DYNAMIC_PACKAGES = 100
+MAX_DYNAMIC_BYTES = 200_000  # all of a basket's dynamic packages, as JSON (the item limit is 400 KB)
+DYNAMIC_IDS_PER_WRITE = 64
+CHECKOUT_CLAIM_TIMEOUT = timedelta(minutes=5)
+PAID_STATUSES = frozenset({"complete", "refund", "chargeback"})
 
 JsonObject = dict[str, Any]
 
@@ -39,6 +54,28 @@ class BasketLine(Model):
     variable_data: dict[str, str] = Field(default_factory=dict)
     dynamic: bool = False
 
+    @classmethod
+    def of_package(cls, package: Package) -> BasketLine:
+        return cls(
+            package_id=package.id,
+            category_id=package.category_id,
+            ident=package.ident,
+            name=package.name,
+            description=package.description,
+            image=package.image,
+            slug=package.slug or str(package.id),
+            type=package.type,
+            base_price=package.price,
+        )
+
+    def same_line(self, other: BasketLine) -> bool:
+        """One line per package and recipient (a gift to each player is its own line)."""
+        return (self.package_id, self.dynamic, self.gift_username_id) == (
+            other.package_id,
+            other.dynamic,
+            other.gift_username_id,
+        )
+
 
 class DynamicPackage(Model):
     """A package made for one basket (PUT dynamic-packages); it lives and dies with the basket."""
@@ -51,6 +88,59 @@ class DynamicPackage(Model):
     description: str = ""
     image_url: str | None = None
     custom: dict[str, str] = Field(default_factory=dict)
+
+    def line(self) -> BasketLine:
+        return BasketLine(
+            package_id=self.id,
+            category_id=self.category_id,
+            ident=keys.package_ident(self.category_id, self.id, dynamic=True),
+            name=self.name,
+            description=self.description,
+            image=self.image_url,
+            slug=self.slug,
+            base_price=self.price,
+            dynamic=True,
+        )
+
+
+@dataclass(frozen=True)
+class PackageRef:
+    """What a client named: a catalog package (by id or `pkg_` ident) or a basket's `dyn_` one."""
+
+    dynamic: bool | None  # None: a bare number, either kind
+    package_id: int
+    category_id: int | None = None
+
+    @classmethod
+    def parse(cls, value: int | str, field: str = "package_id") -> PackageRef:
+        text = str(value).strip()
+        if text.isdigit() and 1 <= int(text) <= keys.INT32_MAX:
+            return cls(None, int(text))
+        parsed = keys.parse_package_ident(text)
+        if parsed is None or not 1 <= parsed[2] <= keys.INT32_MAX:
+            raise Invalid(f"{field} is neither a package id nor a package ident", field=field)
+        return cls(parsed[0] == "dyn", parsed[2], parsed[1])
+
+    @property
+    def catalog_ids(self) -> tuple[int, ...]:
+        """The catalog package to read for it (none for a `dyn_` ident)."""
+        return () if self.dynamic else (self.package_id,)
+
+    def matches(self, line: BasketLine) -> bool:
+        if line.package_id != self.package_id:
+            return False
+        if self.category_id is not None and line.category_id != self.category_id:
+            return False
+        return self.dynamic is None or line.dynamic == self.dynamic
+
+
+@dataclass
+class NewLine:
+    """A line a client asked to add, checked against the catalog; `package` None for dynamic."""
+
+    line: BasketLine
+    package: Package | None
+    gift_to: str | None  # a recipient other than the basket's player, still to be resolved
 
 
 class Basket(Model):
@@ -90,3 +180,340 @@ class Basket(Model):
     checkout_attempt: str | None = None
     checkout_started_at: datetime | None = None
     version: int = 0
+
+    # --- state ---
+
+    @property
+    def paid(self) -> bool:
+        return self.payment_status in PAID_STATUSES
+
+    def checkout_in_progress(self, now: datetime) -> bool:
+        """A payment attempt holds the basket (a claim older than the timeout is abandoned)."""
+        started = self.checkout_started_at
+        return bool(self.checkout_attempt) and started is not None and now - started < CHECKOUT_CLAIM_TIMEOUT
+
+    def check_changeable(self, now: datetime) -> None:
+        if self.complete or self.paid:
+            raise Conflict("This basket is complete and can no longer change; create a new basket")
+        if self.checkout_in_progress(now):
+            raise Conflict("This basket is being paid for and cannot change meanwhile")
+
+    def priced_lines(self) -> list[PricedLine]:
+        return [
+            PricedLine(
+                line.package_id, line.category_id, line.base_price, line.quantity, line.type, line.dynamic
+            )
+            for line in self.lines
+        ]
+
+    def reprice(self, store: Store, now: datetime) -> None:
+        """Prices of the lines and totals, from the store's sales and the applied codes."""
+        price = price_basket(
+            self.priced_lines(),
+            PricingContext(store=store, sales=store.sales, now=now),
+            coupons=self.coupons,
+            giftcards=[(n, self.giftcard_balances.get(n, Decimal(0))) for n in self.giftcards],
+            username=self.username,
+        )
+        for line, line_price in zip(self.lines, price.lines, strict=True):
+            line.unit_price = line_price.unit_price
+            line.line_price = line_price.line_price
+        self.base_price = price.base_price
+        self.discount = price.discount
+        self.sales_tax = price.sales_tax
+        self.total_price = price.total_price
+        self.giftcard_amount = price.giftcard_amount
+        self.giftcard_split = dict(price.giftcards)
+
+    def changed(self, store: Store, now: datetime) -> None:
+        """After a change: new prices, and the abandonment clock (TTL) starts again."""
+        self.reprice(store, now)
+        self.updated_at = now
+        self.expires_at = expiry(store, now)
+
+    # --- packages ---
+
+    def new_line(
+        self,
+        ref: PackageRef,
+        catalog: dict[int, Package],
+        store: Store,
+        now: datetime,
+        *,
+        sold_as: str | None = None,
+        variable_data: dict[str, Any] | None = None,
+        gift_to: str | None = None,
+    ) -> NewLine:
+        """The line `ref` names, checked: for sale, of the type asked, its variables given, and
+        giftable when it is for another player (`gift_to`, whose id `NewLine.for_recipient` sets)."""
+        package = self._catalog_package(ref, catalog, now)
+        line = BasketLine.of_package(package) if package else self._dynamic(ref).line()
+        if sold_as is not None and sold_as != line.type.value:
+            raise Invalid(f"type: this package is sold as {line.type.value}", field="type")
+        if variable_data:
+            line.variable_data = {k: str(v) for k, v in variable_data.items()}
+        if package:
+            missing = [v for v in package.variables if not line.variable_data.get(v, "").strip()]
+            if missing:
+                raise Invalid(
+                    f"variable_data.{missing[0]} is required by this package",
+                    field=f"variable_data.{missing[0]}",
+                )
+        if gift_to and self.username and gift_to.lower() == self.username.lower():
+            gift_to = None  # a gift to oneself is one's own line
+        if gift_to and (line.dynamic or (package and package.disable_gifting) or not store.supports_gifting):
+            raise Invalid("This package cannot be gifted", field="target_username_id")
+        return NewLine(line, package, gift_to)
+
+    def add_line(self, new: NewLine, quantity: int, *, bought: int = 0) -> None:
+        """Add `quantity` of the line (to the same package's line for the same recipient, if
+        any). `bought`: what its recipient bought of the package before (user_limit)."""
+        line = new.line
+        existing = next((x for x in self.lines if x.same_line(line)), None)
+        total = quantity + (existing.quantity if existing else 0)
+        if existing is None and len(self.lines) >= MAX_LINES:
+            raise Invalid(f"A basket holds at most {MAX_LINES} lines", field="package_id")
+        if existing is not None:
+            if line.variable_data:
+                existing.variable_data = line.variable_data
+            line = existing
+        else:
+            self.lines.append(line)
+        self.set_quantity(line, new.package, total, bought=bought)
+
+    def receiver_id(self, line: BasketLine) -> int | None:
+        """Whose the line is: the gift's recipient, else the basket's player (if known)."""
+        if line.gift_username_id:
+            return int(line.gift_username_id)
+        return self.username_id
+
+    def set_quantity(
+        self, line: BasketLine, package: Package | None, quantity: int, *, bought: int = 0
+    ) -> None:
+        """Quantity rules: disable_quantity (and dynamic packages) hold 1; at most MAX_QUANTITY; a
+        package's user_limit counts what its recipient has in this basket and `bought` before."""
+        if line.dynamic or (package and package.disable_quantity):
+            quantity = 1
+        if quantity > MAX_QUANTITY:
+            raise Invalid(f"quantity: at most {MAX_QUANTITY} of one package", field="quantity")
+        line.quantity = quantity
+        if package is None or not package.user_limit:
+            return
+        receiver = self.receiver_id(line)
+        in_basket = sum(
+            x.quantity
+            for x in self.lines
+            if not x.dynamic and x.package_id == package.id and self.receiver_id(x) == receiver
+        )
+        bought = bought if receiver is not None else 0
+        if in_basket + bought > package.user_limit:
+            left = max(package.user_limit - bought, 0)
+            raise Invalid(
+                f"quantity: {package.name} is limited to {package.user_limit} per player"
+                f" ({left} left for this player)",
+                field="quantity",
+            )
+
+    def matching_lines(self, ref: PackageRef, recipient: str | None) -> list[BasketLine]:
+        lines = [x for x in self.lines if ref.matches(x)]
+        if recipient is not None:
+            lines = [x for x in lines if (x.gift_username or "").lower() == recipient.lower()]
+        return lines
+
+    def remove_package(self, ref: PackageRef, recipient: str | None) -> None:
+        """Removes the package's lines (only the gift to `recipient` when given)."""
+        gone = self.matching_lines(ref, recipient)
+        if not gone:
+            raise Invalid("This package is not in the basket", field="package_id")
+        self.lines = [x for x in self.lines if all(x is not g for g in gone)]
+
+    def line_to_change(self, ref: PackageRef, recipient: str | None) -> BasketLine:
+        """The one line a quantity change means: without a recipient, the player's own line."""
+        lines = self.matching_lines(ref, recipient)
+        if recipient is None and len(lines) > 1:
+            lines = [x for x in lines if x.gift_username_id is None] or lines
+        if not lines:
+            raise Invalid("This package is not in the basket", field="package_id")
+        if len(lines) > 1:
+            raise Invalid(
+                "The package is in the basket for several players; name one in target_username_id",
+                field="target_username_id",
+            )
+        return lines[0]
+
+    def change_quantity(
+        self, line: BasketLine, package: Package | None, quantity: int, *, bought: int = 0
+    ) -> None:
+        """Set a line's quantity (0 removes it) under the package's current rules and price."""
+        if quantity == 0:
+            self.lines = [x for x in self.lines if x is not line]
+            return
+        if not line.dynamic:
+            if package is None:
+                raise NotFound("Package not found")
+            if package.disabled:
+                raise Invalid("This package is no longer for sale; remove it", field="package_id")
+            line.base_price = package.price
+        self.set_quantity(line, package, quantity, bought=bought)
+
+    def _catalog_package(self, ref: PackageRef, catalog: dict[int, Package], now: datetime) -> Package | None:
+        """The catalog package `ref` names, or None when it names one of the basket's dynamic ones."""
+        package = None if ref.dynamic else catalog.get(ref.package_id)
+        if package is None:
+            if ref.dynamic is None and any(d.id == ref.package_id for d in self.dynamic_packages):
+                return None
+            if ref.dynamic:
+                return None
+            raise NotFound("Package not found")
+        if package.disabled or (ref.category_id is not None and package.category_id != ref.category_id):
+            raise NotFound("Package not found")
+        if package.expiration_date is not None and now >= package.expiration_date:
+            raise Invalid("This package is no longer for sale", field="package_id")
+        return package
+
+    def _dynamic(self, ref: PackageRef) -> DynamicPackage:
+        for dyn in self.dynamic_packages:
+            if dyn.id == ref.package_id and ref.category_id in (None, dyn.category_id):
+                return dyn
+        raise NotFound("Package not found")
+
+    # --- coupons, gift cards, creator codes ---
+
+    def apply_coupon(
+        self,
+        coupon: Coupon | None,
+        store: Store,
+        now: datetime,
+        *,
+        redemptions: int = 0,
+        player_redemptions: int | None = None,
+    ) -> None:
+        """Apply the coupon found for the code (None: no such code), if it may be used now."""
+        if coupon is None:
+            raise Invalid("This coupon code does not exist", field="coupon_code")
+        others = [c for c in self.coupons if c.id != coupon.id]
+        if len(others) >= MAX_COUPONS:
+            raise Invalid(f"A basket takes at most {MAX_COUPONS} coupons", field="coupon_code")
+        reason = coupon_refusal(
+            coupon,
+            self.priced_lines(),
+            PricingContext(store=store, sales=store.sales, now=now),
+            username=self.username,
+            redemptions=redemptions,
+            player_redemptions=player_redemptions,
+        )
+        if reason:
+            raise Invalid(reason, field="coupon_code")
+        self.coupons = [*others, coupon]
+
+    def remove_coupon(self, code: str) -> None:
+        kept = [c for c in self.coupons if c.code.upper() != code.strip().upper()]
+        if len(kept) == len(self.coupons):
+            raise Invalid("This coupon is not applied to the basket", field="coupon_code")
+        self.coupons = kept
+
+    def apply_giftcard(self, card: GiftCard | None, now: datetime) -> None:
+        """Apply the card found for the number (None: no such card); its balance counts until
+        checkout debits it."""
+        if card is None:
+            raise Invalid("This gift card does not exist", field="card_number")
+        if card.void:
+            raise Invalid("This gift card is no longer valid", field="card_number")
+        if card.expires_at is not None and now >= card.expires_at:
+            raise Invalid("This gift card has expired", field="card_number")
+        if card.balance <= 0:
+            raise Invalid("This gift card has no balance left", field="card_number")
+        if card.currency.upper() != self.currency.upper():
+            raise Invalid(
+                f"This gift card is in {card.currency.upper()}; the basket is in {self.currency}",
+                field="card_number",
+            )
+        others = [n for n in self.giftcards if n.upper() != card.card_number.upper()]
+        if len(others) >= MAX_GIFTCARDS:
+            raise Invalid(f"A basket takes at most {MAX_GIFTCARDS} gift cards", field="card_number")
+        self.giftcards = [*others, card.card_number]
+        self.giftcard_balances = {
+            **{n: b for n, b in self.giftcard_balances.items() if n in others},
+            card.card_number: card.balance,
+        }
+
+    def remove_giftcard(self, number: str) -> None:
+        kept = [n for n in self.giftcards if n.upper() != number.strip().upper()]
+        if len(kept) == len(self.giftcards):
+            raise Invalid("This gift card is not applied to the basket", field="card_number")
+        self.giftcards = kept
+        self.giftcard_balances = {n: b for n, b in self.giftcard_balances.items() if n in kept}
+
+    def apply_creator_code(self, code: CreatorCode | None) -> None:
+        """A basket carries one creator code; applying another replaces it. No effect on prices."""
+        if code is None:
+            raise Invalid("This creator code does not exist", field="creator_code")
+        self.creator_code = code.code
+
+    def remove_creator_code(self, code: str) -> None:
+        if not self.creator_code or self.creator_code.upper() != code.strip().upper():
+            raise Invalid("This creator code is not applied to the basket", field="creator_code")
+        self.creator_code = ""
+
+    # --- the player and their dynamic packages ---
+
+    def check_player(self, username: str) -> None:
+        """A basket belongs to one player: once bound, the same player may authenticate again,
+        another may not (the codes, limits and dynamic packages would be someone else's)."""
+        if self.username_id is not None and (self.username or "").lower() != username.lower():
+            raise Conflict("This basket belongs to another player; start a new basket", field="username")
+
+    def authenticate(self, username_id: int, username: str, now: datetime) -> bool:
+        """Bind the basket to the player (see `check_player`); True when that changed it."""
+        self.check_player(username)
+        if self.username_id == username_id and self.username == username:
+            return False
+        self.username, self.username_id, self.updated_at = username, username_id, now
+        return True
+
+    def replace_dynamic_packages(
+        self, category_id: int, username: str, offers: list[DynamicPackage], now: datetime
+    ) -> None:
+        """The player's server replaces the basket's packages of one dynamic category.
+
+        Ids are unique within the basket for its whole life: `(version + 1) * 64 + n` (n = 1..),
+        so a replaced package's id (and `dyn_` ident) never names a different package later.
+        Lines already in the basket keep the name and price they were added with."""
+        if self.complete:
+            raise Conflict("The basket is complete; its packages can no longer change")
+        if self.username_id is None or not self.username:
+            raise Invalid(
+                "The basket is not authenticated yet: send the player through the basket's auth link first",
+                field="username",
+            )
+        if self.username.lower() != username.lower():
+            raise Invalid("username is not the player authenticated on this basket", field="username")
+        kept = [d for d in self.dynamic_packages if d.category_id != category_id]
+        if len(kept) + len(offers) > MAX_DYNAMIC_PACKAGES:
+            raise Invalid(f"A basket holds at most {MAX_DYNAMIC_PACKAGES} dynamic packages", field="packages")
+        slugs = [p.slug.lower() for p in offers]
+        taken = {d.slug.lower() for d in kept}
+        duplicate = next((s for i, s in enumerate(slugs) if s in taken or s in slugs[:i]), None)
+        if duplicate is not None:
+            raise Invalid(f"slug {duplicate!r} is used twice in this basket", field="packages")
+        first_id = (self.version + 1) * DYNAMIC_IDS_PER_WRITE
+        if first_id + DYNAMIC_IDS_PER_WRITE > keys.INT32_MAX:
+            raise Conflict("This basket has been changed too often; create a new one")
+        new = [
+            offer.model_copy(update={"id": first_id + n, "category_id": category_id})
+            for n, offer in enumerate(offers, start=1)
+        ]
+        result = kept + new
+        size = len(json.dumps([d.model_dump(mode="json") for d in result]))
+        if size > MAX_DYNAMIC_BYTES:
+            raise Invalid(
+                f"The basket's dynamic packages would take {size} bytes; at most {MAX_DYNAMIC_BYTES}",
+                field="packages",
+            )
+        self.dynamic_packages = result
+        self.updated_at = now
+
+
+def expiry(store: Store, now: datetime) -> int:
+    """Abandoned baskets expire (TTL) a store-set time after their last change."""
+    return int(now.timestamp()) + store.basket_ttl_seconds

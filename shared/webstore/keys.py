@@ -139,6 +139,13 @@ def package_sk(package_id: int) -> str:
     return f"7PKG#{_n(package_id)}"
 
 
+# Bounds of the store partition's groups, for the contiguous reads (SK BETWEEN first AND last).
+PAGES_FIRST = "1PAGE#"
+GOALS_FIRST = "2GOAL#"
+CATEGORIES_LAST = "6CAT#~"
+PACKAGES_LAST = "7PKG#~"
+
+
 # Account partition: what the operator interface and payments use.
 
 
@@ -188,6 +195,11 @@ def tier_sk(tier_id: int) -> str:
 def tiers_of_player(account_id: int, username_id: int) -> str:
     """GSI1 partition of one player's tiers in one store (GSI1SK: the category id, 10 digits)."""
     return f"TIERS#{account_id}#{username_id}"
+
+
+def tier_category_gsi1sk(category_id: int) -> str:
+    """GSI1SK of a tier in its player's partition (`tiers_of_player`): its category, sorted."""
+    return _n(category_id)
 
 
 def purchases_sk(username_id: int) -> str:

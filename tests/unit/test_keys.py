@@ -39,7 +39,9 @@ def test_store_partition_order_keeps_each_read_contiguous() -> None:
     page, goal, store = keys.page_sk(1), keys.goal_sk(1), keys.STORE_ITEM
     category, package = keys.category_sk(1), keys.package_sk(1)
     assert page < goal < keys.STATS_ITEM < store < category < package
-    assert keys.page_sk(2_147_483_647) < "2GOAL#" and keys.package_sk(2_147_483_647) < "7PKG#~"
+    assert page >= keys.PAGES_FIRST and keys.page_sk(2_147_483_647) < keys.GOALS_FIRST <= goal
+    assert keys.category_sk(2_147_483_647) < keys.CATEGORIES_LAST < package
+    assert keys.package_sk(2_147_483_647) < keys.PACKAGES_LAST
 
 
 def test_secrets_are_hashed_and_compared_in_constant_time() -> None:

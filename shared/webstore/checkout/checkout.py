@@ -17,11 +17,9 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
-from webstore import keys
 from webstore.basket import Basket
 from webstore.checkout import pages
 from webstore.checkout.gateway import (
@@ -39,22 +37,14 @@ from webstore.payments.order import Order, OrderLine
 from webstore.payments.recording import fulfil
 from webstore.payments.status import PaymentStatus
 from webstore.payments.subject import SubjectLine, SubjectPayment, payment_subject
-from webstore.repo.baskets import BasketRepository
-from webstore.repo.checkout_attempts import AttemptStatus, CheckoutAttemptRepository, attempt_of_item
+from webstore.repo.baskets import AttemptStatus, BasketReads, BasketRepository
+from webstore.repo.checkout_attempts import CheckoutAttemptRepository
 from webstore.repo.payments import GiftCardUse
 from webstore.services import Services
 from webstore.storefront.baskets import CHECKOUT_CLAIM_TIMEOUT, Loaded, load, reprice
+from webstore.storefront.pages import PageResult  # the hosted pages' one result type
 
 ATTEMPT_KEY = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
-
-
-@dataclass(frozen=True)
-class PageResult:
-    """What the handler sends: an HTML page with a status, or a 303 redirect."""
-
-    status: int = 200
-    html: str = ""
-    redirect: str | None = None
 
 
 def checkout_url(services: Services, ident: str) -> str:
@@ -116,10 +106,9 @@ def _not_payable(loaded: Loaded) -> str:
 def pay(services: Services, ident: str, key: str, card_number: str) -> PageResult:
     if not ATTEMPT_KEY.match(key or ""):
         raise Invalid("attempt_key is missing or malformed; reload the checkout page", field="attempt_key")
-    attempt_key_item = keys.checkout_attempt_key(ident, key)
-    loaded = load(services, ident, None, [attempt_key_item])
+    loaded = load(services, ident, None, BasketReads(checkout_attempt=key))
     basket = loaded.basket
-    previous = attempt_of_item(loaded.item(attempt_key_item))
+    previous = loaded.attempt
     if basket.complete:
         return _after_payment(services, basket)
     if previous is not None and previous.status is AttemptStatus.DECLINED:

@@ -1,4 +1,5 @@
-"""HTML of the hosted checkout: rendered from the basket, escaped, no external assets."""
+"""HTML of the hosted checkout: rendered from the basket, escaped, no external assets, in the
+hosted pages' common frame (`storefront.pages`)."""
 
 from __future__ import annotations
 
@@ -7,15 +8,11 @@ from html import escape
 
 from webstore.basket import Basket
 from webstore.money import round_money, symbol
+from webstore.storefront import pages as hosted
 
-STYLE = """
-body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
-table{width:100%;border-collapse:collapse}td,th{padding:.4rem;border-bottom:1px solid #ddd;text-align:left}
-td.n,th.n{text-align:right}.total td{font-weight:700}.error{color:#a00000}
-button{font-size:1rem;padding:.6rem 1.4rem}label{display:block;margin:.8rem 0 .3rem}
-input{font-size:1rem;padding:.4rem;width:100%;box-sizing:border-box}
-"""
-CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; base-uri 'none'"
+STYLE = hosted.STYLE
+# The pay form redirects to the gateway or the shop's complete URL (checked when the basket was made).
+CSP = hosted.content_security_policy("http:", "https:")
 
 
 def money(amount: Decimal, currency: str) -> str:
@@ -23,12 +20,7 @@ def money(amount: Decimal, currency: str) -> str:
 
 
 def page(title: str, body: str) -> str:
-    return (
-        "<!doctype html><html lang=en><head><meta charset=utf-8>"
-        '<meta name=viewport content="width=device-width,initial-scale=1">'
-        f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
-        f"<body><main>{body}</main></body></html>"
-    )
+    return hosted.page(title, hosted.Safe(body))
 
 
 def summary(basket: Basket) -> str:
@@ -78,10 +70,7 @@ def checkout_page(basket: Basket, *, pay_url: str, attempt_key: str, error: str 
 
 
 def message_page(title: str, text: str, *, link: str | None = None, link_text: str = "") -> str:
-    anchor = (
-        f'<p><a id=continue href="{escape(link, quote=True)}">{escape(link_text)}</a></p>' if link else ""
-    )
-    return page(title, f"<h1>{escape(title)}</h1><p id=message>{escape(text)}</p>{anchor}")
+    return hosted.problem_page(title, text, link=link, link_text=link_text)
 
 
 def receipt_page(basket: Basket, transaction_id: str) -> str:

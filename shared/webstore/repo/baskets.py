@@ -1,11 +1,68 @@
-"""Baskets: one item each, written whole under an optimistic `version` condition."""
+"""Baskets: one item each, written whole under an optimistic `version` condition.
+
+A basket use case reads the basket, its store and whatever the change names (a package, a
+code, a gift recipient, a checkout attempt) in ONE BatchGetItem: `read` takes a `BasketReads`
+plan and returns a typed `StoreAndBasket`.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from pydantic import BaseModel
+
 from webstore import keys
 from webstore.basket import Basket
+from webstore.catalog import Category, Coupon, CreatorCode, GiftCard, Package, Store
 from webstore.db import ConditionFailed, Item, Table, TransactAction, from_item, to_item
 from webstore.errors import Conflict, NotFound
+from webstore.repo.users import User, user_of_item
+
+
+@dataclass(frozen=True)
+class BasketReads:
+    """What one read fetches besides the store: the basket, and what a change names."""
+
+    basket: str | None = None  # its ident
+    packages: tuple[int, ...] = ()
+    category: int | None = None
+    coupon_code: str | None = None
+    giftcard: str | None = None
+    creator_code: str | None = None
+    username: str | None = None  # a player in the registry (a gift's recipient)
+    checkout_attempt: str | None = None  # the hosted checkout's attempt key
+
+
+class AttemptStatus(StrEnum):
+    PENDING = "pending"
+    DECLINED = "declined"
+    PAID = "paid"
+
+
+class CheckoutAttempt(BaseModel):
+    """One payment attempt of the hosted checkout, as recorded (repo.checkout_attempts writes it)."""
+
+    status: AttemptStatus = AttemptStatus.PENDING
+    reason: str = ""
+    transaction_id: str | None = None
+
+
+@dataclass
+class StoreAndBasket:
+    """What one BatchGetItem found: the store, the basket (None when absent or another store's),
+    and the named items that exist."""
+
+    store: Store
+    basket: Basket | None = None
+    packages: dict[int, Package] = field(default_factory=dict)
+    category: Category | None = None
+    coupon: Coupon | None = None
+    coupon_redemptions: int = 0  # by everyone (the coupon's global limit)
+    giftcard: GiftCard | None = None
+    creator_code: CreatorCode | None = None
+    user: User | None = None
+    attempt: CheckoutAttempt | None = None
 
 
 class BasketRepository:
@@ -18,6 +75,81 @@ class BasketRepository:
         if item is None:
             raise NotFound("Basket not found")
         return from_item(Basket, item)
+
+    def of_store(self, account_id: int, ident: str) -> Basket:
+        """The basket, if it belongs to the store `account_id` (NotFound otherwise)."""
+        basket = self.get(ident)
+        if basket.account_id != account_id:
+            raise NotFound("Basket not found")
+        return basket
+
+    def read(self, account_id: int, reads: BasketReads, *, consistent: bool = True) -> StoreAndBasket:
+        """The store of `account_id` and everything `reads` names: one BatchGetItem (strongly
+        consistent by default: a conditional write usually follows). NotFound without the store."""
+        pk, account = keys.store_pk(account_id), keys.account_pk(account_id)
+        wanted: dict[str, dict[str, str]] = {"store": keys.key(pk, keys.STORE_ITEM)}
+        if reads.basket:
+            keys.account_of(reads.basket, "Basket")  # malformed idents never reach the table
+            wanted["basket"] = keys.basket_key(reads.basket)
+        for package_id in reads.packages:
+            wanted[f"package {package_id}"] = keys.key(pk, keys.package_sk(package_id))
+        if reads.category is not None:
+            wanted["category"] = keys.key(pk, keys.category_sk(reads.category))
+        if reads.coupon_code:
+            wanted["coupon"] = keys.key(account, keys.coupon_code_sk(reads.coupon_code))
+        if reads.giftcard:
+            wanted["giftcard"] = keys.key(account, keys.giftcard_sk(reads.giftcard))
+        if reads.creator_code:
+            wanted["creator_code"] = keys.key(account, keys.creator_code_sk(reads.creator_code))
+        if reads.username:
+            wanted["user"] = keys.user_key(reads.username)
+        if reads.basket and reads.checkout_attempt:
+            wanted["attempt"] = keys.checkout_attempt_key(reads.basket, reads.checkout_attempt)
+
+        items = {
+            (i["PK"], i["SK"]): i for i in self.table.batch_get(list(wanted.values()), consistent=consistent)
+        }
+        found = {name: items.get((k["PK"], k["SK"])) for name, k in wanted.items()}
+        store_item = found["store"]
+        if store_item is None:
+            raise NotFound("Store not found")
+        result = StoreAndBasket(store=from_item(Store, store_item))
+        if (item := found.get("basket")) is not None:
+            basket = from_item(Basket, item)
+            result.basket = basket if basket.account_id == account_id else None
+        for package_id in reads.packages:
+            if (item := found.get(f"package {package_id}")) is not None:
+                result.packages[package_id] = from_item(Package, item)
+        if (item := found.get("category")) is not None:
+            result.category = from_item(Category, item)
+        if (item := found.get("coupon")) is not None:
+            result.coupon = from_item(Coupon, item)
+            result.coupon_redemptions = int(item.get(keys.COUPON_REDEMPTIONS, 0))
+        if (item := found.get("giftcard")) is not None:
+            result.giftcard = from_item(GiftCard, item)
+        if (item := found.get("creator_code")) is not None:
+            result.creator_code = from_item(CreatorCode, item)
+        if (item := found.get("user")) is not None:
+            result.user = user_of_item(item)
+        if (item := found.get("attempt")) is not None:
+            result.attempt = from_item(CheckoutAttempt, item)
+        return result
+
+    # --- what basket limits check: a player's history in a store (fulfilment keeps it) ---
+
+    def purchased(self, account_id: int, username_id: int, package_id: int) -> int:
+        """How many of a package the player has bought in this store (user_limit): one GetItem."""
+        item = self.table.get(keys.key(keys.account_pk(account_id), keys.purchases_sk(username_id)))
+        return int((item or {}).get(keys.purchased_attribute(package_id), 0))
+
+    def coupon_uses(self, account_id: int, coupon_id: int, username_id: int) -> int:
+        """How often the player redeemed a coupon (its per-player limit): one GetItem."""
+        item = self.table.get(
+            keys.key(keys.account_pk(account_id), keys.coupon_use_sk(coupon_id, username_id))
+        )
+        return int((item or {}).get("uses", 0))
+
+    # --- writes ---
 
     @staticmethod
     def item(basket: Basket) -> Item:

@@ -8,34 +8,15 @@ close the attempt and free or complete the basket, each in one transaction.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from enum import StrEnum
 
 from webstore import keys
 from webstore.basket import Basket
-from webstore.catalog import Model
-from webstore.db import Contention, Item, Table, Transaction, from_item
+from webstore.db import Contention, Table, Transaction
 from webstore.errors import Conflict
 from webstore.payments.status import PaymentStatus
-from webstore.repo.baskets import BasketRepository
+from webstore.repo.baskets import AttemptStatus, BasketRepository
 
 ATTEMPT_TTL = timedelta(days=30)
-
-
-class AttemptStatus(StrEnum):
-    PENDING = "pending"
-    DECLINED = "declined"
-    PAID = "paid"
-
-
-class CheckoutAttempt(Model):
-    status: AttemptStatus = AttemptStatus.PENDING
-    reason: str = ""
-    transaction_id: str | None = None
-
-
-def attempt_of_item(item: Item | None) -> CheckoutAttempt | None:
-    """An attempt as read beside its basket (the basket load's batch), or None."""
-    return from_item(CheckoutAttempt, item) if item is not None else None
 
 
 class CheckoutAttemptRepository:

@@ -1,7 +1,7 @@
 """Players' tiers, as the storefront reads and changes them (fulfilment writes them).
 
 Contract (docs/players.md): item PK `ACCOUNT#{a}`, SK `keys.tier_sk(id)`, GSI1PK
-`keys.tiers_of_player(a, username_id)`, GSI1SK = the category id (10 digits); body = Tier.
+`keys.tiers_of_player(a, username_id)`, GSI1SK `keys.tier_category_gsi1sk(category_id)`; body = Tier.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def tier_item(account_id: int, tier: Tier) -> Item:
         keys.tier_sk(tier.id),
         "tier",
         GSI1PK=keys.tiers_of_player(account_id, tier.username_id),
-        GSI1SK=f"{tier.category_id:010d}",
+        GSI1SK=keys.tier_category_gsi1sk(tier.category_id),
     )
 
 

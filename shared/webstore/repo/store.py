@@ -61,18 +61,27 @@ class StoreRepository:
         item = self.table.get(keys.key(keys.store_pk(account_id), keys.package_sk(package_id)))
         return from_item(Package, item) if item else None
 
+    def packages(self, account_id: int, package_ids: set[int]) -> dict[int, Package]:
+        """Some packages by id, those that exist: one BatchGetItem (none for no ids)."""
+        if not package_ids:
+            return {}
+        pk = keys.store_pk(account_id)
+        items = self.table.batch_get([keys.key(pk, keys.package_sk(i)) for i in sorted(package_ids)])
+        found = (from_item(Package, i) for i in items if i.get("entity") == "package")
+        return {p.id: p for p in found}
+
     def catalog(self, account_id: int, *, with_packages: bool) -> StoreView:
         """Store (with its sales) + categories (+ packages): one Query."""
-        last = "7PKG#~" if with_packages else "6CAT#~"
+        last = keys.PACKAGES_LAST if with_packages else keys.CATEGORIES_LAST
         return self._range(account_id, keys.STORE_ITEM, last)
 
     def pages(self, account_id: int) -> StoreView:
         """Pages + store (goals and stats ride along; they are small): one Query."""
-        return self._range(account_id, "1PAGE#", keys.STORE_ITEM)
+        return self._range(account_id, keys.PAGES_FIRST, keys.STORE_ITEM)
 
     def operator_view(self, account_id: int) -> StoreView:
         """Goals + stats + store + categories + packages (fulfilment, operator admin): one Query."""
-        return self._range(account_id, "2GOAL#", "7PKG#~")
+        return self._range(account_id, keys.GOALS_FIRST, keys.PACKAGES_LAST)
 
     def _range(self, account_id: int, first: str, last: str) -> StoreView:
         items: list[Item] = []
@@ -121,4 +130,4 @@ class StoreRepository:
     def sidebar_with_categories(self, account_id: int) -> StoreView:
         """Goals + stats + store + categories (few and small; the featured package's category
         name needs them): one Query."""
-        return self._range(account_id, "2GOAL#", "6CAT#~")
+        return self._range(account_id, keys.GOALS_FIRST, keys.CATEGORIES_LAST)

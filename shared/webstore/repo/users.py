@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from webstore import keys
-from webstore.db import ConditionFailed, Table
+from webstore.db import ConditionFailed, Item, Table
 from webstore.errors import Conflict, Invalid
 
 USERNAME = re.compile(r"^[A-Za-z0-9_]{3,16}$")  # Minecraft's rule for Java Edition names
@@ -22,6 +22,10 @@ class User:
     id: int
     username: str
     uuid: str
+
+
+def user_of_item(item: Item) -> User:
+    return User(int(item["username_id"]), item["username"], item["uuid"])
 
 
 def check_username(username: str, field: str = "username") -> str:
@@ -37,7 +41,7 @@ class UserRepository:
 
     def find(self, username: str) -> User | None:
         item = self.table.get(keys.user_key(username))
-        return User(int(item["username_id"]), item["username"], item["uuid"]) if item else None
+        return user_of_item(item) if item else None
 
     def ensure(self, username: str) -> User:
         """The user of this name, registering it on first sight (at most 1 read + 2 writes)."""

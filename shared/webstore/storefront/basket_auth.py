@@ -17,36 +17,19 @@ from urllib.parse import quote
 from webstore import keys
 from webstore.basket import Basket
 from webstore.catalog import Store
-from webstore.db import from_item, plain_json
+from webstore.db import plain_json
 from webstore.errors import Conflict, Invalid, NotFound
 from webstore.events import DomainEvent
 from webstore.repo.baskets import BasketRepository
 from webstore.repo.users import User, UserRepository, check_username
 from webstore.services import Services
 from webstore.storefront import schemas
-from webstore.storefront.catalog import verified
+from webstore.storefront.baskets import load
+from webstore.storefront.credentials import verified
 from webstore.storefront.return_urls import RETURN_URL, check_return_url
+from webstore.storefront.views import auth_link_view
 
 BASKET_AUTHENTICATED = "basket.authenticated"
-
-
-# --- reads --------------------------------------------------------------------------------
-
-
-def load_store_and_basket(services: Services, account_id: int, basket_ident: str) -> tuple[Store, Basket]:
-    """The store item and the basket: one BatchGetItem (strongly consistent: a write follows)."""
-    keys.account_of(basket_ident, "Basket")
-    store_key = keys.key(keys.store_pk(account_id), keys.STORE_ITEM)
-    basket_key = keys.basket_key(basket_ident)
-    items = services.table.batch_get([store_key, basket_key], consistent=True)
-    store_item = next((i for i in items if i["PK"] == store_key["PK"]), None)
-    basket_item = next((i for i in items if i["PK"] == basket_key["PK"]), None)
-    if store_item is None:
-        raise NotFound("Store not found")
-    basket = from_item(Basket, basket_item) if basket_item else None
-    if basket is None or basket.account_id != account_id:
-        raise NotFound("Basket not found")
-    return from_item(Store, store_item), basket
 
 
 # --- getBasketAuthUrl ---------------------------------------------------------------------
@@ -62,19 +45,17 @@ def auth_links(
 ) -> list[schemas.AuthLink]:
     """SPEC: 422 (not 404) when the store or the basket is unknown, on this operation only."""
     try:
-        store, basket = load_store_and_basket(services, keys.account_of(public_token), basket_ident)
-        verified(store, public_token)
+        if keys.account_of(public_token) != keys.account_of(basket_ident, "Basket"):
+            raise NotFound("Basket not found")
+        loaded = load(services, basket_ident, None)
+        store, basket = verified(loaded.store, public_token), loaded.basket
     except NotFound as error:
         field = "basketIdent" if error.detail.startswith("Basket") else "token"
         raise Invalid(error.detail, field=field) from error
     checked = check_return_url(store, return_url)
     if basket.complete:
         raise Invalid("The basket is complete; create a new one", field="basketIdent")
-    return [
-        schemas.AuthLink(
-            name=store.game_type or store.platform_type, url=auth_url(services, basket.ident, checked)
-        )
-    ]
+    return [auth_link_view(store, auth_url(services, basket.ident, checked))]
 
 
 # --- the hosted auth page -----------------------------------------------------------------
@@ -90,11 +71,11 @@ class AuthPrompt:
 
 
 def open_auth_page(services: Services, basket_ident: str, return_url: str | None) -> AuthPrompt:
-    store, basket = load_store_and_basket(services, keys.account_of(basket_ident, "Basket"), basket_ident)
-    checked = check_return_url(store, return_url)
-    if basket.complete:
+    loaded = load(services, basket_ident, None)
+    checked = check_return_url(loaded.store, return_url)
+    if loaded.basket.complete:
         raise Conflict("This basket has already been paid for")
-    return AuthPrompt(store=store, basket=basket, return_url=checked)
+    return AuthPrompt(store=loaded.store, basket=loaded.basket, return_url=checked)
 
 
 def authenticate(services: Services, prompt: AuthPrompt, username: str) -> str:
@@ -106,14 +87,10 @@ def authenticate(services: Services, prompt: AuthPrompt, username: str) -> str:
     """
     username = check_username(username)
     basket = prompt.basket
-    if basket.username_id is not None and (basket.username or "").lower() != username.lower():
-        raise Conflict("This basket belongs to another player; start a new basket", field="username")
+    basket.check_player(username)
     user = UserRepository(services.table).ensure(username)
     now = services.now()
-    if basket.username_id != user.id or basket.username != user.username:
-        basket.username = user.username
-        basket.username_id = user.id
-        basket.updated_at = now
+    if basket.authenticate(user.id, user.username, now):
         BasketRepository(services.table).save(basket)
     services.publisher.publish(
         DomainEvent(

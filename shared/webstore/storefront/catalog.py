@@ -1,36 +1,37 @@
 """Storefront reads of the catalog: store, pages, categories, packages.
 
 Each use case is one repository read (one round trip); a `basketIdent` or `usernameId`
-adds the basket or the player's tiers, fetched in parallel with the catalog.
+adds the basket or the player's tiers, fetched in parallel with the catalog. The wire shapes
+come from `storefront.views`.
 """
 
 from __future__ import annotations
 
-import hmac
 from typing import TypeVar
 
 from webstore import keys
 from webstore.basket import Basket
-from webstore.catalog import Category, Package, Store
+from webstore.catalog import Category
 from webstore.db import start_read
 from webstore.errors import NotFound
-from webstore.players import TIER_STATUSES, Tier
-from webstore.pricing import PricingContext, billing_period_start, package_price, price_of, prorate_price
+from webstore.players import Tier
+from webstore.pricing import PricingContext
 from webstore.repo.baskets import BasketRepository
 from webstore.repo.player_tiers import ONGOING_STATUSES, PlayerTierRepository
 from webstore.repo.store import StoreRepository, StoreView
 from webstore.services import Services
 from webstore.storefront import schemas
-from webstore.storefront.credentials import Credentials, check_checkout_credentials, require_present
+from webstore.storefront.credentials import Credentials, check_checkout_credentials, require_present, verified
+from webstore.storefront.views import (
+    category_view,
+    dynamic_package_views,
+    package_view,
+    page_views,
+    visible_packages,
+    webstore_view,
+)
 
 T = TypeVar("T")
-
-
-def verified(store: Store, public_token: str) -> Store:
-    """The token names the account; this proves it is the store's current token."""
-    if not hmac.compare_digest(store.public_token, public_token):
-        raise NotFound("Store not found")
-    return store
 
 
 def load_catalog(services: Services, public_token: str, *, with_packages: bool) -> StoreView:
@@ -45,203 +46,10 @@ def load_catalog_and_basket(
     """The catalog and, when named, the basket: two reads issued together."""
     if not basket_ident:
         return load_catalog(services, public_token, with_packages=with_packages), None
-    basket_future = start_read(_basket_of_store, services, public_token, basket_ident)
+    repository = BasketRepository(services.table)
+    basket_future = start_read(repository.of_store, keys.account_of(public_token), basket_ident)
     view = load_catalog(services, public_token, with_packages=with_packages)
     return view, basket_future.result()
-
-
-def _basket_of_store(services: Services, public_token: str, ident: str) -> Basket:
-    basket = BasketRepository(services.table).get(ident)
-    if basket.account_id != keys.account_of(public_token):
-        raise NotFound("Basket not found")
-    return basket
-
-
-# --- views ---------------------------------------------------------------------------------
-
-
-def iso(value: object) -> str:
-    return value.isoformat() if hasattr(value, "isoformat") else str(value)
-
-
-def webstore_view(store: Store) -> schemas.Webstore:
-    return schemas.Webstore(
-        id=store.id,
-        description=store.description,
-        name=store.name,
-        webstore_url=store.webstore_url,
-        currency=store.currency,
-        lang=store.lang,
-        logo=store.logo,
-        platform_type=store.platform_type,
-        platform_type_id=store.platform_type_id,
-        disabled=store.disabled,
-        created_at=iso(store.created_at),
-        supports_usernames=store.supports_usernames,
-        supports_gifting=store.supports_gifting,
-    )
-
-
-def package_view(package: Package, view: StoreView, ctx: PricingContext) -> schemas.Package:
-    category = view.category(package.category_id)
-    price = package_price(package, ctx)
-    return schemas.Package(
-        id=package.id,
-        ident=package.ident,
-        name=package.name,
-        description=package.description,
-        image=package.image,
-        type=package.type.value,
-        category=schemas.CategoryRef(id=package.category_id, name=category.name if category else ""),
-        base_price=price.base_price,
-        sales_tax=price.sales_tax,
-        total_price=price.total_price,
-        currency=view.store.currency,
-        discount=price.discount,
-        disable_quantity=package.disable_quantity,
-        disable_gifting=package.disable_gifting or not view.store.supports_gifting,
-        expiration_date=iso(package.expiration_date) if package.expiration_date else None,
-        media=[schemas.PackageMedia(**m.model_dump()) for m in package.media],
-        order=package.order,
-        slug=package.slug or str(package.id),
-        user_limit=package.user_limit,
-        creator_meta_data=package.creator_meta_data,
-        options=package.options,
-        variables=package.variables,
-        created_at=iso(package.created_at),
-        updated_at=iso(package.updated_at),
-    )
-
-
-def dynamic_package_views(
-    basket: Basket, category: Category, view: StoreView, ctx: PricingContext
-) -> list[schemas.Package]:
-    """A basket's dynamic packages in the Package shape (COMPAT: DynamicPackage = Package fields)."""
-    out = []
-    for dyn in basket.dynamic_packages:
-        if dyn.category_id != category.id:
-            continue
-        price = price_of(dyn.price, dyn.id, dyn.category_id, ctx)
-        out.append(
-            schemas.Package(
-                id=dyn.id,
-                ident=keys.package_ident(dyn.category_id, dyn.id, dynamic=True),
-                name=dyn.name,
-                description=dyn.description,
-                image=dyn.image_url,
-                type="single",
-                category=schemas.CategoryRef(id=category.id, name=category.name),
-                base_price=price.base_price,
-                sales_tax=price.sales_tax,
-                total_price=price.total_price,
-                currency=view.store.currency,
-                discount=price.discount,
-                disable_quantity=True,
-                disable_gifting=True,
-                expiration_date=None,
-                media=[],
-                order=0,
-                slug=dyn.slug,
-                user_limit=0,
-                creator_meta_data=dict(dyn.custom),
-                options=[],
-                variables=[],
-                created_at=iso(basket.created_at),
-                updated_at=iso(basket.updated_at),
-            )
-        )
-    return out
-
-
-def visible_packages(view: StoreView) -> list[Package]:
-    return sorted((p for p in view.packages if not p.disabled), key=lambda p: (p.order, p.id))
-
-
-def category_view(
-    category: Category,
-    view: StoreView,
-    ctx: PricingContext,
-    *,
-    with_packages: bool,
-    basket: Basket | None = None,
-    parents: bool = True,
-    tier: Tier | None = None,
-) -> schemas.Category:
-    parent = view.category(category.parent_id) if category.parent_id else None
-    packages: list[schemas.Package] | None = None
-    if with_packages:
-        if category.dynamic:
-            packages = dynamic_package_views(basket, category, view, ctx) if basket else []
-        else:
-            packages = [
-                with_prorate_price(package_view(p, view, ctx), p, tier, view, ctx)
-                for p in visible_packages(view)
-                if p.category_id == category.id
-            ]
-    return schemas.Category(
-        id=category.id,
-        name=category.name,
-        slug=category.slug,
-        parent=category_view(parent, view, ctx, with_packages=False, parents=False)
-        if parent and parents
-        else None,
-        tiered=category.tiered,
-        active_tier=tier_view(tier, view, ctx) if tier else None,
-        description=category.description,
-        packages=packages,
-        order=category.order,
-        display_type=category.display_type,
-        image_url=category.image_url,
-        dynamic=category.dynamic,
-    )
-
-
-def tier_view(tier: Tier, view: StoreView, ctx: PricingContext) -> schemas.Tier | None:
-    """SPEC's Tier; None when its package is no longer in the catalog (nothing to show)."""
-    package = view.package(tier.package_id)
-    if package is None:
-        return None
-    pending_id = tier.pending_downgrade_package_id
-    pending = view.package(pending_id) if pending_id else None
-    return schemas.Tier(
-        id=tier.id,
-        created_at=iso(tier.created_at),
-        username_id=str(tier.username_id),
-        package=package_view(package, view, ctx),
-        active=tier.active,
-        recurring_payment_reference=tier.recurring_payment_reference,
-        next_payment_date=iso(tier.next_payment_date) if tier.next_payment_date else None,
-        status=schemas.TierStatus(
-            id=tier.status_id, description=TIER_STATUSES.get(tier.status_id, "unknown")
-        ),
-        pending_downgrade_package=schemas.PendingDowngrade(
-            id=pending_id, name=pending.name if pending else ""
-        )
-        if pending_id
-        else None,
-    )
-
-
-def with_prorate_price(
-    shown: schemas.Package, package: Package, tier: Tier | None, view: StoreView, ctx: PricingContext
-) -> schemas.Package:
-    """`prorate_price` on the other packages of a category where the player has a tier."""
-    current = view.package(tier.package_id) if tier else None
-    if tier is None or current is None or package.id == current.id:
-        return shown
-    period_end = tier.next_payment_date
-    period_start = (
-        billing_period_start(period_end, current.expiry_length, current.expiry_period) if period_end else None
-    )
-    shown.prorate_price = prorate_price(
-        current.price,
-        package.price,
-        now=ctx.now,
-        period_start=period_start,
-        period_end=period_end,
-        currency=ctx.currency,
-    )
-    return shown
 
 
 def ongoing_tiers_by_category(tiers: list[Tier]) -> dict[int, Tier]:
@@ -275,23 +83,7 @@ def get_webstore(services: Services, public_token: str) -> schemas.Webstore:
 def get_pages(services: Services, public_token: str) -> list[schemas.CMSPage]:
     view = StoreRepository(services.table).pages(keys.account_of(public_token))
     verified(view.store, public_token)
-    return [
-        schemas.CMSPage(
-            id=p.id,
-            created_at=iso(p.created_at),
-            updated_at=iso(p.updated_at),
-            account_id=view.store.id,
-            title=p.title,
-            slug=p.slug,
-            private=p.private,
-            hidden=p.hidden,
-            disabled=p.disabled,
-            sequence=p.sequence,
-            content=p.content,
-        )
-        for p in sorted(view.pages, key=lambda p: p.id)
-        if not p.disabled
-    ]
+    return page_views(view.store, view.pages)
 
 
 def list_packages(

@@ -1,4 +1,5 @@
-"""The storefront's Basic auth: `public token (webstore identifier) : checkout API key`.
+"""The storefront's credentials: the public token in the path (`verified`), and the Basic auth
+`public token (webstore identifier) : checkout API key`.
 
 Used by the server-to-server storefront operations (dynamic packages, a player's tiers, tier
 change). The key is stored only as its hash; both parts are compared in constant time, and both
@@ -11,11 +12,18 @@ import hmac
 
 from webstore import keys
 from webstore.catalog import Store
-from webstore.errors import Invalid, Unauthorized
+from webstore.errors import Invalid, NotFound, Unauthorized
 
 Credentials = tuple[str, str]
 
 CREDENTIALS_REQUIRED = "Basic auth credentials are required (webstore identifier and checkout API key)"
+
+
+def verified(store: Store, public_token: str) -> Store:
+    """The token names the account; this proves it is the store's current token."""
+    if not hmac.compare_digest(store.public_token, public_token):
+        raise NotFound("Store not found")
+    return store
 
 
 def require_present(credentials: Credentials | None, *, missing_is_invalid: bool = False) -> Credentials:

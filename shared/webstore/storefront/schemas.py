@@ -1,15 +1,133 @@
-"""The storefront interface's shapes (SPEC.md, COMPAT.md): what clients read, field for field."""
+"""The storefront interface's wire contracts (SPEC.md, COMPAT.md): what clients send and read,
+field for field. Domain models become these in `storefront.views`."""
 
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Annotated, Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, PlainSerializer, model_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    StringConstraints,
+    field_validator,
+    model_serializer,
+)
+
+from webstore import keys
+from webstore.basket import MAX_QUANTITY
 
 # SPEC types money as "float": a JSON number, not a string.
 Money = Annotated[Decimal, PlainSerializer(float, return_type=float, when_used="json")]
 T = TypeVar("T")
+MAX_URL = 2048
+MAX_DYNAMIC_PER_REQUEST = 50
+MAX_DYNAMIC_PRICE = Decimal(1_000_000)
+
+
+# --- requests ------------------------------------------------------------------------------
+
+
+class Request(BaseModel):
+    """Bodies ignore fields they do not know: clients written for the real platform send extras."""
+
+    model_config = ConfigDict(extra="ignore")
+
+
+_CODE = Annotated[str, Field(min_length=1, max_length=64)]
+_PACKAGE_REF = int | Annotated[str, Field(min_length=1, max_length=64)]
+_RECIPIENT = int | Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class NewBasket(Request):
+    complete_url: Annotated[str, Field(max_length=MAX_URL)] | None = None
+    cancel_url: Annotated[str, Field(max_length=MAX_URL)] | None = None
+    custom: dict[str, Any] | None = None
+    complete_auto_redirect: bool = False
+    username: Annotated[str, Field(max_length=64)] | None = None
+    email: Annotated[str, Field(max_length=254)] | None = None
+
+
+class AddPackage(Request):
+    package_id: _PACKAGE_REF
+    quantity: Annotated[int, Field(ge=1, le=MAX_QUANTITY)] = 1
+    type: Literal["single", "subscription"] | None = None
+    variable_data: (
+        Annotated[
+            dict[
+                Annotated[str, Field(max_length=64)],
+                Annotated[str, Field(max_length=500)] | int | float | bool,
+            ],
+            Field(max_length=20),
+        ]
+        | None
+    ) = None
+    target_username_id: _RECIPIENT | None = None
+
+
+class RemovePackage(Request):
+    package_id: _PACKAGE_REF
+    target_username_id: _RECIPIENT | None = None
+
+
+class PackageQuantity(Request):
+    quantity: Annotated[int, Field(ge=0, le=MAX_QUANTITY)]  # 0 removes the line
+    target_username_id: _RECIPIENT | None = None
+
+
+class CouponCode(Request):
+    coupon_code: _CODE
+
+
+class GiftCardNumber(Request):
+    card_number: _CODE
+
+
+class CreatorCodeName(Request):
+    creator_code: _CODE
+
+
+_Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+_CustomKey = Annotated[str, StringConstraints(min_length=1, max_length=40)]
+_CustomValue = Annotated[str, StringConstraints(max_length=255)]
+
+
+class DynamicPackageInput(Request):
+    """SPEC's dynamic package input."""
+
+    name: _Text
+    price: Annotated[Decimal, Field(ge=0, le=MAX_DYNAMIC_PRICE, max_digits=14, decimal_places=4)]
+    slug: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,119}$")]
+    description: Annotated[str, StringConstraints(max_length=2000)] = ""
+    image_url: Annotated[str, StringConstraints(max_length=2048)] | None = None
+    custom: Annotated[dict[_CustomKey, _CustomValue], Field(max_length=10)] = Field(default_factory=dict)
+
+    @field_validator("image_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value in (None, ""):
+            return None
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.netloc or any(c.isspace() for c in value):
+            raise ValueError("must be an absolute http or https URL")
+        return value
+
+
+class DynamicPackagesRequest(Request):
+    basket_id: Annotated[str, StringConstraints(min_length=1, max_length=80)]
+    username: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
+    category_id: Annotated[int, Field(ge=1, le=keys.INT32_MAX)]
+    packages: Annotated[list[DynamicPackageInput], Field(max_length=MAX_DYNAMIC_PER_REQUEST)]
+
+
+class TierChangeRequest(Request):
+    package_id: Annotated[int, Field(ge=1, le=keys.INT32_MAX)]
+
+
+# --- responses -----------------------------------------------------------------------------
 
 
 class Envelope(BaseModel, Generic[T]):
@@ -201,3 +319,85 @@ class Message(BaseModel):
 class Success(BaseModel):
     success: bool
     message: str
+
+
+# --- the sidebar (COMPAT names the modules only; shapes decided in docs/players.md) ----------
+
+
+class TopCustomer(BaseModel):
+    username: str
+    total: Money
+    currency: str
+    month: str
+
+
+class RecentPayment(BaseModel):
+    username: str
+    package: str
+    amount: Money
+    currency: str
+    date: str
+
+
+class RecentPayments(BaseModel):
+    payments: list[RecentPayment]
+
+
+class Goal(BaseModel):
+    id: int
+    name: str
+    description: str
+    image: str
+    target: Money
+    current: Money
+    percentage: float
+    status: str
+    repeatable: bool
+    times_achieved: int
+
+
+class PaymentGoal(BaseModel):
+    month: str
+    target: Money
+    current: Money
+    percentage: float
+    currency: str
+
+
+class TextBox(BaseModel):
+    content: str
+
+
+class FeaturedPackage(BaseModel):
+    package: Package
+
+
+class GiftCardBalance(BaseModel):
+    """The shop renders a card-number form; the module tells it which currency balances are in."""
+
+    currency: str
+
+
+class ServerStatus(BaseModel):
+    """The game server's address as configured; the shop (client side) pings it, not Lambda."""
+
+    address: str
+
+
+ModuleData = (
+    TopCustomer
+    | RecentPayments
+    | Goal
+    | PaymentGoal
+    | TextBox
+    | FeaturedPackage
+    | GiftCardBalance
+    | ServerStatus
+)
+
+
+class Module(BaseModel):
+    type: str
+    title: str
+    order: int
+    data: ModuleData | None

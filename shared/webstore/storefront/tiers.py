@@ -14,10 +14,6 @@ Round trips: the catalog Query and the tier GetItem, issued together; then one U
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from pydantic import BaseModel, ConfigDict, Field
-
 from webstore import keys
 from webstore.catalog import PackageType
 from webstore.db import start_read
@@ -26,12 +22,6 @@ from webstore.repo.player_tiers import ONGOING_STATUSES, PlayerTierRepository
 from webstore.services import Services
 from webstore.storefront.catalog import load_catalog
 from webstore.storefront.credentials import Credentials, check_checkout_credentials, require_present
-
-
-class TierChangeRequest(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
-    package_id: Annotated[int, Field(ge=1, le=keys.INT32_MAX)]
 
 
 def _tier_id(value: str) -> int:
