@@ -5,7 +5,7 @@ from fastapi import Depends
 from functions.deps import services
 from functions.operator_deps import server_identity
 from functions.runtime import WRITE, Interface, Route, lambda_handler
-from webstore.operator import admin, schemas
+from webstore.operator import coupons, schemas
 from webstore.operator.auth import ServerIdentity
 from webstore.services import Services
 
@@ -13,11 +13,11 @@ ROUTE = Route(Interface.OPERATOR, "POST", "/coupons", "createCoupon", WRITE, "Cr
 
 
 async def endpoint(
-    body: admin.CouponCreate,
+    body: schemas.CouponCreate,
     who: ServerIdentity = Depends(server_identity),
     svc: Services = Depends(services),
 ) -> schemas.Data[schemas.Coupon]:
-    return schemas.Data(data=admin.create_coupon(svc, who.account_id, body))
+    return schemas.Data(data=coupons.create_coupon(svc, who.account_id, body))
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -5,7 +5,7 @@ from fastapi import Depends, Path, Response
 from functions.deps import services
 from functions.operator_deps import server_identity
 from functions.runtime import WRITE, Interface, Route, lambda_handler
-from webstore.operator import admin
+from webstore.operator import coupons
 from webstore.operator.auth import ServerIdentity
 from webstore.services import Services
 
@@ -25,7 +25,7 @@ async def endpoint(
     who: ServerIdentity = Depends(server_identity),
     svc: Services = Depends(services),
 ) -> Response:
-    admin.delete_coupon(svc, who.account_id, coupon_id)
+    coupons.delete_coupon(svc, who.account_id, coupon_id)
     return Response(status_code=204)
 
 

@@ -5,7 +5,7 @@ from fastapi import Depends, Path
 from functions.deps import services
 from functions.operator_deps import server_identity
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.operator import admin, schemas
+from webstore.operator import goals, schemas
 from webstore.operator.auth import ServerIdentity
 from webstore.services import Services
 
@@ -24,7 +24,7 @@ async def endpoint(
     who: ServerIdentity = Depends(server_identity),
     svc: Services = Depends(services),
 ) -> schemas.CommunityGoal:
-    return admin.get_goal(svc, who.account_id, community_goal)
+    return goals.get_goal(svc, who.account_id, community_goal)
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -5,7 +5,7 @@ from fastapi import Depends
 from functions.deps import services
 from functions.operator_deps import server_identity
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.operator import admin, schemas
+from webstore.operator import goals, schemas
 from webstore.operator.auth import ServerIdentity
 from webstore.services import Services
 
@@ -15,7 +15,7 @@ ROUTE = Route(Interface.OPERATOR, "GET", "/community_goals", "getCommunityGoals"
 async def endpoint(
     who: ServerIdentity = Depends(server_identity), svc: Services = Depends(services)
 ) -> list[schemas.CommunityGoal]:
-    return admin.list_goals(svc, who.account_id)
+    return goals.list_goals(svc, who.account_id)
 
 
 handler = lambda_handler(ROUTE, endpoint)

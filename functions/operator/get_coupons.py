@@ -6,7 +6,7 @@ from functions.deps import services
 from functions.operator_deps import server_identity
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore import keys
-from webstore.operator import admin, schemas
+from webstore.operator import coupons, schemas
 from webstore.operator.auth import ServerIdentity
 from webstore.services import Services
 
@@ -20,7 +20,7 @@ async def endpoint(
     who: ServerIdentity = Depends(server_identity),
     svc: Services = Depends(services),
 ) -> schemas.CouponList:
-    return admin.list_coupons(svc, who.account_id, page, after, before)
+    return coupons.list_coupons(svc, who.account_id, page, after, before)
 
 
 handler = lambda_handler(ROUTE, endpoint)

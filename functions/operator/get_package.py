@@ -5,7 +5,7 @@ from fastapi import Depends, Path, Query
 from functions.deps import services
 from functions.operator_deps import server_identity
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.operator import admin, schemas
+from webstore.operator import packages, schemas
 from webstore.operator.auth import ServerIdentity
 from webstore.services import Services
 
@@ -18,7 +18,7 @@ async def endpoint(
     who: ServerIdentity = Depends(server_identity),
     svc: Services = Depends(services),
 ) -> schemas.VerbosePackage | schemas.OperatorPackage:
-    return admin.get_package(svc, who.account_id, package, verbose)
+    return packages.get_package(svc, who.account_id, package, verbose)
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -5,7 +5,7 @@ from fastapi import Depends, Query
 from functions.deps import services
 from functions.operator_deps import server_identity
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.operator import admin, schemas
+from webstore.operator import packages, schemas
 from webstore.operator.auth import ServerIdentity
 from webstore.services import Services
 
@@ -17,7 +17,7 @@ async def endpoint(
     who: ServerIdentity = Depends(server_identity),
     svc: Services = Depends(services),
 ) -> list[schemas.VerbosePackage | schemas.OperatorPackage]:
-    return list(admin.list_packages(svc, who.account_id, verbose))
+    return list(packages.list_packages(svc, who.account_id, verbose))
 
 
 handler = lambda_handler(ROUTE, endpoint)

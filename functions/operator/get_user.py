@@ -5,7 +5,7 @@ from fastapi import Depends, Path
 from functions.deps import services
 from functions.operator_deps import server_identity
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.operator import admin, schemas
+from webstore.operator import players, schemas
 from webstore.operator.auth import ServerIdentity
 from webstore.services import Services
 
@@ -17,7 +17,7 @@ async def endpoint(
     who: ServerIdentity = Depends(server_identity),
     svc: Services = Depends(services),
 ) -> schemas.PlayerLookup:
-    return admin.lookup_player(svc, who.account_id, user)
+    return players.lookup_player(svc, who.account_id, user)
 
 
 handler = lambda_handler(ROUTE, endpoint)

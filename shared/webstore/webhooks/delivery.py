@@ -148,9 +148,7 @@ class WebhookDispatcher:
             return EndpointOutcome(endpoint.id, Outcome.REFUSED, str(refusal))
         if not endpoint.validated and not self._validate(account_id, endpoint, target):
             return EndpointOutcome(endpoint.id, Outcome.NOT_VALIDATED)
-        claim = self.store.claim(
-            account_id, event.id, event.type, endpoint.id, LEASE, self.services.now()
-        )
+        claim = self.store.claim(account_id, event.id, event.type, endpoint.id, LEASE, self.services.now())
         if claim.state is ClaimState.DELIVERED:
             return EndpointOutcome(endpoint.id, Outcome.ALREADY_DELIVERED)
         if claim.state is ClaimState.BUSY:

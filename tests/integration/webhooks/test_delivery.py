@@ -12,12 +12,12 @@ import pytest
 
 from webstore.events import DomainEvent, InProcessBus
 from webstore.keys import account_pk, key, webhook_claim_sk, webhook_sk
+from webstore.repo.webhooks import WebhookRepository
 from webstore.services import Services
 from webstore.webhooks import Outcome, WebhookDispatcher, delivery_history
 from webstore.webhooks.envelope import verify
 from webstore.webhooks.http import HttpSender
 from webstore.webhooks.local import subscribe
-from webstore.repo.webhooks import WebhookRepository
 
 from .conftest import SECRET, Behaviour, Received, Receiver, add_endpoint, echo_then
 
