@@ -42,9 +42,7 @@ def violations(source: str, filename: str = "<source>") -> list[str]:
 
 
 def test_use_cases_reach_the_table_only_through_repositories() -> None:
-    found = [
-        v for f in use_case_files() for v in violations(f.read_text(), str(f.relative_to(ROOT)))
-    ]
+    found = [v for f in use_case_files() for v in violations(f.read_text(), str(f.relative_to(ROOT)))]
     assert found == [], "use repository methods instead:\n" + "\n".join(found)
 
 
