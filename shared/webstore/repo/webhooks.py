@@ -80,13 +80,14 @@ class WebhookRepository:
 
     # --- endpoints ---
 
-    def endpoints(self, account_id: int) -> list[WebhookEndpoint]:
-        """The account's endpoints: one Query (paged only past 1 MB, i.e. never in practice)."""
+    def endpoints(self, account_id: int, *, consistent: bool = False) -> list[WebhookEndpoint]:
+        """The account's endpoints, their secrets opened (unreadable ones are logged and left out):
+        one Query (paged only past 1 MB, i.e. never in practice)."""
         found: list[WebhookEndpoint] = []
         start: Item | None = None
         while True:
             items, start = self.table.query(
-                account_pk(account_id), sk_prefix=keys.WEBHOOK_PREFIX, start_key=start
+                account_pk(account_id), sk_prefix=keys.WEBHOOK_PREFIX, start_key=start, consistent=consistent
             )
             for item in items:
                 try:
