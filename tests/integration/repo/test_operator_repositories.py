@@ -122,6 +122,26 @@ def test_coupon_pages_by_cursor_and_by_skipping(table: Table) -> None:
     assert accounts.coupon_page(A, 3, after=keys.INT32_MAX).coupons == []
 
 
+def test_sequences_hand_out_ids_stay_above_imported_ones_and_stop_at_32_bits(table: Table) -> None:
+    accounts = AccountRepository(table)
+    assert accounts.next_ids(A, "ban", 3) == [1, 2, 3]
+    accounts.raise_sequence(A, "ban", 10)
+    accounts.raise_sequence(A, "ban", 5)  # never lowers it (the condition fails quietly)
+    assert accounts.next_ids(A, "ban") == [11]
+    accounts.raise_sequence(A, "coupon", keys.INT32_MAX)
+    with pytest.raises(Conflict, match="coupon id space of this account is exhausted"):
+        accounts.next_ids(A, "coupon")
+
+
+def test_recounting_coupons_sets_the_counter_from_the_items(table: Table) -> None:
+    accounts = AccountRepository(table)
+    for coupon_id in (1, 2):
+        by_id, by_code = accounts.coupon_items(A, coupon(coupon_id, f"C{coupon_id}"))
+        DefinitionRepository(table).overwrite([by_id, by_code])
+    assert accounts.coupon_count(A) == 0
+    assert accounts.recount_coupons(A) == 2 and accounts.coupon_count(A) == 2
+
+
 def test_saving_a_server_replaces_its_secret_pointer(table: Table) -> None:
     accounts = AccountRepository(table)
     accounts.save_server(A, Server(id=4, name="Hub", secret_hash="old"), None)
