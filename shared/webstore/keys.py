@@ -117,6 +117,16 @@ def _n(number: int) -> str:
     return f"{number:010d}"
 
 
+def id_range(sk_of: Callable[[int], str], first: int = 1, last: int = INT32_MAX) -> tuple[str, str]:
+    """The SK range of a group keyed by fixed-width ids (`coupon_sk`, `ban_sk`, …), first..last."""
+    return sk_of(first), sk_of(last)
+
+
+def id_of(sk: str) -> int:
+    """The id at the end of a fixed-width id SK (`COUPON#0000000007` -> 7)."""
+    return int(sk.rsplit("#", 1)[1])
+
+
 def store_pk(account_id: int) -> str:
     return f"STORE#{account_id}"
 
@@ -333,18 +343,13 @@ def payments_of_player(account_id: int, username_id: int) -> str:
 PLAYER_GSI1SK = "~PLAYER"
 
 
+def throttle_prefix(scope: str) -> str:
+    """The PK prefix of one scope's throttle marks (IAM can grant writes under it alone)."""
+    return f"THROTTLE#{scope}#"
+
+
 def throttle_key(scope: str, client: str) -> dict[str, str]:
-    return {"PK": f"THROTTLE#{scope}#{client}", "SK": "THROTTLE"}
-
-
-def id_range(sk_of: Callable[[int], str], first: int = 1, last: int = INT32_MAX) -> tuple[str, str]:
-    """The SK range of a group keyed by fixed-width ids (`coupon_sk`, `ban_sk`, …), first..last."""
-    return sk_of(first), sk_of(last)
-
-
-def id_of(sk: str) -> int:
-    """The id at the end of a fixed-width id SK (`COUPON#0000000007` -> 7)."""
-    return int(sk.rsplit("#", 1)[1])
+    return {"PK": f"{throttle_prefix(scope)}{client}", "SK": "THROTTLE"}
 
 
 def key(pk: str, sk: str) -> dict[str, str]:

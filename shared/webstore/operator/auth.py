@@ -18,6 +18,10 @@ from webstore.services import Services
 
 SECRET_HEADERS = ("x-service-secret", "x-tebex-secret")
 MAX_SECRET_LENGTH = 256
+# The guard's failure counters: the only items a read-only operator function may write
+# (Access.SECRET_GUARD; IAM grants it by this partition-key prefix).
+GUARD_SCOPE = "secret"
+GUARD_KEY_PREFIX = keys.throttle_prefix(GUARD_SCOPE)
 
 
 @dataclass(frozen=True)
@@ -95,7 +99,7 @@ def authenticate(services: Services, secret: str | None, client: str) -> ServerI
     if known is not None:
         return known
 
-    owner, mark = ThrottleRepository(services.table).secret_and_mark(secret_hash, client)
+    owner, mark = ThrottleRepository(services.table, GUARD_SCOPE).secret_and_mark(secret_hash, client)
     if mark is not None and mark.blocks(now, settings.secret_failures_allowed):
         cache.block(table, client, mark.expires_at)
         raise Throttled(
@@ -117,5 +121,5 @@ def authenticate(services: Services, secret: str | None, client: str) -> ServerI
 def _record_failure(services: Services, client: str, now: int) -> tuple[int, int]:
     """Count one wrong secret in the address's window (a lapsed window starts over)."""
     window = services.settings.secret_failure_window_seconds
-    mark = ThrottleRepository(services.table).record_failure(client, now, window)
+    mark = ThrottleRepository(services.table, GUARD_SCOPE).record_failure(client, now, window)
     return mark.failures, mark.expires_at

@@ -1,8 +1,8 @@
 """The brute-force guard's records: failures per caller address in a window (`THROTTLE#…`,
 deleted by TTL), and the secret lookup they are read beside.
 
-The guard's writes touch only `THROTTLE#` items: that key prefix is all the write access
-a read-only operator route needs.
+The guard's writes touch only its scope's `THROTTLE#{scope}#` items (`keys.throttle_prefix`):
+that key prefix is all the write access a read-only operator route needs.
 """
 
 from __future__ import annotations
@@ -11,8 +11,6 @@ from dataclasses import dataclass
 
 from webstore import keys
 from webstore.db import ConditionFailed, Table
-
-SECRET_SCOPE = "secret"  # failures of the operator interface's server secret
 
 
 @dataclass(frozen=True)
@@ -35,7 +33,8 @@ class SecretOwner:
 
 
 class ThrottleRepository:
-    def __init__(self, table: Table, scope: str = SECRET_SCOPE) -> None:
+    def __init__(self, table: Table, scope: str) -> None:
+        """`scope`: whose failures (the operator interface's server secret: `auth.GUARD_SCOPE`)."""
         self.table = table
         self.scope = scope
 

@@ -12,6 +12,7 @@ from webstore import keys
 from webstore.catalog import Coupon, Server, WebhookEndpoint
 from webstore.db import Table
 from webstore.errors import Conflict, NotFound
+from webstore.operator.auth import GUARD_SCOPE
 from webstore.operator.fulfilment import player_actions
 from webstore.repo.account import AccountRepository
 from webstore.repo.bans import Ban, BanRepository
@@ -62,7 +63,7 @@ def test_bans_are_listed_newest_first_and_ids_are_unique(table: Table) -> None:
 
 
 def test_the_guard_reads_a_secret_and_the_callers_mark_together(demo: DemoStore) -> None:
-    guard = ThrottleRepository(demo.table)
+    guard = ThrottleRepository(demo.table, GUARD_SCOPE)
     owner, mark = guard.secret_and_mark(keys.hash_secret(demo.server_secret), "198.51.100.1")
     assert owner is not None and (owner.account_id, owner.server_id) == (A, 1) and mark is None
     guard.record_failure("198.51.100.1", now=1_000, window=60)
@@ -71,7 +72,7 @@ def test_the_guard_reads_a_secret_and_the_callers_mark_together(demo: DemoStore)
 
 
 def test_failures_count_within_a_window_and_a_lapsed_window_starts_over(table: Table) -> None:
-    guard = ThrottleRepository(table)
+    guard = ThrottleRepository(table, GUARD_SCOPE)
     assert (guard.record_failure("c", 1_000, 60).failures, guard.record_failure("c", 1_030, 60).failures) == (
         1,
         2,
