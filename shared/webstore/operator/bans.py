@@ -7,7 +7,6 @@ import ipaddress
 
 from webstore.errors import Invalid
 from webstore.operator import schemas, views
-from webstore.operator.fulfilment import player_actions
 from webstore.operator.players import is_uuid, normalize_uuid
 from webstore.players import Player
 from webstore.repo.account import AccountRepository
@@ -65,7 +64,6 @@ def create_ban(services: Services, account_id: int, body: schemas.BanCreate) -> 
     tx = services.transaction()
     BanRepository(services.table).add(tx, account_id, ban)
     if user is not None:
-        for action in player_actions(account_id, user, email="", now=now, counters={"bans": 1}):
-            tx.add(action)
+        PlayerRepository.add_player(tx, account_id, user, email="", now=now, counters={"bans": 1})
     tx.commit()
     return views.ban_view(ban)

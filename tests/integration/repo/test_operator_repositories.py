@@ -13,7 +13,6 @@ from webstore.catalog import Coupon, Server, WebhookEndpoint
 from webstore.db import Table
 from webstore.errors import Conflict, NotFound
 from webstore.operator.auth import GUARD_SCOPE
-from webstore.operator.fulfilment import player_actions
 from webstore.repo.account import AccountRepository
 from webstore.repo.bans import Ban, BanRepository
 from webstore.repo.definitions import DefinitionRepository
@@ -195,10 +194,9 @@ def test_updating_a_package_needs_the_package(demo: DemoStore) -> None:
 def test_players_by_name_and_uuid_with_their_counters(table: Table) -> None:
     user = User(id=12, username="Steve", uuid="8667ba71-b85a-4004-af54-457a9734eed7")
     tx = get_services().transaction()
-    for action in player_actions(
-        A, user, email="s@example.com", now=NOW, counters={"bans": 1, "total_EUR": 5}
-    ):
-        tx.add(action)
+    PlayerRepository.add_player(
+        tx, A, user, email="s@example.com", now=NOW, counters={"bans": 1, "total_EUR": 5}
+    )
     tx.commit()
     players = PlayerRepository(table)
     assert players.id_by_name(A, "steve") == 12 and players.id_by_uuid(A, user.uuid) == 12
@@ -230,12 +228,22 @@ def queued(command_id: int, *, online: bool) -> QueuedCommand:
     )
 
 
+def enqueue(table: Table, commands: list[QueuedCommand]) -> None:
+    """Queue commands as fulfilment does. (The payments branch renames `enqueue_actions` to
+    `QueueRepository.add_enqueue(tx, …)`; use that alone once both are merged.)"""
+    tx = get_services().transaction()
+    add_enqueue = getattr(QueueRepository, "add_enqueue", None)
+    if add_enqueue is not None:
+        add_enqueue(tx, A, commands)
+    else:
+        for action in QueueRepository(table).enqueue_actions(A, commands):
+            tx.add(action)
+    tx.commit()
+
+
 def test_pointers_and_deleting_what_they_name(table: Table) -> None:
     queue = QueueRepository(table)
-    tx = get_services().transaction()
-    for action in queue.enqueue_actions(A, [queued(1, online=False), queued(2, online=True)]):
-        tx.add(action)
-    tx.commit()
+    enqueue(table, [queued(1, online=False), queued(2, online=True)])
     pointers = queue.pointers(A, 1, [1, 2, 3])
     assert sorted(pointers, key=lambda p: p.command_id) == [
         CommandPointer(1, keys.offline_command_sk(1), keys.QUEUE_STATE),
@@ -255,10 +263,7 @@ def test_pointers_and_deleting_what_they_name(table: Table) -> None:
 
 def test_an_idle_due_entry_is_dropped_but_a_busy_one_stays(table: Table) -> None:
     queue = QueueRepository(table)
-    tx = get_services().transaction()
-    for action in queue.enqueue_actions(A, [queued(1, online=True)]):
-        tx.add(action)
-    tx.commit()
+    enqueue(table, [queued(1, online=True)])
     entry = queue.due_players(A, 1, None, 10)[0]
     queue.drop_if_idle(A, 1, entry.sk)
     assert queue.due_players(A, 1, None, 10) == [entry]
