@@ -16,7 +16,7 @@ from pydantic import Field
 
 from webstore import keys
 from webstore.catalog import Model
-from webstore.db import Item, Table, from_item, to_item
+from webstore.db import GSI1, Item, Table, from_item, to_item
 from webstore.errors import NotFound
 from webstore.repo.queue import QueuedCommand
 
@@ -144,3 +144,23 @@ class PaymentRepository:
     def payment_count(self, account_id: int) -> int:
         item = self.table.get(keys.key(keys.account_pk(account_id), keys.SEQUENCES_ITEM))
         return int((item or {}).get("payment", 0))
+
+    # --- players ------------------------------------------------------------------------
+
+    def player_id_by_name(self, account_id: int, username: str) -> int | None:
+        item = self.table.get(keys.key(keys.account_pk(account_id), keys.player_name_sk(username)))
+        return int(item["username_id"]) if item else None
+
+    def player_id_by_uuid(self, account_id: int, uuid_value: str) -> int | None:
+        item = self.table.get(keys.key(keys.account_pk(account_id), keys.player_uuid_sk(uuid_value)))
+        return int(item["username_id"]) if item else None
+
+    def player_with_payments(
+        self, account_id: int, username_id: int, limit: int
+    ) -> tuple[Item | None, list[Item]]:
+        """The player item and their latest payments: one GSI1 Query (player sorts last)."""
+        items, _ = self.table.query(
+            keys.payments_of_player(account_id, username_id), index=GSI1, forward=False, limit=limit + 1
+        )
+        player = next((i for i in items if i.get("entity") == "player"), None)
+        return player, [i for i in items if i.get("entity") == "payment"][:limit]
