@@ -99,27 +99,6 @@ class StoreRepository:
                 )
         return view
 
-    # --- writes (catalog import and operator updates) ---
-
-    def store_item(self, store: Store) -> Item:
-        return to_item(store, keys.store_pk(store.id), keys.STORE_ITEM, "store")
-
-    def entity_item(self, account_id: int, entity: Any) -> Item:
-        sk_of: dict[type[Any], Callable[[int], str]] = {
-            Page: keys.page_sk,
-            CommunityGoal: keys.goal_sk,
-            Category: keys.category_sk,
-            Package: keys.package_sk,
-        }
-        sk = sk_of[type(entity)](entity.id)
-        name = next(k for k, v in ENTITIES.items() if v is type(entity))
-        return to_item(entity, keys.store_pk(account_id), sk, name)
-
-    def sidebar_with_categories(self, account_id: int) -> StoreView:
-        """Goals + stats + store + categories (few and small; the featured package's category
-        name needs them): one Query."""
-        return self._range(account_id, "2GOAL#", "6CAT#~")
-
     # --- operator views -------------------------------------------------------------------
 
     def store_and_server(self, account_id: int, server_id: int) -> tuple[Store | None, Server | None]:
@@ -163,3 +142,24 @@ class StoreRepository:
             values={f":{k}": v for k, v in fields.items()},
             fails=NotFound("Package not found"),
         )
+
+    # --- writes (catalog import and operator updates) ---
+
+    def store_item(self, store: Store) -> Item:
+        return to_item(store, keys.store_pk(store.id), keys.STORE_ITEM, "store")
+
+    def entity_item(self, account_id: int, entity: Any) -> Item:
+        sk_of: dict[type[Any], Callable[[int], str]] = {
+            Page: keys.page_sk,
+            CommunityGoal: keys.goal_sk,
+            Category: keys.category_sk,
+            Package: keys.package_sk,
+        }
+        sk = sk_of[type(entity)](entity.id)
+        name = next(k for k, v in ENTITIES.items() if v is type(entity))
+        return to_item(entity, keys.store_pk(account_id), sk, name)
+
+    def sidebar_with_categories(self, account_id: int) -> StoreView:
+        """Goals + stats + store + categories (few and small; the featured package's category
+        name needs them): one Query."""
+        return self._range(account_id, "2GOAL#", "6CAT#~")
