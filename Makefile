@@ -24,6 +24,7 @@ test: bootstrap
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	PYTHONPATH=shared $(VENV)/bin/lint-imports
 	$(PY) -m pytest $(ARGS)
 	JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION=1 node_modules/.bin/cdk synth --quiet --no-notices -c bundle=false
 

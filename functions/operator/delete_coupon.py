@@ -5,7 +5,7 @@ from fastapi import Path, Response
 from functions.deps import ServicesDep
 from functions.operator_deps import ServerDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
-from webstore.operator import admin
+from webstore.operator import coupons
 
 ROUTE = Route(
     Interface.OPERATOR,
@@ -19,7 +19,7 @@ ROUTE = Route(
 
 
 async def endpoint(who: ServerDep, svc: ServicesDep, coupon_id: str = Path(max_length=64)) -> Response:
-    admin.delete_coupon(svc, who.account_id, coupon_id)
+    coupons.delete_coupon(svc, who.account_id, coupon_id)
     return Response(status_code=204)
 
 

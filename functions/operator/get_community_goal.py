@@ -5,7 +5,7 @@ from fastapi import Path
 from functions.deps import ServicesDep
 from functions.operator_deps import ServerDep
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.operator import admin, schemas
+from webstore.operator import goals, schemas
 
 ROUTE = Route(
     Interface.OPERATOR,
@@ -20,7 +20,7 @@ ROUTE = Route(
 async def endpoint(
     who: ServerDep, svc: ServicesDep, community_goal: int = Path(ge=1, le=2_147_483_647)
 ) -> schemas.CommunityGoal:
-    return admin.get_goal(svc, who.account_id, community_goal)
+    return goals.get_goal(svc, who.account_id, community_goal)
 
 
 handler = lambda_handler(ROUTE, endpoint)

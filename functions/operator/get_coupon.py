@@ -5,7 +5,7 @@ from fastapi import Path
 from functions.deps import ServicesDep
 from functions.operator_deps import ServerDep
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.operator import admin, schemas
+from webstore.operator import coupons, schemas
 
 ROUTE = Route(Interface.OPERATOR, "GET", "/coupons/{coupon_id}", "getCoupon", READ, "One coupon")
 
@@ -13,7 +13,7 @@ ROUTE = Route(Interface.OPERATOR, "GET", "/coupons/{coupon_id}", "getCoupon", RE
 async def endpoint(
     who: ServerDep, svc: ServicesDep, coupon_id: str = Path(max_length=64)
 ) -> schemas.Data[schemas.Coupon]:
-    return schemas.Data(data=admin.coupon_view(admin.coupon_by_ref(svc, who.account_id, coupon_id)))
+    return schemas.Data(data=coupons.get_coupon(svc, who.account_id, coupon_id))
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -6,7 +6,7 @@ from functions.deps import ServicesDep
 from functions.operator_deps import ServerDep
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore import keys
-from webstore.operator import admin, schemas
+from webstore.operator import coupons, schemas
 
 ROUTE = Route(Interface.OPERATOR, "GET", "/coupons", "getCoupons", READ, "Coupons, paginated")
 
@@ -18,7 +18,7 @@ async def endpoint(
     after: int | None = Query(None, ge=0, le=keys.INT32_MAX),
     before: int | None = Query(None, ge=1, le=keys.INT32_MAX),
 ) -> schemas.CouponList:
-    return admin.list_coupons(svc, who.account_id, page, after, before)
+    return coupons.list_coupons(svc, who.account_id, page, after, before)
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -3,13 +3,13 @@
 from functions.deps import ServicesDep
 from functions.operator_deps import ServerDep
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.operator import admin, schemas
+from webstore.operator import information, schemas
 
 ROUTE = Route(Interface.OPERATOR, "GET", "/information", "getInformation", READ, "Account and server")
 
 
 async def endpoint(who: ServerDep, svc: ServicesDep) -> schemas.Information:
-    return admin.information(svc, who)
+    return information.information(svc, who)
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -5,7 +5,7 @@ from fastapi import Path, Query
 from functions.deps import ServicesDep
 from functions.operator_deps import ServerDep
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.operator import admin, schemas
+from webstore.operator import packages, schemas
 
 ROUTE = Route(Interface.OPERATOR, "GET", "/package/{package}", "getPackage", READ, "One package")
 
@@ -13,7 +13,7 @@ ROUTE = Route(Interface.OPERATOR, "GET", "/package/{package}", "getPackage", REA
 async def endpoint(
     who: ServerDep, svc: ServicesDep, package: str = Path(max_length=20), verbose: bool = Query(False)
 ) -> schemas.VerbosePackage | schemas.OperatorPackage:
-    return admin.get_package(svc, who.account_id, package, verbose)
+    return packages.get_package(svc, who.account_id, package, verbose)
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -5,7 +5,7 @@ from fastapi import Query
 from functions.deps import ServicesDep
 from functions.operator_deps import ServerDep
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.operator import admin, schemas
+from webstore.operator import packages, schemas
 
 ROUTE = Route(Interface.OPERATOR, "GET", "/packages", "getPackages", READ, "Packages")
 
@@ -13,7 +13,7 @@ ROUTE = Route(Interface.OPERATOR, "GET", "/packages", "getPackages", READ, "Pack
 async def endpoint(
     who: ServerDep, svc: ServicesDep, verbose: bool = Query(False)
 ) -> list[schemas.VerbosePackage | schemas.OperatorPackage]:
-    return list(admin.list_packages(svc, who.account_id, verbose))
+    return list(packages.list_packages(svc, who.account_id, verbose))
 
 
 handler = lambda_handler(ROUTE, endpoint)

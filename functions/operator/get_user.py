@@ -5,13 +5,13 @@ from fastapi import Path
 from functions.deps import ServicesDep
 from functions.operator_deps import ServerDep
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.operator import admin, schemas
+from webstore.operator import players, schemas
 
 ROUTE = Route(Interface.OPERATOR, "GET", "/user/{user}", "getUser", READ, "Player lookup")
 
 
 async def endpoint(who: ServerDep, svc: ServicesDep, user: str = Path(max_length=64)) -> schemas.PlayerLookup:
-    return admin.lookup_player(svc, who.account_id, user)
+    return players.lookup_player(svc, who.account_id, user)
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -5,15 +5,15 @@ from fastapi import Path
 from functions.deps import ServicesDep
 from functions.operator_deps import ServerDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
-from webstore.operator import admin, schemas
+from webstore.operator import packages, schemas
 
 ROUTE = Route(Interface.OPERATOR, "PUT", "/package/{package}", "updatePackage", WRITE, "Update a package")
 
 
 async def endpoint(
-    body: admin.PackageUpdate, who: ServerDep, svc: ServicesDep, package: str = Path(max_length=20)
+    body: schemas.PackageUpdate, who: ServerDep, svc: ServicesDep, package: str = Path(max_length=20)
 ) -> schemas.OperatorPackage:
-    return admin.update_package(svc, who.account_id, package, body)
+    return packages.update_package(svc, who.account_id, package, body)
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
@@ -30,11 +30,14 @@ from webstore.catalog import (
     StoreProfile,
     WebhookEndpoint,
 )
-from webstore.db import Table, deserialize
 from webstore.repo.account import AccountRepository
+from webstore.repo.definitions import DefinitionRepository
 from webstore.repo.store import StoreRepository
 from webstore.secret_box import SecretBox, secret_box
 from webstore.settings import get_settings
+
+if TYPE_CHECKING:
+    from webstore.db import Table
 
 EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
 
@@ -132,23 +135,26 @@ def import_catalog(
     account_id = settings.id
     stores = StoreRepository(table)
     accounts = AccountRepository(table)
+    definitions = DefinitionRepository(table)
 
-    existing = table.get(keys.key(keys.store_pk(account_id), keys.STORE_ITEM), consistent=True)
+    existing = definitions.existing_store(account_id)
     public_token = (
-        settings.public_token or (existing or {}).get("public_token") or keys.new_public_token(account_id)
+        settings.public_token
+        or (existing.public_token if existing else None)
+        or keys.new_public_token(account_id)
     )
     if keys.account_of(public_token) != account_id:
         raise ValueError("store.public_token does not belong to store.id")
     checkout_key = settings.checkout_api_key
     if checkout_key is None and existing is None:
         checkout_key = keys.new_secret()
-    checkout_hash = keys.hash_secret(checkout_key) if checkout_key else existing["checkout_key_hash"]  # type: ignore[index]
+    checkout_hash = keys.hash_secret(checkout_key) if checkout_key else existing.checkout_key_hash  # type: ignore[union-attr]
 
     fields = settings.model_dump(exclude={"public_token", "checkout_api_key"})
     store = Store(
         **fields,
         sales=catalog.sales,
-        created_at=(existing or {}).get("created_at", now.isoformat()),
+        created_at=existing.created_at if existing else now,
         public_token=public_token,
         checkout_key_hash=checkout_hash,
     )
@@ -160,16 +166,17 @@ def import_catalog(
     box = box or secret_box(get_settings())
     for endpoint in catalog.webhooks:
         items.append(accounts.webhook_item(account_id, endpoint, box))
-    table.batch_write(items)
+    definitions.overwrite(items)
     for goal in catalog.community_goals:
-        _upsert(
-            table, stores.entity_item(account_id, goal), keep=("current", "times_achieved", "last_achieved")
+        definitions.upsert(
+            stores.entity_item(account_id, goal), keep=("current", "times_achieved", "last_achieved")
         )
     for card in catalog.gift_cards:
-        _upsert(table, accounts.giftcard_item(account_id, card), keep=("balance",))
+        definitions.upsert(accounts.giftcard_item(account_id, card), keep=("balance",))
     for coupon in catalog.coupons:
-        for action in accounts.coupon_actions(account_id, coupon, new=False):
-            _upsert(table, deserialize(action.body["Item"]))
+        # Definition fields change, the redemption count stays.
+        for item in accounts.coupon_items(account_id, coupon):
+            definitions.upsert(item)
 
     secrets: dict[int, str | None] = {}
     for entry in catalog.servers:
@@ -177,9 +184,7 @@ def import_catalog(
         secret = entry.secret or (None if previous and previous.secret_hash else keys.new_secret())
         secret_hash = keys.hash_secret(secret) if secret else previous.secret_hash  # type: ignore[union-attr]
         server = Server(id=entry.id, name=entry.name, next_check=entry.next_check, secret_hash=secret_hash)
-        table.transact(
-            accounts.server_actions(account_id, server, previous.secret_hash if previous else None)
-        )
+        accounts.save_server(account_id, server, previous.secret_hash if previous else None)
         secrets[entry.id] = secret
 
     if catalog.coupons:
@@ -193,13 +198,3 @@ def import_catalog(
         if entries:
             accounts.raise_sequence(account_id, sequence, max(e.id for e in entries))
     return ImportResult(account_id, public_token, checkout_key, secrets)
-
-
-def _upsert(table: Table, item: dict[str, Any], keep: tuple[str, ...] = ()) -> None:
-    """Write an item's definition with UpdateItem SET: attributes not named (counters) survive,
-    and the `keep` ones are only set when the item does not have them yet."""
-    fields = {k: v for k, v in item.items() if k not in ("PK", "SK")}
-    names = {f"#{k}": k for k in fields}
-    values: dict[str, Any] = {f":{k}": v for k, v in fields.items()}
-    sets = [f"#{k} = if_not_exists(#{k}, :{k})" if k in keep else f"#{k} = :{k}" for k in fields]
-    table.update({"PK": item["PK"], "SK": item["SK"]}, "SET " + ", ".join(sets), names=names, values=values)

@@ -13,6 +13,7 @@ import hmac
 import re
 import secrets
 import uuid
+from collections.abc import Callable
 from datetime import datetime
 
 from webstore.errors import NotFound
@@ -114,6 +115,16 @@ STORE_ITEM = "5STORE"
 
 def _n(number: int) -> str:
     return f"{number:010d}"
+
+
+def id_range(sk_of: Callable[[int], str], first: int = 1, last: int = INT32_MAX) -> tuple[str, str]:
+    """The SK range of a group keyed by fixed-width ids (`coupon_sk`, `ban_sk`, …), first..last."""
+    return sk_of(first), sk_of(last)
+
+
+def id_of(sk: str) -> int:
+    """The id at the end of a fixed-width id SK (`COUPON#0000000007` -> 7)."""
+    return int(sk.rsplit("#", 1)[1])
 
 
 def store_pk(account_id: int) -> str:
@@ -220,8 +231,11 @@ def ban_sk(ban_id: int) -> str:
     return f"BAN#{_n(ban_id)}"
 
 
+SERVER_PREFIX = "SERVER#"
+
+
 def server_sk(server_id: int) -> str:
-    return f"SERVER#{_n(server_id)}"
+    return f"{SERVER_PREFIX}{_n(server_id)}"
 
 
 WEBHOOK_PREFIX = "WEBHOOK#"
@@ -288,6 +302,12 @@ def due_sk(username_id: int) -> str:
 
 def offline_command_sk(command_id: int) -> str:
     return f"{OFFLINE_PREFIX}{_n(command_id)}"
+
+
+def due_range(after_sk: str | None) -> tuple[str, str]:
+    """The due-player SKs after `after_sk` (a cycle's cursor), or all of them."""
+    lower = after_sk + "!" if after_sk else DUE_PREFIX  # "!" sorts right after the cursor itself
+    return lower, DUE_PREFIX + "~"
 
 
 def online_commands_prefix(username_id: int) -> str:

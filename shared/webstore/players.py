@@ -70,3 +70,21 @@ class StoreStats(Model):
     month: str = ""  # YYYY-MM the two figures below are for
     month_revenue: Decimal = Decimal(0)
     top_customer: dict[str, Any] | None = None  # {username, total} of `month`
+
+
+class Player(Model):
+    """One player as an account knows them: who they are and their running counters
+    (payments, chargebacks, bans, and the total spent per currency)."""
+
+    username_id: int
+    username: str
+    uuid: str | None = None
+    email: str = ""
+    payments: int = 0
+    chargebacks: int = 0
+    bans: int = 0
+    totals: dict[str, Decimal] = Field(default_factory=dict)  # currency -> amount
+
+    @property
+    def chargeback_rate(self) -> float:
+        return round(self.chargebacks / self.payments, 4) if self.payments else 0.0

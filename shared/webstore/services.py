@@ -10,7 +10,7 @@ from functools import lru_cache
 import boto3
 from botocore.config import Config
 
-from webstore.db import Table
+from webstore.db import Table, Transaction
 from webstore.events import EventBridgePublisher, InProcessBus, Publisher
 from webstore.secret_box import SecretBox, secret_box
 from webstore.settings import Settings, get_settings
@@ -31,6 +31,11 @@ class Services:
 
     def now(self) -> datetime:
         return self.clock()
+
+    def transaction(self) -> Transaction:
+        """A new all-or-nothing write: repositories add their labelled actions, the use case
+        commits it."""
+        return Transaction(self.table)
 
 
 _BOTO_CONFIG = Config(retries={"mode": "standard", "max_attempts": 3}, connect_timeout=2, read_timeout=5)

@@ -10,11 +10,10 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from webstore import keys
-from webstore.db import ConditionFailed
 from webstore.errors import Forbidden, Throttled
+from webstore.repo.throttle import ThrottleRepository
 from webstore.services import Services
 
 SECRET_HEADERS = ("x-service-secret", "x-tebex-secret")
@@ -100,46 +99,27 @@ def authenticate(services: Services, secret: str | None, client: str) -> ServerI
     if known is not None:
         return known
 
-    secret_key = keys.secret_key(secret_hash)
-    throttle_key = keys.throttle_key(GUARD_SCOPE, client)
-    found = {(i["PK"], i["SK"]): i for i in services.table.batch_get([secret_key, throttle_key])}
-    mark = found.get((throttle_key["PK"], throttle_key["SK"]))
-    if mark is not None and _is_blocked(mark, now, settings.secret_failures_allowed):
-        left = int(mark["expires_at"]) - now
-        cache.block(table, client, int(mark["expires_at"]))
-        raise Throttled("Too many invalid secrets from this address; try again later", retry_after=left)
-    item = found.get((secret_key["PK"], secret_key["SK"]))
-    if item is None:
-        failures, expires_at = _record_failure(services, throttle_key, now)
+    owner, mark = ThrottleRepository(services.table, GUARD_SCOPE).secret_and_mark(secret_hash, client)
+    if mark is not None and mark.blocks(now, settings.secret_failures_allowed):
+        cache.block(table, client, mark.expires_at)
+        raise Throttled(
+            "Too many invalid secrets from this address; try again later", retry_after=mark.expires_at - now
+        )
+    if owner is None:
+        failures, expires_at = _record_failure(services, client, now)
         if failures > settings.secret_failures_allowed:
             cache.block(table, client, expires_at)
             raise Throttled(
                 "Too many invalid secrets from this address; try again later", retry_after=expires_at - now
             )
         raise Forbidden("Invalid server secret")
-    identity = ServerIdentity(int(item["account_id"]), int(item["server_id"]))
+    identity = ServerIdentity(owner.account_id, owner.server_id)
     cache.remember(table, secret_hash, identity, settings.secret_cache_seconds)
     return identity
 
 
-def _is_blocked(mark: dict[str, Any], now: int, allowed: int) -> bool:
-    return int(mark.get("expires_at", 0)) > now and int(mark.get("failures", 0)) > allowed
-
-
-def _record_failure(services: Services, key: dict[str, str], now: int) -> tuple[int, int]:
-    """Count one wrong secret in the address's window (ADD; a lapsed window starts over)."""
+def _record_failure(services: Services, client: str, now: int) -> tuple[int, int]:
+    """Count one wrong secret in the address's window (a lapsed window starts over)."""
     window = services.settings.secret_failure_window_seconds
-    try:
-        result = services.table.update(
-            key,
-            "ADD failures :one SET expires_at = if_not_exists(expires_at, :until), entity = :entity",
-            condition="attribute_not_exists(expires_at) OR expires_at > :now",
-            values={":one": 1, ":until": now + window, ":now": now, ":entity": "throttle"},
-            return_values="ALL_NEW",
-        )
-        return int(result["failures"]), int(result["expires_at"])
-    except ConditionFailed:
-        pass
-    # The old window lapsed (TTL deletion lags): start a new one.
-    services.table.put({**key, "entity": "throttle", "failures": 1, "expires_at": now + window})
-    return 1, now + window
+    mark = ThrottleRepository(services.table, GUARD_SCOPE).record_failure(client, now, window)
+    return mark.failures, mark.expires_at

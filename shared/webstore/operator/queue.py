@@ -10,11 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from webstore import keys
-from webstore.db import TransactionCancelled
 from webstore.errors import Conflict, Forbidden, Throttled
-from webstore.operator import schemas
+from webstore.operator import schemas, views
 from webstore.operator.auth import ServerIdentity
-from webstore.repo.queue import QueuedCommand, QueueRepository
+from webstore.repo.queue import QueueRepository
 from webstore.services import Services
 
 # Due players per GET /queue response (module attribute so tests can make it small).
@@ -37,8 +36,8 @@ def due_players(services: Services, who: ServerIdentity) -> schemas.DuePlayers:
     if server is None:
         raise Forbidden("This server no longer exists")
     next_check = next_check_seconds(services, server.next_check)
-    next_check_at = int(state.get("next_check_at", 0))
-    cursor: str | None = state.get("cycle_cursor")
+    next_check_at = state.next_check_at
+    cursor = state.cycle_cursor
     # Inside a cycle (a cursor, not yet stale) calls continue; otherwise a new cycle starts,
     # which the throttle guards. A cycle older than next_check starts over.
     continuing = cursor is not None and now < next_check_at
@@ -51,7 +50,7 @@ def due_players(services: Services, who: ServerIdentity) -> schemas.DuePlayers:
     items = repo.due_players(a, s, cursor if continuing else None, page_size + 1)
     more = len(items) > page_size
     page = items[:page_size]
-    new_cursor = page[-1]["SK"] if more else None
+    new_cursor = page[-1].sk if more else None
     if continuing:
         assert cursor is not None
         if not repo.advance_cycle(a, s, cursor, new_cursor):
@@ -60,29 +59,14 @@ def due_players(services: Services, who: ServerIdentity) -> schemas.DuePlayers:
         raise Throttled(f"The queue may be checked every {next_check} seconds", retry_after=next_check)
 
     players = []
-    for item in page:
-        if int(item.get("pending", 0)) > 0:
-            players.append(
-                schemas.DuePlayer(id=int(item["username_id"]), name=item["username"], uuid=item.get("uuid"))
-            )
+    for entry in page:
+        if entry.pending > 0:
+            players.append(schemas.DuePlayer(id=entry.username_id, name=entry.username, uuid=entry.uuid))
         else:
-            repo.drop_if_idle(a, s, item["SK"])
+            repo.drop_if_idle(a, s, entry.sk)
     return schemas.DuePlayers(
-        meta=schemas.QueueMeta(
-            execute_offline=int(state.get("offline_pending", 0)) > 0, next_check=next_check, more=more
-        ),
+        meta=schemas.QueueMeta(execute_offline=state.offline_pending > 0, next_check=next_check, more=more),
         players=players,
-    )
-
-
-def command_view(command: QueuedCommand) -> schemas.Command:
-    return schemas.Command(
-        id=command.id,
-        command=command.command,
-        payment=command.payment_id,
-        package=command.package_id,
-        conditions=schemas.CommandConditions(delay=command.delay, slots=command.slots),
-        player=schemas.CommandPlayer(id=command.username_id, name=command.username, uuid=command.uuid),
     )
 
 
@@ -92,7 +76,7 @@ def offline_commands(services: Services, who: ServerIdentity) -> schemas.Offline
     )
     return schemas.OfflineCommands(
         meta=schemas.OfflineMeta(limited=len(found) > COMMAND_PAGE_SIZE),
-        commands=[command_view(c) for c in found[:COMMAND_PAGE_SIZE]],
+        commands=[views.command_view(c) for c in found[:COMMAND_PAGE_SIZE]],
     )
 
 
@@ -102,7 +86,7 @@ def online_commands(services: Services, who: ServerIdentity, player_id: int) -> 
     )
     return schemas.OnlineCommands(
         player=schemas.OnlinePlayer(id=player_id, username=found[0].username if found else None),
-        commands=[command_view(c) for c in found],
+        commands=[views.command_view(c) for c in found],
     )
 
 
@@ -117,10 +101,8 @@ def delete_commands(services: Services, who: ServerIdentity, command_ids: Iterab
         pointers = repo.pointers(who.account_id, who.server_id, left)
         if not pointers:
             return
-        try:
-            repo.delete_found(who.account_id, who.server_id, pointers)
+        if repo.delete_found(who.account_id, who.server_id, pointers):
             return
-        except TransactionCancelled:
-            # Another delete took some of these first; what it took is gone, retry the rest.
-            left = sorted(pointers)
+        # Another delete took some of these first; what it took is gone, retry the rest.
+        left = sorted(p.command_id for p in pointers)
     raise Conflict("The commands are being deleted by another request; try again")

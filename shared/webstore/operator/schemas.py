@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from decimal import Decimal
+from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, Field
+
+from webstore.catalog import BasketType, DiscountType
+from webstore.keys import INT32_MAX
 
 T = TypeVar("T")
 
@@ -329,3 +333,45 @@ class DataList(BaseModel, Generic[T]):
 
 class Data(BaseModel, Generic[T]):
     data: T
+
+
+# --- request bodies ---------------------------------------------------------------------------
+
+
+class CouponCreate(BaseModel):
+    """POST /coupons, SPEC's body. Which fields matter depends on the others; `new_coupon` checks."""
+
+    code: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_\-]+$")
+    effective_on: Literal["package", "category", "cart"]
+    packages: list[int] = Field(default_factory=list, max_length=500)
+    categories: list[int] = Field(default_factory=list, max_length=500)
+    discount_type: DiscountType
+    discount_amount: Decimal = Field(default=Decimal(0), ge=0, max_digits=14, decimal_places=4)
+    discount_percentage: Decimal = Field(default=Decimal(0), ge=0, le=100, max_digits=7, decimal_places=4)
+    redeem_unlimited: bool = True
+    expire_never: bool = True
+    expire_limit: int = Field(default=0, ge=0, le=INT32_MAX)
+    expire_date: str | None = None
+    start_date: str | None = None
+    basket_type: BasketType = BasketType.BOTH
+    minimum: Decimal = Field(default=Decimal(0), ge=0, max_digits=14, decimal_places=4)
+    discount_application_method: Literal[0, 1, 2] = 0
+    user_limit: int = Field(default=0, ge=0, le=INT32_MAX)
+    username: str | None = None
+    note: str = Field(default="", max_length=1000)
+
+
+class PackageUpdate(BaseModel):
+    """PUT /package/{package}: any of these; at least one."""
+
+    disabled: bool | None = None
+    name: str | None = Field(default=None, min_length=1, max_length=200)
+    price: Decimal | None = Field(default=None, ge=0, le=Decimal("1000000"), max_digits=14, decimal_places=4)
+
+
+class BanCreate(BaseModel):
+    """POST /bans: a player by username or UUID, optionally an IP address too."""
+
+    reason: str = Field(default="", max_length=1000)
+    ip: str | None = Field(default=None, max_length=64)
+    user: str = Field(min_length=1, max_length=64)

@@ -7,12 +7,12 @@ both apply) and publishes the transition's event.
 
 from __future__ import annotations
 
-from webstore.db import Transaction
 from webstore.errors import Conflict, Invalid
 from webstore.payments import planning
 from webstore.payments.events import publish_status
 from webstore.payments.recording import run_pending_chunks
 from webstore.payments.status import PaymentStatus, transition
+from webstore.repo import Transaction
 from webstore.repo.account import AccountRepository
 from webstore.repo.payments import PaymentNote, PaymentRecord, PaymentRepository
 from webstore.repo.players import PlayerRepository

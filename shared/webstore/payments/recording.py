@@ -24,11 +24,11 @@ from datetime import datetime
 from decimal import Decimal
 
 from webstore.catalog import CommandTrigger, GoalStatus
-from webstore.db import Contention, Transaction
 from webstore.errors import Conflict, Invalid
 from webstore.payments import planning
 from webstore.payments.events import publish_status
 from webstore.payments.order import Order
+from webstore.repo import Contention, Transaction
 from webstore.repo.account import AccountRepository
 from webstore.repo.payment_effects import EffectKeys, EffectReads, PaymentEffectsRepository
 from webstore.repo.payments import PaymentLine, PaymentRecord, PaymentRepository

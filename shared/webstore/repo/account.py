@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import contextlib
+from dataclasses import dataclass
 
 from webstore import keys
 from webstore.catalog import Coupon, CreatorCode, GiftCard, Server, WebhookEndpoint
-from webstore.db import ConditionFailed, Item, Table, TransactAction, from_item, to_item
+from webstore.db import ConditionFailed, Item, Table, Transaction, from_item, start_read, to_item
 from webstore.errors import Conflict, NotFound
 from webstore.secret_box import SecretBox
+
+
+@dataclass(frozen=True)
+class CouponPage:
+    """One page of coupons in id order, whether more follow it, and the account's total."""
+
+    coupons: list[Coupon]
+    more_after: bool
+    total: int
 
 
 class AccountRepository:
@@ -48,50 +58,42 @@ class AccountRepository:
         item = self.table.get(keys.key(keys.account_pk(account_id), keys.server_sk(server_id)))
         return from_item(Server, item) if item else None
 
-    def server_actions(
-        self, account_id: int, server: Server, previous_hash: str | None
-    ) -> list[TransactAction]:
-        """Store a server and point its secret's hash at it (replacing an older secret)."""
-        actions = [
-            TransactAction.put(
-                to_item(server, keys.account_pk(account_id), keys.server_sk(server.id), "server")
-            )
-        ]
-        if previous_hash and previous_hash != server.secret_hash:
-            actions.append(TransactAction.delete(keys.secret_key(previous_hash)))
-        if server.secret_hash:
-            actions.append(
-                TransactAction.put(
-                    {
-                        **keys.secret_key(server.secret_hash),
-                        "entity": "secret",
-                        "account_id": account_id,
-                        "server_id": server.id,
-                    }
-                )
-            )
-        return actions
+    def servers(self, account_id: int) -> dict[int, Server]:
+        """The account's servers by id: one Query."""
+        items, _ = self.table.query(keys.account_pk(account_id), sk_prefix=keys.SERVER_PREFIX)
+        return {int(i["id"]): from_item(Server, i) for i in items}
 
-    def secret(self, secret_hash: str) -> Item | None:
-        return self.table.get(keys.secret_key(secret_hash))
+    def save_server(self, account_id: int, server: Server, previous_hash: str | None) -> None:
+        """Store a server and point its secret's hash at it, replacing an older secret: one
+        transaction."""
+        tx = Transaction(self.table)
+        tx.put(to_item(server, keys.account_pk(account_id), keys.server_sk(server.id), "server"))
+        if previous_hash and previous_hash != server.secret_hash:
+            tx.delete(keys.secret_key(previous_hash))
+        if server.secret_hash:
+            tx.put(
+                {
+                    **keys.secret_key(server.secret_hash),
+                    "entity": "secret",
+                    "account_id": account_id,
+                    "server_id": server.id,
+                }
+            )
+        tx.commit()
 
     # --- coupons: by id (operator) and by code (storefront); the code item is unique ---
 
-    def coupon_actions(self, account_id: int, coupon: Coupon, *, new: bool) -> list[TransactAction]:
+    def coupon_items(self, account_id: int, coupon: Coupon) -> tuple[Item, Item]:
+        """The coupon by id and by code (the catalog import upserts both)."""
         pk = keys.account_pk(account_id)
-        coupon_item = to_item(coupon, pk, keys.coupon_sk(coupon.id), "coupon")
-        code_item = to_item(coupon, pk, keys.coupon_code_sk(coupon.code), "coupon_code")
-        if new:
-            return [
-                TransactAction.put(coupon_item, condition="attribute_not_exists(PK)"),
-                TransactAction.put(code_item, condition="attribute_not_exists(PK)"),
-            ]
-        # Re-import: definition fields change, the redemption count stays.
-        return [TransactAction.put(coupon_item), TransactAction.put(code_item)]
+        return (
+            to_item(coupon, pk, keys.coupon_sk(coupon.id), "coupon"),
+            to_item(coupon, pk, keys.coupon_code_sk(coupon.code), "coupon_code"),
+        )
 
-    def _coupon_count(self, account_id: int, delta: int) -> TransactAction:
+    def _count_coupons(self, tx: Transaction, account_id: int, delta: int) -> None:
         """`coupon_count` on the sequences item: the operator's coupon list total."""
-        return TransactAction.update(
+        tx.update(
             keys.key(keys.account_pk(account_id), keys.SEQUENCES_ITEM),
             "ADD coupon_count :delta",
             values={":delta": delta},
@@ -106,9 +108,7 @@ class AccountRepository:
         total, start = 0, None
         while True:
             page, start = self.table.query(
-                keys.account_pk(account_id),
-                sk_between=(keys.coupon_sk(1), keys.coupon_sk(keys.INT32_MAX)),
-                start_key=start,
+                keys.account_pk(account_id), sk_between=keys.id_range(keys.coupon_sk), start_key=start
             )
             total += len(page)
             if start is None:
@@ -121,12 +121,19 @@ class AccountRepository:
         return total
 
     def create_coupon(self, account_id: int, coupon: Coupon) -> None:
-        try:
-            self.table.transact(
-                [*self.coupon_actions(account_id, coupon, new=True), self._coupon_count(account_id, 1)]
-            )
-        except Conflict as error:
-            raise Conflict(f"A coupon with code {coupon.code!r} already exists", field="code") from error
+        """The coupon, its code item (the code is unique) and the count: one transaction."""
+        by_id, by_code = self.coupon_items(account_id, coupon)
+        tx = Transaction(self.table)
+        tx.put(
+            by_id, condition="attribute_not_exists(PK)", fails=Conflict(f"Coupon {coupon.id} already exists")
+        )
+        tx.put(
+            by_code,
+            condition="attribute_not_exists(PK)",
+            fails=Conflict(f"A coupon with code {coupon.code!r} already exists", field="code"),
+        )
+        self._count_coupons(tx, account_id, 1)
+        tx.commit()
 
     def coupon(self, account_id: int, coupon_id: int) -> Coupon:
         item = self.table.get(keys.key(keys.account_pk(account_id), keys.coupon_sk(coupon_id)))
@@ -137,20 +144,67 @@ class AccountRepository:
     def coupon_by_code_key(self, account_id: int, code: str) -> dict[str, str]:
         return keys.key(keys.account_pk(account_id), keys.coupon_code_sk(code))
 
-    def delete_coupon(self, account_id: int, coupon: Coupon) -> None:
+    def coupon_by_code(self, account_id: int, code: str) -> Coupon:
+        item = self.table.get(self.coupon_by_code_key(account_id, code))
+        if item is None:
+            raise NotFound("Coupon not found")
+        return from_item(Coupon, item)
+
+    def coupon_page(
+        self,
+        account_id: int,
+        limit: int,
+        *,
+        after: int | None = None,
+        before: int | None = None,
+        skip: int = 0,
+    ) -> CouponPage:
+        """Up to `limit` coupons in id order: those before id `before`, else those after id
+        `after`, else those after the first `skip` (a keys-only Query finds where that is).
+        One Query, with the total (a counter) read beside it."""
         pk = keys.account_pk(account_id)
-        try:
-            self.table.transact(
-                [
-                    TransactAction.delete(
-                        keys.key(pk, keys.coupon_sk(coupon.id)), condition="attribute_exists(PK)"
-                    ),
-                    TransactAction.delete(keys.key(pk, keys.coupon_code_sk(coupon.code))),
-                    self._coupon_count(account_id, -1),
-                ]
-            )
-        except Conflict as error:  # deleted meanwhile by another request
-            raise NotFound("Coupon not found") from error
+        total = start_read(self.coupon_count, account_id)
+        if before is not None:
+            items: list[Item] = []
+            if before > 1:
+                items, _ = self.table.query(
+                    pk, sk_between=keys.id_range(keys.coupon_sk, 1, before - 1), forward=False, limit=limit
+                )
+                items.reverse()
+            more_after = True
+        else:
+            start = after if after is not None else (self._coupon_id_after(pk, skip) if skip else None)
+            first = start + 1 if start is not None else 1
+            items = []
+            if first <= keys.INT32_MAX:
+                items, _ = self.table.query(
+                    pk, sk_between=keys.id_range(keys.coupon_sk, first), limit=limit + 1
+                )
+            more_after = len(items) > limit
+        coupons = [from_item(Coupon, i) for i in items[:limit]]
+        return CouponPage(coupons, more_after, total.result())
+
+    def _coupon_id_after(self, pk: str, skipped: int) -> int:
+        """The id of the `skipped`-th coupon (keys only); past the end, the highest id."""
+        items, _ = self.table.query(
+            pk, sk_between=keys.id_range(keys.coupon_sk), limit=skipped, projection="PK, SK"
+        )
+        if len(items) < skipped:
+            return keys.INT32_MAX  # past the end: an empty page
+        return keys.id_of(items[-1]["SK"])
+
+    def delete_coupon(self, account_id: int, coupon: Coupon) -> None:
+        """The coupon, its code item and its count: one transaction (NotFound if it went meanwhile)."""
+        pk = keys.account_pk(account_id)
+        tx = Transaction(self.table)
+        tx.delete(
+            keys.key(pk, keys.coupon_sk(coupon.id)),
+            condition="attribute_exists(PK)",
+            fails=NotFound("Coupon not found"),
+        )
+        tx.delete(keys.key(pk, keys.coupon_code_sk(coupon.code)))
+        self._count_coupons(tx, account_id, -1)
+        tx.commit()
 
     # --- gift cards, creator codes, webhook endpoints ---
 

@@ -16,13 +16,10 @@ from pydantic import Field
 
 from webstore import keys
 from webstore.catalog import Model
-from webstore.db import GSI1, ConditionFailed, Item, Table, Transaction, from_item, to_item
+from webstore.db import ConditionFailed, Item, Table, Transaction, from_item, to_item
 from webstore.errors import Conflict, NotFound
 from webstore.payments.status import PaymentStatus
 from webstore.repo.queue import QueuedCommand
-
-# Wire ids of the stored statuses by name (operator/admin's player lookup reads raw items).
-STATUS_IDS = {status.value: status.id for status in PaymentStatus.stored()}
 
 
 class PaymentLine(Model):
@@ -249,23 +246,3 @@ class PaymentRepository:
         except ConditionFailed as error:
             raise NotFound("Payment not found") from error
         return from_item(PaymentRecord, item)
-
-    # --- players ------------------------------------------------------------------------
-
-    def player_id_by_name(self, account_id: int, username: str) -> int | None:
-        item = self.table.get(keys.key(keys.account_pk(account_id), keys.player_name_sk(username)))
-        return int(item["username_id"]) if item else None
-
-    def player_id_by_uuid(self, account_id: int, uuid_value: str) -> int | None:
-        item = self.table.get(keys.key(keys.account_pk(account_id), keys.player_uuid_sk(uuid_value)))
-        return int(item["username_id"]) if item else None
-
-    def player_with_payments(
-        self, account_id: int, username_id: int, limit: int
-    ) -> tuple[Item | None, list[Item]]:
-        """The player item and their latest payments: one GSI1 Query (player sorts last)."""
-        items, _ = self.table.query(
-            keys.payments_of_player(account_id, username_id), index=GSI1, forward=False, limit=limit + 1
-        )
-        player = next((i for i in items if i.get("entity") == "player"), None)
-        return player, [i for i in items if i.get("entity") == "payment"][:limit]

@@ -1,5 +1,7 @@
 """A store's players (`ACCOUNT#a`/`PLAYER#{id}`, on GSI1 with their payments) and the pointers
-by name and by UUID that player lookup starts from. Written with the payments they make."""
+by name and by UUID that player lookup starts from. Written with the payments they make (and
+the bans that name them); read by the operator's player lookup (the player item sorts last on
+GSI1, after its payments: one Query gives a player and their latest payments)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,9 @@ from decimal import Decimal
 from typing import Any
 
 from webstore import keys
-from webstore.db import TransactAction, Transaction
+from webstore.db import GSI1, Item, Table, TransactAction, Transaction, from_item
+from webstore.players import Player
+from webstore.repo.payments import PaymentRecord
 from webstore.repo.users import User
 
 # Counters on the player item (ADD; negative to undo): `payments`, `total_{CURRENCY}`,
@@ -60,8 +64,60 @@ def player_actions(
     ]
 
 
+TOTAL_PREFIX = "total_"  # `total_{CURRENCY}`: the player's spend in that currency
+
+
+def player_from_item(item: Item) -> Player:
+    totals = {
+        name.removeprefix(TOTAL_PREFIX): Decimal(value)
+        for name, value in item.items()
+        if name.startswith(TOTAL_PREFIX)
+    }
+    return Player.model_validate(
+        {
+            "username_id": item["username_id"],
+            "username": item["username"],
+            "uuid": item.get("uuid"),
+            "email": item.get("email", ""),
+            "payments": int(item.get("payments", 0)),
+            "chargebacks": int(item.get("chargebacks", 0)),
+            "bans": int(item.get("bans", 0)),
+            "totals": totals,
+        }
+    )
+
+
 class PlayerRepository:
-    """Writes of the player records, added to a payment's transaction."""
+    """The player records: reads for player lookup, writes added to a payment's (or a ban's)
+    transaction."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def id_by_name(self, account_id: int, username: str) -> int | None:
+        """The player's id from the name pointer (one GetItem)."""
+        item = self.table.get(keys.key(keys.account_pk(account_id), keys.player_name_sk(username)))
+        return int(item["username_id"]) if item else None
+
+    def id_by_uuid(self, account_id: int, uuid_value: str) -> int | None:
+        """The player's id from the UUID pointer (one GetItem)."""
+        item = self.table.get(keys.key(keys.account_pk(account_id), keys.player_uuid_sk(uuid_value)))
+        return int(item["username_id"]) if item else None
+
+    def get(self, account_id: int, username_id: int) -> Player | None:
+        item = self.table.get(keys.key(keys.account_pk(account_id), keys.player_sk(username_id)))
+        return player_from_item(item) if item else None
+
+    def with_payments(
+        self, account_id: int, username_id: int, limit: int
+    ) -> tuple[Player | None, list[PaymentRecord]]:
+        """The player and their latest `limit` payments, newest first: one GSI1 Query."""
+        items, _ = self.table.query(
+            keys.payments_of_player(account_id, username_id), index=GSI1, forward=False, limit=limit + 1
+        )
+        player = next((i for i in items if i.get("entity") == "player"), None)
+        payments = [from_item(PaymentRecord, i) for i in items if i.get("entity") == "payment"][:limit]
+        return (player_from_item(player) if player else None), payments
 
     @staticmethod
     def add_player(

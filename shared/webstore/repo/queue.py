@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -16,9 +17,8 @@ from webstore import keys
 from webstore.catalog import Model, Server
 from webstore.db import (
     ConditionFailed,
-    Item,
+    Contention,
     Table,
-    TransactAction,
     Transaction,
     TransactionCancelled,
     from_item,
@@ -53,6 +53,36 @@ class QueuedCommand(Model):
     def counter_sk(self) -> str:
         """The item whose count of waiting commands this command adds to."""
         return keys.due_sk(self.username_id) if self.require_online else keys.QUEUE_STATE
+
+
+@dataclass(frozen=True)
+class QueueState:
+    """A server queue's polling state: the current cycle's cursor and when the next may start,
+    and how many offline commands wait."""
+
+    next_check_at: int = 0
+    cycle_cursor: str | None = None
+    offline_pending: int = 0
+
+
+@dataclass(frozen=True)
+class DueEntry:
+    """A player with online commands waiting (`pending` of them; 0: the entry is idle)."""
+
+    sk: str
+    username_id: int
+    username: str
+    uuid: str | None
+    pending: int
+
+
+@dataclass(frozen=True)
+class CommandPointer:
+    """Where a command lives in its queue, and which item counts it."""
+
+    command_id: int
+    location: str
+    counter: str
 
 
 def enqueue_cost(commands: Sequence[QueuedCommand]) -> int:
@@ -109,24 +139,38 @@ class QueueRepository:
 
     # --- reads of the plugin --------------------------------------------------------------
 
-    def state_and_server(self, account_id: int, server_id: int) -> tuple[Item, Server | None]:
+    def state_and_server(self, account_id: int, server_id: int) -> tuple[QueueState, Server | None]:
         """The queue state and the server's settings: one (consistent) BatchGetItem."""
         state_key = keys.key(keys.queue_pk(account_id, server_id), keys.QUEUE_STATE)
         server_key = keys.key(keys.account_pk(account_id), keys.server_sk(server_id))
         found = {i["SK"]: i for i in self.table.batch_get([state_key, server_key], consistent=True)}
         server = found.get(server_key["SK"])
-        return found.get(keys.QUEUE_STATE, {}), (from_item(Server, server) if server else None)
+        item = found.get(keys.QUEUE_STATE, {})
+        state = QueueState(
+            next_check_at=int(item.get("next_check_at", 0)),
+            cycle_cursor=item.get("cycle_cursor"),
+            offline_pending=int(item.get("offline_pending", 0)),
+        )
+        return state, (from_item(Server, server) if server else None)
 
-    def due_players(self, account_id: int, server_id: int, after: str | None, limit: int) -> list[Item]:
-        """Up to `limit` due-player items, in id order, after the SK `after` (one Query)."""
-        lower = after + "!" if after else keys.DUE_PREFIX  # "!" sorts right after the cursor itself
+    def due_players(self, account_id: int, server_id: int, after: str | None, limit: int) -> list[DueEntry]:
+        """Up to `limit` due players, in id order, after the SK `after` (one Query)."""
         items, _ = self.table.query(
             keys.queue_pk(account_id, server_id),
-            sk_between=(lower, keys.DUE_PREFIX + "~"),
+            sk_between=keys.due_range(after),
             limit=limit,
             consistent=True,
         )
-        return items
+        return [
+            DueEntry(
+                sk=i["SK"],
+                username_id=int(i["username_id"]),
+                username=i["username"],
+                uuid=i.get("uuid"),
+                pending=int(i.get("pending", 0)),
+            )
+            for i in items
+        ]
 
     def drop_if_idle(self, account_id: int, server_id: int, sk: str) -> None:
         """Delete a due item whose commands are all gone (never one that got a new command)."""
@@ -189,52 +233,51 @@ class QueueRepository:
 
     # --- deletes by id --------------------------------------------------------------------
 
-    def pointers(self, account_id: int, server_id: int, command_ids: Sequence[int]) -> dict[int, Item]:
+    def pointers(self, account_id: int, server_id: int, command_ids: Sequence[int]) -> list[CommandPointer]:
         """The id pointers that exist in this server's queue (consistent BatchGetItem)."""
         pk = keys.queue_pk(account_id, server_id)
         found = self.table.batch_get(
             [keys.key(pk, keys.command_pointer_sk(i)) for i in command_ids], consistent=True
         )
-        return {int(i["SK"].split("#", 1)[1]): i for i in found}
+        return [CommandPointer(keys.id_of(i["SK"]), i["location"], i["counter"]) for i in found]
 
-    def delete_found(self, account_id: int, server_id: int, pointers: dict[int, Item]) -> None:
+    def delete_found(self, account_id: int, server_id: int, pointers: Sequence[CommandPointer]) -> bool:
         """Delete the commands the pointers name, in transactions of at most 100 actions.
         A pointer delete is conditional on the pointer existing, so a command is deleted and
-        uncounted once even when deletes overlap. Raises TransactionCancelled for the chunk
-        that lost a race (the caller re-reads and retries what is left)."""
+        uncounted once even when deletes overlap. False when a chunk lost that race (the
+        caller re-reads and retries what is left)."""
         pk = keys.queue_pk(account_id, server_id)
-        for chunk in _chunks(list(pointers.items())):
-            actions: list[TransactAction] = []
+        for chunk in _chunks(sorted(pointers, key=lambda p: p.command_id)):
+            tx = Transaction(self.table)
             counts: dict[str, int] = {}
-            for command_id, pointer in chunk:
-                actions.append(
-                    TransactAction.delete(
-                        keys.key(pk, keys.command_pointer_sk(command_id)), condition="attribute_exists(PK)"
-                    )
+            for pointer in chunk:
+                tx.delete(
+                    keys.key(pk, keys.command_pointer_sk(pointer.command_id)),
+                    condition="attribute_exists(PK)",
                 )
-                actions.append(TransactAction.delete(keys.key(pk, pointer["location"])))
-                counts[pointer["counter"]] = counts.get(pointer["counter"], 0) + 1
+                tx.delete(keys.key(pk, pointer.location))
+                counts[pointer.counter] = counts.get(pointer.counter, 0) + 1
             for counter_sk, count in counts.items():
                 attribute = "offline_pending" if counter_sk == keys.QUEUE_STATE else "pending"
-                actions.append(
-                    TransactAction.update(
-                        keys.key(pk, counter_sk), f"ADD {attribute} :minus", values={":minus": -count}
-                    )
-                )
-            self.table.transact(actions)
+                tx.update(keys.key(pk, counter_sk), f"ADD {attribute} :minus", values={":minus": -count})
+            try:
+                tx.commit()
+            except Contention:
+                return False
+        return True
 
 
-def _chunks(pointers: list[tuple[int, Item]]) -> list[list[tuple[int, Item]]]:
+def _chunks(pointers: list[CommandPointer]) -> list[list[CommandPointer]]:
     """Split so each transaction holds at most 100 actions (2 per command + 1 per counter)."""
-    chunks: list[list[tuple[int, Item]]] = []
-    current: list[tuple[int, Item]] = []
+    chunks: list[list[CommandPointer]] = []
+    current: list[CommandPointer] = []
     counters: set[str] = set()
-    for entry in pointers:
-        new_counters = counters | {entry[1]["counter"]}
+    for pointer in pointers:
+        new_counters = counters | {pointer.counter}
         if current and 2 * (len(current) + 1) + len(new_counters) > 100:
             chunks.append(current)
-            current, new_counters = [], {entry[1]["counter"]}
-        current.append(entry)
+            current, new_counters = [], {pointer.counter}
+        current.append(pointer)
         counters = new_counters
     if current:
         chunks.append(current)

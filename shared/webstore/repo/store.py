@@ -7,14 +7,16 @@ contiguous range that includes the store item, which proves the public token.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from webstore import keys
-from webstore.catalog import Category, CommunityGoal, Package, Page, Sale, Store
-from webstore.db import Item, Table, from_item, to_item
+from webstore.catalog import Category, CommunityGoal, Package, Page, Sale, Server, Store
+from webstore.db import Item, Table, from_item, start_read, to_item
 from webstore.errors import NotFound
+from webstore.repo.account import AccountRepository
 
 ENTITIES: dict[str, type[Any]] = {
     "page": Page,
@@ -110,6 +112,50 @@ class StoreRepository:
                     from_item(ENTITIES[entity], item)
                 )
         return view
+
+    # --- operator views -------------------------------------------------------------------
+
+    def store_and_server(self, account_id: int, server_id: int) -> tuple[Store | None, Server | None]:
+        """The store and one of its servers: one BatchGetItem."""
+        store_key = keys.key(keys.store_pk(account_id), keys.STORE_ITEM)
+        server_key = keys.key(keys.account_pk(account_id), keys.server_sk(server_id))
+        found = {(i["PK"], i["SK"]): i for i in self.table.batch_get([store_key, server_key])}
+        store = found.get((store_key["PK"], store_key["SK"]))
+        server = found.get((server_key["PK"], server_key["SK"]))
+        return (from_item(Store, store) if store else None), (from_item(Server, server) if server else None)
+
+    def catalog_with_servers(self, account_id: int) -> tuple[StoreView, dict[int, Server]]:
+        """The catalog with packages (one Query) and the servers (one Query), issued together."""
+        servers = start_read(AccountRepository(self.table).servers, account_id)
+        view = self.catalog(account_id, with_packages=True)
+        return view, servers.result()
+
+    def goals(self, account_id: int, limit: int) -> list[CommunityGoal]:
+        """The first `limit` community goals in id order: one Query."""
+        items, _ = self.table.query(
+            keys.store_pk(account_id), sk_between=keys.id_range(keys.goal_sk), limit=limit
+        )
+        return [from_item(CommunityGoal, i) for i in items]
+
+    def goal(self, account_id: int, goal_id: int) -> CommunityGoal:
+        item = self.table.get(keys.key(keys.store_pk(account_id), keys.goal_sk(goal_id)))
+        if item is None:
+            raise NotFound("Community goal not found")
+        return from_item(CommunityGoal, item)
+
+    def update_package(
+        self, account_id: int, package_id: int, changes: Mapping[str, Any], now: datetime
+    ) -> None:
+        """Set some of a package's fields: one conditional UpdateItem (NotFound if there is none)."""
+        fields = {**changes, "updated_at": now}
+        self.table.update(
+            keys.key(keys.store_pk(account_id), keys.package_sk(package_id)),
+            "SET " + ", ".join(f"#{k} = :{k}" for k in fields),
+            condition="attribute_exists(PK)",
+            names={f"#{k}": k for k in fields},
+            values={f":{k}": v for k, v in fields.items()},
+            fails=NotFound("Package not found"),
+        )
 
     # --- writes (catalog import and operator updates) ---
 

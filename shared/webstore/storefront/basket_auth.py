@@ -17,9 +17,9 @@ from urllib.parse import quote
 from webstore import keys
 from webstore.basket import Basket
 from webstore.catalog import Store
-from webstore.db import plain_json
 from webstore.errors import Conflict, Invalid, NotFound
 from webstore.events import DomainEvent
+from webstore.repo import plain_json
 from webstore.repo.baskets import BasketRepository
 from webstore.repo.users import User, UserRepository, check_username
 from webstore.services import Services

@@ -12,10 +12,10 @@ from typing import TypeVar
 from webstore import keys
 from webstore.basket import Basket
 from webstore.catalog import Category
-from webstore.db import start_read
 from webstore.errors import NotFound
 from webstore.players import Tier
 from webstore.pricing import PricingContext
+from webstore.repo import start_read
 from webstore.repo.baskets import BasketRepository
 from webstore.repo.player_tiers import ONGOING_STATUSES, PlayerTierRepository
 from webstore.repo.store import StoreRepository, StoreView

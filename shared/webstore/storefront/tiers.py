@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from webstore import keys
 from webstore.catalog import PackageType
-from webstore.db import start_read
 from webstore.errors import Invalid, NotFound
+from webstore.repo import start_read
 from webstore.repo.player_tiers import ONGOING_STATUSES, PlayerTierRepository
 from webstore.services import Services
 from webstore.storefront.catalog import load_catalog

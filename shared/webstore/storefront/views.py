@@ -20,10 +20,10 @@ from webstore.catalog import (
     SidebarModule,
     Store,
 )
-from webstore.db import plain_json
 from webstore.money import ZERO, round_money
 from webstore.players import TIER_STATUSES, StoreStats, Tier
 from webstore.pricing import PricingContext, billing_period_start, package_price, price_of, prorate_price
+from webstore.repo import plain_json
 from webstore.repo.store import StoreView
 from webstore.settings import Settings
 from webstore.storefront import schemas

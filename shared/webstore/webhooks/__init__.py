@@ -1,9 +1,10 @@
 """Signed webhooks: the envelope and signature (`envelope`), the URL policy (`policy`), the HTTP
-adapter (`http`), the table records (`store`), the delivery use case (`delivery`), retry backoff
+adapter (`http`), the delivery use case (`delivery`), retry backoff
 (`retry`), `basket.abandoned` (`abandoned`) and the local stack's worker (`local`).
-See docs/webhooks.md.
+The table records live in `webstore.repo.webhooks`. See docs/webhooks.md.
 """
 
+from webstore.repo.webhooks import DeliveryAttempt
 from webstore.webhooks.delivery import (
     DeliveryFailed,
     DispatchResult,
@@ -11,7 +12,6 @@ from webstore.webhooks.delivery import (
     WebhookDispatcher,
     delivery_history,
 )
-from webstore.webhooks.store import DeliveryAttempt
 
 __all__ = [
     "DeliveryAttempt",

@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from webstore.db import plain_json
 from webstore.events import DomainEvent
+from webstore.repo import plain_json
 
 BASKET_ABANDONED = "basket.abandoned"
 TTL_PRINCIPAL = "dynamodb.amazonaws.com"

@@ -23,6 +23,7 @@ from aws_lambda_powertools import Logger
 
 from webstore.catalog import WebhookEndpoint
 from webstore.events import DomainEvent
+from webstore.repo.webhooks import ClaimState, DeliveryAttempt, WebhookRepository
 from webstore.services import Services
 from webstore.webhooks.envelope import (
     SIGNATURE_HEADER,
@@ -36,7 +37,6 @@ from webstore.webhooks.envelope import (
 )
 from webstore.webhooks.http import HttpResult, HttpSender, Sender
 from webstore.webhooks.policy import Resolver, Target, UrlRefused, check_url, system_resolver
-from webstore.webhooks.store import ClaimState, DeliveryAttempt, WebhookStore
 
 logger = Logger(child=True)
 
@@ -90,7 +90,7 @@ class WebhookDispatcher:
         self, services: Services, *, sender: Sender | None = None, resolver: Resolver = system_resolver
     ) -> None:
         self.services = services
-        self.store = WebhookStore(services)
+        self.store = WebhookRepository(services.table, services.secrets)
         self.sender: Sender = sender or HttpSender()
         self.resolver = resolver
 
@@ -148,7 +148,7 @@ class WebhookDispatcher:
             return EndpointOutcome(endpoint.id, Outcome.REFUSED, str(refusal))
         if not endpoint.validated and not self._validate(account_id, endpoint, target):
             return EndpointOutcome(endpoint.id, Outcome.NOT_VALIDATED)
-        claim = self.store.claim(account_id, event.id, event.type, endpoint.id, LEASE)
+        claim = self.store.claim(account_id, event.id, event.type, endpoint.id, LEASE, self.services.now())
         if claim.state is ClaimState.DELIVERED:
             return EndpointOutcome(endpoint.id, Outcome.ALREADY_DELIVERED)
         if claim.state is ClaimState.BUSY:
@@ -156,7 +156,7 @@ class WebhookDispatcher:
         response = self._post(endpoint, target, encode_body(envelope(event)))
         self._record(account_id, endpoint, event.id, event.type, claim.attempt, response)
         if response.ok:
-            self.store.mark_delivered(account_id, event.id, endpoint.id)
+            self.store.mark_delivered(account_id, event.id, endpoint.id, self.services.now())
             return EndpointOutcome(endpoint.id, Outcome.DELIVERED)
         self.store.release(account_id, event.id, endpoint.id, claim.token)
         return EndpointOutcome(endpoint.id, Outcome.FAILED, _failure(response))
@@ -225,4 +225,4 @@ def _failure(response: HttpResult) -> str:
 
 def delivery_history(services: Services, account_id: int, limit: int = 50) -> list[DeliveryAttempt]:
     """The account's most recent delivery attempts, newest first (one Query)."""
-    return WebhookStore(services).history(account_id, limit)
+    return WebhookRepository(services.table, services.secrets).history(account_id, limit)

@@ -12,12 +12,12 @@ import pytest
 
 from webstore.events import DomainEvent, InProcessBus
 from webstore.keys import account_pk, key, webhook_claim_sk, webhook_sk
+from webstore.repo.webhooks import WebhookRepository
 from webstore.services import Services
 from webstore.webhooks import Outcome, WebhookDispatcher, delivery_history
 from webstore.webhooks.envelope import verify
 from webstore.webhooks.http import HttpSender
 from webstore.webhooks.local import subscribe
-from webstore.webhooks.store import WebhookStore
 
 from .conftest import SECRET, Behaviour, Received, Receiver, add_endpoint, echo_then
 
@@ -137,7 +137,9 @@ def test_an_endpoint_another_worker_is_delivering_to_is_retried_not_posted(
     receiver = receiver_factory(echo_then())
     add_endpoint(aws, ACCOUNT, 1, receiver.url, validated=True)
     published = event()
-    WebhookStore(aws).claim(ACCOUNT, published.id, published.type, 1, timedelta(seconds=30))
+    WebhookRepository(aws.table, aws.secrets).claim(
+        ACCOUNT, published.id, published.type, 1, timedelta(seconds=30), aws.now()
+    )
 
     result = WebhookDispatcher(aws).dispatch(published)
 

@@ -1,4 +1,4 @@
-"""Webhook data in the one table, all under the account partition (`ACCOUNT#<id>`).
+"""Webhook records in the one table, all under the account partition (`ACCOUNT#<id>`).
 
 | item                         | SK                                                        | TTL     |
 |------------------------------|-----------------------------------------------------------|---------|
@@ -18,18 +18,16 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import Any
 
 from aws_lambda_powertools import Logger
 from pydantic import BaseModel, ValidationError
 
 from webstore import keys
 from webstore.catalog import WebhookEndpoint
-from webstore.db import ConditionFailed, from_item
+from webstore.db import ConditionFailed, Item, Table, from_item
 from webstore.keys import account_pk, key, webhook_sk
 from webstore.repo.account import AccountRepository
-from webstore.secret_box import SealBroken
-from webstore.services import Services
+from webstore.secret_box import SealBroken, SecretBox
 
 logger = Logger(child=True)
 
@@ -71,27 +69,29 @@ def attempt_sk(attempt: DeliveryAttempt) -> str:
     )
 
 
-class WebhookStore:
-    def __init__(self, services: Services) -> None:
-        self.services = services
-        self.table = services.table
+def _ttl(now: datetime) -> int:
+    return int((now + RETENTION).timestamp())
 
-    def _ttl(self) -> int:
-        return int((self.services.now() + RETENTION).timestamp())
+
+class WebhookRepository:
+    def __init__(self, table: Table, secrets: SecretBox) -> None:
+        self.table = table
+        self.secrets = secrets
 
     # --- endpoints ---
 
-    def endpoints(self, account_id: int) -> list[WebhookEndpoint]:
-        """The account's endpoints: one Query (paged only past 1 MB, i.e. never in practice)."""
+    def endpoints(self, account_id: int, *, consistent: bool = False) -> list[WebhookEndpoint]:
+        """The account's endpoints, their secrets opened (unreadable ones are logged and left out):
+        one Query (paged only past 1 MB, i.e. never in practice)."""
         found: list[WebhookEndpoint] = []
-        start: dict[str, Any] | None = None
+        start: Item | None = None
         while True:
             items, start = self.table.query(
-                account_pk(account_id), sk_prefix=keys.WEBHOOK_PREFIX, start_key=start
+                account_pk(account_id), sk_prefix=keys.WEBHOOK_PREFIX, start_key=start, consistent=consistent
             )
             for item in items:
                 try:
-                    found.append(AccountRepository.webhook_endpoint(item, self.services.secrets))
+                    found.append(AccountRepository.webhook_endpoint(item, self.secrets))
                 except (ValidationError, SealBroken):
                     logger.error("unreadable webhook endpoint", extra={"sk": item.get("SK")})
             if not start:
@@ -115,10 +115,15 @@ class WebhookStore:
     # --- idempotency claims ---
 
     def claim(
-        self, account_id: int, event_id: str, event_type: str, endpoint_id: int, lease: timedelta
+        self,
+        account_id: int,
+        event_id: str,
+        event_type: str,
+        endpoint_id: int,
+        lease: timedelta,
+        now: datetime,
     ) -> Claim:
         """Take the (event, endpoint) lease unless it was delivered or someone else holds it."""
-        now = self.services.now()
         token = secrets.token_hex(8)
         item_key = key(account_pk(account_id), keys.webhook_claim_sk(event_id, endpoint_id))
         try:
@@ -144,7 +149,7 @@ class WebhookStore:
                     ":entity": "webhook_delivery",
                     ":type": event_type,
                     ":endpoint": endpoint_id,
-                    ":ttl": self._ttl(),
+                    ":ttl": _ttl(now),
                     ":one": 1,
                     ":now": int(now.timestamp()),
                 },
@@ -156,12 +161,12 @@ class WebhookStore:
             return Claim(state)
         return Claim(ClaimState.CLAIMED, int(attributes.get("attempts", 1)), token)
 
-    def mark_delivered(self, account_id: int, event_id: str, endpoint_id: int) -> None:
+    def mark_delivered(self, account_id: int, event_id: str, endpoint_id: int, now: datetime) -> None:
         self.table.update(
             key(account_pk(account_id), keys.webhook_claim_sk(event_id, endpoint_id)),
             "SET #status = :delivered, delivered_at = :at REMOVE #lease, #claim",
             names={"#status": "status", "#lease": "lease_until", "#claim": "claim"},
-            values={":delivered": "delivered", ":at": self.services.now().isoformat()},
+            values={":delivered": "delivered", ":at": now.isoformat()},
         )
 
     def release(self, account_id: int, event_id: str, endpoint_id: int, token: str) -> None:
@@ -182,7 +187,7 @@ class WebhookStore:
             "PK": account_pk(account_id),
             "SK": attempt_sk(attempt),
             "entity": "webhook_attempt",
-            "expires_at": self._ttl(),
+            "expires_at": _ttl(attempt.attempted_at),
             **attempt.model_dump(mode="json", exclude_none=True),
         }
         self.table.put(item)

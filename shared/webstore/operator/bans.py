@@ -1,0 +1,69 @@
+"""Bans: the latest ones, and banning a player by username or UUID (optionally an address),
+counted on the player's record in the same transaction."""
+
+from __future__ import annotations
+
+import ipaddress
+
+from webstore.errors import Invalid
+from webstore.operator import schemas, views
+from webstore.operator.players import is_uuid, normalize_uuid
+from webstore.players import Player
+from webstore.repo.account import AccountRepository
+from webstore.repo.bans import Ban, BanRepository
+from webstore.repo.players import PlayerRepository
+from webstore.repo.users import User, UserRepository, check_username
+from webstore.services import Services
+
+BANS_PER_PAGE = 100
+
+
+def list_bans(services: Services, account_id: int) -> list[schemas.Ban]:
+    """The latest bans, newest first (one Query, at most 100)."""
+    return [views.ban_view(b) for b in BanRepository(services.table).latest(account_id, BANS_PER_PAGE)]
+
+
+def ban_address(value: str | None) -> str:
+    """The address to ban in its canonical form ('' for none). Pure."""
+    if not value:
+        return ""
+    try:
+        return str(ipaddress.ip_address(value.strip()))
+    except ValueError as error:
+        raise Invalid("ip must be an IPv4 or IPv6 address", field="ip") from error
+
+
+def _banned_player(services: Services, account_id: int, ref: str) -> tuple[User | None, str, Player | None]:
+    """Who a ban names: the platform user (if known), the UUID, and the account's player record.
+    A UUID nobody bought with is banned as given; a username is registered if new."""
+    players = PlayerRepository(services.table)
+    if is_uuid(ref):
+        uuid_value = normalize_uuid(ref)
+        username_id = players.id_by_uuid(account_id, uuid_value)
+        player = players.get(account_id, username_id) if username_id else None
+        user = User(player.username_id, player.username, uuid_value) if player else None
+        return user, uuid_value, player
+    user = UserRepository(services.table).ensure(check_username(ref, "user"))
+    return user, user.uuid, players.get(account_id, user.id)
+
+
+def create_ban(services: Services, account_id: int, body: schemas.BanCreate) -> schemas.Ban:
+    """Ban a player by username or UUID (optionally an IP too); counts on the player record."""
+    ip = ban_address(body.ip)
+    user, uuid_value, player = _banned_player(services, account_id, body.user)
+    now = services.now()
+    ban = Ban(
+        id=AccountRepository(services.table).next_ids(account_id, "ban")[0],
+        time=now,
+        ip=ip,
+        payment_email=player.email if player else "",
+        reason=body.reason,
+        ign=user.username if user else "",
+        uuid=uuid_value,
+    )
+    tx = services.transaction()
+    BanRepository(services.table).add(tx, account_id, ban)
+    if user is not None:
+        PlayerRepository.add_player(tx, account_id, user, email="", now=now, counters={"bans": 1})
+    tx.commit()
+    return views.ban_view(ban)

@@ -1,0 +1,173 @@
+"""Coupons as the operator manages them: a cursor-paged list, one by id or code, create
+(with SPEC's field combinations checked by `new_coupon`, a pure rule), delete."""
+
+from __future__ import annotations
+
+import math
+from datetime import UTC, datetime
+from urllib.parse import urlencode
+
+from webstore import keys
+from webstore.catalog import Coupon, Discount, DiscountType, Effective
+from webstore.errors import Invalid, NotFound
+from webstore.operator import schemas, views
+from webstore.repo.account import AccountRepository
+from webstore.repo.store import StoreRepository, StoreView
+from webstore.repo.users import check_username
+from webstore.services import Services
+
+COUPONS_PER_PAGE = 25
+
+
+def list_coupons(
+    services: Services, account_id: int, page: int, after: int | None, before: int | None
+) -> schemas.CouponList:
+    """25 a page, in id order. The next/previous links carry a cursor (the last/first id shown),
+    so following them is one Query whatever the page; the total comes from a counter."""
+    if page < 1:
+        raise Invalid("page must be at least 1", field="page")
+    skip = COUPONS_PER_PAGE * (page - 1) if after is None and before is None else 0
+    found = AccountRepository(services.table).coupon_page(
+        account_id, COUPONS_PER_PAGE, after=after, before=before, skip=skip
+    )
+    coupons = found.coupons
+    base = f"{services.settings.operator_url}/coupons?"
+    next_url = (
+        base + urlencode({"page": page + 1, "after": coupons[-1].id})
+        if coupons and found.more_after
+        else None
+    )
+    previous_url = (
+        base + urlencode({"page": page - 1, "before": coupons[0].id}) if coupons and page > 1 else None
+    )
+    return schemas.CouponList(
+        pagination=schemas.Pagination(
+            totalResults=found.total,
+            currentPage=page,
+            lastPage=max(1, math.ceil(found.total / COUPONS_PER_PAGE)),
+            previous=previous_url,
+            next=next_url,
+        ),
+        data=[views.coupon_view(c) for c in coupons],
+    )
+
+
+def coupon_by_ref(services: Services, account_id: int, ref: str) -> Coupon:
+    """A coupon by id (or, for convenience, by code)."""
+    coupons = AccountRepository(services.table)
+    if ref.isdigit() and 1 <= int(ref) <= keys.INT32_MAX:
+        return coupons.coupon(account_id, int(ref))
+    if not ref or len(ref) > 64:
+        raise NotFound("Coupon not found")
+    return coupons.coupon_by_code(account_id, ref)
+
+
+def get_coupon(services: Services, account_id: int, ref: str) -> schemas.Coupon:
+    return views.coupon_view(coupon_by_ref(services, account_id, ref))
+
+
+def _date(value: str, field: str) -> datetime:
+    try:
+        parsed = datetime.strptime(value, "%Y-%m-%d")
+    except ValueError as error:
+        raise Invalid(f"{field} must be a date yyyy-mm-dd", field=field) from error
+    return parsed.replace(tzinfo=UTC)
+
+
+def _check_targets(body: schemas.CouponCreate, view: StoreView) -> None:
+    if body.effective_on == "package":
+        if not body.packages:
+            raise Invalid("packages is required when effective_on is package", field="packages")
+        unknown = [p for p in body.packages if view.package(p) is None]
+        if unknown:
+            raise Invalid(f"packages: no package {unknown[0]}", field="packages")
+    elif body.packages:
+        raise Invalid("packages is used only when effective_on is package", field="packages")
+    if body.effective_on == "category":
+        if not body.categories:
+            raise Invalid("categories is required when effective_on is category", field="categories")
+        unknown = [c for c in body.categories if view.category(c) is None]
+        if unknown:
+            raise Invalid(f"categories: no category {unknown[0]}", field="categories")
+    elif body.categories:
+        raise Invalid("categories is used only when effective_on is category", field="categories")
+
+
+def _check_discount(body: schemas.CouponCreate) -> None:
+    if body.discount_type is DiscountType.PERCENTAGE:
+        if not 0 < body.discount_percentage <= 100:
+            raise Invalid(
+                "discount_percentage must be 1 to 100 for a percentage discount", field="discount_percentage"
+            )
+        if body.discount_amount:
+            raise Invalid("discount_amount is used only for a value discount", field="discount_amount")
+    else:
+        if body.discount_amount <= 0:
+            raise Invalid("discount_amount must be more than 0 for a value discount", field="discount_amount")
+        if body.discount_percentage:
+            raise Invalid(
+                "discount_percentage is used only for a percentage discount", field="discount_percentage"
+            )
+
+
+def _check_limits(body: schemas.CouponCreate) -> tuple[datetime | None, datetime | None]:
+    """The redemption limit's combination; the start and expiry dates it gives."""
+    if not body.redeem_unlimited and body.expire_limit < 1:
+        raise Invalid("expire_limit must be at least 1 unless redeem_unlimited", field="expire_limit")
+    if body.redeem_unlimited and body.expire_limit:
+        raise Invalid("expire_limit is used only when redeem_unlimited is false", field="expire_limit")
+    start = _date(body.start_date, "start_date") if body.start_date else None
+    expire = None
+    if not body.expire_never:
+        if not body.expire_date:
+            raise Invalid("expire_date is required unless expire_never", field="expire_date")
+        expire = _date(body.expire_date, "expire_date")
+        if start and expire <= start:
+            raise Invalid("expire_date must be after start_date", field="expire_date")
+    elif body.expire_date:
+        raise Invalid("expire_date is used only when expire_never is false", field="expire_date")
+    return start, expire
+
+
+def new_coupon(body: schemas.CouponCreate, view: StoreView, coupon_id: int, now: datetime) -> Coupon:
+    """Check the combinations SPEC describes; what a field is 'used only when' must not be
+    sent otherwise (so a mistake is reported, not silently ignored). Pure."""
+    _check_targets(body, view)
+    _check_discount(body)
+    start, expire = _check_limits(body)
+    username = check_username(body.username, "username") if body.username else None
+    return Coupon(
+        id=coupon_id,
+        code=body.code.upper(),
+        effective=Effective(type=body.effective_on, packages=body.packages, categories=body.categories),
+        discount=Discount(
+            type=body.discount_type, percentage=body.discount_percentage, value=body.discount_amount
+        ),
+        redeem_unlimited=body.redeem_unlimited,
+        expire_never=body.expire_never,
+        expire_limit=body.expire_limit,
+        expire_date=expire,
+        start_date=start,
+        basket_type=body.basket_type,
+        minimum=body.minimum,
+        discount_application_method=body.discount_application_method,
+        user_limit=body.user_limit,
+        username=username,
+        note=body.note,
+        created_at=now,
+    )
+
+
+def create_coupon(services: Services, account_id: int, body: schemas.CouponCreate) -> schemas.Coupon:
+    view = StoreRepository(services.table).catalog(account_id, with_packages=True)
+    accounts = AccountRepository(services.table)
+    now = services.now()
+    # Validate before spending an id; ids may have gaps (the list pages by cursor, not by id).
+    new_coupon(body, view, 1, now)
+    coupon = new_coupon(body, view, accounts.next_ids(account_id, "coupon")[0], now)
+    accounts.create_coupon(account_id, coupon)
+    return views.coupon_view(coupon)
+
+
+def delete_coupon(services: Services, account_id: int, ref: str) -> None:
+    AccountRepository(services.table).delete_coupon(account_id, coupon_by_ref(services, account_id, ref))
