@@ -20,12 +20,14 @@ from functions.runtime import Access
 from infra.aws.data import TTL_REMOVAL_OF_BASKET
 from infra.aws.functions import Shared, WebstoreFunction, function_name
 from webstore.events import SOURCE
+from webstore.webhooks import retry
 
 DISPATCH_HANDLER = "functions.events.dispatch_webhook.handler"
 BASKET_EXPIRED_HANDLER = "functions.events.basket_expired.handler"
+# The webhook retry budget (receipts before the dead-letter queue); the local stack uses it too.
+MAX_RECEIVES = retry.MAX_RECEIVES
 # Each delivery attempt POSTs with a short timeout; 30 s covers a batch of slow receivers.
 DISPATCH_TIMEOUT = Duration.seconds(30)
-MAX_RECEIVES = 5
 
 
 def _queue(scope: Construct, id: str, **props: object) -> sqs.Queue:

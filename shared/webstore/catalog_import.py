@@ -2,7 +2,7 @@
 
 Re-importing updates in place: definitions are overwritten, runtime state is kept (the
 public token, key and server secrets once issued, coupon redemptions, gift card balances,
-goal progress). Credentials are generated on first import (or taken from the file) and
+goal progress, a webhook endpoint's validation while its URL and secret stay the same). Credentials are generated on first import (or taken from the file) and
 returned once; only their hashes are stored.
 """
 
@@ -33,7 +33,7 @@ from webstore.catalog import (
 from webstore.db import Table, deserialize
 from webstore.repo.account import AccountRepository
 from webstore.repo.store import StoreRepository
-from webstore.secret_box import SecretBox, secret_box
+from webstore.secret_box import SealBroken, SecretBox, secret_box
 from webstore.settings import get_settings
 
 EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
@@ -158,7 +158,10 @@ def import_catalog(
     for code in catalog.creator_codes:
         items.append(accounts.creator_code_item(account_id, code))
     box = box or secret_box(get_settings())
+    validated = _validated_endpoints(table, account_id, box) if catalog.webhooks else set()
     for endpoint in catalog.webhooks:
+        if (endpoint.id, str(endpoint.url), endpoint.secret) in validated:
+            endpoint = endpoint.model_copy(update={"validated": True})
         items.append(accounts.webhook_item(account_id, endpoint, box))
     table.batch_write(items)
     for goal in catalog.community_goals:
@@ -193,6 +196,22 @@ def import_catalog(
         if entries:
             accounts.raise_sequence(account_id, sequence, max(e.id for e in entries))
     return ImportResult(account_id, public_token, checkout_key, secrets)
+
+
+def _validated_endpoints(table: Table, account_id: int, box: SecretBox) -> set[tuple[int, str, str]]:
+    """(id, url, secret) of the account's endpoints validated already (one Query): re-importing
+    them unchanged keeps them validated; a new URL or secret must pass the handshake again."""
+    items, _ = table.query(keys.account_pk(account_id), sk_prefix=keys.WEBHOOK_PREFIX, consistent=True)
+    found: set[tuple[int, str, str]] = set()
+    for item in items:
+        if not item.get("validated"):
+            continue
+        try:
+            endpoint = AccountRepository.webhook_endpoint(item, box)
+        except (ValueError, SealBroken):  # unreadable or sealed under another key: validate again
+            continue
+        found.add((endpoint.id, str(endpoint.url), endpoint.secret))
+    return found
 
 
 def _upsert(table: Table, item: dict[str, Any], keep: tuple[str, ...] = ()) -> None:
