@@ -1,5 +1,7 @@
 """POST {plugin_url}/payments/{transaction}/note — add a note to a payment."""
 
+from typing import Annotated
+
 from fastapi import Depends, Path
 from pydantic import BaseModel, Field
 
@@ -9,6 +11,7 @@ from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.operator import payments, schemas
 from webstore.operator.auth import ServerIdentity
 from webstore.services import Services
+from webstore.validation import PathRef
 
 ROUTE = Route(
     Interface.OPERATOR,
@@ -26,7 +29,7 @@ class NoteBody(BaseModel):
 
 async def endpoint(
     body: NoteBody,
-    transaction: str = Path(max_length=64),
+    transaction: Annotated[PathRef, Path(max_length=64)],
     who: ServerIdentity = Depends(server_identity),
     svc: Services = Depends(services),
 ) -> schemas.Payment:

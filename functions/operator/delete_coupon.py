@@ -1,5 +1,7 @@
 """DELETE {plugin_url}/coupons/{id} — delete a coupon; 204."""
 
+from typing import Annotated
+
 from fastapi import Depends, Path, Response
 
 from functions.deps import services
@@ -8,6 +10,7 @@ from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.operator import admin
 from webstore.operator.auth import ServerIdentity
 from webstore.services import Services
+from webstore.validation import PathRef
 
 ROUTE = Route(
     Interface.OPERATOR,
@@ -21,7 +24,7 @@ ROUTE = Route(
 
 
 async def endpoint(
-    coupon_id: str = Path(max_length=64),
+    coupon_id: Annotated[PathRef, Path(max_length=64)],
     who: ServerIdentity = Depends(server_identity),
     svc: Services = Depends(services),
 ) -> Response:

@@ -1,5 +1,7 @@
 """GET {plugin_url}/payments/{transaction} — one payment by transaction id."""
 
+from typing import Annotated
+
 from fastapi import Depends, Path
 
 from functions.deps import services
@@ -8,12 +10,13 @@ from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.operator import payments, schemas
 from webstore.operator.auth import ServerIdentity
 from webstore.services import Services
+from webstore.validation import PathRef
 
 ROUTE = Route(Interface.OPERATOR, "GET", "/payments/{transaction}", "getPayment", READ, "One payment")
 
 
 async def endpoint(
-    transaction: str = Path(max_length=64),
+    transaction: Annotated[PathRef, Path(max_length=64)],
     who: ServerIdentity = Depends(server_identity),
     svc: Services = Depends(services),
 ) -> schemas.Payment:

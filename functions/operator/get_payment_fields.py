@@ -1,5 +1,7 @@
 """GET {plugin_url}/payments/fields/{package} — what a manual payment for a package must carry."""
 
+from typing import Annotated
+
 from fastapi import Depends, Path
 
 from functions.deps import services
@@ -8,6 +10,7 @@ from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.operator import payments, schemas
 from webstore.operator.auth import ServerIdentity
 from webstore.services import Services
+from webstore.validation import PathRef
 
 ROUTE = Route(
     Interface.OPERATOR,
@@ -20,7 +23,7 @@ ROUTE = Route(
 
 
 async def endpoint(
-    package: str = Path(max_length=20),
+    package: Annotated[PathRef, Path(max_length=20)],
     who: ServerIdentity = Depends(server_identity),
     svc: Services = Depends(services),
 ) -> list[schemas.PaymentField]:

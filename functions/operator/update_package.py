@@ -1,5 +1,7 @@
 """PUT {plugin_url}/package/{package} — change `disabled`, `name` and/or `price`."""
 
+from typing import Annotated
+
 from fastapi import Depends, Path
 
 from functions.deps import services
@@ -8,13 +10,14 @@ from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.operator import admin, schemas
 from webstore.operator.auth import ServerIdentity
 from webstore.services import Services
+from webstore.validation import PathRef
 
 ROUTE = Route(Interface.OPERATOR, "PUT", "/package/{package}", "updatePackage", WRITE, "Update a package")
 
 
 async def endpoint(
     body: admin.PackageUpdate,
-    package: str = Path(max_length=20),
+    package: Annotated[PathRef, Path(max_length=20)],
     who: ServerIdentity = Depends(server_identity),
     svc: Services = Depends(services),
 ) -> schemas.OperatorPackage:

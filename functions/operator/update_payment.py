@@ -1,6 +1,8 @@
 """PUT {plugin_url}/payments/{transaction} — change status (complete/refund/chargeback) and/or
 reassign the payment to another username."""
 
+from typing import Annotated
+
 from fastapi import Depends, Path
 from pydantic import BaseModel, Field
 
@@ -10,6 +12,7 @@ from functions.runtime import WRITE_AND_PUBLISH, Interface, Route, lambda_handle
 from webstore.operator import payments, schemas
 from webstore.operator.auth import ServerIdentity
 from webstore.services import Services
+from webstore.validation import PathRef
 
 ROUTE = Route(
     Interface.OPERATOR,
@@ -28,7 +31,7 @@ class PaymentUpdate(BaseModel):
 
 async def endpoint(
     body: PaymentUpdate,
-    transaction: str = Path(max_length=64),
+    transaction: Annotated[PathRef, Path(max_length=64)],
     who: ServerIdentity = Depends(server_identity),
     svc: Services = Depends(services),
 ) -> schemas.Payment:

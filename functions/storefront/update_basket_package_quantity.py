@@ -1,11 +1,14 @@
 """PUT <host>/api/baskets/{basketIdent}/packages/{package_id} (COMPAT) — set a line's quantity."""
 
+from typing import Annotated
+
 from fastapi import Depends, Path
 
 from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, path_token, services
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.services import Services
 from webstore.storefront import baskets, schemas
+from webstore.validation import PathRef
 
 ROUTE = Route(
     Interface.STOREFRONT,
@@ -20,8 +23,8 @@ ROUTE = Route(
 
 async def endpoint(
     body: baskets.PackageQuantity,
+    package_id: Annotated[PathRef, Path(max_length=64)],
     basket_ident: str = Path(max_length=80),
-    package_id: str = Path(max_length=64),
     token: str | None = Depends(path_token),
     svc: Services = Depends(services),
 ) -> schemas.Envelope[schemas.Basket]:

@@ -1,5 +1,7 @@
 """PATCH {headless_url}/tiers/{tierId} — change a player's tier (Basic auth) → {success, message}."""
 
+from typing import Annotated
+
 from fastapi import Depends, Path, Request
 
 from functions.deps import TOKEN_PREFIX, basic_credentials, services
@@ -7,6 +9,7 @@ from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.services import Services
 from webstore.storefront import schemas
 from webstore.storefront.tiers import TierChangeRequest, change_tier
+from webstore.validation import PathRef
 
 ROUTE = Route(
     Interface.STOREFRONT,
@@ -22,7 +25,7 @@ async def endpoint(
     token: str,
     body: TierChangeRequest,
     request: Request,
-    tier_id: str = Path(max_length=12),
+    tier_id: Annotated[PathRef, Path(max_length=12)],
     svc: Services = Depends(services),
 ) -> schemas.Success:
     message = change_tier(svc, token, tier_id, body.package_id, basic_credentials(request))

@@ -2,8 +2,9 @@
 
 Re-importing updates in place: definitions are overwritten, runtime state is kept (the
 public token, key and server secrets once issued, coupon redemptions, gift card balances,
-goal progress, a webhook endpoint's validation while its URL and secret stay the same). Credentials are generated on first import (or taken from the file) and
-returned once; only their hashes are stored.
+goal progress, a webhook endpoint's validation while its URL and secret stay the same).
+Credentials are generated on first import (or taken from the file) and returned once; only
+their hashes are stored.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import uuid
 from decimal import ROUND_DOWN, Decimal
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
@@ -22,6 +22,7 @@ from webstore.repo.queue import QueueRepository
 from webstore.repo.store import StoreRepository
 from webstore.repo.users import User, UserRepository, check_username
 from webstore.services import Services
+from webstore.validation import COMMAND_MAP
 
 MAX_LIMIT = 100
 PER_PAGE = 25
@@ -130,7 +131,7 @@ def payment_fields(services: Services, account_id: int, package_ref: str) -> lis
 
 class ManualPackage(BaseModel):
     id: int = Field(ge=1, le=keys.INT32_MAX)
-    options: dict[str, str | int | float] = Field(default_factory=dict)
+    options: Annotated[dict[str, str | int | float], COMMAND_MAP] = Field(default_factory=dict)
 
 
 class ManualPayment(BaseModel):

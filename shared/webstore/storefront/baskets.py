@@ -35,6 +35,7 @@ from webstore.settings import Settings
 from webstore.storefront import schemas
 from webstore.storefront.catalog import verified
 from webstore.storefront.return_urls import check_return_url
+from webstore.validation import COMMAND_MAP, CallerMap, CommandText
 
 MAX_COUPONS = 5
 MAX_GIFTCARDS = 5
@@ -62,15 +63,15 @@ class Request(BaseModel):
 class NewBasket(Request):
     complete_url: Annotated[str, Field(max_length=MAX_URL)] | None = None
     cancel_url: Annotated[str, Field(max_length=MAX_URL)] | None = None
-    custom: dict[str, Any] | None = None
+    custom: CallerMap | None = None
     complete_auto_redirect: bool = False
-    username: Annotated[str, Field(max_length=64)] | None = None
+    username: Annotated[CommandText, Field(max_length=64)] | None = None
     email: Annotated[str, Field(max_length=254)] | None = None
 
 
 class AddPackage(Request):
     package_id: _PACKAGE_REF
-    quantity: Annotated[int, Field(ge=1, le=MAX_QUANTITY)] = 1
+    quantity: Annotated[int, Field(ge=1, le=MAX_QUANTITY, strict=True)] = 1
     type: Literal["single", "subscription"] | None = None
     variable_data: (
         Annotated[
@@ -79,6 +80,7 @@ class AddPackage(Request):
                 Annotated[str, Field(max_length=500)] | int | float | bool,
             ],
             Field(max_length=20),
+            COMMAND_MAP,
         ]
         | None
     ) = None
@@ -91,7 +93,7 @@ class RemovePackage(Request):
 
 
 class PackageQuantity(Request):
-    quantity: Annotated[int, Field(ge=0, le=MAX_QUANTITY)]  # 0 removes the line
+    quantity: Annotated[int, Field(ge=0, le=MAX_QUANTITY, strict=True)]  # 0 removes the line
     target_username_id: _RECIPIENT | None = None
 
 

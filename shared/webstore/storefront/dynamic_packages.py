@@ -30,6 +30,7 @@ from webstore.repo.baskets import BasketRepository
 from webstore.services import Services
 from webstore.storefront.catalog import verified
 from webstore.storefront.credentials import Credentials, check_checkout_credentials, require_present
+from webstore.validation import CALLER_MAP, CommandText
 
 MAX_PER_REQUEST = 50
 MAX_PER_BASKET = 100
@@ -52,7 +53,9 @@ class DynamicPackageInput(BaseModel):
     slug: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,119}$")]
     description: Annotated[str, StringConstraints(max_length=2000)] = ""
     image_url: Annotated[str, StringConstraints(max_length=2048)] | None = None
-    custom: Annotated[dict[CustomKey, CustomValue], Field(max_length=10)] = Field(default_factory=dict)
+    custom: Annotated[dict[CustomKey, CustomValue], Field(max_length=10), CALLER_MAP] = Field(
+        default_factory=dict
+    )
 
     @field_validator("image_url")
     @classmethod
@@ -69,7 +72,7 @@ class DynamicPackagesRequest(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     basket_id: Annotated[str, StringConstraints(min_length=1, max_length=80)]
-    username: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
+    username: Annotated[CommandText, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
     category_id: Annotated[int, Field(ge=1, le=keys.INT32_MAX)]
     packages: Annotated[list[DynamicPackageInput], Field(max_length=MAX_PER_REQUEST)]
 

@@ -11,7 +11,8 @@ For each endpoint of the event's account that subscribes to its type:
 4. the signed POST; every attempt is recorded; a 2xx marks the claim delivered.
 
 `DispatchResult.retry_needed` says whether some endpoint must be tried again (non-2xx, timeout,
-a failed validation, or another worker mid-delivery); the caller turns that into an SQS retry or a local re-run.
+a failed validation, or another worker mid-delivery); the caller turns that into an SQS retry
+or a local re-run.
 """
 
 from __future__ import annotations
