@@ -323,6 +323,10 @@ def _player_totals(
     return actions
 
 
+# Notes live in the payment's item: a cap keeps it well inside the table's item size limit.
+MAX_NOTES = 50
+
+
 def add_note(services: Services, account_id: int, transaction_id: str, note: str) -> schemas.Payment:
     """Append a note: one conditional UpdateItem (the transaction id must match)."""
     note = note.strip()
@@ -330,15 +334,19 @@ def add_note(services: Services, account_id: int, transaction_id: str, note: str
         raise Invalid("note must not be empty", field="note")
     payment_id = keys.payment_id_of(transaction_id)
     entry = {"created_at": services.now(), "note": note}
+    key = PaymentRepository.key(account_id, payment_id)
     try:
         item = services.table.update(
-            PaymentRepository.key(account_id, payment_id),
+            key,
             "SET notes = list_append(if_not_exists(notes, :empty), :note)",
-            condition="transaction_id = :txn",
-            values={":empty": [], ":note": [entry], ":txn": transaction_id},
+            condition="transaction_id = :txn AND (attribute_not_exists(notes) OR size(notes) < :max)",
+            values={":empty": [], ":note": [entry], ":txn": transaction_id, ":max": MAX_NOTES},
             return_values="ALL_NEW",
         )
     except ConditionFailed as error:
+        current = services.table.get(key, consistent=True)  # only on failure: which condition?
+        if current is not None and current.get("transaction_id") == transaction_id:
+            raise Invalid(f"A payment holds at most {MAX_NOTES} notes", field="note") from error
         raise NotFound("Payment not found") from error
 
     return payment_view(from_item(PaymentRecord, item))
