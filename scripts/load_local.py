@@ -134,7 +134,9 @@ def run_level(urls: list[str], clients: int, requests: int, max_seconds: float) 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--headless-url", help="a running local stack (default: start one)")
     parser.add_argument("--requests", type=int, default=320, help="requests per level (default 320)")
     parser.add_argument("--max-seconds", type=float, default=60, help="time bound per level (default 60)")
