@@ -6,6 +6,7 @@ from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, path_token, services
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.services import Services
 from webstore.storefront import baskets, schemas
+from webstore.storefront.retrying import retry_contended
 
 ROUTE = Route(
     Interface.STOREFRONT,
@@ -24,7 +25,7 @@ async def endpoint(
     token: str | None = Depends(path_token),
     svc: Services = Depends(services),
 ) -> schemas.Envelope[schemas.Basket]:
-    basket = baskets.remove_package(svc, token, basket_ident, body)
+    basket = retry_contended(lambda: baskets.remove_package(svc, token, basket_ident, body))
     return schemas.Envelope(data=baskets.basket_view(basket, svc.settings))
 
 

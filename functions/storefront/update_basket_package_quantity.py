@@ -8,6 +8,7 @@ from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, path_token, services
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.services import Services
 from webstore.storefront import baskets, schemas
+from webstore.storefront.retrying import retry_contended
 from webstore.validation import PathRef
 
 ROUTE = Route(
@@ -28,7 +29,7 @@ async def endpoint(
     token: str | None = Depends(path_token),
     svc: Services = Depends(services),
 ) -> schemas.Envelope[schemas.Basket]:
-    basket = baskets.update_quantity(svc, token, basket_ident, package_id, body)
+    basket = retry_contended(lambda: baskets.update_quantity(svc, token, basket_ident, package_id, body))
     return schemas.Envelope(data=baskets.basket_view(basket, svc.settings))
 
 

@@ -34,6 +34,7 @@ from webstore.services import Services
 from webstore.settings import Settings
 from webstore.storefront import schemas
 from webstore.storefront.catalog import verified
+from webstore.storefront.retrying import Contended
 from webstore.storefront.return_urls import check_return_url
 from webstore.validation import COMMAND_MAP, CallerMap, CommandText
 
@@ -173,7 +174,7 @@ def change(
             repository.save(basket)
         except Conflict:
             if attempt == WRITE_ATTEMPTS:
-                raise Conflict("The basket is being changed by another request; try again") from None
+                raise Contended() from None
             continue
         return basket
     raise AssertionError("unreachable")
