@@ -28,6 +28,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -42,8 +43,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def local_stack() -> Iterator[str]:
-    """`webstore serve` on free ports with the demo store; yields its headless URL."""
+def local_stack() -> Iterator[dict[str, Any]]:
+    """`webstore serve` on free ports with the demo store; yields its credentials (COMPAT names:
+    headless_url, plugin_url, public_token, checkout_api_key, server_secret)."""
     with tempfile.TemporaryDirectory() as workdir:
         creds = Path(workdir) / "credentials.json"
         storefront, operator = free_port(), free_port()
@@ -72,7 +74,8 @@ def local_stack() -> Iterator[str]:
                 if process.poll() is not None or time.monotonic() > deadline:
                     raise SystemExit("the local stack did not start")
                 time.sleep(0.2)
-            headless_url: str = json.loads(creds.read_text())["headless_url"]
+            credentials: dict[str, Any] = json.loads(creds.read_text())
+            headless_url = credentials["headless_url"]
             while True:
                 try:
                     httpx.get(headless_url, timeout=2)
@@ -81,7 +84,7 @@ def local_stack() -> Iterator[str]:
                     if time.monotonic() > deadline:
                         raise SystemExit("the local stack did not answer") from None
                     time.sleep(0.2)
-            yield headless_url
+            yield credentials
         finally:
             process.send_signal(signal.SIGINT)
             try:
@@ -158,8 +161,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.headless_url:
         measure(args.headless_url)
     else:
-        with local_stack() as headless_url:
-            measure(headless_url)
+        with local_stack() as credentials:
+            measure(credentials["headless_url"])
     return 0
 
 
