@@ -147,7 +147,9 @@ def test_bad_variable_data_is_refused_and_the_basket_stays_usable(
     assert later.status == 200, later.body
 
 
-@pytest.mark.parametrize("options", [{"": "x"}, {"name": "hi\nop Mallory"}, {"name": "\x85"}])
+@pytest.mark.parametrize(
+    "options", [{"": "x"}, {"name": "hi\nop Mallory"}, {"name": "\x85"}, {"name": "\ud800"}]
+)
 def test_manual_payment_options_that_could_break_a_command_are_refused(
     demo: DemoStore, invoke: Invoke, options: dict[str, str]
 ) -> None:
