@@ -12,6 +12,8 @@
   digits: Python's `int()` reads `"¹"`, `"①"` and `"٣"` too, which the id checks downstream
   (`str.isdigit()` then `int()`) turn into a 500 or a lookup of another id.
 - `ascii_int`: the same rule for ids parsed by hand (form-encoded bodies).
+- `MONEY_INPUT` (on a Decimal field): a JSON number, or a plain decimal string (`"3.25"`); not a
+  boolean, not padded (`" 1 "`), no exponent or other spellings pydantic would read as numbers.
 
 Each refusal is a ValueError inside validation, so it answers 422 naming the field.
 """
@@ -22,13 +24,14 @@ import re
 from collections.abc import Mapping
 from typing import Annotated, Any
 
-from pydantic import AfterValidator
+from pydantic import AfterValidator, BeforeValidator
 
 INT32_MAX = 2**31 - 1
 MAX_ID_DIGITS = 10
 _ASCII_DIGITS = re.compile(r"[0-9]+", re.ASCII)
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_PLAIN_DECIMAL = re.compile(r"-?[0-9]+(\.[0-9]+)?", re.ASCII)
 
 
 def ascii_int(text: str, *, low: int = 1, high: int = INT32_MAX) -> int | None:
@@ -61,6 +64,15 @@ def refuse_control_characters(value: str) -> str:
             f"contains the control character U+{ord(found.group()):04X}; control characters "
             "(line breaks, tabs, NUL ...) are not allowed in values that can reach a command"
         )
+    return value
+
+
+def money_input(value: Any) -> Any:
+    """What may stand for an amount: a JSON number or a plain decimal string, nothing looser."""
+    if isinstance(value, bool):
+        raise ValueError("must be a number, not a boolean")
+    if isinstance(value, str) and not _PLAIN_DECIMAL.fullmatch(value):
+        raise ValueError('must be a number or a plain decimal string such as "4.99"')
     return value
 
 
@@ -99,6 +111,7 @@ def check_command_map(value: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 CALLER_MAP = AfterValidator(check_caller_map)
+MONEY_INPUT = BeforeValidator(money_input)
 COMMAND_MAP = AfterValidator(check_command_map)
 CallerMap = Annotated[dict[str, Any], CALLER_MAP]
 CallerText = Annotated[str, AfterValidator(refuse_lone_surrogates)]

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from functions.operator import create_payment
 from functions.routes import operations
 from functions.runtime import Interface, build_app
 from functions.storefront import add_basket_package, create_basket, get_checkout_page, update_tier
@@ -127,3 +128,16 @@ def test_a_quantity_is_a_json_integer(demo: DemoStore, invoke: Invoke, quantity:
     )
     assert response.status == 422, response.body
     assert [f["field"] for f in response.json()["field_details"]] == ["quantity"]
+
+
+@pytest.mark.parametrize("price", [True, " 1 ", "1e3"])
+def test_a_manual_payment_price_is_a_number(demo: DemoStore, invoke: Invoke, price: Any) -> None:
+    response = invoke(
+        create_payment.handler,
+        "POST",
+        "/payments",
+        headers={"X-Tebex-Secret": demo.server_secret},
+        body={"ign": "Steve", "packages": [{"id": 10, "options": {}}], "price": price},
+    )
+    assert response.status == 422, response.body
+    assert response.json()["error_message"].startswith("Invalid request: price")

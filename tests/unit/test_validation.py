@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Annotated, Any
 
 import pytest
 from pydantic import BaseModel, Field, ValidationError
 
 from webstore.operator.ids import parse_command_ids
-from webstore.validation import COMMAND_MAP, CallerMap, CommandText, PathRef, ascii_int
+from webstore.validation import COMMAND_MAP, MONEY_INPUT, CallerMap, CommandText, PathRef, ascii_int
 
 
 class Body(BaseModel):
@@ -87,3 +88,18 @@ def test_queue_ids_refuse_unicode_digits_huge_numbers_and_deep_nesting(body: byt
         parse_command_ids(body, "")
     assert caught.value.field == "ids"
     assert len(caught.value.detail) < 200
+
+
+class Priced(BaseModel):
+    price: Annotated[Decimal, MONEY_INPUT, Field(ge=0)]
+
+
+@pytest.mark.parametrize("value", [True, " 1 ", "1e3", "2.", ".5", "0x10", "١٢"])
+def test_money_refuses_booleans_and_loose_spellings(value: Any) -> None:
+    with pytest.raises(ValidationError):
+        Priced(price=value)
+
+
+@pytest.mark.parametrize(("value", "expected"), [(2, "2"), (2.5, "2.5"), ("3.25", "3.25"), ("10", "10")])
+def test_money_takes_json_numbers_and_plain_decimal_strings(value: Any, expected: str) -> None:
+    assert Priced(price=value).price == Decimal(expected)

@@ -22,7 +22,7 @@ from webstore.repo.queue import QueueRepository
 from webstore.repo.store import StoreRepository
 from webstore.repo.users import User, UserRepository, check_username
 from webstore.services import Services
-from webstore.validation import COMMAND_MAP
+from webstore.validation import COMMAND_MAP, MONEY_INPUT
 
 MAX_LIMIT = 100
 PER_PAGE = 25
@@ -139,7 +139,9 @@ class ManualPayment(BaseModel):
 
     ign: str = Field(min_length=1, max_length=64)
     packages: list[ManualPackage] = Field(min_length=1, max_length=fulfilment.MAX_LINES)
-    price: Decimal = Field(ge=0, le=Decimal("1000000"), max_digits=14, decimal_places=4)
+    price: Annotated[Decimal, MONEY_INPUT] = Field(
+        ge=0, le=Decimal("1000000"), max_digits=14, decimal_places=4
+    )
     note: str = Field(default="", max_length=1000)
     email: str = Field(default="", max_length=254)
 

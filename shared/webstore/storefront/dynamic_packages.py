@@ -30,7 +30,7 @@ from webstore.repo.baskets import BasketRepository
 from webstore.services import Services
 from webstore.storefront.catalog import verified
 from webstore.storefront.credentials import Credentials, check_checkout_credentials, require_present
-from webstore.validation import CALLER_MAP, CommandText
+from webstore.validation import CALLER_MAP, MONEY_INPUT, CommandText
 
 MAX_PER_REQUEST = 50
 MAX_PER_BASKET = 100
@@ -49,7 +49,7 @@ class DynamicPackageInput(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     name: Text
-    price: Annotated[Decimal, Field(ge=0, le=MAX_PRICE, max_digits=14, decimal_places=4)]
+    price: Annotated[Decimal, MONEY_INPUT, Field(ge=0, le=MAX_PRICE, max_digits=14, decimal_places=4)]
     slug: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,119}$")]
     description: Annotated[str, StringConstraints(max_length=2000)] = ""
     image_url: Annotated[str, StringConstraints(max_length=2048)] | None = None
