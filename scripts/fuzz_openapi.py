@@ -86,7 +86,7 @@ def fuzz(document: Path, base_url: str, config: Path, auth: list[str], max_time:
         *auth,
     ]
     print("$", " ".join(command[3:]), flush=True)
-    return subprocess.call(command)
+    return subprocess.call(command, cwd=document.parent)  # its cache stays out of the worktree
 
 
 def main(argv: list[str] | None = None) -> int:
