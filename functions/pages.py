@@ -9,9 +9,11 @@ from urllib.parse import parse_qs
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from functions.observability import logger
 from webstore.errors import DomainError
 from webstore.storefront.pages import PageResult, content_security_policy, problem_page
 
+UNEXPECTED = "Something went wrong on our side; please try again in a moment."
 NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
 
 
@@ -49,6 +51,9 @@ def render(
         result = use_case()
     except DomainError as error:
         result = PageResult(error.status, problem_page(problem_title or error.title, error.detail))
+    except Exception:  # a player's browser shows a page, never a JSON body
+        logger.exception("unhandled error on a hosted page")
+        result = PageResult(500, problem_page("Something went wrong", UNEXPECTED))
     if result.redirect:
         return RedirectResponse(result.redirect, status_code=303, headers=NO_STORE)
     return html_page(result.html, status=result.status, csp=result.csp or csp or content_security_policy())

@@ -17,7 +17,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from mangum import Mangum
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.routing import Match
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 # The declarations and the Powertools pieces live apart from FastAPI (event consumers use
 # them); operation modules import them from here with the rest of the HTTP runtime.
@@ -109,7 +110,12 @@ _SLASHES = re.compile(r"/{2,}")
 
 
 class RequestHygiene:
-    """Folds doubled slashes (`//queue`, COMPAT.md) and refuses bodies over the size limit."""
+    """Folds doubled slashes (`//queue`, COMPAT.md); refuses bodies over the size limit, by
+    Content-Length and by the bytes actually read (a chunked body has no Content-Length); and
+    adds the headers HTTP requires on some errors: `WWW-Authenticate` on a 401, `Allow` (every
+    method the path has) on a 405."""
+
+    AUTHENTICATE = b'Basic realm="webstore"'
 
     def __init__(self, app: ASGIApp, interface: Interface) -> None:
         self.app = app
@@ -127,10 +133,56 @@ class RequestHygiene:
         if length is not None and length.isdigit() and int(length) > limit:
             request = Request(scope)
             render = storefront_error if self.interface is Interface.STOREFRONT else operator_error
-            response = render(request, 413, "Payload too large", f"The request body exceeds {limit} bytes")
+            response = render(request, 413, "Payload too large", self._too_large(limit))
             await response(scope, receive, send)
             return
-        await self.app(scope, receive, send)
+        await self.app(scope, self._counted(receive, limit), self._with_protocol_headers(scope, send))
+
+    @staticmethod
+    def _too_large(limit: int) -> str:
+        return f"The request body exceeds {limit} bytes"
+
+    def _counted(self, receive: Receive, limit: int) -> Receive:
+        """`receive`, stopping with a 413 as soon as the body read so far passes the limit
+        (FastAPI re-raises an HTTPException met while reading, and the handlers render it)."""
+        read = 0
+
+        async def counted() -> Message:
+            nonlocal read
+            message = await receive()
+            if message["type"] == "http.request":
+                read += len(message.get("body", b""))
+                if read > limit:
+                    raise StarletteHTTPException(413, self._too_large(limit))
+            return message
+
+        return counted
+
+    def _with_protocol_headers(self, scope: Scope, send: Send) -> Send:
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start" and message["status"] in (401, 405):
+                headers = list(message.get("headers", []))
+                names = {name.lower() for name, _ in headers}
+                if message["status"] == 401 and b"www-authenticate" not in names:
+                    headers.append((b"www-authenticate", self.AUTHENTICATE))
+                if message["status"] == 405:
+                    headers = [(n, v) for n, v in headers if n.lower() != b"allow"]
+                    headers.append((b"allow", ", ".join(self._allowed(scope)).encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        return sending
+
+    @staticmethod
+    def _allowed(scope: Scope) -> list[str]:
+        """Every method some route of the app serves at this path (the router's own 405 names
+        only the first route that matched the path)."""
+        methods: set[str] = set()
+        app = scope.get("app")
+        for route in getattr(app, "routes", ()):
+            if route.matches(scope)[0] is not Match.NONE:
+                methods.update(getattr(route, "methods", None) or ())
+        return sorted(methods)
 
 
 # --- apps and handlers --------------------------------------------------------------------

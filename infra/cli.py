@@ -31,6 +31,11 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--next-check", type=int, help="seconds between queue polls, for every server")
     serve.add_argument("--credentials-file", type=Path, help="write the URLs and keys here as JSON")
     serve.add_argument(
+        "--trusted-proxy",
+        metavar="ADDRESS[,ADDRESS]",
+        help="believe X-Forwarded-For only from this proxy (default: the socket's address, as API Gateway)",
+    )
+    serve.add_argument(
         "--webhook",
         action="append",
         default=[],
@@ -67,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
                 next_check=args.next_check,
                 credentials_file=args.credentials_file,
                 webhooks=tuple(_webhook(value) for value in args.webhook),
+                trusted_proxy=args.trusted_proxy,
             )
         )
         return 0

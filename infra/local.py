@@ -21,6 +21,7 @@ from fastapi import FastAPI
 from functions.routes import operations
 from functions.runtime import Interface, build_app
 from infra.embedded import embedded_dynamodb, one_call_at_a_time
+from infra.threaded import ThreadedApp
 from webstore import keys
 from webstore import services as services_module
 from webstore.catalog import WebhookEndpoint
@@ -45,6 +46,9 @@ class LocalConfig:
     credentials_file: Path | None = None
     # Webhook receivers to add to the imported store: (url, signing secret or None to generate).
     webhooks: tuple[tuple[str, str | None], ...] = ()
+    # The client address is the socket's, as API Gateway takes it. Only behind a proxy named
+    # here (an address, or a comma-separated list) is its X-Forwarded-For believed.
+    trusted_proxy: str | None = None
 
 
 def interface_app(interface: Interface) -> FastAPI:
@@ -101,17 +105,34 @@ def start_local_bus_consumers() -> LocalDispatcher:
     return local_webhooks.subscribe(services_module.local_bus(), services_module.get_services())
 
 
+def server_config(app: Any, config: LocalConfig, port: int) -> uvicorn.Config:
+    """uvicorn for one interface. Without a trusted proxy, X-Forwarded-For is ignored: uvicorn
+    believes it from 127.0.0.1 by default, so any local client could pick its address (and a
+    fresh brute-force budget) per request."""
+    return uvicorn.Config(
+        app,
+        host=config.host,
+        port=port,
+        log_level="warning",
+        proxy_headers=config.trusted_proxy is not None,
+        forwarded_allow_ips=config.trusted_proxy or "",
+    )
+
+
 async def serve_forever(config: LocalConfig) -> None:
-    servers = [
-        uvicorn.Server(
-            uvicorn.Config(interface_app(interface), host=config.host, port=port, log_level="warning")
-        )
+    apps = [
+        (ThreadedApp(interface_app(interface)), port)
         for interface, port in (
             (Interface.STOREFRONT, config.storefront_port),
             (Interface.OPERATOR, config.operator_port),
         )
     ]
-    await asyncio.gather(*(server.serve() for server in servers))
+    servers = [uvicorn.Server(server_config(app, config, port)) for app, port in apps]
+    try:
+        await asyncio.gather(*(server.serve() for server in servers))
+    finally:
+        for app, _ in apps:
+            app.close()
 
 
 def run(config: LocalConfig) -> None:
@@ -149,10 +170,18 @@ def add_webhooks(catalog: CatalogFile, webhooks: tuple[tuple[str, str | None], .
     return added
 
 
+def write_private(path: Path, text: str) -> None:
+    """Write a file only its owner can read (0600): it holds the store's keys."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(fd, 0o600)  # also when the file existed with wider permissions
+    with os.fdopen(fd, "w") as file:
+        file.write(text)
+
+
 def print_credentials(creds: dict[str, Any], config: LocalConfig) -> None:
     print("Demo store ready:", flush=True)
     for name, value in creds.items():
         print(f"  {name:20} {value}", flush=True)
     if config.credentials_file:
-        config.credentials_file.write_text(json.dumps(creds, indent=2) + "\n")
+        write_private(config.credentials_file, json.dumps(creds, indent=2) + "\n")
         print(f"Credentials written to {config.credentials_file}", flush=True)

@@ -1,5 +1,7 @@
 """POST {plugin_url}/payments/{transaction}/note — add a note to a payment."""
 
+from typing import Annotated
+
 from fastapi import Path
 from pydantic import BaseModel, Field
 
@@ -7,6 +9,7 @@ from functions.deps import ServicesDep
 from functions.operator_deps import ServerDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.operator import payments, schemas
+from webstore.validation import PathRef
 
 ROUTE = Route(
     Interface.OPERATOR,
@@ -23,7 +26,7 @@ class NoteBody(BaseModel):
 
 
 async def endpoint(
-    body: NoteBody, who: ServerDep, svc: ServicesDep, transaction: str = Path(max_length=64)
+    body: NoteBody, who: ServerDep, svc: ServicesDep, transaction: Annotated[PathRef, Path(max_length=64)]
 ) -> schemas.Payment:
     return payments.add_note(svc, who.account_id, transaction, body.note)
 

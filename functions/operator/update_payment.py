@@ -1,6 +1,8 @@
 """PUT {plugin_url}/payments/{transaction} — change status (complete/refund/chargeback) and/or
 reassign the payment to another username."""
 
+from typing import Annotated
+
 from fastapi import Path
 from pydantic import BaseModel, Field
 
@@ -8,6 +10,7 @@ from functions.deps import ServicesDep
 from functions.operator_deps import ServerDep
 from functions.runtime import WRITE_AND_PUBLISH, Interface, Route, lambda_handler
 from webstore.operator import payments, schemas
+from webstore.validation import PathRef
 
 ROUTE = Route(
     Interface.OPERATOR,
@@ -25,7 +28,10 @@ class PaymentUpdate(BaseModel):
 
 
 async def endpoint(
-    body: PaymentUpdate, who: ServerDep, svc: ServicesDep, transaction: str = Path(max_length=64)
+    body: PaymentUpdate,
+    who: ServerDep,
+    svc: ServicesDep,
+    transaction: Annotated[PathRef, Path(max_length=64)],
 ) -> schemas.Payment:
     status = body.status.strip().lower() if body.status else None
     return payments.update_payment(svc, who.account_id, transaction, status, body.username)

@@ -5,6 +5,7 @@ from fastapi import Path
 from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, PathTokenDep, ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.storefront import baskets, schemas, views
+from webstore.storefront.retrying import retry_contended
 
 ROUTE = Route(
     Interface.STOREFRONT,
@@ -23,7 +24,7 @@ async def endpoint(
     body: baskets.AddPackage,
     basket_ident: str = Path(max_length=80),
 ) -> schemas.Envelope[schemas.Basket]:
-    basket = baskets.add_package(svc, token, basket_ident, body)
+    basket = retry_contended(lambda: baskets.add_package(svc, token, basket_ident, body))
     return schemas.Envelope(data=views.basket_view(basket, svc.settings))
 
 

@@ -5,6 +5,7 @@ from fastapi import Path
 from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, PathTokenDep, ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.storefront import baskets, schemas
+from webstore.storefront.retrying import retry_contended
 
 ROUTE = Route(
     Interface.STOREFRONT,
@@ -20,7 +21,7 @@ ROUTE = Route(
 async def endpoint(
     body: baskets.CouponCode, token: PathTokenDep, svc: ServicesDep, basket_ident: str = Path(max_length=80)
 ) -> schemas.Success:
-    baskets.apply_coupon(svc, token, basket_ident, body.coupon_code)
+    retry_contended(lambda: baskets.apply_coupon(svc, token, basket_ident, body.coupon_code))
     return schemas.Success(success=True, message="Coupon applied successfully")
 
 

@@ -1,10 +1,13 @@
 """GET {headless_url}/categories/{id-or-slug} — one category, optionally with its packages."""
 
+from typing import Annotated
+
 from fastapi import Path, Query
 
 from functions.deps import TOKEN_PREFIX, ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.storefront import catalog, schemas
+from webstore.validation import PathRef
 
 ROUTE = Route(
     Interface.STOREFRONT,
@@ -19,7 +22,7 @@ ROUTE = Route(
 async def endpoint(
     token: str,
     svc: ServicesDep,
-    category: str = Path(max_length=120),
+    category: Annotated[PathRef, Path(max_length=120)],
     include_packages: bool = Query(False, alias="includePackages"),
     basket_ident: str | None = Query(None, alias="basketIdent", max_length=80),
 ) -> schemas.Envelope[schemas.Category]:

@@ -5,6 +5,7 @@ from fastapi import Path
 from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, PathTokenDep, ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.storefront import baskets, schemas
+from webstore.storefront.retrying import retry_contended
 
 ROUTE = Route(
     Interface.STOREFRONT,
@@ -23,7 +24,7 @@ async def endpoint(
     svc: ServicesDep,
     basket_ident: str = Path(max_length=80),
 ) -> schemas.Success:
-    baskets.remove_creator_code(svc, token, basket_ident, body.creator_code)
+    retry_contended(lambda: baskets.remove_creator_code(svc, token, basket_ident, body.creator_code))
     return schemas.Success(success=True, message="Creator code removed successfully")
 
 

@@ -5,6 +5,7 @@ from fastapi import Path
 from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, PathTokenDep, ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.storefront import baskets, schemas
+from webstore.storefront.retrying import retry_contended
 
 ROUTE = Route(
     Interface.STOREFRONT,
@@ -23,7 +24,7 @@ async def endpoint(
     svc: ServicesDep,
     basket_ident: str = Path(max_length=80),
 ) -> schemas.Success:
-    baskets.remove_giftcard(svc, token, basket_ident, body.card_number)
+    retry_contended(lambda: baskets.remove_giftcard(svc, token, basket_ident, body.card_number))
     return schemas.Success(success=True, message="Gift card removed successfully")
 
 

@@ -1,10 +1,14 @@
 """PUT <host>/api/baskets/{basketIdent}/packages/{package_id} (COMPAT) — set a line's quantity."""
 
+from typing import Annotated
+
 from fastapi import Path
 
 from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, PathTokenDep, ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.storefront import baskets, schemas, views
+from webstore.storefront.retrying import retry_contended
+from webstore.validation import PathRef
 
 ROUTE = Route(
     Interface.STOREFRONT,
@@ -21,10 +25,10 @@ async def endpoint(
     token: PathTokenDep,
     svc: ServicesDep,
     body: baskets.PackageQuantity,
+    package_id: Annotated[PathRef, Path(max_length=64)],
     basket_ident: str = Path(max_length=80),
-    package_id: str = Path(max_length=64),
 ) -> schemas.Envelope[schemas.Basket]:
-    basket = baskets.update_quantity(svc, token, basket_ident, package_id, body)
+    basket = retry_contended(lambda: baskets.update_quantity(svc, token, basket_ident, package_id, body))
     return schemas.Envelope(data=views.basket_view(basket, svc.settings))
 
 

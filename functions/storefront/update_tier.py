@@ -1,5 +1,7 @@
 """PATCH {headless_url}/tiers/{tierId} — change a player's tier (Basic auth) → {success, message}."""
 
+from typing import Annotated
+
 from fastapi import Path
 
 from functions.deps import TOKEN_PREFIX, BasicAuthDep, ServicesDep
@@ -7,6 +9,7 @@ from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.storefront import schemas
 from webstore.storefront.schemas import TierChangeRequest
 from webstore.storefront.tiers import change_tier
+from webstore.validation import PathRef
 
 ROUTE = Route(
     Interface.STOREFRONT,
@@ -23,7 +26,7 @@ async def endpoint(
     body: TierChangeRequest,
     svc: ServicesDep,
     credentials: BasicAuthDep,
-    tier_id: str = Path(max_length=12),
+    tier_id: Annotated[PathRef, Path(max_length=12)],
 ) -> schemas.Success:
     message = change_tier(svc, token, tier_id, body.package_id, credentials)
     return schemas.Success(success=True, message=message)

@@ -21,8 +21,10 @@ from functions.routes import EventConsumer, consumers
 from infra.aws.data import TTL_REMOVAL_OF_BASKET
 from infra.aws.functions import Shared, WebstoreFunction, function_name
 from webstore.events import SOURCE
+from webstore.webhooks import retry
 
-MAX_RECEIVES = 5
+# The webhook retry budget (receipts before the dead-letter queue); the local stack uses it too.
+MAX_RECEIVES = retry.MAX_RECEIVES
 # The triggers this stack connects to a consumer (a declared consumer of another fails synth).
 WIRED_TRIGGERS = frozenset({Trigger.WEBHOOK_QUEUE, Trigger.TABLE_STREAM})
 

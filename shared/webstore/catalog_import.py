@@ -2,8 +2,9 @@
 
 Re-importing updates in place: definitions are overwritten, runtime state is kept (the
 public token, key and server secrets once issued, coupon redemptions, gift card balances,
-goal progress). Credentials are generated on first import (or taken from the file) and
-returned once; only their hashes are stored.
+goal progress, a webhook endpoint's validation while its URL and secret stay the same).
+Credentials are generated on first import (or taken from the file) and returned once; only
+their hashes are stored.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from webstore.catalog import (
 from webstore.repo.account import AccountRepository
 from webstore.repo.definitions import DefinitionRepository
 from webstore.repo.store import StoreRepository
+from webstore.repo.webhooks import WebhookRepository
 from webstore.secret_box import SecretBox, secret_box
 from webstore.settings import get_settings
 
@@ -164,7 +166,20 @@ def import_catalog(
     for code in catalog.creator_codes:
         items.append(accounts.creator_code_item(account_id, code))
     box = box or secret_box(get_settings())
+    # Re-importing an endpoint unchanged (same id, URL and secret) keeps it validated; a new URL
+    # or secret must pass the handshake again.
+    validated = (
+        {
+            (e.id, str(e.url), e.secret)
+            for e in WebhookRepository(table, box).endpoints(account_id, consistent=True)
+            if e.validated
+        }
+        if catalog.webhooks
+        else set()
+    )
     for endpoint in catalog.webhooks:
+        if (endpoint.id, str(endpoint.url), endpoint.secret) in validated:
+            endpoint = endpoint.model_copy(update={"validated": True})
         items.append(accounts.webhook_item(account_id, endpoint, box))
     definitions.overwrite(items)
     for goal in catalog.community_goals:

@@ -19,6 +19,7 @@ from botocore.exceptions import ClientError
 from pydantic import BaseModel
 
 from webstore.errors import Conflict, DomainError
+from webstore.item_size import ItemTooLarge
 
 TTL_ATTRIBUTE = "expires_at"
 GSI1 = "GSI1"
@@ -105,6 +106,12 @@ def _values(values: Mapping[str, Any] | None) -> dict[str, Any] | None:
 
 def condition_failed(error: ClientError) -> bool:
     return error.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException"
+
+
+def item_too_large(error: ClientError) -> bool:
+    """The table refused a write because the item would pass its 400 KB limit."""
+    details = error.response.get("Error", {})
+    return details.get("Code") == "ValidationException" and "Item size" in details.get("Message", "")
 
 
 class ConditionFailed(Conflict):
@@ -307,6 +314,8 @@ def _conditional(fails: DomainError | None) -> Iterator[None]:
     try:
         yield
     except ClientError as error:
+        if item_too_large(error):  # the last line of defence; writers check sizes first
+            raise ItemTooLarge("The record would pass the table's item size limit", field="body") from error
         if not condition_failed(error):
             raise
         raise (fails or ConditionFailed()) from error

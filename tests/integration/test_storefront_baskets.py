@@ -446,7 +446,7 @@ def test_a_lost_race_is_retried_and_keeps_both_changes(
 
 def test_endless_races_end_in_409(demo: DemoStore, invoke: Invoke, racing: list[int]) -> None:
     ident = create(demo, invoke)["ident"]
-    racing[0] = 10
+    racing[0] = 1000  # every attempt of every round loses (retry_contended's rounds are bounded)
     assert_error(add(invoke, ident, package_id=10), 409, None, "another request")
     assert BasketRepository(demo.table).get(ident).lines == []
 

@@ -8,6 +8,7 @@ from urllib.parse import parse_qsl
 
 from webstore import keys
 from webstore.errors import Invalid
+from webstore.validation import ascii_int
 
 MAX_IDS = 500
 
@@ -21,7 +22,7 @@ def parse_command_ids(body: bytes, content_type: str) -> list[int]:
     if "json" in content_type or text.startswith("{"):
         try:
             parsed = json.loads(text)
-        except ValueError as error:
+        except (ValueError, RecursionError) as error:  # RecursionError: arrays nested ~1000 deep
             raise Invalid('The body is not valid JSON; send {"ids": [...]}', field="ids") from error
         raw = parsed.get("ids") if isinstance(parsed, dict) else None
     else:
@@ -36,7 +37,7 @@ def parse_command_ids(body: bytes, content_type: str) -> list[int]:
     for value in raw:
         number = _as_int(value)
         if number is None or not 1 <= number <= keys.INT32_MAX:
-            raise Invalid(f"ids: {value!r} is not a command id", field="ids")
+            raise Invalid(f"ids: {_shown(value)} is not a command id", field="ids")
         ids.append(number)
     return ids
 
@@ -46,6 +47,12 @@ def _as_int(value: Any) -> int | None:
         return None
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value.strip())
+    if isinstance(value, str):
+        return ascii_int(value, low=0)
     return None
+
+
+def _shown(value: Any) -> str:
+    """The offending value for the message, cut short (a 5,000-digit number stays readable)."""
+    text = json.dumps(value) if isinstance(value, int | str) and not isinstance(value, bool) else "value"
+    return text if len(text) <= 24 else text[:20] + "..."

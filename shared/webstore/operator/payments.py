@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import uuid
 from decimal import Decimal
+from typing import Annotated
 
 from pydantic import BaseModel, Field
 
@@ -21,6 +22,7 @@ from webstore.repo.payments import PaymentRecord, PaymentRepository
 from webstore.repo.store import StoreRepository
 from webstore.repo.users import check_username
 from webstore.services import Services
+from webstore.validation import COMMAND_MAP, MONEY_INPUT
 
 MAX_LIMIT = 100
 PER_PAGE = 25
@@ -118,7 +120,7 @@ def payment_fields(services: Services, account_id: int, package_ref: str) -> lis
 
 class ManualPackage(BaseModel):
     id: int = Field(ge=1, le=keys.INT32_MAX)
-    options: dict[str, str | int | float] = Field(default_factory=dict)
+    options: Annotated[dict[str, str | int | float], COMMAND_MAP] = Field(default_factory=dict)
 
 
 class ManualPayment(BaseModel):
@@ -126,7 +128,9 @@ class ManualPayment(BaseModel):
 
     ign: str = Field(min_length=1, max_length=64)
     packages: list[ManualPackage] = Field(min_length=1, max_length=MAX_LINES)
-    price: Decimal = Field(ge=0, le=Decimal("1000000"), max_digits=14, decimal_places=4)
+    price: Annotated[Decimal, MONEY_INPUT] = Field(
+        ge=0, le=Decimal("1000000"), max_digits=14, decimal_places=4
+    )
     note: str = Field(default="", max_length=1000)
     email: str = Field(default="", max_length=254)
 

@@ -17,6 +17,7 @@ from webstore.basket import Basket
 from webstore.catalog import Category, Coupon, CreatorCode, GiftCard, Package, Store
 from webstore.db import ConditionFailed, Item, Table, TransactAction, from_item, to_item
 from webstore.errors import Conflict, NotFound
+from webstore.item_size import check_item_size
 from webstore.repo.users import User, user_of_item
 
 
@@ -157,6 +158,9 @@ class BasketRepository:
         item = to_item(basket, key["PK"], key["SK"], "basket")
         if basket.expires_at is None:
             item.pop("expires_at", None)
+        check_item_size(
+            item, what="The basket", field="basket", hint="remove packages or shorten their variable_data"
+        )
         return item
 
     def create(self, basket: Basket) -> None:

@@ -17,9 +17,12 @@ from pydantic import Field
 from webstore import keys
 from webstore.catalog import Model
 from webstore.db import ConditionFailed, Item, Table, Transaction, from_item, to_item
-from webstore.errors import Conflict, NotFound
+from webstore.errors import Conflict, Invalid, NotFound
 from webstore.payments.status import PaymentStatus
 from webstore.repo.queue import QueuedCommand
+
+# Notes live in the payment's item: a cap keeps it well inside the table's item size limit.
+MAX_NOTES = 50
 
 
 class PaymentLine(Model):
@@ -234,15 +237,25 @@ class PaymentRepository:
         )
 
     def add_note(self, account_id: int, transaction_id: str, note: PaymentNote) -> PaymentRecord:
-        """Append a note: one conditional UpdateItem (NotFound unless the transaction id matches)."""
+        """Append a note: one conditional UpdateItem (NotFound unless the transaction id matches;
+        Invalid past MAX_NOTES, which keeps the item well inside the table's size limit)."""
+        key = self.key(account_id, keys.payment_id_of(transaction_id))
         try:
             item = self.table.update(
-                self.key(account_id, keys.payment_id_of(transaction_id)),
+                key,
                 "SET notes = list_append(if_not_exists(notes, :empty), :note)",
-                condition="transaction_id = :txn",
-                values={":empty": [], ":note": [note.model_dump()], ":txn": transaction_id},
+                condition="transaction_id = :txn AND (attribute_not_exists(notes) OR size(notes) < :max)",
+                values={
+                    ":empty": [],
+                    ":note": [note.model_dump()],
+                    ":txn": transaction_id,
+                    ":max": MAX_NOTES,
+                },
                 return_values="ALL_NEW",
             )
         except ConditionFailed as error:
+            current = self.table.get(key, consistent=True)  # only on failure: which condition?
+            if current is not None and current.get("transaction_id") == transaction_id:
+                raise Invalid(f"A payment holds at most {MAX_NOTES} notes", field="note") from error
             raise NotFound("Payment not found") from error
         return from_item(PaymentRecord, item)

@@ -25,6 +25,7 @@ from webstore.repo.users import UserRepository, check_username
 from webstore.services import Services
 from webstore.storefront.credentials import Credentials, check_checkout_credentials, verified
 from webstore.storefront.inputs import check_custom, check_email, check_ip, recipient_name
+from webstore.storefront.retrying import Contended
 from webstore.storefront.return_urls import check_return_url
 from webstore.storefront.schemas import (
     AddPackage,
@@ -124,7 +125,7 @@ def change(
             repository.save(basket)
         except Conflict:
             if attempt == WRITE_ATTEMPTS:
-                raise Conflict("The basket is being changed by another request; try again") from None
+                raise Contended() from None
             continue
         return basket
     raise AssertionError("unreachable")

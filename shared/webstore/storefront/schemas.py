@@ -19,6 +19,7 @@ from pydantic import (
 
 from webstore import keys
 from webstore.basket import MAX_QUANTITY
+from webstore.validation import CALLER_MAP, COMMAND_MAP, MONEY_INPUT, CallerMap, CommandText
 
 # SPEC types money as "float": a JSON number, not a string.
 Money = Annotated[Decimal, PlainSerializer(float, return_type=float, when_used="json")]
@@ -45,15 +46,15 @@ _RECIPIENT = int | Annotated[str, Field(min_length=1, max_length=64)]
 class NewBasket(Request):
     complete_url: Annotated[str, Field(max_length=MAX_URL)] | None = None
     cancel_url: Annotated[str, Field(max_length=MAX_URL)] | None = None
-    custom: dict[str, Any] | None = None
+    custom: CallerMap | None = None
     complete_auto_redirect: bool = False
-    username: Annotated[str, Field(max_length=64)] | None = None
+    username: Annotated[CommandText, Field(max_length=64)] | None = None
     email: Annotated[str, Field(max_length=254)] | None = None
 
 
 class AddPackage(Request):
     package_id: _PACKAGE_REF
-    quantity: Annotated[int, Field(ge=1, le=MAX_QUANTITY)] = 1
+    quantity: Annotated[int, Field(ge=1, le=MAX_QUANTITY, strict=True)] = 1
     type: Literal["single", "subscription"] | None = None
     variable_data: (
         Annotated[
@@ -62,6 +63,7 @@ class AddPackage(Request):
                 Annotated[str, Field(max_length=500)] | int | float | bool,
             ],
             Field(max_length=20),
+            COMMAND_MAP,
         ]
         | None
     ) = None
@@ -74,7 +76,7 @@ class RemovePackage(Request):
 
 
 class PackageQuantity(Request):
-    quantity: Annotated[int, Field(ge=0, le=MAX_QUANTITY)]  # 0 removes the line
+    quantity: Annotated[int, Field(ge=0, le=MAX_QUANTITY, strict=True)]  # 0 removes the line
     target_username_id: _RECIPIENT | None = None
 
 
@@ -99,11 +101,13 @@ class DynamicPackageInput(Request):
     """SPEC's dynamic package input."""
 
     name: _Text
-    price: Annotated[Decimal, Field(ge=0, le=MAX_DYNAMIC_PRICE, max_digits=14, decimal_places=4)]
+    price: Annotated[Decimal, MONEY_INPUT, Field(ge=0, le=MAX_DYNAMIC_PRICE, max_digits=14, decimal_places=4)]
     slug: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,119}$")]
     description: Annotated[str, StringConstraints(max_length=2000)] = ""
     image_url: Annotated[str, StringConstraints(max_length=2048)] | None = None
-    custom: Annotated[dict[_CustomKey, _CustomValue], Field(max_length=10)] = Field(default_factory=dict)
+    custom: Annotated[dict[_CustomKey, _CustomValue], Field(max_length=10), CALLER_MAP] = Field(
+        default_factory=dict
+    )
 
     @field_validator("image_url")
     @classmethod
@@ -118,7 +122,7 @@ class DynamicPackageInput(Request):
 
 class DynamicPackagesRequest(Request):
     basket_id: Annotated[str, StringConstraints(min_length=1, max_length=80)]
-    username: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
+    username: Annotated[CommandText, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
     category_id: Annotated[int, Field(ge=1, le=keys.INT32_MAX)]
     packages: Annotated[list[DynamicPackageInput], Field(max_length=MAX_DYNAMIC_PER_REQUEST)]
 

@@ -5,12 +5,14 @@ For each endpoint of the event's account that subscribes to its type:
 1. the URL policy (checked on every delivery: DNS answers change);
 2. validation, if the endpoint is not validated yet: the `validation.webhook` handshake, and on
    a correct echo the endpoint is marked validated (conditional update). An endpoint that fails
-   it receives nothing, and that is not a retry reason (the attempt is in the history);
+   it receives nothing yet, and the event is retried like a failed delivery (a receiver that is
+   down or restarting when an event arrives must not lose it); the attempt is in the history;
 3. the idempotency claim on (event id, endpoint id): skip if already delivered;
 4. the signed POST; every attempt is recorded; a 2xx marks the claim delivered.
 
 `DispatchResult.retry_needed` says whether some endpoint must be tried again (non-2xx, timeout,
-or another worker mid-delivery); the caller turns that into an SQS retry or a local re-run.
+a failed validation, or another worker mid-delivery); the caller turns that into an SQS retry
+or a local re-run.
 """
 
 from __future__ import annotations
@@ -49,11 +51,11 @@ class Outcome(StrEnum):
     ALREADY_DELIVERED = "already_delivered"
     FAILED = "failed"  # non-2xx or no answer: retry
     BUSY = "busy"  # another worker is delivering it right now: retry
-    NOT_VALIDATED = "not_validated"  # the endpoint failed the handshake: nothing sent
+    NOT_VALIDATED = "not_validated"  # the endpoint failed the handshake: nothing sent, retry
     REFUSED = "refused"  # the URL policy refused the endpoint: nothing sent
 
 
-RETRY_OUTCOMES = frozenset({Outcome.FAILED, Outcome.BUSY})
+RETRY_OUTCOMES = frozenset({Outcome.FAILED, Outcome.BUSY, Outcome.NOT_VALIDATED})
 
 
 @dataclass(frozen=True)

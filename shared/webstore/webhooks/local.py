@@ -2,10 +2,12 @@
 
 `subscribe(bus, services)` (called by `webstore serve`) hooks a background worker to the
 in-process bus. Publishing only enqueues (never blocks a request); one daemon thread delivers,
-and an event that still owes an endpoint a delivery is retried after 1, 2, 4, 8 and 16 seconds,
-then given up on with an error in the log. The queue is bounded: past `QUEUE_LIMIT` waiting
-events, new ones are logged and dropped (a local receiver that is down for long is not worth
-unbounded memory). Delivery ids, signatures, validation and the history are as in AWS.
+and an event that still owes an endpoint a delivery (or a validation) is retried on the same
+schedule as SQS retries it in AWS (`retry.next_retry_delay`: 30 s, 1 min, 2 min … hourly, for
+about five hours), then given up on with an error in the log, as a message goes to the
+dead-letter queue. A receiver restarted during development therefore loses nothing. The queue is
+bounded: past `QUEUE_LIMIT` waiting events, new ones are logged and dropped. Delivery ids,
+signatures, validation and the attempt history are as in AWS.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import heapq
 import itertools
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from aws_lambda_powertools import Logger
 
@@ -23,26 +25,39 @@ from webstore.services import Services
 from webstore.webhooks.delivery import WebhookDispatcher
 from webstore.webhooks.http import Sender
 from webstore.webhooks.policy import Resolver, system_resolver
+from webstore.webhooks.retry import next_retry_delay
 
 logger = Logger(child=True)
 
-RETRY_DELAYS: tuple[float, ...] = (1, 2, 4, 8, 16)
 QUEUE_LIMIT = 1000
+# Failed tries so far → seconds before the next one, or None when the budget is spent.
+RetrySchedule = Callable[[int], float | None]
+
+
+def fixed_schedule(delays: Sequence[float]) -> RetrySchedule:
+    """A short schedule (tests): retry after each of `delays` in turn, then give up."""
+    steps = tuple(delays)
+    return lambda failed: steps[failed - 1] if failed <= len(steps) else None
 
 
 class LocalDispatcher:
-    """A bounded retry queue worked by one daemon thread."""
+    """A bounded retry queue worked by one daemon thread.
+
+    `clock` gives the seconds that due times are measured in (monotonic by default; tests that
+    travel in time pass `time.time` and call `run_due` instead of starting the thread)."""
 
     def __init__(
         self,
         dispatcher: WebhookDispatcher,
         *,
-        retry_delays: Sequence[float] = RETRY_DELAYS,
+        schedule: RetrySchedule = next_retry_delay,
         limit: int = QUEUE_LIMIT,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.dispatcher = dispatcher
-        self.retry_delays = tuple(retry_delays)
+        self.schedule = schedule
         self.limit = limit
+        self.clock = clock
         self._due: list[tuple[float, int, int, DomainEvent]] = []  # (when, seq, attempt, event)
         self._seq = itertools.count()
         self._busy = 0
@@ -79,8 +94,24 @@ class LocalDispatcher:
             if len(self._due) >= self.limit:
                 logger.error("webhook queue full; event dropped", extra={"event_id": event.id})
                 return
-            heapq.heappush(self._due, (time.monotonic() + delay, next(self._seq), attempt, event))
+            heapq.heappush(self._due, (self.clock() + delay, next(self._seq), attempt, event))
             self._cond.notify_all()
+
+    def pending(self) -> int:
+        """Events waiting for a (re)try."""
+        with self._cond:
+            return len(self._due)
+
+    def run_due(self) -> int:
+        """Try every event that is due by `clock` now, in this thread; how many were tried."""
+        tried = 0
+        while True:
+            with self._cond:
+                if not self._due or self._due[0][0] > self.clock():
+                    return tried
+                _, _, attempt, event = heapq.heappop(self._due)
+            self._attempt(event, attempt)
+            tried += 1
 
     def _next(self) -> tuple[int, DomainEvent] | None:
         with self._cond:
@@ -88,7 +119,7 @@ class LocalDispatcher:
                 if not self._due:
                     self._cond.wait()
                     continue
-                wait = self._due[0][0] - time.monotonic()
+                wait = self._due[0][0] - self.clock()
                 if wait > 0:
                     self._cond.wait(wait)
                     continue
@@ -115,10 +146,15 @@ class LocalDispatcher:
             retry = True
         if not retry:
             return
-        if attempt > len(self.retry_delays):
+        delay = self.schedule(attempt)
+        if delay is None:
             logger.error("webhook delivery given up", extra={"event_id": event.id, "attempts": attempt})
             return
-        self._schedule(event, attempt + 1, self.retry_delays[attempt - 1])
+        logger.info(
+            "webhook delivery will be retried",
+            extra={"event_id": event.id, "attempts": attempt, "retry_in_seconds": delay},
+        )
+        self._schedule(event, attempt + 1, delay)
 
 
 def subscribe(
@@ -127,11 +163,13 @@ def subscribe(
     *,
     sender: Sender | None = None,
     resolver: Resolver = system_resolver,
-    retry_delays: Sequence[float] = RETRY_DELAYS,
+    retry_delays: Sequence[float] | None = None,
 ) -> LocalDispatcher:
-    """Deliver the local bus's events to webhook receivers in the background; returns the worker."""
+    """Deliver the local bus's events to webhook receivers in the background; returns the worker.
+    `retry_delays` replaces the AWS schedule with a short fixed one (tests)."""
     worker = LocalDispatcher(
-        WebhookDispatcher(services, sender=sender, resolver=resolver), retry_delays=retry_delays
+        WebhookDispatcher(services, sender=sender, resolver=resolver),
+        schedule=next_retry_delay if retry_delays is None else fixed_schedule(retry_delays),
     )
     worker.start()
     bus.subscribe(worker.submit)

@@ -4,8 +4,10 @@ SQS retries a failed message when its visibility timeout runs out; by default th
 delay every time. Before reporting a record as failed, the dispatch function sets the message's
 visibility timeout from its receive count, so retries back off exponentially:
 30 s, 1 min, 2 min, 4 min, 8 min, 16 min, 32 min, then hourly (with jitter so a recovering
-receiver is not hit by every message at once). The retry budget is the queue's `maxReceiveCount`
-(its redrive policy); past it SQS moves the message to the dead-letter queue.
+receiver is not hit by every message at once). The retry budget is `MAX_RECEIVES` receipts, the
+queue's `maxReceiveCount` (its redrive policy): about five hours of retries, so a receiver down for
+an afternoon loses nothing; past it SQS moves the message to the dead-letter queue. The local
+stack follows the same schedule (`next_retry_delay`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ logger = Logger(child=True)
 
 BASE_SECONDS = 30
 CAP_SECONDS = 3600
+# Receipts before a message goes to the dead-letter queue: 30 s … 32 min, then hourly; ~5 h in all.
+MAX_RECEIVES = 12
 
 
 def retry_delay_seconds(receive_count: int, *, jitter: random.Random | None = None) -> int:
@@ -30,6 +34,14 @@ def retry_delay_seconds(receive_count: int, *, jitter: random.Random | None = No
     delay = min(BASE_SECONDS * 2**exponent, CAP_SECONDS)
     spread = (jitter or random).uniform(-0.1, 0.1)
     return max(1, min(round(delay * (1 + spread)), 43_200))  # SQS allows at most 12 hours
+
+
+def next_retry_delay(receive_count: int, *, jitter: random.Random | None = None) -> int | None:
+    """Seconds before the next try after `receive_count` failed tries, or None once the budget
+    (`MAX_RECEIVES`) is spent: the schedule SQS follows in AWS, for the local stack."""
+    if receive_count >= MAX_RECEIVES:
+        return None
+    return retry_delay_seconds(receive_count, jitter=jitter)
 
 
 def queue_url_from_arn(arn: str) -> str:

@@ -1,0 +1,97 @@
+"""The local server (`webstore serve`) as uvicorn runs it, on loopback: a slow request does not
+stall the others (issue 10.12), the client address is the socket's unless a trusted proxy is
+named (issue 10.14), the credentials file is private (issue 10.15)."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import stat
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+
+from infra.local import LocalConfig, server_config, write_private
+from infra.threaded import ThreadedApp
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def serving(app: Any, config: LocalConfig) -> Iterator[str]:
+    port = free_port()
+    server = uvicorn.Server(server_config(app, config, port))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(5)
+
+
+async def blocking_app(scope: Any, receive: Any, send: Any) -> None:
+    """Like our endpoints: async, but blocking in a synchronous call (boto3) for /slow."""
+    if scope["type"] != "http":
+        return
+    if scope["path"] == "/slow":
+        time.sleep(1.0)
+    body = json.dumps({"client": scope["client"][0], "path": scope["path"]}).encode()
+    await send(
+        {"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/json")]}
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+def fast_while_slow(base: str) -> float:
+    """Seconds a fast request took while a slow one was in flight."""
+    slow = threading.Thread(target=lambda: httpx.get(f"{base}/slow", timeout=10))
+    slow.start()
+    time.sleep(0.2)
+    started = time.monotonic()
+    assert httpx.get(f"{base}/fast", timeout=10).status_code == 200
+    took = time.monotonic() - started
+    slow.join()
+    return took
+
+
+def test_a_slow_request_does_not_stall_the_others() -> None:
+    with serving(ThreadedApp(blocking_app), LocalConfig()) as base:
+        assert fast_while_slow(base) < 0.5
+    with serving(blocking_app, LocalConfig()) as base:  # the bare app, as before: stalled
+        assert fast_while_slow(base) > 0.6
+
+
+def test_x_forwarded_for_is_ignored_unless_from_a_named_trusted_proxy() -> None:
+    spoofed = {"X-Forwarded-For": "198.51.100.7"}
+    with serving(blocking_app, LocalConfig()) as base:
+        assert httpx.get(f"{base}/who", headers=spoofed).json()["client"] == "127.0.0.1"
+    with serving(blocking_app, LocalConfig(trusted_proxy="127.0.0.1")) as base:
+        assert httpx.get(f"{base}/who", headers=spoofed).json()["client"] == "198.51.100.7"
+
+
+def test_the_credentials_file_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    path = tmp_path / "creds.json"
+    path.write_text("{}")
+    os.chmod(path, 0o644)
+    write_private(path, '{"server_secret": "s"}')
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert json.loads(path.read_text()) == {"server_secret": "s"}
+    fresh = tmp_path / "fresh.json"
+    write_private(fresh, "{}")
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o600
