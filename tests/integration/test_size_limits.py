@@ -11,7 +11,7 @@ from functions.operator import create_payment, create_payment_note, get_payment
 from functions.storefront import add_basket_package, create_basket, get_basket
 from tests.conftest import DemoStore, Invoke, demo_catalog_data
 from webstore.catalog_import import import_catalog, parse_catalog
-from webstore.operator.payments import MAX_NOTES
+from webstore.repo.payments import MAX_NOTES
 
 
 def test_a_basket_past_the_size_limit_is_refused_and_stays_readable(demo: DemoStore, invoke: Invoke) -> None:
