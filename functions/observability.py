@@ -10,7 +10,6 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
-from aws_lambda_powertools.metrics import MetricUnit
 
 from webstore.settings import check_at_cold_start
 
@@ -23,8 +22,9 @@ Result = TypeVar("Result")
 
 
 def powertools_handler(adapter: Callable[[], LambdaHandler], operation: str) -> LambdaHandler:
-    """Logger context, a request metric, tracing and the cold-start metric around an adapter
-    (made on first use: the unmatched-route functions build their whole app only then)."""
+    """Logger context, tracing and the cold-start metric around an adapter (made on first use:
+    the unmatched-route functions build their whole app only then). No metric per request:
+    Lambda counts invocations, and an EMF line per request is log volume paid on every one."""
     check_at_cold_start()
 
     @metrics.log_metrics(capture_cold_start_metric=True, raise_on_empty_metrics=False)
@@ -32,7 +32,6 @@ def powertools_handler(adapter: Callable[[], LambdaHandler], operation: str) -> 
     @tracer.capture_lambda_handler(capture_response=False)
     def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         logger.append_keys(operation=operation)
-        metrics.add_metric(name="Requests", unit=MetricUnit.Count, value=1)
         return adapter()(event, context)
 
     return handler
