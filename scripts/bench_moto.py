@@ -37,7 +37,9 @@ def _timed(calls: int, call: Callable[[int], Any]) -> tuple[float, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--calls", type=int, default=200, help="timed calls per operation (default 200)")
     args = parser.parse_args()
     os.environ.update(
@@ -52,7 +54,10 @@ def main() -> None:
         client.create_table(
             TableName=TABLE,
             BillingMode="PAY_PER_REQUEST",
-            KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}],
+            KeySchema=[
+                {"AttributeName": "PK", "KeyType": "HASH"},
+                {"AttributeName": "SK", "KeyType": "RANGE"},
+            ],
             AttributeDefinitions=[
                 {"AttributeName": n, "AttributeType": "S"} for n in ("PK", "SK", "GSI1PK", "GSI1SK")
             ],
@@ -86,7 +91,9 @@ def main() -> None:
                     "SK": {"S": f"CATALOG#PACKAGE#{n:04}"},
                     "name": {"S": f"Package {n}"},
                     "price": {"N": "4.99"},
-                    "commands": {"L": [{"M": {"command": {"S": "give {username} diamond"}, "delay": {"N": "0"}}}]},
+                    "commands": {
+                        "L": [{"M": {"command": {"S": "give {username} diamond"}, "delay": {"N": "0"}}}]
+                    },
                     "tags": {"SS": ["a", "b"]},
                 },
             )
@@ -115,7 +122,11 @@ def main() -> None:
                     {
                         "Put": {
                             "TableName": TABLE,
-                            "Item": {"PK": {"S": f"BASKET#{i}"}, "SK": {"S": "BASKET"}, "total": {"N": "4.99"}},
+                            "Item": {
+                                "PK": {"S": f"BASKET#{i}"},
+                                "SK": {"S": "BASKET"},
+                                "total": {"N": "4.99"},
+                            },
                             "ConditionExpression": "attribute_not_exists(PK)",
                         }
                     },
