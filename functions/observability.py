@@ -6,6 +6,7 @@ not import the HTTP runtime (tests/unit/test_function_imports.py holds it to tha
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -16,6 +17,8 @@ from webstore.settings import check_at_cold_start
 logger = Logger()
 tracer = Tracer()
 metrics = Metrics()
+# Most requests publish no metric (the cold-start one aside): not worth a warning in the logs.
+warnings.filterwarnings("ignore", "No application metrics to publish", UserWarning)
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
 Result = TypeVar("Result")
