@@ -276,7 +276,7 @@ def _operations(wanted: list[str]) -> tuple[list[Any], dict[str, str]]:
         writes = [op for op in operations if "table:write" in op.route.access]
         operator = [op for op in operations if op.route.interface.value == "operator"]
         chosen = list(dict.fromkeys([*reads[:2], *writes[:1], *operator[:1]]))
-    return chosen[:4], extra
+    return chosen, extra
 
 
 def _seed(catalog: str | None) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, str]]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from boto3.dynamodb.types import DYNAMODB_CONTEXT, Binary, TypeSerializer
 
@@ -55,7 +55,8 @@ def serialize_value(value: Any) -> dict[str, Any]:
             return {"SS": list(value)}
         if members and members <= {int, Decimal}:
             return {"NS": [_number(v) for v in value]}
-    return _fallback.serialize(value)  # tuples, bytes, empty or mixed sets, subclasses, floats (refused)
+    # Tuples, bytes, empty or mixed sets, subclasses of the builtins, floats (refused): as boto3 does.
+    return cast(dict[str, Any], _fallback.serialize(value))
 
 
 def deserialize_value(value: Mapping[str, Any]) -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from decimal import Decimal, Inexact, Rounded
-from enum import Enum, IntEnum
+from enum import IntEnum, StrEnum
 from typing import Any
 
 import pytest
@@ -18,7 +18,7 @@ boto_serializer = TypeSerializer()
 boto_deserializer = TypeDeserializer()
 
 
-class Colour(str, Enum):
+class Colour(StrEnum):
     RED = "red"
 
 
