@@ -490,11 +490,12 @@ def benchmark(args: argparse.Namespace) -> None:
     )
     header = (
         f"{'handler':34} {'status':>6} {'ours':>6} {'fastapi':>7} {'bare':>6}"
-        f" {'ours/fastapi':>12} {'ours/bare':>9}"
+        f" {'ours/fastapi':>12} {'ours/bare':>9} {'cpu: ours/fastapi':>17} {'ours/bare':>9}"
     )
     print(header)
     print("-" * len(header))
     ratios = []
+    cpu_ratios: list[float] = []
     try:
         with tempfile.TemporaryDirectory(prefix="bench-cold-") as tmp:
             workdir = Path(tmp)
@@ -522,17 +523,20 @@ def benchmark(args: argparse.Namespace) -> None:
                 cpu = {v: min(r["cpu_ms"] for r in runs[v]) for v in VARIANTS}
                 median = {v: _median([r["import_ms"] + r["first_ms"] for r in runs[v]]) for v in VARIANTS}
                 ratio = wall["ours"] / wall["fastapi"]
+                cpu_ratio = cpu["ours"] / cpu["fastapi"]
                 ratios.append((op.module, ratio, base))
+                cpu_ratios.append(cpu_ratio)
                 print(
                     f"{op.module.removeprefix('functions.'):34} {recorded['status']!s:>6} "
                     f"{wall['ours']:6.0f} {wall['fastapi']:7.0f} {wall['bare']:6.0f}"
                     f" {ratio:12.2f} {wall['ours'] / wall['bare']:9.2f}"
+                    f" {cpu_ratio:17.2f} {cpu['ours'] / cpu['bare']:9.2f}"
                 )
                 print(
                     f"{'':34} medians: ours {median['ours']:.0f}, fastapi {median['fastapi']:.0f}, bare "
                     f"{median['bare']:.0f} (ratios {median['ours'] / median['fastapi']:.2f}, "
-                    f"{median['ours'] / median['bare']:.2f}); cpu ms ours/fastapi "
-                    f"{cpu['ours']:.0f}/{cpu['fastapi']:.0f} ({cpu['ours'] / cpu['fastapi']:.2f})"
+                    f"{median['ours'] / median['bare']:.2f}); best cpu ms: ours {cpu['ours']:.0f}, "
+                    f"fastapi {cpu['fastapi']:.0f}, bare {cpu['bare']:.0f}"
                 )
                 calls = ", ".join(c["operation"] for c in recorded["calls"]) or "none"
                 print(
@@ -541,7 +545,10 @@ def benchmark(args: argparse.Namespace) -> None:
                 )
             worst = max(ratios, key=lambda r: r[1])
             verdict = "meets" if worst[1] <= TARGET_RATIO else "misses"
-            print(f"\nworst ours/fastapi {worst[1]:.2f} ({worst[0]}): {verdict} the target of {TARGET_RATIO}")
+            print(
+                f"\nworst ours/fastapi {worst[1]:.2f} ({worst[0]}): {verdict} the target of {TARGET_RATIO}"
+                f" (in CPU time, worst {max(cpu_ratios):.2f}: steadier than wall time on a loaded machine)"
+            )
             if worst[1] > TARGET_RATIO or args.importtime:
                 for module, _, base in sorted(ratios, key=lambda r: -r[1])[
                     : 1 if not args.importtime else None
