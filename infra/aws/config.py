@@ -12,6 +12,11 @@ from typing import Any
 from constructs import Node
 
 PRODUCTION_STAGES = frozenset({"production", "prod"})
+# (reservoir per second, rate) of X-Ray sampling. No reservoir: a quiet shop is sampled at the
+# rate like a busy one. Production 1%: $0.05 of traces per million requests, 4% of the request
+# fees (docs/deploy.md, "Tracing"); staging traces more of its little traffic, for debugging.
+PRODUCTION_TRACE_SAMPLING = (0, 0.01)
+STAGING_TRACE_SAMPLING = (0, 0.10)
 _STAGE = re.compile(r"^[a-z][a-z0-9-]{0,19}$")
 
 
@@ -93,9 +98,7 @@ class StageConfig:
         # executions, well inside the default account concurrency of 1,000.
         storefront = (200, 400) if production else (20, 40)
         operator = (100, 200) if production else (10, 20)
-        # No reservoir: a quiet shop is sampled at the rate like a busy one. Staging traces more of
-        # its little traffic (debugging); production 5%, about a fifth of the request fees.
-        sampling = (0, 0.05) if production else (0, 0.10)
+        sampling = PRODUCTION_TRACE_SAMPLING if production else STAGING_TRACE_SAMPLING
         rate = float(get("traceSamplingRate", sampling[1]))
         if not 0 <= rate <= 1:
             raise ValueError(f"traceSamplingRate {rate}: a fraction between 0 and 1")
