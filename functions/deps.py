@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import base64
 import binascii
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import Depends, Request
 
 from webstore.services import Services, get_services
-from webstore.storefront.credentials import Credentials
+
+if TYPE_CHECKING:
+    from webstore.storefront.credentials import Credentials
 
 TOKEN_PREFIX = "/api/accounts/{token}"  # storefront routes that carry the public token
 BASKET_PREFIX = "/api/baskets/{basket_ident}"  # storefront routes without it (COMPAT.md)
@@ -57,4 +59,19 @@ def client_ip(request: Request) -> str:
 
 ServicesDep = Annotated[Services, Depends(services)]
 PathTokenDep = Annotated[str | None, Depends(path_token)]
-BasicAuthDep = Annotated[Credentials | None, Depends(basic_credentials)]
+
+if TYPE_CHECKING:
+    BasicAuthDep = Annotated[Credentials | None, Depends(basic_credentials)]
+
+
+def __getattr__(name: str) -> Any:
+    """`BasicAuthDep` on first import of it: its type lives beside the store model
+    (webstore.storefront.credentials imports webstore.catalog), which the operator routes and
+    most storefront routes would otherwise load on every cold start without using it."""
+    if name == "BasicAuthDep":
+        from webstore.storefront.credentials import Credentials
+
+        alias = Annotated[Credentials | None, Depends(basic_credentials)]
+        globals()[name] = alias
+        return alias
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -6,25 +6,28 @@ not import the HTTP runtime (tests/unit/test_function_imports.py holds it to tha
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
-from aws_lambda_powertools.metrics import MetricUnit
 
 from webstore.settings import check_at_cold_start
 
 logger = Logger()
 tracer = Tracer()
 metrics = Metrics()
+# Most requests publish no metric (the cold-start one aside): not worth a warning in the logs.
+warnings.filterwarnings("ignore", "No application metrics to publish", UserWarning)
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
 Result = TypeVar("Result")
 
 
 def powertools_handler(adapter: Callable[[], LambdaHandler], operation: str) -> LambdaHandler:
-    """Logger context, a request metric, tracing and the cold-start metric around an adapter
-    (made on first use: the unmatched-route functions build their whole app only then)."""
+    """Logger context, tracing and the cold-start metric around an adapter (made on first use:
+    the unmatched-route functions build their whole app only then). No metric per request:
+    Lambda counts invocations, and an EMF line per request is log volume paid on every one."""
     check_at_cold_start()
 
     @metrics.log_metrics(capture_cold_start_metric=True, raise_on_empty_metrics=False)
@@ -32,7 +35,6 @@ def powertools_handler(adapter: Callable[[], LambdaHandler], operation: str) -> 
     @tracer.capture_lambda_handler(capture_response=False)
     def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         logger.append_keys(operation=operation)
-        metrics.add_metric(name="Requests", unit=MetricUnit.Count, value=1)
         return adapter()(event, context)
 
     return handler

@@ -17,7 +17,7 @@ from infra.aws.config import StageConfig
 from infra.aws.data import Data
 from infra.aws.events import Events
 from infra.aws.functions import ARCHITECTURE, RUNTIME, Shared
-from infra.aws.observability import AlarmTopic, Observability, function_alarms
+from infra.aws.observability import AlarmTopic, Observability, TraceSampling, function_alarms
 
 
 class WebstoreStack(Stack):
@@ -57,6 +57,7 @@ class WebstoreStack(Stack):
         )
         self.events = Events(self, "Events", shared=shared, bus=self.bus)
         self.alarm_topic = AlarmTopic(self, "AlarmTopic", config=config)
+        self.trace_sampling = TraceSampling(self, "TraceSampling", config=config)
 
         self.operations: dict[Interface, Operations] = {}
         for interface in Interface:

@@ -14,10 +14,10 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any, TypeVar
 
-from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.exceptions import ClientError
 from pydantic import BaseModel
 
+from webstore.attribute_values import deserialize, serialize
 from webstore.errors import Conflict, DomainError
 from webstore.item_size import ItemTooLarge
 
@@ -40,8 +40,6 @@ GLOBAL_SECONDARY_INDEXES = [
     }
 ]
 
-_serializer = TypeSerializer()
-_deserializer = TypeDeserializer()
 Item = dict[str, Any]
 M = TypeVar("M", bound=BaseModel)
 
@@ -90,14 +88,6 @@ def from_item(model: type[M], item: Mapping[str, Any]) -> M:
     """The model's fields of an item; keys and bookkeeping attributes (counters) are left out."""
     fields = model.model_fields
     return model.model_validate({k: v for k, v in item.items() if k in fields})
-
-
-def serialize(item: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: _serializer.serialize(v) for k, v in item.items()}
-
-
-def deserialize(item: Mapping[str, Any]) -> Item:
-    return {k: _deserializer.deserialize(v) for k, v in item.items()}
 
 
 def _values(values: Mapping[str, Any] | None) -> dict[str, Any] | None:

@@ -4,16 +4,20 @@ The values that say where the service lives (table, bus, public URLs) have no de
 stack, the local stack (infra/local.py) and the tests set them. `get_settings()` refuses to run
 without them, naming the variable, and in Lambda it runs while the function initialises
 (`check_at_cold_start`), so a misconfigured function fails its cold start, not some request.
+
+A plain pydantic model over `os.environ`, not pydantic-settings: that library and its imports
+cost more of every cold start than the whole settings model (docs/deploy.md, "Cold start"),
+for sources (dotenv files, secrets directories, nested JSON) we do not use. Same rules as it
+had: `WEBSTORE_` prefix, names case-insensitive, values given to `Settings(...)` win.
 """
 
 from __future__ import annotations
 
 import os
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import BaseModel, ConfigDict, SecretStr
 
 ENV_PREFIX = "WEBSTORE_"
 
@@ -22,8 +26,21 @@ class MissingSettings(RuntimeError):
     """Required settings are not in the environment; the message names each variable."""
 
 
-class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="ignore")
+def environment_values() -> dict[str, str]:
+    """`WEBSTORE_X=v` of the environment as `{"x": "v"}` (any case, as pydantic-settings read them)."""
+    start = len(ENV_PREFIX)
+    return {
+        name[start:].lower(): value
+        for name, value in os.environ.items()
+        if name[:start].upper() == ENV_PREFIX
+    }
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    def __init__(self, **values: Any) -> None:
+        super().__init__(**{**environment_values(), **values})
 
     # Required (see `missing`): empty means not set.
     table_name: str = ""

@@ -83,3 +83,13 @@ def test_production_keeps_logs_longer(synth: Synthesized) -> None:
         for group in resources(template, "AWS::Logs::LogGroup").values():
             assert group["Properties"]["RetentionInDays"] == 90
             assert group["DeletionPolicy"] == "Retain"
+
+
+def test_production_samples_one_percent_of_traces_without_a_reservoir(synth: Synthesized) -> None:
+    (rule,) = resources(synth.template, "AWS::XRay::SamplingRule").values()
+    sampling = rule["Properties"]["SamplingRule"]
+    assert (sampling["ServiceName"], sampling["ReservoirSize"], sampling["FixedRate"]) == (
+        "webstore-production-*",
+        0,
+        0.01,
+    )

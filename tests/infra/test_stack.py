@@ -3,6 +3,7 @@ the webhook pipeline, the table, the APIs and the cdk-nag verdict. One synth for
 
 from __future__ import annotations
 
+import fnmatch
 import json
 from typing import Any
 
@@ -175,6 +176,26 @@ def test_event_consumers_are_built_as_declared(synth: Synthesized) -> None:
         assert function["Properties"]["MemorySize"] == each.consumer.memory_mb, each.module
         assert function["Properties"]["Timeout"] == each.consumer.timeout_seconds, each.module
         assert function["Properties"]["Description"] == each.consumer.description, each.module
+
+
+# Prices per million (us-east-1, docs/deploy.md "Tracing"): what a request costs at the least,
+# and what a recorded trace costs.
+HTTP_API_PER_MILLION = 1.00
+LAMBDA_REQUESTS_PER_MILLION = 0.20
+XRAY_TRACES_PER_MILLION = 5.00
+
+
+def test_trace_sampling_covers_every_function_and_costs_less_than_the_requests(synth: Synthesized) -> None:
+    (rule,) = resources(synth.template, "AWS::XRay::SamplingRule").values()
+    sampling = rule["Properties"]["SamplingRule"]
+    assert sampling["ServiceName"] == "webstore-staging-*"
+    assert (sampling["ReservoirSize"], sampling["FixedRate"]) == (0, 0.10)
+    assert sampling["Priority"] < 10_000  # ahead of X-Ray's Default rule (1/s, then 5%)
+    for handler, (_, _, function) in functions_by_handler(synth).items():
+        assert fnmatch.fnmatchcase(function["Properties"]["FunctionName"], sampling["ServiceName"]), handler
+    # No reservoir: at any traffic the traces cost this fraction of the requests' own fees.
+    traces = sampling["FixedRate"] * XRAY_TRACES_PER_MILLION
+    assert traces <= HTTP_API_PER_MILLION + LAMBDA_REQUESTS_PER_MILLION
 
 
 def test_functions_share_runtime_layer_tracing_and_settings(synth: Synthesized) -> None:

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from functions.observability import consumer_handler, powertools_handler
 from webstore.settings import MissingSettings, Settings, get_settings, load_settings
@@ -70,3 +71,28 @@ def test_outside_lambda_nothing_is_read_at_import(monkeypatch: pytest.MonkeyPatc
         return None
 
     consumer_handler(handle)
+
+
+def test_values_are_read_as_pydantic_settings_read_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Prefixed, names in any case, typed by the model, unknown ones ignored, arguments first."""
+    monkeypatch.setenv("webstore_region", "eu-central-1")
+    monkeypatch.setenv("WEBSTORE_ALLOW_PRIVATE_WEBHOOKS", "true")
+    monkeypatch.setenv("WEBSTORE_NEXT_CHECK_OVERRIDE", "15")
+    monkeypatch.setenv("WEBSTORE_WEBHOOK_KEY", "key-material")
+    monkeypatch.setenv("WEBSTORE_NOT_A_SETTING", "ignored")
+    monkeypatch.setenv("OTHER_TABLE_NAME", "not ours")
+    settings = Settings(max_body_bytes=1024)
+    assert settings.region == "eu-central-1"
+    assert settings.allow_private_webhooks is True
+    assert settings.next_check_override == 15
+    assert settings.max_body_bytes == 1024
+    assert settings.webhook_key is not None
+    assert settings.webhook_key.get_secret_value() == "key-material"
+    assert "key-material" not in repr(settings)
+    assert Settings(table_name="given").table_name == "given"
+
+
+def test_a_malformed_value_is_refused_naming_the_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WEBSTORE_EVENTS", "carrier-pigeon")
+    with pytest.raises(ValidationError, match="events"):
+        get_settings()
