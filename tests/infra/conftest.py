@@ -1,17 +1,13 @@
 """Infra tests: one synthesized app per test module (each jsii process takes 0.5-0.9 GB).
 
-Bundling is skipped (`aws:cdk:bundling-stacks: []`): no pip, no network. When an interface has
-no operation module yet, the test-only operations under fake_operations/ are mounted so every
-construct is exercised; real operations, once committed, are covered with no edits here.
+Bundling is skipped (`aws:cdk:bundling-stacks: []`): no pip, no network.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import tempfile
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,26 +23,14 @@ from functions import routes
 from infra.app import build
 from infra.aws.stack import WebstoreStack
 
-FAKES = Path(__file__).parent / "fake_operations"
 # What `cdk synth` runs with: the stage default and the feature flags in cdk.json.
 CDK_CONTEXT = json.loads((Path(__file__).parents[2] / "cdk.json").read_text())["context"]
 pytestmark = pytest.mark.infra
 
 
-# Package scope: the fakes are unmounted before tests outside tests/infra run.
-@pytest.fixture(scope="package", autouse=True)
-def route_table() -> Iterator[tuple[routes.Operation, ...]]:
-    mounted: list[tuple[list[str], str]] = []
-    for interface, package_name in routes.PACKAGES.items():
-        if not routes.operations(interface):
-            path = importlib.import_module(package_name).__path__
-            path.append(str(FAKES / interface.value))
-            mounted.append((path, str(FAKES / interface.value)))
-    routes.operations.cache_clear()
-    yield routes.operations()
-    for path, entry in mounted:
-        path.remove(entry)
-    routes.operations.cache_clear()
+@pytest.fixture(scope="session")
+def route_table() -> tuple[routes.Operation, ...]:
+    return routes.operations()
 
 
 @dataclass

@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from tests.conftest import DemoStore, demo_catalog_data
-from tests.integration.operator.support import Clock
+from tests.support.clock import Clock
+from tests.support.demo import DemoStore, demo_catalog_data
 from webstore.catalog_import import ImportResult, import_catalog, parse_catalog
 from webstore.db import Table
 from webstore.operator import auth

@@ -21,8 +21,9 @@ from functions.operator import (
     get_user,
     update_package,
 )
-from tests.conftest import DemoStore, Invoke
 from tests.integration.operator.support import manual_payment, secret_headers
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
 from webstore import keys
 
 COUPON = {"code": "SPRING", "effective_on": "cart", "discount_type": "percentage", "discount_percentage": 15}

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from tests.conftest import DemoStore
+from tests.support.demo import DemoStore
 from webstore import keys
 from webstore.catalog import Coupon, Server, WebhookEndpoint
 from webstore.db import Table
