@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from functions.operator import create_payment
+from tests.support.demo import DemoStore
 from tests.support.invocation import Invoke
 
 
@@ -24,3 +25,7 @@ def manual_payment(
     response = invoke(create_payment.handler, "POST", "/payments", body=body, headers=secret_headers(secret))
     assert response.status == 200, response.body
     return dict(response.json())
+
+
+def call(invoke: Invoke, demo: DemoStore, module: Any, method: str, path: str, **kwargs: Any) -> Any:
+    return invoke(module.handler, method, path, headers=secret_headers(demo.server_secret), **kwargs)
