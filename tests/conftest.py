@@ -9,17 +9,20 @@ from tests.support.environment import TABLE, use_test_environment
 # Before the functions import: their Powertools objects and settings read the environment.
 use_test_environment()
 
+import functools
 import importlib
 from collections.abc import Iterator
 
 import boto3
+import botocore.session
 import pytest
 
 from infra.embedded import one_call_at_a_time
 from tests.support import invocation
-from tests.support.demo import DemoStore, import_demo
+from tests.support.demo import DemoStore, restore_demo
 from tests.support.invocation import Invoke
 from tests.support.lambda_events import Response
+from tests.support.moto_transactions import backup_once
 from webstore import db
 from webstore import services as services_module
 from webstore.db import Table, create_table
@@ -46,6 +49,23 @@ def access_guard() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def one_botocore_loader() -> Iterator[None]:
+    """One loader of the AWS service models for the whole session: moto resets boto3's default
+    session on every `mock_aws`, and each new session would parse the models' JSON again
+    (~0.1 s of CPU per test). The models are read-only data, the same for every session."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(botocore.session, "create_loader", functools.cache(botocore.session.create_loader))
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def moto_transactions_backed_up_once() -> Iterator[None]:
+    """moto copies a table once per transaction, not once per action (tests/support/moto_transactions.py)."""
+    with backup_once():
+        yield
+
+
 @pytest.fixture
 def aws() -> Iterator[None]:
     from moto import mock_aws
@@ -65,7 +85,9 @@ def table(aws: None) -> Table:
 
 @pytest.fixture
 def demo(table: Table) -> DemoStore:
-    return import_demo(table)
+    """The demo store in a fresh table (tests/support/demo.py: written back from the first
+    import of the session; importing a catalog is tested as such in its own tests)."""
+    return restore_demo(table)
 
 
 @pytest.fixture
