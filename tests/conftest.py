@@ -19,13 +19,15 @@ import pytest
 
 from infra.embedded import one_call_at_a_time
 from tests.support import invocation
-from tests.support.demo import DemoStore, restore_demo
+from tests.support.demo import DemoStore, import_other_store, restore_demo
 from tests.support.invocation import Invoke
 from tests.support.lambda_events import Response
 from tests.support.moto_transactions import backup_once
 from webstore import db
 from webstore import services as services_module
+from webstore.catalog_import import ImportResult
 from webstore.db import Table, create_table
+from webstore.operator import auth
 from webstore.services import get_services
 
 # Still importable from here for tests written before tests/support/ (other branches); new
@@ -66,6 +68,15 @@ def moto_transactions_backed_up_once() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True)
+def fresh_auth_cache() -> Iterator[None]:
+    """Verified secrets and blocked addresses are cached per process; tests start clean (the
+    demo store keeps its secrets from test to test: tests/support/demo.py)."""
+    auth.cache.clear()
+    yield
+    auth.cache.clear()
+
+
 @pytest.fixture
 def aws() -> Iterator[None]:
     from moto import mock_aws
@@ -88,6 +99,12 @@ def demo(table: Table) -> DemoStore:
     """The demo store in a fresh table (tests/support/demo.py: written back from the first
     import of the session; importing a catalog is tested as such in its own tests)."""
     return restore_demo(table)
+
+
+@pytest.fixture
+def other_store(demo: DemoStore) -> ImportResult:
+    """A second store (account 2) beside the demo store."""
+    return import_other_store(demo.table)
 
 
 @pytest.fixture

@@ -55,6 +55,13 @@ def import_demo(table: Table) -> DemoStore:
     return DemoStore(import_catalog(table, parse_catalog(demo_catalog_data())), table)
 
 
+def import_other_store(table: Table) -> ImportResult:
+    """A second store (account 2): the demo catalog under another id, freshly imported."""
+    data = demo_catalog_data()
+    data["store"] = {**data["store"], "id": 2, "name": "Other Craft"}
+    return import_catalog(table, parse_catalog(data))
+
+
 @dataclass(frozen=True)
 class _Snapshot:
     result: ImportResult

@@ -15,24 +15,16 @@ from functions.storefront import (
     update_basket_package_quantity,
 )
 from tests.integration.storefront.support import add, assert_error, base, create
-from tests.support.demo import DemoStore, demo_catalog_data
+from tests.support.demo import DemoStore
 from tests.support.invocation import Invoke
 from tests.support.lambda_events import Response
 from webstore import keys
 from webstore.basket import DynamicPackage
-from webstore.catalog_import import ImportResult, import_catalog, parse_catalog
+from webstore.catalog_import import ImportResult
 from webstore.errors import Conflict
 from webstore.repo.baskets import BasketRepository
 from webstore.services import get_services
 from webstore.storefront import baskets as basket_use_cases
-
-
-@pytest.fixture
-def other_store(demo: DemoStore) -> ImportResult:
-    data = demo_catalog_data()
-    data["store"] = {**data["store"], "id": 2, "name": "Other"}
-    return import_catalog(demo.table, parse_catalog(data))
-
 
 # --- create and get -------------------------------------------------------------------------
 
