@@ -47,7 +47,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-FAKES = ROOT / "tests" / "infra" / "fake_operations"
 TARGET_RATIO = 1.10  # ours / the FastAPI floor
 VARIANTS = ("ours", "fastapi", "bare")
 TABLE = "bench"
@@ -109,10 +108,6 @@ def child(spec_path: str) -> None:
     c0, t0 = time.process_time(), time.perf_counter()
     spec = json.loads(Path(spec_path).read_text())
     sys.path[:0] = [str(ROOT), str(ROOT / "shared")]
-    import importlib
-
-    for package_name, entry in spec["extra_paths"].items():  # empty __init__ modules: nothing to time
-        importlib.import_module(package_name).__path__.append(entry)
     calls: list[dict[str, Any]] = []
     if spec["record"]:  # which DynamoDB calls does our handler make? (this run's time is not used)
         import boto3
@@ -249,34 +244,25 @@ def _load_baseline(spec: dict[str, Any]) -> Any:
 # --- the parent: pick handlers, seed, run, report ------------------------------------------------
 
 
-def _operations(wanted: list[str]) -> tuple[list[Any], dict[str, str]]:
-    """The handlers to time; the test-only operations stand in while the route table is empty."""
+def _operations(wanted: list[str]) -> list[Any]:
+    """The handlers to time: those named, else the representatives."""
     sys.path[:0] = [str(ROOT), str(ROOT / "shared")]
-    import importlib
-
     from functions import routes
 
-    extra: dict[str, str] = {}
-    for interface, package_name in routes.PACKAGES.items():
-        if not routes.operations(interface):
-            entry = str(FAKES / interface.value)
-            importlib.import_module(package_name).__path__.append(entry)
-            extra[package_name] = entry
-    routes.operations.cache_clear()
     operations = list(routes.operations())
     if wanted:
         chosen = [op for op in operations if op.module in wanted]
         missing = set(wanted) - {op.module for op in chosen}
         if missing:
             raise SystemExit(f"not in the route table: {sorted(missing)}")
-        return chosen, extra
+        return chosen
     chosen = [op for name in PREFERRED for op in operations if op.module == name]
     if not chosen:  # a read, a write, an operator call
         reads = [op for op in operations if "table:write" not in op.route.access]
         writes = [op for op in operations if "table:write" in op.route.access]
         operator = [op for op in operations if op.route.interface.value == "operator"]
         chosen = list(dict.fromkeys([*reads[:2], *writes[:1], *operator[:1]]))
-    return chosen, extra
+    return chosen
 
 
 def _seed(catalog: str | None) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, str]]:
@@ -479,9 +465,7 @@ def _importtime_report(ours: str, bare: str, top: int = 12) -> str:
 
 
 def benchmark(args: argparse.Namespace) -> None:
-    operations, extra_paths = _operations(args.handler)
-    if extra_paths:
-        print("note: the route table is empty here; timing the test-only operations in tests/infra")
+    operations = _operations(args.handler)
     table, items, values = _seed(args.catalog)
     server = DynamoServer(table, items)
     print(
@@ -506,7 +490,6 @@ def benchmark(args: argparse.Namespace) -> None:
                     "method": route.method.upper(),
                     "route_path": route.path,
                     "event": _event(route.method.upper(), route.path, values),
-                    "extra_paths": extra_paths,
                     "sampled": args.sampled,
                 }
                 recorded = _run({**base, "variant": "ours", "record": True, "calls": []}, workdir, server)

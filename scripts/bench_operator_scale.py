@@ -27,7 +27,12 @@ os.environ.setdefault("WEBSTORE_SECRET_CACHE_SECONDS", "3600")
 import boto3  # noqa: E402
 
 from scripts.bench_round_trips import CallCounter  # noqa: E402
-from tests.conftest import LambdaContext, api_event, demo_catalog_data  # noqa: E402
+from tests.support.environment import use_test_environment  # noqa: E402
+
+use_test_environment()
+
+from tests.support.demo import demo_catalog_data  # noqa: E402
+from tests.support.lambda_events import LambdaContext, api_event  # noqa: E402
 
 PLAYERS = 500  # online commands are spread over this many due players
 

@@ -26,7 +26,12 @@ os.environ["POWERTOOLS_METRICS_DISABLED"] = "true"
 
 import boto3  # noqa: E402
 
-from tests.conftest import LambdaContext, api_event, demo_catalog_data  # noqa: E402
+from tests.support.environment import use_test_environment  # noqa: E402
+
+use_test_environment()
+
+from tests.support.demo import demo_catalog_data  # noqa: E402
+from tests.support.lambda_events import LambdaContext, api_event  # noqa: E402
 
 
 def scenario_modules(only: str | None) -> list[str]:

@@ -1,61 +1,46 @@
-"""Fixtures for every test: AWS under moto, the table, the demo store, Lambda invocation."""
+"""Fixtures for every test: AWS under moto, the table, the demo store, Lambda invocation.
+
+The helpers behind them live in tests/support/ (scripts import them from there too)."""
 
 from __future__ import annotations
 
-import base64
+from tests.support.environment import TABLE, use_test_environment
+
+# Before the functions import: their Powertools objects and settings read the environment.
+use_test_environment()
+
+import functools
 import importlib
-import json
-import os
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
-from urllib.parse import urlencode
+from collections.abc import Iterator
 
 import boto3
+import botocore.session
 import pytest
 
 from infra.embedded import one_call_at_a_time
+from tests.support import invocation
+from tests.support.demo import DemoStore, import_other_store, restore_demo
+from tests.support.invocation import Invoke
+from tests.support.lambda_events import Response
+from tests.support.moto_transactions import backup_once
 from webstore import db
 from webstore import services as services_module
-from webstore.catalog_import import ImportResult, import_catalog, parse_catalog
+from webstore.catalog_import import ImportResult
 from webstore.db import Table, create_table
+from webstore.operator import auth
 from webstore.services import get_services
 
-if TYPE_CHECKING:
-    from functions.declarations import Access
-
-DEMO_CATALOG = Path(__file__).resolve().parent.parent / "shared" / "webstore" / "demo" / "store.json"
-TABLE = "webstore-test"
-
-os.environ.update(
-    {
-        "AWS_DEFAULT_REGION": "us-east-1",
-        "AWS_ACCESS_KEY_ID": "testing",
-        "AWS_SECRET_ACCESS_KEY": "testing",
-        "AWS_SECURITY_TOKEN": "testing",
-        "AWS_SESSION_TOKEN": "testing",
-        "WEBSTORE_TABLE_NAME": TABLE,
-        "WEBSTORE_REGION": "us-east-1",
-        "WEBSTORE_EVENTS": "local",
-        "WEBSTORE_WEBHOOK_KEY": "test-webhook-sealing-key",
-        "WEBSTORE_STOREFRONT_URL": "https://shop.test",
-        "WEBSTORE_OPERATOR_URL": "https://plugin.test",
-        "POWERTOOLS_TRACE_DISABLED": "true",
-        "POWERTOOLS_METRICS_NAMESPACE": "webstore-tests",
-        "POWERTOOLS_SERVICE_NAME": "webstore-tests",
-        "POWERTOOLS_LOG_LEVEL": "WARNING",
-    }
-)
+# Still importable from here for tests written before tests/support/ (other branches); new
+# tests import them from tests/support/.
+__all__ = ["TABLE", "DemoStore", "Invoke", "Response"]
 
 
 @pytest.fixture(scope="session", autouse=True)
 def access_guard() -> Iterator[None]:
     """Every event consumer runs under the access guard wherever a test calls its `handler`
     (HTTP handlers: through `invoke`); side reads (`start_read`) keep the caller's context."""
-    # Imported here: the functions' Powertools objects read the environment set above.
     from functions.routes import consumers
-    from tests.access_guard import ContextExecutor, enforcing
+    from tests.support.access_guard import ContextExecutor, enforcing
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(db, "_reads", ContextExecutor(db._reads))
@@ -64,6 +49,32 @@ def access_guard() -> Iterator[None]:
             guarded = enforcing(module.handler, each.consumer.name, each.consumer.function_access)
             patch.setattr(module, "handler", guarded)
         yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def one_botocore_loader() -> Iterator[None]:
+    """One loader of the AWS service models for the whole session: moto resets boto3's default
+    session on every `mock_aws`, and each new session would parse the models' JSON again
+    (~0.1 s of CPU per test). The models are read-only data, the same for every session."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(botocore.session, "create_loader", functools.cache(botocore.session.create_loader))
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def moto_transactions_backed_up_once() -> Iterator[None]:
+    """moto copies a table once per transaction, not once per action (tests/support/moto_transactions.py)."""
+    with backup_once():
+        yield
+
+
+@pytest.fixture(autouse=True)
+def fresh_auth_cache() -> Iterator[None]:
+    """Verified secrets and blocked addresses are cached per process; tests start clean (the
+    demo store keeps its secrets from test to test: tests/support/demo.py)."""
+    auth.cache.clear()
+    yield
+    auth.cache.clear()
 
 
 @pytest.fixture
@@ -83,147 +94,24 @@ def table(aws: None) -> Table:
     return Table(client, TABLE)
 
 
-@dataclass
-class DemoStore:
-    result: ImportResult
-    table: Table
-
-    @property
-    def token(self) -> str:
-        return self.result.public_token
-
-    @property
-    def checkout_key(self) -> str:
-        assert self.result.checkout_api_key
-        return self.result.checkout_api_key
-
-    @property
-    def server_secret(self) -> str:
-        secret = self.result.server_secrets[1]
-        assert secret
-        return secret
-
-    def basic_auth(self) -> dict[str, str]:
-        raw = f"{self.token}:{self.checkout_key}".encode()
-        return {"authorization": "Basic " + base64.b64encode(raw).decode()}
-
-
-def demo_catalog_data() -> dict[str, Any]:
-    return json.loads(DEMO_CATALOG.read_text())
+@pytest.fixture
+def demo(table: Table) -> DemoStore:
+    """The demo store in a fresh table (tests/support/demo.py: written back from the first
+    import of the session; importing a catalog is tested as such in its own tests)."""
+    return restore_demo(table)
 
 
 @pytest.fixture
-def demo(table: Table) -> DemoStore:
-    return DemoStore(import_catalog(table, parse_catalog(demo_catalog_data())), table)
-
-
-# --- Lambda invocation with API Gateway HTTP API (v2) events ----------------------------
-
-
-class LambdaContext:
-    function_name = "webstore-test"
-    function_version = "$LATEST"
-    memory_limit_in_mb = 512
-    invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:webstore-test"
-    aws_request_id = "test-request"
-    log_group_name = "/aws/lambda/webstore-test"
-    log_stream_name = "test"
-
-    @staticmethod
-    def get_remaining_time_in_millis() -> int:
-        return 10_000
-
-
-def api_event(
-    method: str,
-    path: str,
-    *,
-    body: Any = None,
-    query: dict[str, str] | None = None,
-    headers: dict[str, str] | None = None,
-    source_ip: str = "203.0.113.10",
-    raw_body: str | None = None,
-) -> dict[str, Any]:
-    all_headers = {"host": "api.test", "user-agent": "pytest"}
-    if body is not None:
-        raw_body = json.dumps(body)
-        all_headers["content-type"] = "application/json"
-    if raw_body is not None:
-        all_headers["content-length"] = str(len(raw_body.encode()))
-    all_headers.update({k.lower(): v for k, v in (headers or {}).items()})
-    return {
-        "version": "2.0",
-        "routeKey": f"{method} {path}",
-        "rawPath": path,
-        "rawQueryString": urlencode(query or {}),
-        "headers": all_headers,
-        "queryStringParameters": query or None,
-        "requestContext": {
-            "accountId": "123456789012",
-            "apiId": "api",
-            "domainName": "api.test",
-            "domainPrefix": "api",
-            "http": {
-                "method": method,
-                "path": path,
-                "protocol": "HTTP/1.1",
-                "sourceIp": source_ip,
-                "userAgent": "pytest",
-            },
-            "requestId": "req",
-            "routeKey": f"{method} {path}",
-            "stage": "$default",
-            "time": "22/Nov/2026:10:00:00 +0000",
-            "timeEpoch": 1795000000000,
-        },
-        "body": raw_body,
-        "isBase64Encoded": False,
-    }
-
-
-@dataclass
-class Response:
-    status: int
-    headers: dict[str, str]
-    body: str
-
-    def json(self) -> Any:
-        return json.loads(self.body)
-
-
-Invoke = Callable[..., Response]
+def other_store(demo: DemoStore) -> ImportResult:
+    """A second store (account 2) beside the demo store."""
+    return import_other_store(demo.table)
 
 
 @pytest.fixture
 def invoke() -> Invoke:
-    """invoke(handler, method, path, body=..., query=..., headers=...) -> Response.
-
-    The handler runs under the access guard (tests/access_guard.py): a DynamoDB call or publish
-    beyond its route's declared access fails the test. `access=` declares a test-only handler's.
-    """
-
-    from tests.access_guard import declared_access, enforced
-
-    def _invoke(
-        handler: Callable[..., dict[str, Any]],
-        method: str,
-        path: str,
-        *,
-        access: frozenset[Access] | None = None,
-        **kwargs: Any,
-    ) -> Response:
-        declared = declared_access(handler) if access is None else ("test handler", access)
-        if declared is None:
-            pytest.fail(f"{handler!r} is not in the route table: pass invoke(..., access=...)")
-        with enforced(*declared):
-            result = handler(api_event(method, path, **kwargs), LambdaContext())
-        body = result.get("body") or ""
-        if result.get("isBase64Encoded"):
-            body = base64.b64decode(body).decode()
-        headers = {k.lower(): v for k, v in (result.get("headers") or {}).items()}
-        return Response(result["statusCode"], headers, body)
-
-    return _invoke
+    """invoke(handler, method, path, body=..., query=..., headers=...) -> Response, under the
+    access guard (tests/support/invocation.py)."""
+    return invocation.invoke
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from functions.storefront import (
     post_auth_page,
     update_tier,
 )
-from tests.support import seed_basket
+from tests.support.baskets import seed_basket
 from webstore.players import Tier
 from webstore.repo.player_tiers import tier_item
 from webstore.repo.users import UserRepository

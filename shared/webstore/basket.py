@@ -21,6 +21,7 @@ from pydantic import Field
 from webstore import keys
 from webstore.catalog import Amount, Coupon, CreatorCode, GiftCard, Model, Package, PackageType, Store
 from webstore.errors import Conflict, Invalid, NotFound
+from webstore.payments.status import PaymentStatus
 from webstore.pricing import PricedLine, PricingContext, coupon_refusal, price_basket
 
 MAX_LINES = 100
@@ -31,7 +32,7 @@ MAX_DYNAMIC_PACKAGES = 100
 MAX_DYNAMIC_BYTES = 200_000  # all of a basket's dynamic packages, as JSON (the item limit is 400 KB)
 DYNAMIC_IDS_PER_WRITE = 64
 CHECKOUT_CLAIM_TIMEOUT = timedelta(minutes=5)
-PAID_STATUSES = frozenset({"complete", "refund", "chargeback"})
+PAID_STATUSES = frozenset(PaymentStatus.stored())  # a recorded payment, whatever became of it
 
 JsonObject = dict[str, Any]
 

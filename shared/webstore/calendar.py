@@ -35,3 +35,8 @@ def add_months(moment: datetime, months: int) -> datetime:
 def period_end(start: datetime, length: int, period: Period | str) -> datetime | None:
     """When a period of `length` units begun at `start` ends; None when there is no period."""
     return add_periods(start, length, period) if length > 0 else None
+
+
+def period_start(end: datetime, length: int, period: Period | str) -> datetime | None:
+    """When a period of `length` units that ends at `end` began; None when there is no period."""
+    return add_periods(end, -length, period) if length > 0 else None

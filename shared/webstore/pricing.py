@@ -275,31 +275,6 @@ def price_of(price: Decimal, package_id: int, category_id: int, ctx: PricingCont
 # --- tier proration (players engineer; keep this section last) ------------------------------
 
 
-def shift_months(moment: datetime, months: int) -> datetime:
-    """`moment` moved by whole calendar months, the day clamped to the target month's length."""
-    import calendar
-
-    index = moment.year * 12 + (moment.month - 1) + months
-    year, month = divmod(index, 12)
-    day = min(moment.day, calendar.monthrange(year, month + 1)[1])
-    return moment.replace(year=year, month=month + 1, day=day)
-
-
-def billing_period_start(period_end: datetime, length: int, period: str) -> datetime | None:
-    """When the period that ends at `period_end` began; None when the package has no period."""
-    from datetime import timedelta
-
-    if length <= 0:
-        return None
-    if period == "day":
-        return period_end - timedelta(days=length)
-    if period == "month":
-        return shift_months(period_end, -length)
-    if period == "year":
-        return shift_months(period_end, -12 * length)
-    raise ValueError(f"unknown billing period {period!r}")
-
-
 def prorate_price(
     current_price: Decimal,
     new_price: Decimal,

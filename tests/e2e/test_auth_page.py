@@ -19,10 +19,10 @@ from playwright.sync_api import Browser, ConsoleMessage
 
 from functions.routes import operations
 from functions.runtime import Interface, build_app
-from tests.conftest import DemoStore
 from tests.e2e.conftest import ReturnSite, free_port
-from tests.integration.players.conftest import ACCOUNT
-from tests.support import seed_basket
+from tests.integration.storefront.support import ACCOUNT
+from tests.support.baskets import seed_basket
+from tests.support.demo import DemoStore
 from webstore.repo.baskets import BasketRepository
 from webstore.repo.users import UserRepository
 from webstore.services import local_bus

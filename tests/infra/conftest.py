@@ -1,75 +1,22 @@
-"""Infra tests: one synthesized app per test module (each jsii process takes 0.5-0.9 GB).
-
-Bundling is skipped (`aws:cdk:bundling-stacks: []`): no pip, no network. When an interface has
-no operation module yet, the test-only operations under fake_operations/ are mounted so every
-construct is exercised; real operations, once committed, are covered with no edits here.
-"""
+"""Fixtures of the infra tests (the synthesized app: tests/support/cdk.py)."""
 
 from __future__ import annotations
 
-import importlib
-import json
-import os
-import tempfile
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "1")
-
-from aws_cdk import App
-from aws_cdk.assertions import Template
-
 from functions import routes
-from infra.app import build
-from infra.aws.stack import WebstoreStack
-
-FAKES = Path(__file__).parent / "fake_operations"
-# What `cdk synth` runs with: the stage default and the feature flags in cdk.json.
-CDK_CONTEXT = json.loads((Path(__file__).parents[2] / "cdk.json").read_text())["context"]
-pytestmark = pytest.mark.infra
 
 
-# Package scope: the fakes are unmounted before tests outside tests/infra run.
-@pytest.fixture(scope="package", autouse=True)
-def route_table() -> Iterator[tuple[routes.Operation, ...]]:
-    mounted: list[tuple[list[str], str]] = []
-    for interface, package_name in routes.PACKAGES.items():
-        if not routes.operations(interface):
-            path = importlib.import_module(package_name).__path__
-            path.append(str(FAKES / interface.value))
-            mounted.append((path, str(FAKES / interface.value)))
-    routes.operations.cache_clear()
-    yield routes.operations()
-    for path, entry in mounted:
-        path.remove(entry)
-    routes.operations.cache_clear()
+@pytest.fixture(scope="session")
+def route_table() -> tuple[routes.Operation, ...]:
+    return routes.operations()
 
 
-@dataclass
-class Synthesized:
-    app: App
-    stack: WebstoreStack
-    template: Template
-    nested: dict[str, Template]  # interface value → template of its operations stack
-    outdir: Path
-
-    def function_templates(self) -> list[Template]:
-        return [self.template, *self.nested.values()]
-
-
-def synthesize(**context: Any) -> Synthesized:
-    outdir = Path(tempfile.mkdtemp(prefix="webstore-cdk-"))
-    app = App(outdir=str(outdir), context={**CDK_CONTEXT, "aws:cdk:bundling-stacks": [], **context})
-    stack = build(app)
-    app.synth()
-    return Synthesized(
-        app=app,
-        stack=stack,
-        template=Template.from_stack(stack),
-        nested={i.value: Template.from_stack(s) for i, s in stack.operations.items()},
-        outdir=outdir,
-    )
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test in this folder is marked `infra` (`-m "not infra"` leaves out the CDK synths)."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in item.path.parents:
+            item.add_marker(pytest.mark.infra)

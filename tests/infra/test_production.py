@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from functions.routes import Operation
-from tests.infra.conftest import Synthesized, synthesize
+from tests.support.cdk import Synthesized, synthesize
 
 CERTIFICATE = "arn:aws:acm:eu-west-1:123456789012:certificate/00000000-0000-0000-0000-000000000000"
 

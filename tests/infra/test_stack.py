@@ -15,7 +15,7 @@ from infra.aws.apis import api_paths
 from infra.aws.data import TTL_REMOVAL_OF_BASKET
 from infra.aws.events import MAX_RECEIVES, consumer_of
 from infra.aws.functions import SECRET_GUARD_ACTIONS, TABLE_WRITE_ACTIONS
-from tests.infra.conftest import Synthesized, synthesize
+from tests.support.cdk import Synthesized, synthesize
 from webstore import db
 from webstore.operator.auth import GUARD_KEY_PREFIX
 

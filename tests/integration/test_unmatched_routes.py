@@ -5,7 +5,8 @@ the interface's own error shape."""
 from __future__ import annotations
 
 from functions.unmatched import operator_handler, storefront_handler
-from tests.conftest import DemoStore, Invoke
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
 
 
 def test_doubled_slashes_reach_the_operation(demo: DemoStore, invoke: Invoke) -> None:

@@ -11,7 +11,8 @@ import boto3
 import pytest
 
 from infra.cli import main
-from tests.conftest import TABLE, demo_catalog_data
+from tests.support.demo import demo_catalog_data
+from tests.support.environment import TABLE
 from webstore.db import Table
 from webstore.keys import STORE_ITEM, account_pk, store_pk, webhook_sk
 from webstore.repo.account import AccountRepository

@@ -1,6 +1,6 @@
 """The basket use cases over fake repositories: the straight line load → aggregate method →
 save, what they read for limits, retries on a lost race, and refusals that write nothing.
-(The Lambda handlers over moto are the contract tests: tests/integration/test_storefront_*.py.)"""
+(The Lambda handlers over moto are the contract tests: tests/integration/storefront/.)"""
 
 from __future__ import annotations
 

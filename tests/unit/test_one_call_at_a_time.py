@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from infra.embedded import one_call_at_a_time
-from tests.support import in_threads
+from tests.support.threads import in_threads
 
 
 class SlowClient:

@@ -1,4 +1,4 @@
-"""prorate_price and its billing-period helpers: pure, no I/O."""
+"""prorate_price: pure, no I/O (its billing periods: tests/unit/test_calendar.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from webstore.pricing import billing_period_start, prorate_price, shift_months
+from webstore.pricing import prorate_price
 
 END = datetime(2026, 7, 1, tzinfo=UTC)
 START = END - timedelta(days=30)
@@ -57,26 +57,3 @@ def test_rounded_once_to_the_currency_minor_unit() -> None:
     assert prorate("1.00", "2.00", third) == Decimal("0.67")
     assert prorate("100", "200", third, currency="JPY") == Decimal("67")
     assert prorate("1.000", "2.000", third, currency="KWD") == Decimal("0.667")
-
-
-@pytest.mark.parametrize(
-    ("moment", "months", "expected"),
-    [
-        (datetime(2026, 3, 31, 12, tzinfo=UTC), -1, datetime(2026, 2, 28, 12, tzinfo=UTC)),
-        (datetime(2024, 3, 31, tzinfo=UTC), -1, datetime(2024, 2, 29, tzinfo=UTC)),
-        (datetime(2026, 1, 15, tzinfo=UTC), -1, datetime(2025, 12, 15, tzinfo=UTC)),
-        (datetime(2026, 1, 15, tzinfo=UTC), -13, datetime(2024, 12, 15, tzinfo=UTC)),
-        (datetime(2026, 11, 30, tzinfo=UTC), 3, datetime(2027, 2, 28, tzinfo=UTC)),
-    ],
-)
-def test_shift_months_clamps_the_day(moment: datetime, months: int, expected: datetime) -> None:
-    assert shift_months(moment, months) == expected
-
-
-def test_billing_period_start() -> None:
-    assert billing_period_start(END, 1, "month") == datetime(2026, 6, 1, tzinfo=UTC)
-    assert billing_period_start(END, 2, "year") == datetime(2024, 7, 1, tzinfo=UTC)
-    assert billing_period_start(END, 7, "day") == END - timedelta(days=7)
-    assert billing_period_start(END, 0, "month") is None
-    with pytest.raises(ValueError, match="billing period"):
-        billing_period_start(END, 1, "fortnight")

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from datetime import UTC, datetime
 from urllib.parse import urlencode
 
@@ -75,22 +76,23 @@ def _date(value: str, field: str) -> datetime:
 
 
 def _check_targets(body: schemas.CouponCreate, view: StoreView) -> None:
-    if body.effective_on == "package":
-        if not body.packages:
-            raise Invalid("packages is required when effective_on is package", field="packages")
-        unknown = [p for p in body.packages if view.package(p) is None]
-        if unknown:
-            raise Invalid(f"packages: no package {unknown[0]}", field="packages")
-    elif body.packages:
-        raise Invalid("packages is used only when effective_on is package", field="packages")
-    if body.effective_on == "category":
-        if not body.categories:
-            raise Invalid("categories is required when effective_on is category", field="categories")
-        unknown = [c for c in body.categories if view.category(c) is None]
-        if unknown:
-            raise Invalid(f"categories: no category {unknown[0]}", field="categories")
-    elif body.categories:
-        raise Invalid("categories is used only when effective_on is category", field="categories")
+    _check_target("package", body.effective_on, body.packages, view.package)
+    _check_target("category", body.effective_on, body.categories, view.category)
+
+
+def _check_target(kind: str, effective_on: str, ids: list[int], find: Callable[[int], object | None]) -> None:
+    """`packages` (or `categories`) is required, and must name existing ones, exactly when the
+    coupon is effective on a package (category)."""
+    field = "packages" if kind == "package" else "categories"
+    if effective_on != kind:
+        if ids:
+            raise Invalid(f"{field} is used only when effective_on is {kind}", field=field)
+        return
+    if not ids:
+        raise Invalid(f"{field} is required when effective_on is {kind}", field=field)
+    unknown = [i for i in ids if find(i) is None]
+    if unknown:
+        raise Invalid(f"{field}: no {kind} {unknown[0]}", field=field)
 
 
 def _check_discount(body: schemas.CouponCreate) -> None:

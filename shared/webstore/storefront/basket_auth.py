@@ -18,6 +18,7 @@ from webstore import keys
 from webstore.basket import Basket
 from webstore.catalog import Store
 from webstore.errors import Conflict, Invalid, NotFound
+from webstore.event_types import EventType
 from webstore.events import DomainEvent
 from webstore.repo import plain_json
 from webstore.repo.baskets import BasketRepository
@@ -28,9 +29,6 @@ from webstore.storefront.baskets import load
 from webstore.storefront.credentials import verified
 from webstore.storefront.return_urls import RETURN_URL, check_return_url
 from webstore.storefront.views import auth_link_view
-
-BASKET_AUTHENTICATED = "basket.authenticated"
-
 
 # --- getBasketAuthUrl ---------------------------------------------------------------------
 
@@ -94,7 +92,7 @@ def authenticate(services: Services, prompt: AuthPrompt, username: str) -> str:
         BasketRepository(services.table).save(basket)
     services.publisher.publish(
         DomainEvent(
-            type=BASKET_AUTHENTICATED,
+            type=EventType.BASKET_AUTHENTICATED,
             account_id=basket.account_id,
             subject=authenticated_subject(basket, user, now),
         )

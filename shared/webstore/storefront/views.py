@@ -8,7 +8,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from webstore import keys
+from webstore import calendar, keys
 from webstore.basket import Basket
 from webstore.catalog import (
     Category,
@@ -22,7 +22,7 @@ from webstore.catalog import (
 )
 from webstore.money import ZERO, round_money
 from webstore.players import TIER_STATUSES, StoreStats, Tier
-from webstore.pricing import PricingContext, billing_period_start, package_price, price_of, prorate_price
+from webstore.pricing import PricingContext, package_price, price_of, prorate_price
 from webstore.repo import plain_json
 from webstore.repo.store import StoreView
 from webstore.settings import Settings
@@ -229,7 +229,9 @@ def with_prorate_price(
         return shown
     period_end = tier.next_payment_date
     period_start = (
-        billing_period_start(period_end, current.expiry_length, current.expiry_period) if period_end else None
+        calendar.period_start(period_end, current.expiry_length, current.expiry_period)
+        if period_end
+        else None
     )
     shown.prorate_price = prorate_price(
         current.price,

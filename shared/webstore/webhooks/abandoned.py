@@ -18,10 +18,10 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
+from webstore.event_types import EventType
 from webstore.events import DomainEvent
 from webstore.repo import plain_json
 
-BASKET_ABANDONED = "basket.abandoned"
 TTL_PRINCIPAL = "dynamodb.amazonaws.com"
 _NAMESPACE = uuid.UUID("5b0e3b7e-7d0c-4a53-9a43-6c2f0f7d9a11")
 
@@ -63,8 +63,8 @@ def abandoned_event(old_image: Mapping[str, Any]) -> DomainEvent | None:
     if old_image.get("total_price") is not None and old_image.get("currency"):
         subject["price"] = {"amount": plain_json(old_image["total_price"]), "currency": old_image["currency"]}
     return DomainEvent(
-        type=BASKET_ABANDONED,
+        type=EventType.BASKET_ABANDONED,
         account_id=int(account_id),
         subject=subject,
-        id=str(uuid.uuid5(_NAMESPACE, f"{BASKET_ABANDONED}:{ident}")),
+        id=str(uuid.uuid5(_NAMESPACE, f"{EventType.BASKET_ABANDONED}:{ident}")),
     )

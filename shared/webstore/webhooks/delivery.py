@@ -24,12 +24,12 @@ from enum import StrEnum
 from aws_lambda_powertools import Logger
 
 from webstore.catalog import WebhookEndpoint
+from webstore.event_types import EventType
 from webstore.events import DomainEvent
 from webstore.repo.webhooks import ClaimState, DeliveryAttempt, WebhookRepository
 from webstore.services import Services
 from webstore.webhooks.envelope import (
     SIGNATURE_HEADER,
-    VALIDATION_TYPE,
     echo_matches,
     encode_body,
     envelope,
@@ -120,7 +120,7 @@ class WebhookDispatcher:
         try:
             target = self._target(endpoint)
         except UrlRefused as refusal:
-            self._record_refusal(account_id, endpoint, "", VALIDATION_TYPE, refusal)
+            self._record_refusal(account_id, endpoint, "", EventType.VALIDATION, refusal)
             return False
         return self._validate(account_id, endpoint, target)
 
@@ -169,7 +169,7 @@ class WebhookDispatcher:
         echoed = response.ok and response.status == 200 and echo_matches(response.body, handshake["id"])
         if response.ok and not echoed:
             response = HttpResult(response.status, b"", response.latency_ms, "validation id not echoed")
-        self._record(account_id, endpoint, handshake["id"], VALIDATION_TYPE, 1, response, success=echoed)
+        self._record(account_id, endpoint, handshake["id"], EventType.VALIDATION, 1, response, success=echoed)
         if not echoed:
             logger.warning(
                 "webhook endpoint failed validation",

@@ -15,9 +15,9 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+from webstore.event_types import EventType
 from webstore.events import DomainEvent
 
-VALIDATION_TYPE = "validation.webhook"
 SIGNATURE_HEADER = "X-Signature"
 
 
@@ -30,7 +30,7 @@ def validation_envelope(now: datetime) -> dict[str, Any]:
     """The handshake a new endpoint must answer with 200 and `{"id": <this id>}`."""
     return {
         "id": str(uuid.uuid4()),
-        "type": VALIDATION_TYPE,
+        "type": EventType.VALIDATION,
         "date": now.isoformat(timespec="seconds"),
         "subject": {},
     }

@@ -10,8 +10,9 @@ import pytest
 
 from functions.deps import ServicesDep
 from functions.runtime import READ, Access, Interface, Route, lambda_handler
-from tests.access_guard import AccessViolation, enforced, enforcing, table_violation
-from tests.conftest import DemoStore, Invoke
+from tests.support.access_guard import AccessViolation, enforced, enforcing, table_violation
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
 from webstore import keys
 from webstore.events import DomainEvent
 from webstore.operator import auth

@@ -1,26 +1,14 @@
-"""Fixtures of the operator interface tests: clean auth cache, a second store, the clock."""
+"""Fixtures of the operator interface tests: the clock."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
 
-from tests.conftest import DemoStore, demo_catalog_data
-from tests.integration.operator.support import Clock
-from webstore.catalog_import import ImportResult, import_catalog, parse_catalog
-from webstore.db import Table
-from webstore.operator import auth
+from tests.support.clock import Clock
+from tests.support.demo import DemoStore
 from webstore.services import get_services
-
-
-@pytest.fixture(autouse=True)
-def fresh_auth_cache() -> Iterator[None]:
-    """Verified secrets and blocked addresses are cached per process; tests start clean."""
-    auth.cache.clear()
-    yield
-    auth.cache.clear()
 
 
 @pytest.fixture
@@ -29,11 +17,3 @@ def clock(demo: DemoStore) -> Clock:
     controlled = Clock(datetime(2026, 3, 15, 12, 0, 0, tzinfo=UTC))
     get_services().clock = controlled
     return controlled
-
-
-@pytest.fixture
-def other_store(demo: DemoStore, table: Table) -> ImportResult:
-    """A second store (account 2): the demo catalog under another id."""
-    data = demo_catalog_data()
-    data["store"] = {**data["store"], "id": 2, "name": "Other Craft"}
-    return import_catalog(table, parse_catalog(data))

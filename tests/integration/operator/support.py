@@ -1,28 +1,16 @@
-"""Helpers of the operator interface tests: secrets, manual payments, threads, a clock."""
+"""Helpers of the operator interface tests: secrets, manual payments."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime, timedelta
 from typing import Any
 
 from functions.operator import create_payment
-from tests.conftest import Invoke
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
 
 
 def secret_headers(secret: str, header: str = "X-Tebex-Secret") -> dict[str, str]:
     return {header: secret}
-
-
-@dataclass
-class Clock:
-    now: datetime
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
 
 
 def manual_payment(
@@ -37,3 +25,7 @@ def manual_payment(
     response = invoke(create_payment.handler, "POST", "/payments", body=body, headers=secret_headers(secret))
     assert response.status == 200, response.body
     return dict(response.json())
+
+
+def call(invoke: Invoke, demo: DemoStore, module: Any, method: str, path: str, **kwargs: Any) -> Any:
+    return invoke(module.handler, method, path, headers=secret_headers(demo.server_secret), **kwargs)

@@ -22,8 +22,10 @@ from functions.operator import (
 )
 from functions.routes import operations
 from functions.runtime import Interface
-from tests.conftest import DemoStore, Invoke
-from tests.integration.operator.support import Clock, manual_payment, secret_headers
+from tests.integration.operator.support import manual_payment, secret_headers
+from tests.support.clock import Clock
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
 from webstore import keys
 from webstore.catalog_import import ImportResult
 

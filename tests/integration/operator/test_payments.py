@@ -19,9 +19,11 @@ from functions.operator import (
     get_user,
     update_payment,
 )
-from tests.conftest import DemoStore, Invoke
-from tests.integration.operator.support import Clock, manual_payment, secret_headers
-from tests.support import in_threads
+from tests.integration.operator.support import manual_payment, secret_headers
+from tests.support.clock import Clock
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
+from tests.support.threads import in_threads
 from webstore import keys
 from webstore.catalog import CommandTrigger
 from webstore.db import GSI1
@@ -431,7 +433,7 @@ def test_gift_goes_to_the_target_player(demo: DemoStore, invoke: Invoke) -> None
 
 def test_recent_payments_stay_capped_in_the_stats_and_the_sidebar(demo: DemoStore, invoke: Invoke) -> None:
     """Bug (issue 9.4): the list the sidebar shows is kept by fulfilment at RECENT_PAYMENTS_KEPT."""
-    from tests.integration.players.test_sidebar import by_type, sidebar
+    from tests.integration.storefront.test_sidebar import by_type, sidebar
     from webstore.catalog import SidebarModule
     from webstore.players import RECENT_PAYMENTS_KEPT
     from webstore.repo.store import StoreRepository

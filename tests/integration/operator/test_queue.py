@@ -7,9 +7,11 @@ from typing import Any
 import pytest
 
 from functions.operator import delete_commands, get_due_players, get_offline_commands, get_online_commands
-from tests.conftest import DemoStore, Invoke
-from tests.integration.operator.support import Clock, manual_payment, secret_headers
-from tests.support import in_threads
+from tests.integration.operator.support import manual_payment, secret_headers
+from tests.support.clock import Clock
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
+from tests.support.threads import in_threads
 from webstore import keys
 from webstore.operator import queue as queue_module
 

@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 from functions.operator import update_payment
-from tests.conftest import DemoStore, Invoke
 from tests.integration.operator.support import manual_payment, secret_headers
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
 from webstore.events import DomainEvent
 from webstore.services import local_bus
 

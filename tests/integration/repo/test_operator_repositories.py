@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from tests.conftest import DemoStore
+from tests.support.demo import DemoStore
 from webstore import keys
 from webstore.catalog import Coupon, Server, WebhookEndpoint
 from webstore.db import Table
@@ -228,22 +228,16 @@ def queued(command_id: int, *, online: bool) -> QueuedCommand:
     )
 
 
-def enqueue(table: Table, commands: list[QueuedCommand]) -> None:
-    """Queue commands as fulfilment does. (The payments branch renames `enqueue_actions` to
-    `QueueRepository.add_enqueue(tx, …)`; use that alone once both are merged.)"""
+def enqueue(commands: list[QueuedCommand]) -> None:
+    """Queue commands as fulfilment does."""
     tx = get_services().transaction()
-    add_enqueue = getattr(QueueRepository, "add_enqueue", None)
-    if add_enqueue is not None:
-        add_enqueue(tx, A, commands)
-    else:
-        for action in QueueRepository(table).enqueue_actions(A, commands):
-            tx.add(action)
+    QueueRepository.add_enqueue(tx, A, commands)
     tx.commit()
 
 
 def test_pointers_and_deleting_what_they_name(table: Table) -> None:
     queue = QueueRepository(table)
-    enqueue(table, [queued(1, online=False), queued(2, online=True)])
+    enqueue([queued(1, online=False), queued(2, online=True)])
     pointers = queue.pointers(A, 1, [1, 2, 3])
     assert sorted(pointers, key=lambda p: p.command_id) == [
         CommandPointer(1, keys.offline_command_sk(1), keys.QUEUE_STATE),
@@ -263,7 +257,7 @@ def test_pointers_and_deleting_what_they_name(table: Table) -> None:
 
 def test_an_idle_due_entry_is_dropped_but_a_busy_one_stays(table: Table) -> None:
     queue = QueueRepository(table)
-    enqueue(table, [queued(1, online=True)])
+    enqueue([queued(1, online=True)])
     entry = queue.due_players(A, 1, None, 10)[0]
     queue.drop_if_idle(A, 1, entry.sk)
     assert queue.due_players(A, 1, None, 10) == [entry]

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
-from tests.conftest import demo_catalog_data
+from tests.support.demo import demo_catalog_data
 from webstore import keys
 from webstore.catalog import Store
 from webstore.catalog_import import parse_catalog

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.conftest import DemoStore
-from tests.support import seed_basket
+from tests.support.baskets import seed_basket
+from tests.support.demo import DemoStore
 from webstore import keys
 from webstore.db import Table
 from webstore.errors import NotFound

@@ -10,8 +10,10 @@ from typing import Any
 import pytest
 
 from functions.storefront import get_categories, update_tier
-from tests.conftest import DemoStore, Invoke, Response
-from tests.integration.players.conftest import base, basic
+from tests.integration.storefront.support import base, basic
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
+from tests.support.lambda_events import Response
 from webstore.catalog import Package, PackageType
 from webstore.players import Tier
 from webstore.pricing import prorate_price

@@ -8,8 +8,10 @@ from typing import Any
 import pytest
 
 from functions.storefront import create_dynamic_packages, get_categories, get_package, get_packages
-from tests.conftest import DemoStore, Invoke, Response
-from tests.integration.players.conftest import base, basic
+from tests.integration.storefront.support import base, basic
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
+from tests.support.lambda_events import Response
 from webstore.basket import Basket
 from webstore.catalog import Category
 from webstore.repo.baskets import BasketRepository

@@ -8,8 +8,10 @@ from urllib.parse import quote, urlencode
 import pytest
 
 from functions.storefront import get_auth_page, get_basket_auth_url, post_auth_page
-from tests.conftest import DemoStore, Invoke, Response
-from tests.integration.players.conftest import base
+from tests.integration.storefront.support import base
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
+from tests.support.lambda_events import Response
 from webstore.basket import Basket
 from webstore.events import DomainEvent
 from webstore.repo.baskets import BasketRepository

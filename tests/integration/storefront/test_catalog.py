@@ -12,11 +12,9 @@ from functions.storefront import (
     get_pages,
     get_webstore,
 )
-from tests.conftest import DemoStore, Invoke
-
-
-def base(demo: DemoStore) -> str:
-    return f"/api/accounts/{demo.token}"
+from tests.integration.storefront.support import base
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
 
 
 def test_webstore(demo: DemoStore, invoke: Invoke) -> None:

@@ -17,8 +17,10 @@ from functions.storefront import (
     get_checkout_receipt,
     pay_checkout,
 )
-from tests.conftest import DemoStore, Invoke, Response
-from tests.support import in_threads
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
+from tests.support.lambda_events import Response
+from tests.support.threads import in_threads
 from webstore.checkout.gateway import SANDBOX_DECLINED_CARD
 from webstore.services import get_services
 

@@ -7,8 +7,9 @@ from decimal import Decimal
 from typing import Any
 
 from functions.storefront import get_sidebar
-from tests.conftest import DemoStore, Invoke
-from tests.integration.players.conftest import base
+from tests.integration.storefront.support import base
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
 from webstore import keys
 from webstore.catalog import SidebarModule
 from webstore.db import to_item

@@ -7,9 +7,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from functions.storefront import get_checkout_page
-from tests.conftest import DemoStore, Invoke
-from tests.integration.checkout.test_checkout import attempt_key_of, basket_json, new_basket, pay, payments
-from tests.integration.operator.support import Clock
+from tests.integration.storefront.test_checkout import attempt_key_of, basket_json, new_basket, pay, payments
+from tests.support.clock import Clock
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
 from webstore.checkout import checkout
 from webstore.services import get_services
 from webstore.storefront.baskets import CHECKOUT_CLAIM_TIMEOUT

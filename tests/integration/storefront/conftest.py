@@ -1,31 +1,21 @@
-"""Seeds for the players tests: baskets and tiers written as their owners write them."""
+"""Fixtures of the storefront tests: seeds: baskets and tiers written as their owners write them."""
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 
-from tests.conftest import DemoStore
-from tests.support import seed_basket
+from tests.integration.storefront.support import ACCOUNT
+from tests.support.baskets import seed_basket
+from tests.support.demo import DemoStore
 from webstore.basket import Basket
 from webstore.events import DomainEvent
 from webstore.players import Tier
 from webstore.repo.player_tiers import tier_item
 from webstore.services import local_bus
-
-ACCOUNT = 1
-
-
-def base(demo: DemoStore) -> str:
-    return f"/api/accounts/{demo.token}"
-
-
-def basic(username: str, password: str) -> dict[str, str]:
-    return {"authorization": "Basic " + base64.b64encode(f"{username}:{password}".encode()).decode()}
 
 
 @pytest.fixture

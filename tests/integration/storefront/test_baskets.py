@@ -9,52 +9,22 @@ from typing import Any
 import pytest
 
 from functions.storefront import (
-    add_basket_package,
     create_basket,
     get_basket,
     remove_basket_package,
     update_basket_package_quantity,
 )
-from tests.conftest import DemoStore, Invoke, Response, demo_catalog_data
+from tests.integration.storefront.support import add, assert_error, base, create
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
+from tests.support.lambda_events import Response
 from webstore import keys
 from webstore.basket import DynamicPackage
-from webstore.catalog_import import ImportResult, import_catalog, parse_catalog
+from webstore.catalog_import import ImportResult
 from webstore.errors import Conflict
 from webstore.repo.baskets import BasketRepository
 from webstore.services import get_services
 from webstore.storefront import baskets as basket_use_cases
-
-
-def base(demo: DemoStore) -> str:
-    return f"/api/accounts/{demo.token}"
-
-
-def create(demo: DemoStore, invoke: Invoke, **body: Any) -> dict[str, Any]:
-    response = invoke(create_basket.handler, "POST", base(demo) + "/baskets", body=body)
-    assert response.status == 200, response.body
-    data: dict[str, Any] = response.json()["data"]
-    return data
-
-
-def add(invoke: Invoke, ident: str, prefix: str = "/api", **body: Any) -> Response:
-    return invoke(add_basket_package.handler, "POST", f"{prefix}/baskets/{ident}/packages", body=body)
-
-
-def assert_error(response: Response, status: int, field: str | None = None, detail: str = "") -> None:
-    assert response.status == status, response.body
-    body = response.json()
-    assert body["status"] == status
-    assert detail in body["detail"]
-    if field is not None:
-        assert [f["field"] for f in body["field_details"]] == [field], body
-
-
-@pytest.fixture
-def other_store(demo: DemoStore) -> ImportResult:
-    data = demo_catalog_data()
-    data["store"] = {**data["store"], "id": 2, "name": "Other"}
-    return import_catalog(demo.table, parse_catalog(data))
-
 
 # --- create and get -------------------------------------------------------------------------
 

@@ -18,8 +18,10 @@ from functions.storefront import (
     remove_giftcard,
     update_basket_package_quantity,
 )
-from tests.conftest import DemoStore, Invoke, Response
-from tests.integration.test_storefront_baskets import add, assert_error, base, create
+from tests.integration.storefront.support import add, assert_error, base, create
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
+from tests.support.lambda_events import Response
 from webstore import keys
 from webstore.catalog import Coupon, Discount, DiscountType, Effective, GiftCard
 from webstore.repo.account import AccountRepository

@@ -1,0 +1,49 @@
+"""The CDK app synthesized for the infra tests (one per test module: each jsii process takes
+0.5-0.9 GB). Bundling is skipped (`aws:cdk:bundling-stacks: []`): no pip, no network.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "1")
+
+from aws_cdk import App
+from aws_cdk.assertions import Template
+
+from infra.app import build
+from infra.aws.stack import WebstoreStack
+
+# What `cdk synth` runs with: the stage default and the feature flags in cdk.json.
+CDK_CONTEXT = json.loads((Path(__file__).parents[2] / "cdk.json").read_text())["context"]
+
+
+@dataclass
+class Synthesized:
+    app: App
+    stack: WebstoreStack
+    template: Template
+    nested: dict[str, Template]  # interface value → template of its operations stack
+    outdir: Path
+
+    def function_templates(self) -> list[Template]:
+        return [self.template, *self.nested.values()]
+
+
+def synthesize(**context: Any) -> Synthesized:
+    outdir = Path(tempfile.mkdtemp(prefix="webstore-cdk-"))
+    app = App(outdir=str(outdir), context={**CDK_CONTEXT, "aws:cdk:bundling-stacks": [], **context})
+    stack = build(app)
+    app.synth()
+    return Synthesized(
+        app=app,
+        stack=stack,
+        template=Template.from_stack(stack),
+        nested={i.value: Template.from_stack(s) for i, s in stack.operations.items()},
+        outdir=outdir,
+    )
