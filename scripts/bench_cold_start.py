@@ -108,6 +108,8 @@ def child(spec_path: str) -> None:
     c0, t0 = time.process_time(), time.perf_counter()
     spec = json.loads(Path(spec_path).read_text())
     sys.path[:0] = [str(ROOT), str(ROOT / "shared")]
+    import importlib
+
     calls: list[dict[str, Any]] = []
     if spec["record"]:  # which DynamoDB calls does our handler make? (this run's time is not used)
         import boto3
