@@ -30,7 +30,9 @@ from functions.storefront import (
     update_basket_package_quantity,
     update_tier,
 )
-from tests.conftest import DemoStore, Invoke, Response
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
+from tests.support.lambda_events import Response
 
 
 def secret(demo: DemoStore) -> dict[str, str]:

@@ -4,8 +4,9 @@ same package at once (a double-click, two tabs, a script), and the quantity coun
 from __future__ import annotations
 
 from functions.storefront import add_basket_package, create_basket
-from tests.conftest import DemoStore, Invoke
 from tests.support import in_threads
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
 from webstore.repo.baskets import BasketRepository
 
 WRITERS = 16

@@ -14,7 +14,8 @@ from functions.routes import operations
 from functions.runtime import Interface, build_app
 from functions.storefront import add_basket_package, create_basket, get_checkout_page, update_tier
 from functions.unmatched import operator_handler, storefront_handler
-from tests.conftest import DemoStore, Invoke
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
 from webstore.checkout import checkout
 from webstore.settings import get_settings
 

@@ -9,7 +9,8 @@ from typing import Any
 
 from functions.operator import create_payment, create_payment_note, get_payment
 from functions.storefront import add_basket_package, create_basket, get_basket
-from tests.conftest import DemoStore, Invoke, demo_catalog_data
+from tests.support.demo import DemoStore, demo_catalog_data
+from tests.support.invocation import Invoke
 from webstore.catalog_import import import_catalog, parse_catalog
 from webstore.repo.payments import MAX_NOTES
 

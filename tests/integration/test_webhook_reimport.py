@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import demo_catalog_data
+from tests.support.demo import demo_catalog_data
 from webstore.catalog_import import import_catalog, parse_catalog
 from webstore.db import Table
 from webstore.keys import account_pk, key, webhook_sk
