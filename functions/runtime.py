@@ -23,6 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 # The declarations and the Powertools pieces live apart from FastAPI (event consumers use
 # them); operation modules import them from here with the rest of the HTTP runtime.
 from functions.declarations import READ, WRITE, WRITE_AND_PUBLISH, Access, Interface, Route
+from functions.openapi import error_responses, security_of, with_security_schemes
 from functions.observability import LambdaHandler, logger, metrics, powertools_handler, tracer
 from webstore.errors import DomainError, Throttled
 from webstore.settings import get_settings
@@ -197,6 +198,7 @@ def build_app(interface: Interface, operations: Iterable[tuple[Route, Endpoint]]
     title, version = TITLES[interface]
     app = FastAPI(title=title, version=version, docs_url="/docs", redoc_url=None)
     _install_error_handlers(app, interface)
+    errors = error_responses(interface)
     for route, endpoint in operations:
         for path in route.paths:
             app.add_api_route(
@@ -210,9 +212,31 @@ def build_app(interface: Interface, operations: Iterable[tuple[Route, Endpoint]]
                 status_code=route.status_code,
                 include_in_schema=not route.html and path == route.path,
                 response_model_exclude_none=False,
+                responses=errors,
             )
+            _declare_security(app.routes[-1])
+    _document_security_schemes(app)
     app.add_middleware(RequestHygiene, interface=interface)
     return app
+
+
+def _declare_security(route: Any) -> None:
+    """The operation's `security` in the document, from the credentials dependencies it uses."""
+    security = security_of(route.dependant)
+    if security is not None:
+        route.openapi_extra = {**(route.openapi_extra or {}), "security": security}
+
+
+def _document_security_schemes(app: FastAPI) -> None:
+    """The document's `components.securitySchemes`: the schemes its operations name."""
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = with_security_schemes(generate())
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def lambda_handler(route: Route, endpoint: Endpoint) -> LambdaHandler:
