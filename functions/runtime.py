@@ -23,8 +23,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 # The declarations and the Powertools pieces live apart from FastAPI (event consumers use
 # them); operation modules import them from here with the rest of the HTTP runtime.
 from functions.declarations import READ, WRITE, WRITE_AND_PUBLISH, Access, Interface, Route
-from functions.openapi import error_responses, security_of, with_security_schemes
 from functions.observability import LambdaHandler, logger, metrics, powertools_handler, tracer
+from functions.openapi import error_responses, security_of, with_security_schemes
 from webstore.errors import DomainError, Throttled
 from webstore.settings import get_settings
 

@@ -34,7 +34,9 @@ def test_every_path_parameter_is_declared(interface: Interface) -> None:
         f"{method.upper()} {path}: {name}"
         for path, method, op in each_operation(document(interface))
         for name in re.findall(r"{(\w+)}", path)
-        if not any(p["in"] == "path" and p["name"] == name and p["required"] for p in op.get("parameters", []))
+        if not any(
+            p["in"] == "path" and p["name"] == name and p["required"] for p in op.get("parameters", [])
+        )
     ]
     assert undeclared == []
 
@@ -42,7 +44,12 @@ def test_every_path_parameter_is_declared(interface: Interface) -> None:
 def test_the_storefront_token_is_declared_where_a_dependency_reads_it() -> None:
     coupons = document(Interface.STOREFRONT)["paths"]["/api/accounts/{token}/baskets/{basket_ident}/coupons"]
     (token,) = [p for p in coupons["post"]["parameters"] if p["name"] == "token"]
-    assert token == {"name": "token", "in": "path", "required": True, "schema": {"type": "string", "title": "Token"}}
+    assert token == {
+        "name": "token",
+        "in": "path",
+        "required": True,
+        "schema": {"type": "string", "title": "Token"},
+    }
 
 
 @pytest.mark.parametrize("interface", list(Interface))
