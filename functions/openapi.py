@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from fastapi import params
 from fastapi.dependencies.models import Dependant
+from fastapi.dependencies.utils import get_dependant
 from pydantic import BaseModel, Field
 
 from functions.declarations import Interface
@@ -45,7 +47,7 @@ class OperatorError(BaseModel):
 # What any operation may answer besides its success: the domain errors (webstore.errors), the
 # validation error, the body limit, and an unexpected error.
 ERROR_STATUSES = {
-    400: "Bad request",
+    400: "Bad request (a body that is not valid JSON: the message says where)",
     401: "Missing or wrong credentials",
     403: "Forbidden",
     404: "Not found",
@@ -61,10 +63,27 @@ ERROR_MODELS: dict[Interface, type[BaseModel]] = {
 }
 
 
-def error_responses(interface: Interface) -> dict[int | str, dict[str, Any]]:
-    """The `responses=` of every route of the interface (its 422 replaces FastAPI's default)."""
+# And what an operation that reads a JSON body answers to a body sent as something else.
+UNSUPPORTED_MEDIA_TYPE = {415: "The body was not sent with `Content-Type: application/json`"}
+
+
+def error_responses(interface: Interface, *, json_body: bool) -> dict[int | str, dict[str, Any]]:
+    """The `responses=` of a route of the interface (its 422 replaces FastAPI's default)."""
     model = ERROR_MODELS[interface]
-    return {status: {"model": model, "description": text} for status, text in ERROR_STATUSES.items()}
+    statuses = {**ERROR_STATUSES, **UNSUPPORTED_MEDIA_TYPE} if json_body else ERROR_STATUSES
+    return {status: {"model": model, "description": text} for status, text in sorted(statuses.items())}
+
+
+def reads_json_body(path: str, endpoint: Callable[..., Any]) -> bool:
+    """Whether FastAPI parses a JSON body for the endpoint (a body model, here or in a dependency;
+    form fields are not JSON)."""
+
+    def json_fields(dependant: Dependant) -> Iterator[Any]:
+        yield from (f for f in dependant.body_params if not isinstance(f.field_info, params.Form))
+        for each in dependant.dependencies:
+            yield from json_fields(each)
+
+    return any(json_fields(get_dependant(path=path, call=endpoint)))
 
 
 # --- security schemes ----------------------------------------------------------------------

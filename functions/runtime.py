@@ -24,7 +24,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 # them); operation modules import them from here with the rest of the HTTP runtime.
 from functions.declarations import READ, WRITE, WRITE_AND_PUBLISH, Access, Interface, Route
 from functions.observability import LambdaHandler, logger, metrics, powertools_handler, tracer
-from functions.openapi import error_responses, security_of, with_security_schemes
+from functions.openapi import error_responses, reads_json_body, security_of, with_security_schemes
 from webstore.errors import DomainError, Throttled
 from webstore.settings import get_settings
 
@@ -48,6 +48,25 @@ def _validation_details(error: RequestValidationError) -> list[dict[str, str]]:
     return [
         {"field": _field_name(e.get("loc", ())), "message": str(e.get("msg", ""))} for e in error.errors()
     ]
+
+
+def _unreadable_body(error: RequestValidationError) -> tuple[int, str, str] | None:
+    """(status, title, detail) when the JSON body could not be read at all: not JSON, or sent
+    without `Content-Type: application/json` (FastAPI then hands the model the raw bytes)."""
+    for each in error.errors():
+        if each.get("type") == "json_invalid":
+            document = (
+                error.body.decode(errors="replace") if isinstance(error.body, bytes) else str(error.body)
+            )
+            position = next((p for p in each.get("loc", ()) if isinstance(p, int)), 0)
+            line = document.count("\n", 0, position) + 1
+            column = position - document.rfind("\n", 0, position)
+            reason = str((each.get("ctx") or {}).get("error", "")).strip()
+            detail = f"The body is not valid JSON at line {line} column {column}"
+            return 400, "Bad request", f"{detail}: {reason}" if reason else detail
+    if isinstance(error.body, bytes) and error.body:
+        return 415, "Unsupported media type", "Send the body as JSON with Content-Type: application/json"
+    return None
 
 
 def storefront_error(
@@ -88,15 +107,22 @@ def _install_error_handlers(app: FastAPI, interface: Interface) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, error: RequestValidationError) -> Response:
+        unreadable = _unreadable_body(error)
+        if unreadable is not None:
+            status, title, detail = unreadable
+            return render(request, status, title, detail, [{"field": "body", "message": detail}])
         details = _validation_details(error)
         summary = "; ".join(f"{d['field']}: {d['message']}" for d in details[:5])
         return render(request, 422, "Invalid request", f"Invalid request: {summary}", details)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> Response:
-        title = {404: "Not found", 405: "Method not allowed", 413: "Payload too large"}.get(
-            error.status_code, "Error"
-        )
+        title = {
+            400: "Bad request",
+            404: "Not found",
+            405: "Method not allowed",
+            413: "Payload too large",
+        }.get(error.status_code, "Error")
         return render(request, error.status_code, title, str(error.detail))
 
     @app.exception_handler(Exception)
@@ -198,8 +224,8 @@ def build_app(interface: Interface, operations: Iterable[tuple[Route, Endpoint]]
     title, version = TITLES[interface]
     app = FastAPI(title=title, version=version, docs_url="/docs", redoc_url=None)
     _install_error_handlers(app, interface)
-    errors = error_responses(interface)
     for route, endpoint in operations:
+        errors = error_responses(interface, json_body=reads_json_body(route.path, endpoint))
         for path in route.paths:
             app.add_api_route(
                 path,
