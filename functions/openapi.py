@@ -1,23 +1,30 @@
 """What each interface's OpenAPI document says beyond FastAPI's defaults: the error bodies and
-statuses the runtime really answers (not FastAPI's HTTPValidationError 422), and the security
-schemes its credentials dependencies read, so that clients, Swagger's "Try it out" and the fuzz
-run (scripts/fuzz_openapi.py) see the interface as it is.
+statuses the runtime really answers (in place of FastAPI's HTTPValidationError 422), and the
+security schemes its credentials dependencies read, so that clients, Swagger's "Try it out" and
+the fuzz run (scripts/fuzz_openapi.py) see the interface as it is.
+
+Applied to the generated document (functions.runtime.build_app asks for it when the document is
+first served), not as `responses=` on each route: FastAPI builds a response model field per
+declared status at route creation, which would cost every Lambda cold start ~10 ms per path.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from fastapi import params
 from fastapi.dependencies.models import Dependant
-from fastapi.dependencies.utils import get_dependant
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, Field
+from pydantic.json_schema import models_json_schema
+from starlette.routing import BaseRoute
 
 from functions.declarations import Interface
 from functions.deps import basic_credentials
 from functions.operator_deps import server_identity
 from webstore.operator.auth import SECRET_HEADERS
+
+REF = "#/components/schemas/{model}"
 
 
 class FieldDetail(BaseModel):
@@ -26,14 +33,14 @@ class FieldDetail(BaseModel):
 
 
 class StorefrontError(BaseModel):
-    """The storefront's error body (RFC 9457 problem details plus `error_code`/`field_details`)."""
+    """The storefront's error body: SPEC's problem details plus `error_code` and `field_details`."""
 
     type: str = Field(examples=["https://httpstatuses.io/422"])
     title: str = Field(examples=["Invalid request"])
     status: int = Field(examples=[422])
     detail: str = Field(examples=["Invalid request: quantity: Input should be a valid integer"])
     instance: str = Field(description="The request path", examples=["/api/baskets/1-abc/packages"])
-    error_code: str = Field(examples=["invalid_request"])
+    error_code: str = Field(description="The title in snake case", examples=["invalid_request"])
     field_details: list[FieldDetail]
 
 
@@ -41,50 +48,30 @@ class OperatorError(BaseModel):
     """The operator interface's error body (COMPAT.md): the message names the field at fault."""
 
     error_code: int = Field(description="The HTTP status", examples=[404])
-    error_message: str = Field(examples=["No package with id 9"])
+    error_message: str = Field(examples=["Package not found"])
 
 
-# What any operation may answer besides its success: the domain errors (webstore.errors), the
-# validation error, the body limit, and an unexpected error.
-ERROR_STATUSES = {
-    400: "Bad request (a body that is not valid JSON: the message says where)",
-    401: "Missing or wrong credentials",
-    403: "Forbidden",
-    404: "Not found",
-    409: "Conflict: the state changed meanwhile, a limit was reached, or it is already done",
-    413: "The request body is too large",
-    422: "Invalid request: the message (and `field_details`) names the field at fault",
-    429: "Too many failed attempts; see `Retry-After`",
-    500: "Unexpected error",
-}
 ERROR_MODELS: dict[Interface, type[BaseModel]] = {
     Interface.STOREFRONT: StorefrontError,
     Interface.OPERATOR: OperatorError,
 }
-
-
+# What any operation may answer besides its success: the domain errors (webstore.errors), the
+# validation error, the body limit (functions.runtime.RequestHygiene), an unexpected error.
+ERROR_STATUSES = {
+    "400": "Bad request (a body that is not valid JSON: the message says where)",
+    "401": "Missing or wrong credentials",
+    "403": "Forbidden (the operator interface: a missing or wrong server secret)",
+    "404": "Not found",
+    "409": "Conflict: the state changed meanwhile, a limit was reached, or it is already done",
+    "413": "The request body is too large",
+    "422": "Invalid request: the message (and `field_details`) names the field at fault",
+    "429": "Too many failed attempts, or polled too early; see `Retry-After`",
+    "500": "Unexpected error",
+}
 # And what an operation that reads a JSON body answers to a body sent as something else.
-UNSUPPORTED_MEDIA_TYPE = {415: "The body was not sent with `Content-Type: application/json`"}
-
-
-def error_responses(interface: Interface, *, json_body: bool) -> dict[int | str, dict[str, Any]]:
-    """The `responses=` of a route of the interface (its 422 replaces FastAPI's default)."""
-    model = ERROR_MODELS[interface]
-    statuses = {**ERROR_STATUSES, **UNSUPPORTED_MEDIA_TYPE} if json_body else ERROR_STATUSES
-    return {status: {"model": model, "description": text} for status, text in sorted(statuses.items())}
-
-
-def reads_json_body(path: str, endpoint: Callable[..., Any]) -> bool:
-    """Whether FastAPI parses a JSON body for the endpoint (a body model, here or in a dependency;
-    form fields are not JSON)."""
-
-    def json_fields(dependant: Dependant) -> Iterator[Any]:
-        yield from (f for f in dependant.body_params if not isinstance(f.field_info, params.Form))
-        for each in dependant.dependencies:
-            yield from json_fields(each)
-
-    return any(json_fields(get_dependant(path=path, call=endpoint)))
-
+UNSUPPORTED_MEDIA_TYPE = {"415": "The body was not sent with `Content-Type: application/json`"}
+# FastAPI's own validation error schemas, which no operation answers.
+FASTAPI_VALIDATION_SCHEMAS = ("HTTPValidationError", "ValidationError")
 
 # --- security schemes ----------------------------------------------------------------------
 
@@ -103,7 +90,7 @@ SECURITY_SCHEMES: dict[str, dict[str, Any]] = {
             "type": "apiKey",
             "in": "header",
             "name": header,
-            "description": "The game server's secret (either header)",
+            "description": "The game server's secret (in either header)",
         }
         for name, header in SECRET_SCHEMES.items()
     },
@@ -130,16 +117,48 @@ def security_of(dependant: Dependant) -> list[dict[str, list[str]]] | None:
     return None
 
 
-def with_security_schemes(document: dict[str, Any]) -> dict[str, Any]:
-    """The document with the schemes its operations' `security` names."""
-    used = {
-        name
-        for item in document.get("paths", {}).values()
-        for operation in item.values()
-        for requirement in operation.get("security", ())
-        for name in requirement
+# --- the document ----------------------------------------------------------------------------
+
+
+def error_schemas(interface: Interface) -> tuple[str, dict[str, Any]]:
+    """The error body's schema name and the component schemas it needs (its own and nested)."""
+    model = ERROR_MODELS[interface]
+    refs, definitions = models_json_schema([(model, "serialization")], ref_template=REF)
+    name = refs[(model, "serialization")]["$ref"].rsplit("/", 1)[-1]
+    return name, definitions.get("$defs", {})
+
+
+def completed_document(
+    document: dict[str, Any], routes: Iterable[BaseRoute], interface: Interface
+) -> dict[str, Any]:
+    """FastAPI's document with every operation's error responses (our body, in place of the
+    default 422), its security requirement, and the components they name."""
+    error_name, error_components = error_schemas(interface)
+    components = document.setdefault("components", {})
+    schemas = components.setdefault("schemas", {})
+    for unused in FASTAPI_VALIDATION_SCHEMAS:
+        schemas.pop(unused, None)
+    schemas.update(error_components)
+    error_body = {"application/json": {"schema": {"$ref": REF.format(model=error_name)}}}
+
+    security = {
+        (route.path_format, method.lower()): security_of(route.dependant)
+        for route in routes
+        if isinstance(route, APIRoute) and route.include_in_schema
+        for method in route.methods
     }
-    if used:
-        schemes = document.setdefault("components", {}).setdefault("securitySchemes", {})
-        schemes.update({name: SECURITY_SCHEMES[name] for name in sorted(used)})
+    used_schemes: set[str] = set()
+    for path, item in document.get("paths", {}).items():
+        for method, operation in item.items():
+            statuses = {**ERROR_STATUSES, **(UNSUPPORTED_MEDIA_TYPE if "requestBody" in operation else {})}
+            responses = operation.setdefault("responses", {})
+            for status, description in statuses.items():
+                responses[status] = {"description": description, "content": error_body}
+            operation["responses"] = dict(sorted(responses.items()))
+            requirement = security.get((path, method))
+            if requirement is not None:
+                operation["security"] = requirement
+                used_schemes.update(name for alternative in requirement for name in alternative)
+    if used_schemes:
+        components["securitySchemes"] = {name: SECURITY_SCHEMES[name] for name in sorted(used_schemes)}
     return document

@@ -24,7 +24,6 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 # them); operation modules import them from here with the rest of the HTTP runtime.
 from functions.declarations import READ, WRITE, WRITE_AND_PUBLISH, Access, Interface, Route
 from functions.observability import LambdaHandler, logger, metrics, powertools_handler, tracer
-from functions.openapi import error_responses, reads_json_body, security_of, with_security_schemes
 from webstore.errors import DomainError, Throttled
 from webstore.settings import get_settings
 
@@ -225,7 +224,6 @@ def build_app(interface: Interface, operations: Iterable[tuple[Route, Endpoint]]
     app = FastAPI(title=title, version=version, docs_url="/docs", redoc_url=None)
     _install_error_handlers(app, interface)
     for route, endpoint in operations:
-        errors = error_responses(interface, json_body=reads_json_body(route.path, endpoint))
         for path in route.paths:
             app.add_api_route(
                 path,
@@ -238,28 +236,23 @@ def build_app(interface: Interface, operations: Iterable[tuple[Route, Endpoint]]
                 status_code=route.status_code,
                 include_in_schema=not route.html and path == route.path,
                 response_model_exclude_none=False,
-                responses=errors,
             )
-            _declare_security(app.routes[-1])
-    _document_security_schemes(app)
+    _complete_document(app, interface)
     app.add_middleware(RequestHygiene, interface=interface)
     return app
 
 
-def _declare_security(route: Any) -> None:
-    """The operation's `security` in the document, from the credentials dependencies it uses."""
-    security = security_of(route.dependant)
-    if security is not None:
-        route.openapi_extra = {**(route.openapi_extra or {}), "security": security}
-
-
-def _document_security_schemes(app: FastAPI) -> None:
-    """The document's `components.securitySchemes`: the schemes its operations name."""
+def _complete_document(app: FastAPI, interface: Interface) -> None:
+    """The app's OpenAPI document completed with what FastAPI cannot see (functions/openapi.py:
+    error bodies and statuses, security schemes). Done when the document is first asked for,
+    not at build: a Lambda cold start never pays for it."""
     generate = app.openapi
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
-            app.openapi_schema = with_security_schemes(generate())
+            from functions.openapi import completed_document
+
+            app.openapi_schema = completed_document(generate(), app.routes, interface)
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
