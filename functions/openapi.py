@@ -145,7 +145,7 @@ def completed_document(
         (route.path_format, method.lower()): security_of(route.dependant)
         for route in routes
         if isinstance(route, APIRoute) and route.include_in_schema
-        for method in route.methods
+        for method in route.methods or ()
     }
     used_schemes: set[str] = set()
     for path, item in document.get("paths", {}).items():
