@@ -30,7 +30,8 @@ async def path_token(request: Request, token: str = "") -> str | None:
 
     `token` is there for the OpenAPI document: on a route whose path has `{token}`, FastAPI makes
     it a required path parameter and documents it. On a token-less alias it would be an optional
-    query parameter, which is ignored: the token only ever comes from the path.
+    query parameter, which is ignored (as any unknown query parameter) and left out of the
+    document (functions/openapi.py): the token only ever comes from the path.
     """
     del token  # read from the path below, so an alias's query string cannot supply one
     value = request.path_params.get("token")

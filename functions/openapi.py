@@ -150,6 +150,10 @@ def completed_document(
     used_schemes: set[str] = set()
     for path, item in document.get("paths", {}).items():
         for method, operation in item.items():
+            if "{token}" not in path:  # functions.deps.path_token: the token comes from a path only
+                operation["parameters"] = [
+                    p for p in operation.get("parameters", []) if (p["in"], p["name"]) != ("query", "token")
+                ]
             statuses = {**ERROR_STATUSES, **(UNSUPPORTED_MEDIA_TYPE if "requestBody" in operation else {})}
             responses = operation.setdefault("responses", {})
             for status, description in statuses.items():

@@ -41,6 +41,16 @@ def test_every_path_parameter_is_declared(interface: Interface) -> None:
     assert undeclared == []
 
 
+def test_the_token_less_operations_document_no_token() -> None:
+    """path_token's `token` is a path parameter under TOKEN_PREFIX; elsewhere FastAPI would list
+    it as a query parameter that nothing reads."""
+    doc = document(Interface.STOREFRONT)
+    token_less = [(path, op) for path, _, op in each_operation(doc) if "{token}" not in path]
+    assert token_less
+    for path, op in token_less:
+        assert "token" not in {p["name"] for p in op.get("parameters", [])}, path
+
+
 def test_the_storefront_token_is_declared_where_a_dependency_reads_it() -> None:
     coupons = document(Interface.STOREFRONT)["paths"]["/api/accounts/{token}/baskets/{basket_ident}/coupons"]
     (token,) = [p for p in coupons["post"]["parameters"] if p["name"] == "token"]
