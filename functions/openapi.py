@@ -102,6 +102,11 @@ SECURITY_BY_DEPENDENCY: dict[Callable[..., Any], list[dict[str, list[str]]]] = {
 }
 
 
+# Operations that read Basic auth for one option only (getCategories: with `usernameId`): anonymous
+# requests are fine, and a shop's browser code must not be told to send the checkout key.
+OPTIONAL_SECURITY = frozenset({"getCategories"})
+
+
 def _calls(dependant: Dependant) -> Iterator[Callable[..., Any]]:
     for each in dependant.dependencies:
         if each.call is not None:
@@ -161,6 +166,8 @@ def completed_document(
             operation["responses"] = dict(sorted(responses.items()))
             requirement = security.get((path, method))
             if requirement is not None:
+                if operation.get("operationId") in OPTIONAL_SECURITY:
+                    requirement = [*requirement, {}]
                 operation["security"] = requirement
                 used_schemes.update(name for alternative in requirement for name in alternative)
     if used_schemes:

@@ -109,6 +109,8 @@ def test_storefront_operations_that_read_basic_auth_declare_it() -> None:
     secured = {(method, path) for path, method, op in each_operation(doc) if "security" in op}
     assert ("patch", "/api/accounts/{token}/tiers/{tier_id}") in secured
     assert ("get", "/api/accounts/{token}/packages") not in secured
+    categories = doc["paths"]["/api/accounts/{token}/categories"]["get"]
+    assert categories["security"] == [{"checkoutKey": []}, {}]  # only with usernameId
 
 
 def test_operations_that_read_a_json_body_declare_the_415_and_others_do_not() -> None:
