@@ -27,10 +27,17 @@ async def services() -> Services:
     return get_services()
 
 
-async def path_token(request: Request) -> str | None:
-    """The public token of a route under TOKEN_PREFIX; None on its token-less alias."""
-    token = request.path_params.get("token")
-    return str(token) if token is not None else None
+async def path_token(request: Request, token: str = "") -> str | None:
+    """The public token of a route under TOKEN_PREFIX; None on its token-less alias.
+
+    `token` is there for the OpenAPI document: on a route whose path has `{token}`, FastAPI makes
+    it a required path parameter and documents it. On a token-less alias it would be an optional
+    query parameter, which is ignored (as any unknown query parameter) and left out of the
+    document (functions/openapi.py): the token only ever comes from the path.
+    """
+    del token  # read from the path below, so an alias's query string cannot supply one
+    value = request.path_params.get("token")
+    return str(value) if value is not None else None
 
 
 def parse_basic_auth(header: str) -> Credentials | None:

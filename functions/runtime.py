@@ -49,6 +49,25 @@ def _validation_details(error: RequestValidationError) -> list[dict[str, str]]:
     ]
 
 
+def _unreadable_body(error: RequestValidationError) -> tuple[int, str, str] | None:
+    """(status, title, detail) when the JSON body could not be read at all: not JSON, or sent
+    without `Content-Type: application/json` (FastAPI then hands the model the raw bytes)."""
+    for each in error.errors():
+        if each.get("type") == "json_invalid":
+            document = (
+                error.body.decode(errors="replace") if isinstance(error.body, bytes) else str(error.body)
+            )
+            position = next((p for p in each.get("loc", ()) if isinstance(p, int)), 0)
+            line = document.count("\n", 0, position) + 1
+            column = position - document.rfind("\n", 0, position)
+            reason = str((each.get("ctx") or {}).get("error", "")).strip()
+            detail = f"The body is not valid JSON at line {line} column {column}"
+            return 400, "Bad request", f"{detail}: {reason}" if reason else detail
+    if isinstance(error.body, bytes) and error.body:
+        return 415, "Unsupported media type", "Send the body as JSON with Content-Type: application/json"
+    return None
+
+
 def storefront_error(
     request: Request, status: int, title: str, detail: str, fields: list[dict[str, str]] | None = None
 ) -> JSONResponse:
@@ -87,15 +106,22 @@ def _install_error_handlers(app: FastAPI, interface: Interface) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, error: RequestValidationError) -> Response:
+        unreadable = _unreadable_body(error)
+        if unreadable is not None:
+            status, title, detail = unreadable
+            return render(request, status, title, detail, [{"field": "body", "message": detail}])
         details = _validation_details(error)
         summary = "; ".join(f"{d['field']}: {d['message']}" for d in details[:5])
         return render(request, 422, "Invalid request", f"Invalid request: {summary}", details)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> Response:
-        title = {404: "Not found", 405: "Method not allowed", 413: "Payload too large"}.get(
-            error.status_code, "Error"
-        )
+        title = {
+            400: "Bad request",
+            404: "Not found",
+            405: "Method not allowed",
+            413: "Payload too large",
+        }.get(error.status_code, "Error")
         return render(request, error.status_code, title, str(error.detail))
 
     @app.exception_handler(Exception)
@@ -211,8 +237,25 @@ def build_app(interface: Interface, operations: Iterable[tuple[Route, Endpoint]]
                 include_in_schema=not route.html and path == route.path,
                 response_model_exclude_none=False,
             )
+    _complete_document(app, interface)
     app.add_middleware(RequestHygiene, interface=interface)
     return app
+
+
+def _complete_document(app: FastAPI, interface: Interface) -> None:
+    """The app's OpenAPI document completed with what FastAPI cannot see (functions/openapi.py:
+    error bodies and statuses, security schemes). Done when the document is first asked for,
+    not at build: a Lambda cold start never pays for it."""
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            from functions.openapi import completed_document
+
+            app.openapi_schema = completed_document(generate(), app.routes, interface)
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def lambda_handler(route: Route, endpoint: Endpoint) -> LambdaHandler:

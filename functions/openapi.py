@@ -1,0 +1,175 @@
+"""What each interface's OpenAPI document says beyond FastAPI's defaults: the error bodies and
+statuses the runtime really answers (in place of FastAPI's HTTPValidationError 422), and the
+security schemes its credentials dependencies read, so that clients, Swagger's "Try it out" and
+the fuzz run (scripts/fuzz_openapi.py) see the interface as it is.
+
+Applied to the generated document (functions.runtime.build_app asks for it when the document is
+first served), not as `responses=` on each route: FastAPI builds a response model field per
+declared status at route creation, which would cost every Lambda cold start ~10 ms per path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
+from pydantic import BaseModel, Field
+from pydantic.json_schema import models_json_schema
+from starlette.routing import BaseRoute
+
+from functions.declarations import Interface
+from functions.deps import basic_credentials
+from functions.operator_deps import server_identity
+from webstore.operator.auth import SECRET_HEADERS
+
+REF = "#/components/schemas/{model}"
+
+
+class FieldDetail(BaseModel):
+    field: str = Field(description="The input at fault, dotted (`options.username`), or `body`")
+    message: str
+
+
+class StorefrontError(BaseModel):
+    """The storefront's error body: SPEC's problem details plus `error_code` and `field_details`."""
+
+    type: str = Field(examples=["https://httpstatuses.io/422"])
+    title: str = Field(examples=["Invalid request"])
+    status: int = Field(examples=[422])
+    detail: str = Field(examples=["Invalid request: quantity: Input should be a valid integer"])
+    instance: str = Field(description="The request path", examples=["/api/baskets/1-abc/packages"])
+    error_code: str = Field(description="The title in snake case", examples=["invalid_request"])
+    field_details: list[FieldDetail]
+
+
+class OperatorError(BaseModel):
+    """The operator interface's error body (COMPAT.md): the message names the field at fault."""
+
+    error_code: int = Field(description="The HTTP status", examples=[404])
+    error_message: str = Field(examples=["Package not found"])
+
+
+ERROR_MODELS: dict[Interface, type[BaseModel]] = {
+    Interface.STOREFRONT: StorefrontError,
+    Interface.OPERATOR: OperatorError,
+}
+# What any operation may answer besides its success: the domain errors (webstore.errors), the
+# validation error, the body limit (functions.runtime.RequestHygiene), an unexpected error.
+ERROR_STATUSES = {
+    "400": "Bad request (a body that is not valid JSON: the message says where)",
+    "401": "Missing or wrong credentials",
+    "403": "Forbidden (the operator interface: a missing or wrong server secret)",
+    "404": "Not found",
+    "409": "Conflict: the state changed meanwhile, a limit was reached, or it is already done",
+    "413": "The request body is too large",
+    "422": "Invalid request: the message (and `field_details`) names the field at fault",
+    "429": "Too many failed attempts, or polled too early; see `Retry-After`",
+    "500": "Unexpected error",
+}
+# And what an operation that reads a JSON body answers to a body sent as something else.
+UNSUPPORTED_MEDIA_TYPE = {"415": "The body was not sent with `Content-Type: application/json`"}
+# FastAPI's own validation error schemas, which no operation answers.
+FASTAPI_VALIDATION_SCHEMAS = ("HTTPValidationError", "ValidationError")
+
+# --- security schemes ----------------------------------------------------------------------
+
+BASIC_AUTH = "checkoutKey"
+# X-Service-Secret (SPEC) and X-Tebex-Secret (COMPAT): one scheme each, either one will do.
+SECRET_SCHEMES = {header.title().replace("-", ""): header.title() for header in SECRET_HEADERS}
+SECURITY_SCHEMES: dict[str, dict[str, Any]] = {
+    BASIC_AUTH: {
+        "type": "http",
+        "scheme": "basic",
+        "description": "The webstore identifier (public token) as user name, the checkout API key "
+        "as password",
+    },
+    **{
+        name: {
+            "type": "apiKey",
+            "in": "header",
+            "name": header,
+            "description": "The game server's secret (in either header)",
+        }
+        for name, header in SECRET_SCHEMES.items()
+    },
+}
+# Which credentials dependency means which requirement (alternatives: any one will do).
+SECURITY_BY_DEPENDENCY: dict[Callable[..., Any], list[dict[str, list[str]]]] = {
+    basic_credentials: [{BASIC_AUTH: []}],
+    server_identity: [{name: []} for name in SECRET_SCHEMES],
+}
+
+
+# Operations that read Basic auth for one option only (getCategories: with `usernameId`): anonymous
+# requests are fine, and a shop's browser code must not be told to send the checkout key.
+OPTIONAL_SECURITY = frozenset({"getCategories"})
+
+
+def _calls(dependant: Dependant) -> Iterator[Callable[..., Any]]:
+    for each in dependant.dependencies:
+        if each.call is not None:
+            yield each.call
+        yield from _calls(each)
+
+
+def security_of(dependant: Dependant) -> list[dict[str, list[str]]] | None:
+    """The security requirement of an operation: from the credentials dependencies it uses."""
+    for call in _calls(dependant):
+        if call in SECURITY_BY_DEPENDENCY:
+            return SECURITY_BY_DEPENDENCY[call]
+    return None
+
+
+# --- the document ----------------------------------------------------------------------------
+
+
+def error_schemas(interface: Interface) -> tuple[str, dict[str, Any]]:
+    """The error body's schema name and the component schemas it needs (its own and nested)."""
+    model = ERROR_MODELS[interface]
+    refs, definitions = models_json_schema([(model, "serialization")], ref_template=REF)
+    name = refs[(model, "serialization")]["$ref"].rsplit("/", 1)[-1]
+    return name, definitions.get("$defs", {})
+
+
+def completed_document(
+    document: dict[str, Any], routes: Iterable[BaseRoute], interface: Interface
+) -> dict[str, Any]:
+    """FastAPI's document with every operation's error responses (our body, in place of the
+    default 422), its security requirement, and the components they name."""
+    error_name, error_components = error_schemas(interface)
+    components = document.setdefault("components", {})
+    schemas = components.setdefault("schemas", {})
+    for unused in FASTAPI_VALIDATION_SCHEMAS:
+        schemas.pop(unused, None)
+    schemas.update(error_components)
+    error_body = {"application/json": {"schema": {"$ref": REF.format(model=error_name)}}}
+
+    security = {
+        (route.path_format, method.lower()): security_of(route.dependant)
+        for route in routes
+        if isinstance(route, APIRoute) and route.include_in_schema
+        for method in route.methods or ()
+    }
+    used_schemes: set[str] = set()
+    for path, item in document.get("paths", {}).items():
+        for method, operation in item.items():
+            if "{token}" not in path:  # functions.deps.path_token: the token comes from a path only
+                operation["parameters"] = [
+                    p for p in operation.get("parameters", []) if (p["in"], p["name"]) != ("query", "token")
+                ]
+            statuses = {**ERROR_STATUSES, **(UNSUPPORTED_MEDIA_TYPE if "requestBody" in operation else {})}
+            responses = operation.setdefault("responses", {})
+            for status, description in statuses.items():
+                responses[status] = {"description": description, "content": error_body}
+            operation["responses"] = dict(sorted(responses.items()))
+            requirement = security.get((path, method))
+            if requirement is not None:
+                if operation.get("operationId") in OPTIONAL_SECURITY:
+                    requirement = [*requirement, {}]
+                operation["security"] = requirement
+                used_schemes.update(name for alternative in requirement for name in alternative)
+    if used_schemes:
+        components["securitySchemes"] = {name: SECURITY_SCHEMES[name] for name in sorted(used_schemes)}
+    return document
