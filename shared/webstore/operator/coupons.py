@@ -171,3 +171,11 @@ def create_coupon(services: Services, account_id: int, body: schemas.CouponCreat
 
 def delete_coupon(services: Services, account_id: int, ref: str) -> None:
     AccountRepository(services.table).delete_coupon(account_id, coupon_by_ref(services, account_id, ref))
+
+
+def delete_coupon_by_code(services: Services, account_id: int, code: str) -> None:
+    """By code only (a code of digits is a code here, not an id)."""
+    if not code or len(code) > 64:
+        raise NotFound("Coupon not found")
+    accounts = AccountRepository(services.table)
+    accounts.delete_coupon(account_id, accounts.coupon_by_code(account_id, code))

@@ -375,3 +375,95 @@ class BanCreate(BaseModel):
     reason: str = Field(default="", max_length=1000)
     ip: str | None = Field(default=None, max_length=64)
     user: str = Field(min_length=1, max_length=64)
+
+
+# --- drop-in routes the plugins call (issue 11; docs/compatibility.md) ------------------------
+
+
+class ListingSale(BaseModel):
+    active: bool
+    discount: float
+
+
+class ListingPackage(BaseModel):
+    """A package of the in-game `/buy` menu: `image` is a URL or `false` (never null), as the
+    official plugin reads it as a string."""
+
+    id: int
+    order: int
+    name: str
+    price: float
+    image: str | Literal[False]
+    gui_item: str
+    sale: ListingSale
+
+
+class ListingSubcategory(BaseModel):
+    id: int
+    order: int
+    name: str
+    only_subcategories: bool
+    gui_item: str
+    packages: list[ListingPackage]
+
+
+class ListingCategory(ListingSubcategory):
+    subcategories: list[ListingSubcategory]
+
+
+class Listing(BaseModel):
+    categories: list[ListingCategory]
+
+
+class CheckoutLinkRequest(BaseModel):
+    """POST /checkout: a package (or, from the legacy plugin, a category) for a player."""
+
+    username: str = Field(min_length=1, max_length=64)
+    package_id: int | None = Field(default=None, ge=1, le=INT32_MAX)
+    category_id: int | None = Field(default=None, ge=1, le=INT32_MAX)
+
+
+class CheckoutLink(BaseModel):
+    url: str
+    expires: str
+
+
+class GiftCardBalanceView(BaseModel):
+    starting: str
+    remaining: str
+    currency: str
+
+
+class GiftCardView(BaseModel):
+    id: int
+    code: str
+    balance: GiftCardBalanceView
+    note: str
+    void: bool
+    created_at: str
+    expires_at: str | None
+
+
+class GiftCardCreate(BaseModel):
+    """POST /gift-cards: JSON from the C# SDK (amount as a number, ISO `expires_at`), form from
+    the legacy plugin (no `expires_at`)."""
+
+    amount: Decimal = Field(gt=0, le=Decimal("1000000"), max_digits=14, decimal_places=4)
+    note: str = Field(default="", max_length=1000)
+    expires_at: str | None = Field(default=None, max_length=40)
+
+
+class GiftCardTopUp(BaseModel):
+    amount: Decimal = Field(gt=0, le=Decimal("1000000"), max_digits=14, decimal_places=4)
+
+
+class ActivePackageRef(BaseModel):
+    id: int
+    name: str
+
+
+class ActivePackage(BaseModel):
+    txn_id: str
+    date: str
+    quantity: int
+    package: ActivePackageRef

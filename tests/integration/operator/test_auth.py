@@ -34,6 +34,8 @@ SAMPLE_PARAMS = {
     "community_goal": "1",
     "player_id": "1",
     "user": "Steve",
+    "code": "WELCOME10",
+    "gift_card_id": "1",
 }
 OPERATOR_ROUTES = operations(Interface.OPERATOR)
 
