@@ -179,6 +179,16 @@ def giftcard_sk(card_number: str) -> str:
     return f"GIFTCARD#{card_number.upper()}"
 
 
+def giftcards_of_account(account_id: int) -> str:
+    """GSI1 partition of an account's gift cards (GSI1SK: the card id, 10 digits): the
+    operator interface finds cards by id, baskets by number (`giftcard_sk`)."""
+    return f"GIFTCARDS#{account_id}"
+
+
+def giftcard_gsi1sk(card_id: int) -> str:
+    return _n(card_id)
+
+
 def creator_code_sk(code: str) -> str:
     return f"CREATOR#{code.upper()}"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from webstore.catalog import BasketType, DiscountType
 from webstore.keys import INT32_MAX
@@ -454,7 +454,17 @@ class GiftCardCreate(BaseModel):
 
 
 class GiftCardTopUp(BaseModel):
+    """PUT /gift-cards/{id}: the C# SDK sends the amount as a string in its culture's format
+    (`"10,5"` is possible); the legacy plugin a form field."""
+
     amount: Decimal = Field(gt=0, le=Decimal("1000000"), max_digits=14, decimal_places=4)
+
+    @field_validator("amount", mode="before")
+    @classmethod
+    def decimal_comma(cls, value: Any) -> Any:
+        if isinstance(value, str) and "," in value and "." not in value:
+            return value.replace(",", ".")
+        return value
 
 
 class ActivePackageRef(BaseModel):
