@@ -376,3 +376,20 @@ def throttle_key(scope: str, client: str) -> dict[str, str]:
 
 def key(pk: str, sk: str) -> dict[str, str]:
     return {"PK": pk, "SK": sk}
+
+
+# --- player events (POST /events): compact batches with a TTL, and where players were last seen ---
+
+
+def events_pk(account_id: int, server_id: int) -> str:
+    """One server's join/leave event batches (SK: `event_batch_sk`), each expiring by TTL."""
+    return f"EVENTS#{account_id}#{server_id}"
+
+
+def event_batch_sk(received_at: int, batch_ref: str) -> str:
+    return f"BATCH#{received_at:012d}#{batch_ref}"
+
+
+def last_seen_sk(player_ref: str) -> str:
+    """Under the account: where a player (`name:<lower name>` or `id:<platform id>`) last joined."""
+    return f"SEEN#{player_ref.lower()}"

@@ -7,6 +7,7 @@ import ipaddress
 
 from webstore.errors import Invalid
 from webstore.operator import schemas, views
+from webstore.operator.player_events import last_known_address
 from webstore.operator.players import is_uuid, normalize_uuid
 from webstore.players import Player
 from webstore.repo.account import AccountRepository
@@ -48,9 +49,13 @@ def _banned_player(services: Services, account_id: int, ref: str) -> tuple[User 
 
 
 def create_ban(services: Services, account_id: int, body: schemas.BanCreate) -> schemas.Ban:
-    """Ban a player by username or UUID (optionally an IP too); counts on the player record."""
+    """Ban a player by username or UUID, and an IP: the one given, else the player's last known
+    one from the join events (if any); counts on the player record."""
     ip = ban_address(body.ip)
     user, uuid_value, player = _banned_player(services, account_id, body.user)
+    if not ip:  # the official plugin sends ip "": ban the address the player last joined from
+        by_id = is_uuid(body.user)
+        ip = last_known_address(services, account_id, body.user if by_id else "", "" if by_id else body.user)
     now = services.now()
     ban = Ban(
         id=AccountRepository(services.table).next_ids(account_id, "ban")[0],

@@ -6,21 +6,19 @@ a top-up or a void here is what the next basket and the next checkout see.
 
 from __future__ import annotations
 
-import re
 import secrets
-from datetime import UTC, datetime
+from datetime import datetime
 from decimal import Decimal
 
 from webstore import keys
 from webstore.catalog import GiftCard
 from webstore.errors import Invalid, NotFound
 from webstore.operator import schemas
+from webstore.operator.client_times import parse_client_datetime
 from webstore.repo.account import AccountRepository
 from webstore.repo.gift_cards import GiftCardRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
-
-_FRACTION = re.compile(r"(\.\d{6})\d+")
 
 
 def card_id(ref: str) -> int:
@@ -30,17 +28,13 @@ def card_id(ref: str) -> int:
 
 
 def parse_expiry(value: str, now: datetime) -> datetime:
-    """`yyyy-mm-dd hh:mm:ss` (the docs) or ISO 8601 as Newtonsoft writes it (`Z`, offsets, up
-    to 7 fraction digits); no zone means UTC. It must lie in the future."""
-    text = _FRACTION.sub(r"\1", value.strip()).replace("Z", "+00:00")
-    try:
-        parsed = datetime.fromisoformat(text)
-    except ValueError:
-        raise Invalid("expires_at must be a date and time, yyyy-mm-dd hh:mm:ss", field="expires_at") from None
-    parsed = parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    """`yyyy-mm-dd hh:mm:ss` (the docs) or ISO 8601 as Newtonsoft writes it; in the future."""
+    parsed = parse_client_datetime(value)
+    if parsed is None:
+        raise Invalid("expires_at must be a date and time, yyyy-mm-dd hh:mm:ss", field="expires_at")
     if parsed <= now:
         raise Invalid("expires_at must be in the future", field="expires_at")
-    return parsed.astimezone(UTC)
+    return parsed
 
 
 def _amount(value: Decimal) -> str:
