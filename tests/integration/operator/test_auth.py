@@ -36,6 +36,7 @@ SAMPLE_PARAMS = {
     "user": "Steve",
     "code": "WELCOME10",
     "gift_card_id": "1",
+    "player": "Steve",
 }
 OPERATOR_ROUTES = operations(Interface.OPERATOR)
 
