@@ -46,7 +46,7 @@ class CommandPlayer(BaseModel):
 class Command(BaseModel):
     id: int
     command: str
-    payment: int | None
+    payment: int  # 0 for a manual command: CS reads a non-nullable long
     package: int | None
     conditions: CommandConditions
     player: CommandPlayer
@@ -146,8 +146,8 @@ class PaymentPage(BaseModel):
     last_page: int
     next_page_url: str | None
     prev_page_url: str | None
-    from_: int | None = Field(serialization_alias="from")
-    to: int | None
+    from_: int = Field(serialization_alias="from")  # 0 on an empty page (CS: non-nullable int)
+    to: int
     data: list[Payment]
 
 
@@ -177,7 +177,7 @@ class CouponExpire(BaseModel):
     redeem_unlimited: str
     expire_never: str
     limit: int
-    date: str | None
+    date: str  # never null: MC parses it (NO_EXPIRY when the coupon does not expire)
 
 
 class Coupon(BaseModel):
@@ -187,10 +187,10 @@ class Coupon(BaseModel):
     discount: CouponDiscount
     expire: CouponExpire
     basket_type: str
-    start_date: str | None
+    start_date: str  # never null (MC, CS): the creation time when no start date was set
     user_limit: int
-    minimum: float
-    username: str | None
+    minimum: int | float  # an integer literal when whole: CS reads an int
+    username: str  # "" when unset (MC reads a string)
     note: str
 
 
@@ -236,7 +236,7 @@ class OperatorPackage(BaseModel):
     id: int
     name: str
     order: int
-    image: str | None
+    image: str | Literal[False]  # the URL, or false as the platform sends (MC reads a string)
     price: float
     sale: PackageSale
     expiry_length: int
@@ -251,7 +251,7 @@ class OperatorPackage(BaseModel):
     required_packages: list[int]
     require_any: bool
     create_giftcard: bool
-    show_until: str | None
+    show_until: int | Literal[False]  # unix time, or false (MC reads it, so never null)
     gui_item: str
     disabled: bool
     disable_quantity: bool
@@ -343,6 +343,19 @@ class CouponCreate(BaseModel):
 
     code: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_\-]+$")
     effective_on: Literal["package", "category", "cart"]
+
+    @field_validator("effective_on", mode="before")
+    @classmethod
+    def singular(cls, value: Any) -> Any:
+        """BuycraftX sends `packages` / `categories`."""
+        return {"packages": "package", "categories": "category"}.get(value, value)
+
+    @field_validator("discount_application_method", mode="before")
+    @classmethod
+    def form_number(cls, value: Any) -> Any:
+        """Form bodies carry numbers as text."""
+        return int(value) if isinstance(value, str) and value.strip().isdigit() else value
+
     packages: list[int] = Field(default_factory=list, max_length=500)
     categories: list[int] = Field(default_factory=list, max_length=500)
     discount_type: DiscountType

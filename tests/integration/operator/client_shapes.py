@@ -8,8 +8,19 @@ BX = the legacy BuycraftX plugin, CS = the C# SDK.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, StrictBool, StrictFloat, StrictInt, StrictStr, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    StringConstraints,
+    field_validator,
+)
 
 
 class Strict(BaseModel):
@@ -139,3 +150,113 @@ class CsActivePackage(Strict):
     def iso(cls, value: str) -> str:
         datetime.fromisoformat(value)
         return value
+
+
+# --- MC Package.fromJsonObject: every key present, non-null; show_until getAsBoolean ---
+
+
+class McPackageRef(Strict):
+    id: StrictInt
+    name: StrictStr
+
+
+class McPackage(Strict):
+    id: StrictInt
+    name: StrictStr
+    image: StrictStr | StrictBool
+    price: Number
+    expiry_length: StrictInt
+    expiry_period: StrictStr
+    type: StrictStr
+    category: McPackageRef
+    global_limit: StrictInt
+    global_limit_period: StrictStr
+    user_limit: StrictInt
+    user_limit_period: StrictStr
+    servers: list[McPackageRef]
+    required_packages: list[StrictInt]
+    require_any: StrictBool
+    create_giftcard: StrictBool
+    show_until: StrictBool | StrictInt  # getAsBoolean: null or missing crashes
+    gui_item: StrictStr | None
+    disabled: StrictBool
+    disable_quantity: StrictBool
+    custom_price: StrictBool
+    choose_server: StrictBool
+    limit_expires: StrictBool
+    inherit_commands: StrictBool
+    variable_giftcard: StrictBool
+
+
+# --- coupons: MC reads dates with yyyy-MM-dd'T'HH:mm:ssxxx only, non-null; CS int minimum ---
+
+MC_COUPON_DATE = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$"
+
+
+class McCouponEffective(Strict):
+    type: StrictStr
+    packages: list[StrictInt]
+    categories: list[StrictInt]
+
+
+class McCouponDiscount(Strict):
+    type: StrictStr
+    percentage: Number
+    value: Number
+
+
+class McCouponExpire(Strict):
+    redeem_unlimited: StrictStr | StrictBool
+    expire_never: StrictStr | StrictBool
+    limit: StrictInt
+    date: Annotated[StrictStr, StringConstraints(pattern=MC_COUPON_DATE)]
+
+
+class McCoupon(Strict):
+    id: StrictInt
+    code: StrictStr
+    effective: McCouponEffective
+    discount: McCouponDiscount
+    expire: McCouponExpire
+    basket_type: StrictStr
+    start_date: Annotated[StrictStr, StringConstraints(pattern=MC_COUPON_DATE)]
+    user_limit: StrictInt
+    minimum: StrictInt  # CS `int`: 10.0 crashes it
+    username: StrictStr
+    note: StrictStr
+
+
+class McCouponData(Strict):
+    data: McCoupon
+
+
+# --- queue and commands: BX accepts only 32 lowercase hex (or null); CS payment is a long ---
+
+BX_UUID = r"^[a-f0-9]{32}$"
+
+
+class BxQueuedPlayer(Strict):
+    id: StrictInt
+    name: StrictStr
+    uuid: Annotated[StrictStr, StringConstraints(pattern=BX_UUID)] | None
+
+
+class CsCommand(Strict):
+    id: StrictInt
+    command: StrictStr
+    payment: StrictInt
+    package: StrictInt | None
+    player: BxQueuedPlayer
+
+
+class CsOfflineCommands(Strict):
+    commands: list[CsCommand]
+
+
+class BxDuePlayers(Strict):
+    players: list[BxQueuedPlayer]
+
+
+class CsPaymentsPage(CsPaginatedPayments):
+    from_: StrictInt = Field(alias="from")
+    to: StrictInt
