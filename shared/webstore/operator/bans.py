@@ -10,6 +10,7 @@ from webstore.operator import schemas, views
 from webstore.operator.player_events import last_known_address
 from webstore.operator.players import is_uuid, normalize_uuid
 from webstore.players import Player
+from webstore.repo import start_read
 from webstore.repo.account import AccountRepository
 from webstore.repo.bans import Ban, BanRepository
 from webstore.repo.players import PlayerRepository
@@ -52,10 +53,19 @@ def create_ban(services: Services, account_id: int, body: schemas.BanCreate) -> 
     """Ban a player by username or UUID, and an IP: the one given, else the player's last known
     one from the join events (if any); counts on the player record."""
     ip = ban_address(body.ip)
+    # The official plugin sends ip "": ban the address the player last joined from, read beside
+    # the player lookup (no extra round-trip time).
+    by_id = is_uuid(body.user)
+    last_seen = (
+        None
+        if ip
+        else start_read(
+            last_known_address, services, account_id, body.user if by_id else "", "" if by_id else body.user
+        )
+    )
     user, uuid_value, player = _banned_player(services, account_id, body.user)
-    if not ip:  # the official plugin sends ip "": ban the address the player last joined from
-        by_id = is_uuid(body.user)
-        ip = last_known_address(services, account_id, body.user if by_id else "", "" if by_id else body.user)
+    if last_seen is not None:
+        ip = last_seen.result()
     now = services.now()
     ban = Ban(
         id=AccountRepository(services.table).next_ids(account_id, "ban")[0],
