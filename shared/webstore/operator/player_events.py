@@ -123,9 +123,7 @@ def record_events(services: Services, who: ServerIdentity, body: bytes) -> None:
     )
 
 
-def last_known_address(services: Services, account_id: int, username_id: str, username: str) -> str:
-    """Where the player last joined from ('' when never seen): one GetItem, by name when
-    known, else by platform id."""
-    refs = player_refs(username_id, username)
-    seen = PlayerEventRepository(services.table).last_seen(account_id, refs[0]) if refs else None
-    return seen.ip if seen else ""
+def last_seen_ref(player: str) -> str | None:
+    """The key a ban's player reference (UUID or username) finds the last address under."""
+    refs = player_refs(player, "") if is_uuid(player) else player_refs("", player)
+    return refs[0] if refs else None

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 from webstore import keys
 from webstore.db import Item, Table
+from webstore.players import Player
+from webstore.repo.players import player_from_item
 
 
 @dataclass(frozen=True)
@@ -62,3 +64,21 @@ class PlayerEventRepository:
     def last_seen(self, account_id: int, player_ref: str) -> LastSeen | None:
         item = self.table.get(keys.key(keys.account_pk(account_id), keys.last_seen_sk(player_ref)))
         return LastSeen(str(item["ip"]), int(item["at"])) if item else None
+
+    def player_and_last_seen(
+        self, account_id: int, username_id: int | None, player_ref: str | None
+    ) -> tuple[Player | None, LastSeen | None]:
+        """The account's player record and where a player was last seen: one BatchGetItem."""
+        pk = keys.account_pk(account_id)
+        wanted = []
+        if username_id is not None:
+            wanted.append(keys.key(pk, keys.player_sk(username_id)))
+        if player_ref is not None:
+            wanted.append(keys.key(pk, keys.last_seen_sk(player_ref)))
+        found = {i["SK"]: i for i in self.table.batch_get(wanted)} if wanted else {}
+        player = found.get(keys.player_sk(username_id)) if username_id is not None else None
+        seen = found.get(keys.last_seen_sk(player_ref)) if player_ref is not None else None
+        return (
+            player_from_item(player) if player else None,
+            LastSeen(str(seen["ip"]), int(seen["at"])) if seen else None,
+        )
