@@ -306,7 +306,8 @@ class Ban(BaseModel):
 
 class LookupPlayer(BaseModel):
     id: str
-    username: str
+    username: str  # what the official plugin reads
+    name: str  # what the C# SDK reads (the same name)
     meta: str
     plugin_username_id: int
 
@@ -324,7 +325,9 @@ class PlayerLookup(BaseModel):
     banCount: int  # SPEC names it so
     chargebackRate: float
     payments: list[LookupPayment]
-    purchaseTotals: dict[str, float]
+    # `[]` while empty: the only value both the official plugin (an object, else ignored) and
+    # the C# SDK (an array) parse; with totals, the platform's object.
+    purchaseTotals: dict[str, float] | list[Any]
 
 
 class DataList(BaseModel, Generic[T]):

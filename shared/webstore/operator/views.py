@@ -194,7 +194,11 @@ def ban_view(ban: Ban) -> schemas.Ban:
 def player_lookup_view(player: Player, payments: list[PaymentRecord]) -> schemas.PlayerLookup:
     return schemas.PlayerLookup(
         player=schemas.LookupPlayer(
-            id=player.uuid or "", username=player.username, meta="", plugin_username_id=player.username_id
+            id=player.uuid or "",
+            username=player.username,
+            name=player.username,
+            meta="",
+            plugin_username_id=player.username_id,
         ),
         banCount=player.bans,
         chargebackRate=player.chargeback_rate,
@@ -208,5 +212,5 @@ def player_lookup_view(player: Player, payments: list[PaymentRecord]) -> schemas
             )
             for p in payments
         ],
-        purchaseTotals={currency: float(total) for currency, total in player.totals.items()},
+        purchaseTotals={currency: float(total) for currency, total in player.totals.items()} or [],
     )

@@ -146,3 +146,17 @@ def test_csharp_sdk_parses_an_empty_payments_page(demo: DemoStore, invoke: Invok
     empty = invoke(get_payments.handler, "GET", "/payments", headers=h, query={"paged": "3"})
     page = client_shapes.CsPaymentsPage.model_validate(empty.json())
     assert page.data == [] and (page.from_, page.to) == (0, 0)
+
+
+def test_player_lookup_parses_in_the_official_plugin_and_the_csharp_sdk(
+    demo: DemoStore, invoke: Invoke
+) -> None:
+    from functions.operator import create_ban, get_user
+
+    h = secret_headers(demo.server_secret)
+    assert invoke(create_ban.handler, "POST", "/bans", headers=h, body={"user": "Griefer"}).status == 200
+    lookup = invoke(get_user.handler, "GET", "/user/Griefer", headers=h).json()
+    # MC reads `meta` as a string and `username`; CS reads `meta` as an object ("" is null to it),
+    # `name`, and `purchaseTotals` as an array: `[]` is what both parse for a player with none.
+    assert lookup["player"]["meta"] == "" and lookup["purchaseTotals"] == []
+    assert lookup["player"]["username"] == lookup["player"]["name"] == "Griefer"
