@@ -11,7 +11,8 @@ from webstore.operator.auth import SECRET_HEADERS, ServerIdentity, authenticate
 
 
 async def server_identity(request: Request, svc: ServicesDep) -> ServerIdentity:
-    """The server whose secret came in `X-Service-Secret` (SPEC) or `X-Tebex-Secret` (COMPAT)."""
+    """The server whose secret came in `X-Service-Secret` (SPEC), `X-Tebex-Secret` (COMPAT) or
+    `X-Buycraft-Secret` (the legacy plugin)."""
     secret = next((request.headers[h] for h in SECRET_HEADERS if request.headers.get(h)), None)
     return authenticate(svc, secret, client_ip(request))
 

@@ -1,4 +1,5 @@
-"""GET {plugin_url}/payments — latest first (`limit` <= 100), or `paged=1&page=N` (25 a page)."""
+"""GET {plugin_url}/payments — latest first (`limit` <= 100), or pages of 25: `paged=1&page=N`,
+or `paged=N` alone as the C# SDK sends it (its value is the page)."""
 
 from fastapi import Query
 
@@ -14,11 +15,11 @@ async def endpoint(
     who: ServerDep,
     svc: ServicesDep,
     limit: int = Query(payments.MAX_LIMIT, ge=1, le=1_000_000),
-    paged: int = Query(0, ge=0, le=1),
-    page: int = Query(1, ge=1, le=100_000_000),
+    paged: int = Query(0, ge=0, le=100_000_000),
+    page: int | None = Query(None, ge=1, le=100_000_000),
 ) -> list[schemas.Payment] | schemas.PaymentPage:
     if paged:
-        return payments.payment_page(svc, who.account_id, page)
+        return payments.payment_page(svc, who.account_id, page if page is not None else paged)
     return payments.latest_payments(svc, who.account_id, limit)
 
 

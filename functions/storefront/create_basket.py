@@ -2,7 +2,7 @@
 
 from fastapi import Query, Request
 
-from functions.deps import TOKEN_PREFIX, ServicesDep, client_ip
+from functions.deps import TOKEN_PREFIX, BasicAuthDep, ServicesDep, client_ip
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.storefront import baskets, schemas, views
 
@@ -15,11 +15,12 @@ async def endpoint(
     svc: ServicesDep,
     token: str,
     request: Request,
+    credentials: BasicAuthDep,
     body: baskets.NewBasket | None = None,
     ip_address: str | None = Query(None, max_length=64),
 ) -> schemas.Envelope[schemas.Basket]:
     ip = ip_address if ip_address is not None else client_ip(request)
-    basket = baskets.create_basket(svc, token, body or baskets.NewBasket(), ip)
+    basket = baskets.create_basket(svc, token, body or baskets.NewBasket(), ip, credentials)
     return schemas.Envelope(data=views.basket_view(basket, svc.settings))
 
 

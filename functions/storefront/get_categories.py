@@ -8,8 +8,10 @@ from fastapi import Query
 
 from functions.deps import TOKEN_PREFIX, BasicAuthDep, ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.keys import INT32_MAX
 from webstore.storefront import catalog, schemas
+
+# Player ids up to 64 bits: the headless spec's own example is a Steam64 id.
+USERNAME_ID_MAX = 2**64 - 1
 
 ROUTE = Route(
     Interface.STOREFRONT, "GET", f"{TOKEN_PREFIX}/categories", "getCategories", READ, "All categories"
@@ -22,7 +24,7 @@ async def endpoint(
     credentials: BasicAuthDep,
     include_packages: bool = Query(False, alias="includePackages"),
     basket_ident: str | None = Query(None, alias="basketIdent", max_length=80),
-    username_id: int | None = Query(None, alias="usernameId", ge=1, le=INT32_MAX),
+    username_id: int | None = Query(None, alias="usernameId", ge=1, le=USERNAME_ID_MAX),
 ) -> schemas.Envelope[list[schemas.Category]]:
     return schemas.Envelope(
         data=catalog.get_categories(

@@ -19,12 +19,15 @@ ROUTE = Route(
 
 
 async def endpoint(
-    body: baskets.CreatorCodeName,
     token: PathTokenDep,
     svc: ServicesDep,
     basket_ident: str = Path(max_length=80),
+    body: baskets.CreatorCodeName | None = None,
 ) -> schemas.Success:
-    retry_contended(lambda: baskets.remove_creator_code(svc, token, basket_ident, body.creator_code))
+    """The spec declares no body (CS sends an empty one); NPM sends `{creator_code}`."""
+    retry_contended(
+        lambda: baskets.remove_creator_code(svc, token, basket_ident, body.creator_code if body else None)
+    )
     return schemas.Success(success=True, message="Creator code removed successfully")
 
 

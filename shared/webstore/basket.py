@@ -451,8 +451,10 @@ class Basket(Model):
             raise Invalid("This creator code does not exist", field="creator_code")
         self.creator_code = code.code
 
-    def remove_creator_code(self, code: str) -> None:
-        if not self.creator_code or self.creator_code.upper() != code.strip().upper():
+    def remove_creator_code(self, code: str | None) -> None:
+        """Remove the basket's creator code; `code` None (no body, as the headless spec declares
+        the call) removes whichever is applied."""
+        if not self.creator_code or (code is not None and self.creator_code.upper() != code.strip().upper()):
             raise Invalid("This creator code is not applied to the basket", field="creator_code")
         self.creator_code = ""
 

@@ -273,7 +273,7 @@ class Table:
             self.client.delete_item(**params)
 
     def batch_write(self, items: Iterable[Mapping[str, Any]]) -> None:
-        """Unconditional puts, 25 a call (used by the catalog import, not on request paths)."""
+        """Unconditional puts, 25 a call (the catalog import; the plugins' event batches)."""
         batch = [{"PutRequest": {"Item": serialize(i)}} for i in items]
         for start in range(0, len(batch), 25):
             request: dict[str, Any] = {self.name: batch[start : start + 25]}

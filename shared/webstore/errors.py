@@ -49,3 +49,10 @@ class Throttled(DomainError):
     def __init__(self, detail: str, *, retry_after: int) -> None:
         super().__init__(detail)
         self.retry_after = max(1, retry_after)
+
+
+class PayloadTooLarge(DomainError):
+    """More than a request may carry (the official plugin halves its batch on 413 and retries)."""
+
+    status = 413
+    title = "Payload too large"

@@ -179,6 +179,16 @@ def giftcard_sk(card_number: str) -> str:
     return f"GIFTCARD#{card_number.upper()}"
 
 
+def giftcards_of_account(account_id: int) -> str:
+    """GSI1 partition of an account's gift cards (GSI1SK: the card id, 10 digits): the
+    operator interface finds cards by id, baskets by number (`giftcard_sk`)."""
+    return f"GIFTCARDS#{account_id}"
+
+
+def giftcard_gsi1sk(card_id: int) -> str:
+    return _n(card_id)
+
+
 def creator_code_sk(code: str) -> str:
     return f"CREATOR#{code.upper()}"
 
@@ -366,3 +376,20 @@ def throttle_key(scope: str, client: str) -> dict[str, str]:
 
 def key(pk: str, sk: str) -> dict[str, str]:
     return {"PK": pk, "SK": sk}
+
+
+# --- player events (POST /events): compact batches with a TTL, and where players were last seen ---
+
+
+def events_pk(account_id: int, server_id: int) -> str:
+    """One server's join/leave event batches (SK: `event_batch_sk`), each expiring by TTL."""
+    return f"EVENTS#{account_id}#{server_id}"
+
+
+def event_batch_sk(received_at: int, batch_ref: str) -> str:
+    return f"BATCH#{received_at:012d}#{batch_ref}"
+
+
+def last_seen_sk(player_ref: str) -> str:
+    """Under the account: where a player (`name:<lower name>` or `id:<platform id>`) last joined."""
+    return f"SEEN#{player_ref.lower()}"

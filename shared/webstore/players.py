@@ -57,6 +57,7 @@ class Tier(Model):
 
 class RecentPayment(Model):
     username: str
+    platform_id: str = ""  # the player's platform id (Minecraft: UUID without dashes)
     package: str
     amount: Decimal
     currency: str

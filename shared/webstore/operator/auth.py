@@ -16,7 +16,8 @@ from webstore.errors import Forbidden, Throttled
 from webstore.repo.throttle import ThrottleRepository
 from webstore.services import Services
 
-SECRET_HEADERS = ("x-service-secret", "x-tebex-secret")
+# SPEC's header, what current plugins send, and what the legacy BuycraftX plugin sends.
+SECRET_HEADERS = ("x-service-secret", "x-tebex-secret", "x-buycraft-secret")
 MAX_SECRET_LENGTH = 256
 # The guard's failure counters: the only items a read-only operator function may write
 # (Access.SECRET_GUARD; IAM grants it by this partition-key prefix).
@@ -85,7 +86,9 @@ def authenticate(services: Services, secret: str | None, client: str) -> ServerI
     """The server a secret belongs to. Forbidden when missing or wrong; Throttled while the
     client address is blocked for guessing (even with a right secret)."""
     if not secret:
-        raise Forbidden("A server secret is required in the X-Service-Secret or X-Tebex-Secret header")
+        raise Forbidden(
+            "A server secret is required in the X-Service-Secret, X-Tebex-Secret or X-Buycraft-Secret header"
+        )
     if len(secret) > MAX_SECRET_LENGTH:
         secret = secret[:MAX_SECRET_LENGTH]  # hashed and refused like any other wrong secret
     settings = services.settings

@@ -7,10 +7,12 @@ import ipaddress
 
 from webstore.errors import Invalid
 from webstore.operator import schemas, views
+from webstore.operator.player_events import last_seen_ref
 from webstore.operator.players import is_uuid, normalize_uuid
 from webstore.players import Player
 from webstore.repo.account import AccountRepository
 from webstore.repo.bans import Ban, BanRepository
+from webstore.repo.player_events import PlayerEventRepository
 from webstore.repo.players import PlayerRepository
 from webstore.repo.users import User, UserRepository, check_username
 from webstore.services import Services
@@ -33,24 +35,35 @@ def ban_address(value: str | None) -> str:
         raise Invalid("ip must be an IPv4 or IPv6 address", field="ip") from error
 
 
-def _banned_player(services: Services, account_id: int, ref: str) -> tuple[User | None, str, Player | None]:
-    """Who a ban names: the platform user (if known), the UUID, and the account's player record.
+def _banned_player(
+    services: Services, account_id: int, ref: str, seen_ref: str | None
+) -> tuple[User | None, str, Player | None, str]:
+    """Who a ban names: the platform user (if known), the UUID, the account's player record, and
+    (when `seen_ref` is given) the address the player last joined from, read with the record.
     A UUID nobody bought with is banned as given; a username is registered if new."""
     players = PlayerRepository(services.table)
+    events = PlayerEventRepository(services.table)
     if is_uuid(ref):
         uuid_value = normalize_uuid(ref)
         username_id = players.id_by_uuid(account_id, uuid_value)
-        player = players.get(account_id, username_id) if username_id else None
+        player, seen = events.player_and_last_seen(account_id, username_id, seen_ref)
         user = User(player.username_id, player.username, uuid_value) if player else None
-        return user, uuid_value, player
+        return user, uuid_value, player, seen.ip if seen else ""
     user = UserRepository(services.table).ensure(check_username(ref, "user"))
-    return user, user.uuid, players.get(account_id, user.id)
+    player, seen = events.player_and_last_seen(account_id, user.id, seen_ref)
+    return user, user.uuid, player, seen.ip if seen else ""
 
 
 def create_ban(services: Services, account_id: int, body: schemas.BanCreate) -> schemas.Ban:
-    """Ban a player by username or UUID (optionally an IP too); counts on the player record."""
+    """Ban a player by username or UUID, and an IP: the one given, else the player's last known
+    one from the join events (if any); counts on the player record."""
     ip = ban_address(body.ip)
-    user, uuid_value, player = _banned_player(services, account_id, body.user)
+    # The official plugin sends ip "": ban the address the player last joined from (POST /events),
+    # read in the same request as the player record.
+    user, uuid_value, player, last_ip = _banned_player(
+        services, account_id, body.user, None if ip else last_seen_ref(body.user)
+    )
+    ip = ip or last_ip
     now = services.now()
     ban = Ban(
         id=AccountRepository(services.table).next_ids(account_id, "ban")[0],

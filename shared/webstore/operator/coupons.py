@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
+from decimal import Decimal
 from urllib.parse import urlencode
 
 from webstore import keys
 from webstore.catalog import Coupon, Discount, DiscountType, Effective
 from webstore.errors import Invalid, NotFound
 from webstore.operator import schemas, views
+from webstore.operator.client_times import parse_client_datetime
 from webstore.repo.account import AccountRepository
 from webstore.repo.store import StoreRepository, StoreView
 from webstore.repo.users import check_username
@@ -68,11 +70,11 @@ def get_coupon(services: Services, account_id: int, ref: str) -> schemas.Coupon:
 
 
 def _date(value: str, field: str) -> datetime:
-    try:
-        parsed = datetime.strptime(value, "%Y-%m-%d")
-    except ValueError as error:
-        raise Invalid(f"{field} must be a date yyyy-mm-dd", field=field) from error
-    return parsed.replace(tzinfo=UTC)
+    """`yyyy-mm-dd` (MC) or ISO 8601 (BX sends `yyyy-MM-ddTHH:mm:ssX`)."""
+    parsed = parse_client_datetime(value)
+    if parsed is None:
+        raise Invalid(f"{field} must be a date yyyy-mm-dd", field=field)
+    return parsed
 
 
 def _check_targets(body: schemas.CouponCreate, view: StoreView) -> None:
@@ -95,21 +97,19 @@ def _check_target(kind: str, effective_on: str, ids: list[int], find: Callable[[
         raise Invalid(f"{field}: no {kind} {unknown[0]}", field=field)
 
 
-def _check_discount(body: schemas.CouponCreate) -> None:
+def _discount(body: schemas.CouponCreate) -> Discount:
+    """The discount of the type asked. The plugins send both `discount_amount` and
+    `discount_percentage` whatever the type (MC with the same value), so the one the type does
+    not use is ignored."""
     if body.discount_type is DiscountType.PERCENTAGE:
         if not 0 < body.discount_percentage <= 100:
             raise Invalid(
                 "discount_percentage must be 1 to 100 for a percentage discount", field="discount_percentage"
             )
-        if body.discount_amount:
-            raise Invalid("discount_amount is used only for a value discount", field="discount_amount")
-    else:
-        if body.discount_amount <= 0:
-            raise Invalid("discount_amount must be more than 0 for a value discount", field="discount_amount")
-        if body.discount_percentage:
-            raise Invalid(
-                "discount_percentage is used only for a percentage discount", field="discount_percentage"
-            )
+        return Discount(type=body.discount_type, percentage=body.discount_percentage, value=Decimal(0))
+    if body.discount_amount <= 0:
+        raise Invalid("discount_amount must be more than 0 for a value discount", field="discount_amount")
+    return Discount(type=body.discount_type, percentage=Decimal(0), value=body.discount_amount)
 
 
 def _check_limits(body: schemas.CouponCreate) -> tuple[datetime | None, datetime | None]:
@@ -133,18 +133,17 @@ def _check_limits(body: schemas.CouponCreate) -> tuple[datetime | None, datetime
 
 def new_coupon(body: schemas.CouponCreate, view: StoreView, coupon_id: int, now: datetime) -> Coupon:
     """Check the combinations SPEC describes; what a field is 'used only when' must not be
-    sent otherwise (so a mistake is reported, not silently ignored). Pure."""
+    sent otherwise (so a mistake is reported, not silently ignored), except the discount the
+    type does not use (`_discount`). Pure."""
     _check_targets(body, view)
-    _check_discount(body)
+    discount = _discount(body)
     start, expire = _check_limits(body)
     username = check_username(body.username, "username") if body.username else None
     return Coupon(
         id=coupon_id,
         code=body.code.upper(),
         effective=Effective(type=body.effective_on, packages=body.packages, categories=body.categories),
-        discount=Discount(
-            type=body.discount_type, percentage=body.discount_percentage, value=body.discount_amount
-        ),
+        discount=discount,
         redeem_unlimited=body.redeem_unlimited,
         expire_never=body.expire_never,
         expire_limit=body.expire_limit,
@@ -173,3 +172,11 @@ def create_coupon(services: Services, account_id: int, body: schemas.CouponCreat
 
 def delete_coupon(services: Services, account_id: int, ref: str) -> None:
     AccountRepository(services.table).delete_coupon(account_id, coupon_by_ref(services, account_id, ref))
+
+
+def delete_coupon_by_code(services: Services, account_id: int, code: str) -> None:
+    """By code only (a code of digits is a code here, not an id)."""
+    if not code or len(code) > 64:
+        raise NotFound("Coupon not found")
+    accounts = AccountRepository(services.table)
+    accounts.delete_coupon(account_id, accounts.coupon_by_code(account_id, code))

@@ -13,7 +13,7 @@ from webstore import keys
 from webstore.catalog import Package
 from webstore.errors import Invalid, NotFound
 from webstore.money import round_money, symbol
-from webstore.operator import schemas
+from webstore.operator import schemas, views
 from webstore.payments import changes
 from webstore.payments.order import MAX_LINES, Order, OrderLine
 from webstore.payments.planning import split_price
@@ -42,7 +42,9 @@ def payment_view(payment: PaymentRecord) -> schemas.Payment:
         gateway=schemas.Gateway(id=GATEWAY_IDS.get(payment.gateway, 0), name=payment.gateway),
         status=payment.status_description,
         email=payment.email,
-        player=schemas.PaymentPlayer(id=payment.username_id, name=payment.username, uuid=payment.uuid),
+        player=schemas.PaymentPlayer(
+            id=payment.username_id, name=payment.username, uuid=views.plugin_uuid(payment.uuid)
+        ),
         packages=[schemas.PaymentPackage(id=line.package_id, name=line.name) for line in payment.lines],
         notes=[
             schemas.PaymentNote(created_at=n.created_at.strftime("%Y-%m-%d %H:%M:%S"), note=n.note)
@@ -82,8 +84,9 @@ def payment_page(services: Services, account_id: int, page: int) -> schemas.Paym
         last_page=last_page,
         next_page_url=f"{base}{page + 1}" if page < last_page else None,
         prev_page_url=f"{base}{page - 1}" if 1 < page <= last_page + 1 else None,
-        from_=(PER_PAGE * (page - 1) + 1) if found else None,
-        to=(PER_PAGE * (page - 1) + len(found)) if found else None,
+        # Integers even for an empty page: CS reads them as non-nullable ints.
+        from_=(PER_PAGE * (page - 1) + 1) if found else 0,
+        to=(PER_PAGE * (page - 1) + len(found)) if found else 0,
         data=[payment_view(p) for p in found],
     )
 

@@ -23,8 +23,8 @@ def normalize_uuid(value: str) -> str:
     return f"{digits[:8]}-{digits[8:12]}-{digits[12:16]}-{digits[16:20]}-{digits[20:]}"
 
 
-def lookup_player(services: Services, account_id: int, ref: str) -> schemas.PlayerLookup:
-    """By UUID or username: a pointer GetItem, then one GSI1 Query (player + latest payments)."""
+def player_id(services: Services, account_id: int, ref: str) -> int:
+    """The account's player a reference names (UUID or username): one pointer GetItem."""
     players = PlayerRepository(services.table)
     if is_uuid(ref):
         username_id = players.id_by_uuid(account_id, normalize_uuid(ref))
@@ -34,6 +34,13 @@ def lookup_player(services: Services, account_id: int, ref: str) -> schemas.Play
         username_id = None
     if username_id is None:
         raise NotFound("Player not found")
+    return username_id
+
+
+def lookup_player(services: Services, account_id: int, ref: str) -> schemas.PlayerLookup:
+    """By UUID or username: a pointer GetItem, then one GSI1 Query (player + latest payments)."""
+    players = PlayerRepository(services.table)
+    username_id = player_id(services, account_id, ref)
     player, payments = players.with_payments(account_id, username_id, PAYMENTS_SHOWN)
     if player is None:
         raise NotFound("Player not found")

@@ -61,7 +61,11 @@ def due_players(services: Services, who: ServerIdentity) -> schemas.DuePlayers:
     players = []
     for entry in page:
         if entry.pending > 0:
-            players.append(schemas.DuePlayer(id=entry.username_id, name=entry.username, uuid=entry.uuid))
+            players.append(
+                schemas.DuePlayer(
+                    id=entry.username_id, name=entry.username, uuid=views.plugin_uuid(entry.uuid)
+                )
+            )
         else:
             repo.drop_if_idle(a, s, entry.sk)
     return schemas.DuePlayers(

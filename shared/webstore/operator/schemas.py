@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from webstore.catalog import BasketType, DiscountType
 from webstore.keys import INT32_MAX
@@ -46,7 +46,7 @@ class CommandPlayer(BaseModel):
 class Command(BaseModel):
     id: int
     command: str
-    payment: int | None
+    payment: int  # 0 for a manual command: CS reads a non-nullable long
     package: int | None
     conditions: CommandConditions
     player: CommandPlayer
@@ -146,8 +146,8 @@ class PaymentPage(BaseModel):
     last_page: int
     next_page_url: str | None
     prev_page_url: str | None
-    from_: int | None = Field(serialization_alias="from")
-    to: int | None
+    from_: int = Field(serialization_alias="from")  # 0 on an empty page (CS: non-nullable int)
+    to: int
     data: list[Payment]
 
 
@@ -177,7 +177,7 @@ class CouponExpire(BaseModel):
     redeem_unlimited: str
     expire_never: str
     limit: int
-    date: str | None
+    date: str  # never null: MC parses it (NO_EXPIRY when the coupon does not expire)
 
 
 class Coupon(BaseModel):
@@ -187,10 +187,10 @@ class Coupon(BaseModel):
     discount: CouponDiscount
     expire: CouponExpire
     basket_type: str
-    start_date: str | None
+    start_date: str  # never null (MC, CS): the creation time when no start date was set
     user_limit: int
-    minimum: float
-    username: str | None
+    minimum: int | float  # an integer literal when whole: CS reads an int
+    username: str  # "" when unset (MC reads a string)
     note: str
 
 
@@ -236,7 +236,7 @@ class OperatorPackage(BaseModel):
     id: int
     name: str
     order: int
-    image: str | None
+    image: str | Literal[False]  # the URL, or false as the platform sends (MC reads a string)
     price: float
     sale: PackageSale
     expiry_length: int
@@ -251,7 +251,7 @@ class OperatorPackage(BaseModel):
     required_packages: list[int]
     require_any: bool
     create_giftcard: bool
-    show_until: str | None
+    show_until: int | Literal[False]  # unix time, or false (MC reads it, so never null)
     gui_item: str
     disabled: bool
     disable_quantity: bool
@@ -306,7 +306,8 @@ class Ban(BaseModel):
 
 class LookupPlayer(BaseModel):
     id: str
-    username: str
+    username: str  # what the official plugin reads
+    name: str  # what the C# SDK reads (the same name)
     meta: str
     plugin_username_id: int
 
@@ -324,7 +325,9 @@ class PlayerLookup(BaseModel):
     banCount: int  # SPEC names it so
     chargebackRate: float
     payments: list[LookupPayment]
-    purchaseTotals: dict[str, float]
+    # `[]` while empty: the only value both the official plugin (an object, else ignored) and
+    # the C# SDK (an array) parse; with totals, the platform's object.
+    purchaseTotals: dict[str, float] | list[Any]
 
 
 class DataList(BaseModel, Generic[T]):
@@ -343,6 +346,19 @@ class CouponCreate(BaseModel):
 
     code: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_\-]+$")
     effective_on: Literal["package", "category", "cart"]
+
+    @field_validator("effective_on", mode="before")
+    @classmethod
+    def singular(cls, value: Any) -> Any:
+        """BuycraftX sends `packages` / `categories`."""
+        return {"packages": "package", "categories": "category"}.get(value, value)
+
+    @field_validator("discount_application_method", mode="before")
+    @classmethod
+    def form_number(cls, value: Any) -> Any:
+        """Form bodies carry numbers as text."""
+        return int(value) if isinstance(value, str) and value.strip().isdigit() else value
+
     packages: list[int] = Field(default_factory=list, max_length=500)
     categories: list[int] = Field(default_factory=list, max_length=500)
     discount_type: DiscountType
@@ -375,3 +391,105 @@ class BanCreate(BaseModel):
     reason: str = Field(default="", max_length=1000)
     ip: str | None = Field(default=None, max_length=64)
     user: str = Field(min_length=1, max_length=64)
+
+
+# --- drop-in routes the plugins call (issue 11; docs/compatibility.md) ------------------------
+
+
+class ListingSale(BaseModel):
+    active: bool
+    discount: float
+
+
+class ListingPackage(BaseModel):
+    """A package of the in-game `/buy` menu: `image` is a URL or `false` (never null), as the
+    official plugin reads it as a string."""
+
+    id: int
+    order: int
+    name: str
+    price: float
+    image: str | Literal[False]
+    gui_item: str
+    sale: ListingSale
+
+
+class ListingSubcategory(BaseModel):
+    id: int
+    order: int
+    name: str
+    only_subcategories: bool
+    gui_item: str
+    packages: list[ListingPackage]
+
+
+class ListingCategory(ListingSubcategory):
+    subcategories: list[ListingSubcategory]
+
+
+class Listing(BaseModel):
+    categories: list[ListingCategory]
+
+
+class CheckoutLinkRequest(BaseModel):
+    """POST /checkout: a package (or, from the legacy plugin, a category) for a player."""
+
+    username: str = Field(min_length=1, max_length=64)
+    package_id: int | None = Field(default=None, ge=1, le=INT32_MAX)
+    category_id: int | None = Field(default=None, ge=1, le=INT32_MAX)
+
+
+class CheckoutLink(BaseModel):
+    url: str
+    expires: str
+
+
+class GiftCardBalanceView(BaseModel):
+    starting: str
+    remaining: str
+    currency: str
+
+
+class GiftCardView(BaseModel):
+    id: int
+    code: str
+    balance: GiftCardBalanceView
+    note: str
+    void: bool
+    created_at: str
+    expires_at: str | None
+
+
+class GiftCardCreate(BaseModel):
+    """POST /gift-cards: JSON from the C# SDK (amount as a number, ISO `expires_at`), form from
+    the legacy plugin (no `expires_at`)."""
+
+    amount: Decimal = Field(gt=0, le=Decimal("1000000"), max_digits=14, decimal_places=4)
+    note: str = Field(default="", max_length=1000)
+    expires_at: str | None = Field(default=None, max_length=40)
+
+
+class GiftCardTopUp(BaseModel):
+    """PUT /gift-cards/{id}: the C# SDK sends the amount as a string in its culture's format
+    (`"10,5"` is possible); the legacy plugin a form field."""
+
+    amount: Decimal = Field(gt=0, le=Decimal("1000000"), max_digits=14, decimal_places=4)
+
+    @field_validator("amount", mode="before")
+    @classmethod
+    def decimal_comma(cls, value: Any) -> Any:
+        if isinstance(value, str) and "," in value and "." not in value:
+            return value.replace(",", ".")
+        return value
+
+
+class ActivePackageRef(BaseModel):
+    id: int
+    name: str
+
+
+class ActivePackage(BaseModel):
+    txn_id: str
+    date: str
+    quantity: int
+    package: ActivePackageRef

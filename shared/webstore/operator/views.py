@@ -3,7 +3,8 @@ the repositories return (the shapes themselves are in `schemas`)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
+from decimal import Decimal
 from typing import Any
 
 from webstore.catalog import CommunityGoal, Coupon, Package, Sale, Server, Store
@@ -17,12 +18,29 @@ from webstore.repo.queue import QueuedCommand
 from webstore.repo.store import StoreView
 
 
-def _timestamp(value: datetime | None) -> str | None:
-    return value.isoformat() if value else None
-
-
 def _plain_time(value: datetime) -> str:
     return value.strftime("%Y-%m-%d %H:%M:%S")
+
+
+# What the platform sends as the expiry date of a coupon that never expires (MC needs a date).
+NO_EXPIRY = "1901-12-13T20:45:52+00:00"
+
+
+def _coupon_date(value: datetime) -> str:
+    """`yyyy-MM-ddTHH:mm:ss+00:00`, the one form MC's coupon parser reads (no fraction, no Z)."""
+    return value.astimezone(UTC).replace(microsecond=0).isoformat()
+
+
+def _number(value: Decimal) -> int | float:
+    """A whole amount as an integer literal (CS reads `minimum` as an int), else a float."""
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def plugin_uuid(value: str | None) -> str | None:
+    """A player UUID as the plugins parse it: 32 lowercase hex digits, no dashes (BuycraftX
+    accepts nothing else); None when there is none or it is not a UUID."""
+    digits = (value or "").replace("-", "").lower()
+    return digits if len(digits) == 32 and all(c in "0123456789abcdef" for c in digits) else None
 
 
 def information_view(store: Store, server: Server) -> schemas.Information:
@@ -44,10 +62,12 @@ def command_view(command: QueuedCommand) -> schemas.Command:
     return schemas.Command(
         id=command.id,
         command=command.command,
-        payment=command.payment_id,
+        payment=command.payment_id or 0,
         package=command.package_id,
         conditions=schemas.CommandConditions(delay=command.delay, slots=command.slots),
-        player=schemas.CommandPlayer(id=command.username_id, name=command.username, uuid=command.uuid),
+        player=schemas.CommandPlayer(
+            id=command.username_id, name=command.username, uuid=plugin_uuid(command.uuid)
+        ),
     )
 
 
@@ -69,13 +89,13 @@ def coupon_view(coupon: Coupon) -> schemas.Coupon:
             redeem_unlimited=str(coupon.redeem_unlimited).lower(),
             expire_never=str(coupon.expire_never).lower(),
             limit=coupon.expire_limit,
-            date=_timestamp(coupon.expire_date),
+            date=_coupon_date(coupon.expire_date) if coupon.expire_date else NO_EXPIRY,
         ),
         basket_type=coupon.basket_type.value,
-        start_date=_timestamp(coupon.start_date),
+        start_date=_coupon_date(coupon.start_date or coupon.created_at),
         user_limit=coupon.user_limit,
-        minimum=float(coupon.minimum),
-        username=coupon.username,
+        minimum=_number(coupon.minimum),
+        username=coupon.username or "",
         note=coupon.note,
     )
 
@@ -110,7 +130,7 @@ def package_view(
         "id": package.id,
         "name": package.name,
         "order": package.order,
-        "image": package.image,
+        "image": package.image or False,
         "price": float(package.price),
         "sale": schemas.PackageSale(active=discount > 0, discount=float(round(discount, 2))),
         "expiry_length": package.expiry_length,
@@ -127,7 +147,7 @@ def package_view(
         "required_packages": [],
         "require_any": False,
         "create_giftcard": False,
-        "show_until": _timestamp(package.expiration_date),
+        "show_until": int(package.expiration_date.timestamp()) if package.expiration_date else False,
         "gui_item": "",
         "disabled": package.disabled,
         "disable_quantity": package.disable_quantity,
@@ -174,7 +194,11 @@ def ban_view(ban: Ban) -> schemas.Ban:
 def player_lookup_view(player: Player, payments: list[PaymentRecord]) -> schemas.PlayerLookup:
     return schemas.PlayerLookup(
         player=schemas.LookupPlayer(
-            id=player.uuid or "", username=player.username, meta="", plugin_username_id=player.username_id
+            id=player.uuid or "",
+            username=player.username,
+            name=player.username,
+            meta="",
+            plugin_username_id=player.username_id,
         ),
         banCount=player.bans,
         chargebackRate=player.chargeback_rate,
@@ -188,5 +212,5 @@ def player_lookup_view(player: Player, payments: list[PaymentRecord]) -> schemas
             )
             for p in payments
         ],
-        purchaseTotals={currency: float(total) for currency, total in player.totals.items()},
+        purchaseTotals={currency: float(total) for currency, total in player.totals.items()} or [],
     )

@@ -329,9 +329,15 @@ def stats_after(
     updated.month_revenue += payment.amount
     top_total = Decimal(str((updated.top_customer or {}).get("total", 0)))
     if updated.top_customer is None or spent > top_total:
-        updated.top_customer = {"username": buyer.username, "username_id": buyer.id, "total": spent}
+        updated.top_customer = {
+            "username": buyer.username,
+            "username_id": buyer.id,
+            "platform_id": buyer.uuid.replace("-", ""),
+            "total": spent,
+        }
     latest = RecentPayment(
         username=buyer.username,
+        platform_id=buyer.uuid.replace("-", ""),
         package=", ".join(line.name for line in payment.lines),
         amount=payment.amount,
         currency=payment.currency,

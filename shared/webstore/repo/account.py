@@ -212,8 +212,16 @@ class AccountRepository:
         return keys.key(keys.account_pk(account_id), keys.giftcard_sk(card_number))
 
     def giftcard_item(self, account_id: int, card: GiftCard) -> Item:
+        """The card by number (what baskets and checkout use), listed by id on GSI1 (operators)."""
         key = self.giftcard_key(account_id, card.card_number)
-        return to_item(card, key["PK"], key["SK"], "giftcard")
+        return to_item(
+            card,
+            key["PK"],
+            key["SK"],
+            "giftcard",
+            GSI1PK=keys.giftcards_of_account(account_id),
+            GSI1SK=keys.giftcard_gsi1sk(card.id),
+        )
 
     def creator_code_key(self, account_id: int, code: str) -> dict[str, str]:
         return keys.key(keys.account_pk(account_id), keys.creator_code_sk(code))

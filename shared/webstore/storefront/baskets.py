@@ -6,7 +6,8 @@ A change is then one method of the `Basket` aggregate and one put of the whole b
 conditioned on its `version`. A concurrent writer makes the put fail; the change is then redone
 from a fresh read, a few times, before answering 409. The only further round trips: a player's
 history for a limit (`user_limit`, a coupon's per-player limit), whose key needs the player id
-the basket read returns, and registering a gift recipient seen for the first time.
+the basket read returns, registering a gift recipient seen for the first time, and finding
+a gift recipient named by platform id (UUID, Steam64) among the store's players.
 See docs/baskets.md.
 """
 
@@ -21,10 +22,17 @@ from webstore.basket import CHECKOUT_CLAIM_TIMEOUT, Basket, BasketLine, PackageR
 from webstore.catalog import Package, Store
 from webstore.errors import Conflict, Invalid, NotFound
 from webstore.repo.baskets import BasketReads, BasketRepository, StoreAndBasket
+from webstore.repo.players import PlayerRepository
 from webstore.repo.users import UserRepository, check_username
 from webstore.services import Services
 from webstore.storefront.credentials import Credentials, check_checkout_credentials, verified
-from webstore.storefront.inputs import check_custom, check_email, check_ip, recipient_name
+from webstore.storefront.inputs import (
+    check_custom,
+    check_email,
+    check_ip,
+    recipient_name,
+    recipient_platform_id,
+)
 from webstore.storefront.retrying import Contended
 from webstore.storefront.return_urls import check_return_url
 from webstore.storefront.schemas import (
@@ -139,8 +147,11 @@ def reprice(basket: Basket, store: Store, now: datetime) -> None:
 # --- create and get ----------------------------------------------------------------------------
 
 
-def create_basket(services: Services, token: str, request: NewBasket, ip: str) -> Basket:
-    """SPEC: an invalid store ID is 422 for this operation (elsewhere an unknown token is 404)."""
+def create_basket(
+    services: Services, token: str, request: NewBasket, ip: str, credentials: Credentials | None = None
+) -> Basket:
+    """SPEC: an invalid store ID is 422 for this operation (elsewhere an unknown token is 404).
+    With Basic auth (a store's backend; checked when sent), the return URLs may be any https URL."""
     try:
         account_id = keys.account_of(token)
     except NotFound:
@@ -157,11 +168,21 @@ def create_basket(services: Services, token: str, request: NewBasket, ip: str) -
         raise Invalid("The store ID is invalid", field="token") from None
     if store.disabled:
         raise Invalid("This store is disabled", field="token")
-    # The hosted pages redirect to these: only to the store's own site (no open redirect).
+    if credentials is not None:
+        check_checkout_credentials(store, credentials)
+    trusted = credentials is not None
+    # The hosted pages redirect to these: only to the store's own site (no open redirect),
+    # unless the store's backend (Basic auth) chose them.
     complete_url = (
-        check_return_url(store, request.complete_url, "complete_url") if request.complete_url else None
+        check_return_url(store, request.complete_url, "complete_url", trusted=trusted)
+        if request.complete_url
+        else None
     )
-    cancel_url = check_return_url(store, request.cancel_url, "cancel_url") if request.cancel_url else ""
+    cancel_url = (
+        check_return_url(store, request.cancel_url, "cancel_url", trusted=trusted)
+        if request.cancel_url
+        else ""
+    )
     user = None
     if username:
         user = read.user or user_repository(services).ensure(username)
@@ -198,7 +219,7 @@ def get_basket(services: Services, token: str | None, ident: str) -> Basket:
 
 def add_package(services: Services, token: str | None, ident: str, request: AddPackage) -> Basket:
     ref = PackageRef.parse(request.package_id)
-    gift_to = recipient_name(request.target_username_id)
+    gift_to = recipient(services, ident, request.target_username_id)
     repository = basket_repository(services)
 
     def apply(loaded: Loaded, now: datetime) -> None:
@@ -220,6 +241,24 @@ def add_package(services: Services, token: str | None, ident: str, request: AddP
     return change(services, ident, token, apply, BasketReads(packages=ref.catalog_ids, username=gift_to))
 
 
+def recipient(services: Services, ident: str, target: int | str | None) -> str | None:
+    """The username a gift names: a username as given, or a platform id (Minecraft UUID with or
+    without dashes, Steam64) resolved through the store's players (one GetItem, only then)."""
+    platform_id = recipient_platform_id(target)
+    if platform_id is None:
+        return recipient_name(target)
+    account_id = keys.account_of(ident, "Basket")
+    players = PlayerRepository(services.table)
+    username_id = players.id_by_uuid(account_id, platform_id)
+    player = players.get(account_id, username_id) if username_id is not None else None
+    if player is None:
+        raise Invalid(
+            "target_username_id: no player with this id is known to the store; name them by username",
+            field="target_username_id",
+        )
+    return player.username
+
+
 def _bought(repository: BasketRepository, basket: Basket, line: BasketLine, package: Package | None) -> int:
     """What the line's recipient bought of a limited package before (one GetItem), else 0."""
     receiver = basket.receiver_id(line)
@@ -231,8 +270,8 @@ def _bought(repository: BasketRepository, basket: Basket, line: BasketLine, pack
 def remove_package(services: Services, token: str | None, ident: str, request: RemovePackage) -> Basket:
     """Removes the package's lines (only the gift to `target_username_id` when given)."""
     ref = PackageRef.parse(request.package_id)
-    recipient = recipient_name(request.target_username_id)
-    return change(services, ident, token, lambda loaded, now: loaded.basket.remove_package(ref, recipient))
+    gift_to = recipient(services, ident, request.target_username_id)
+    return change(services, ident, token, lambda loaded, now: loaded.basket.remove_package(ref, gift_to))
 
 
 def update_quantity(
@@ -240,12 +279,12 @@ def update_quantity(
 ) -> Basket:
     """Sets one line's quantity (0 removes it), re-reading the package for its current rules."""
     ref = PackageRef.parse(package_id)
-    recipient = recipient_name(request.target_username_id)
+    gift_to = recipient(services, ident, request.target_username_id)
     repository = basket_repository(services)
 
     def apply(loaded: Loaded, now: datetime) -> None:
         basket = loaded.basket
-        line = basket.line_to_change(ref, recipient)
+        line = basket.line_to_change(ref, gift_to)
         package = None if line.dynamic else loaded.packages.get(line.package_id)
         bought = _bought(repository, basket, line, package) if request.quantity else 0
         basket.change_quantity(line, package, request.quantity, bought=bought)
@@ -300,5 +339,5 @@ def apply_creator_code(services: Services, token: str | None, ident: str, code: 
     )
 
 
-def remove_creator_code(services: Services, token: str | None, ident: str, code: str) -> Basket:
+def remove_creator_code(services: Services, token: str | None, ident: str, code: str | None) -> Basket:
     return change(services, ident, token, lambda loaded, now: loaded.basket.remove_creator_code(code))

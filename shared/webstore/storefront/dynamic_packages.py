@@ -38,7 +38,7 @@ def put_dynamic_packages(
         credentials=credentials,
     )
     basket, category = loaded.basket, loaded.category
-    if request.basket_id != basket_ident:
+    if request.basket_id is not None and request.basket_id != basket_ident:
         raise Invalid("basket_id must be the basket identifier of the path", field="basket_id")
     if category is None:
         raise Invalid(f"Category {request.category_id} not found", field="category_id")

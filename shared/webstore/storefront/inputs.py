@@ -61,8 +61,26 @@ def _check_json(value: Any, depth: int) -> None:
             raise Invalid("custom holds a number with more than 38 digits", field="custom")
 
 
+_PLATFORM_UUID = re.compile(
+    r"^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$"
+)
+_STEAM64 = re.compile(r"^\d{17,20}$")
+
+
+def recipient_platform_id(value: int | str | None) -> str | None:
+    """The platform id a gift names (a Minecraft UUID with or without dashes, dashed and lower
+    case; a Steam64 id as digits), or None when it names a player by username. Pure."""
+    text = "" if value is None else str(value).strip()
+    if _PLATFORM_UUID.match(text):
+        digits = text.replace("-", "").lower()
+        return f"{digits[:8]}-{digits[8:12]}-{digits[12:16]}-{digits[16:20]}-{digits[20:]}"
+    if _STEAM64.match(text):
+        return text
+    return None
+
+
 def recipient_name(value: int | str | None) -> str | None:
-    """Gift recipients are named by username: the demo platform identifies players by name."""
+    """A gift recipient named by username (platform ids are resolved by the use case first)."""
     if value is None or str(value).strip() == "":
         return None
     return check_username(str(value), field="target_username_id")

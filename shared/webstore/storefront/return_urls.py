@@ -29,8 +29,11 @@ def allowed_return_hosts(store: Store) -> set[str]:
     return hosts
 
 
-def check_return_url(store: Store, url: str | None, field: str = RETURN_URL) -> str:
-    """The URL if the store may send a player there; Invalid naming `field` otherwise."""
+def check_return_url(store: Store, url: str | None, field: str = RETURN_URL, *, trusted: bool = False) -> str:
+    """The URL if the store may send a player there; Invalid naming `field` otherwise.
+
+    `trusted`: the caller proved it is the store's backend (Basic auth with the checkout API
+    key), which may send players to any https URL of its choosing."""
     if not url:
         raise Invalid(f"{field} is required", field=field)
     if len(url) > MAX_RETURN_URL:
@@ -51,9 +54,13 @@ def check_return_url(store: Store, url: str | None, field: str = RETURN_URL) -> 
     if "@" in parts.netloc:
         raise Invalid(f"{field} must not carry user information", field=field)
     host = (parts.hostname or "").rstrip(".").lower()
+    if trusted and host and parts.scheme.lower() == "https":
+        return url
     if not host or host not in allowed_return_hosts(store):
         raise Invalid(
-            f"{field} must point to the store's own site; host {host or '(none)'!r} is not allowed",
+            f"{field} must point to the store's own site; host {host or '(none)'!r} is not allowed: "
+            "add it to the store's allowed_return_hosts setting (or create the basket from your "
+            "backend with Basic auth, which may use any https URL)",
             field=field,
         )
     return url

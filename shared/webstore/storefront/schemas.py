@@ -121,7 +121,8 @@ class DynamicPackageInput(Request):
 
 
 class DynamicPackagesRequest(Request):
-    basket_id: Annotated[str, StringConstraints(min_length=1, max_length=80)]
+    # The headless spec has no basket_id (the path names the basket); if sent it must match.
+    basket_id: Annotated[str, StringConstraints(min_length=1, max_length=80)] | None = None
     username: Annotated[CommandText, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
     category_id: Annotated[int, Field(ge=1, le=keys.INT32_MAX)]
     packages: Annotated[list[DynamicPackageInput], Field(max_length=MAX_DYNAMIC_PER_REQUEST)]
@@ -329,62 +330,97 @@ class Success(BaseModel):
 
 
 class TopCustomer(BaseModel):
+    header: str
     username: str
+    username_id: str  # the platform id (Minecraft: UUID without dashes)
     total: Money
     currency: str
     month: str
 
 
+class PackageName(BaseModel):
+    name: str
+
+
 class RecentPayment(BaseModel):
     username: str
-    package: str
+    username_id: str
+    package: PackageName
+    created_at: str | None
+    price: Money | None
     amount: Money
     currency: str
     date: str
 
 
 class RecentPayments(BaseModel):
+    header: str
     payments: list[RecentPayment]
 
 
 class Goal(BaseModel):
+    """community_goal: the spec's keys (header, bar_style, …) and the goal itself."""
+
+    header: str
+    bar_style: str
+    bar_animated: bool
+    percentage: float
+    total_payments: Money | None
+    times_achieved: int
     id: int
     name: str
     description: str
     image: str
     target: Money
     current: Money
-    percentage: float
     status: str
     repeatable: bool
-    times_achieved: int
 
 
 class PaymentGoal(BaseModel):
-    month: str
-    target: Money
-    current: Money
+    header: str
+    bar_style: str
+    bar_animated: bool
     percentage: float
+    total: Money
+    target: Money
+    month: str
+    current: Money
     currency: str
 
 
 class TextBox(BaseModel):
-    content: str
+    header: str
+    text: str  # the spec's key
+    content: str  # the same HTML (earlier name)
 
 
 class FeaturedPackage(BaseModel):
+    header: str
     package: Package
 
 
 class GiftCardBalance(BaseModel):
     """The shop renders a card-number form; the module tells it which currency balances are in."""
 
+    header: str
     currency: str
 
 
-class ServerStatus(BaseModel):
-    """The game server's address as configured; the shop (client side) pings it, not Lambda."""
+class ServerStatusPlayers(BaseModel):
+    online: int
+    max: int
 
+
+class ServerStatus(BaseModel):
+    """The game server's address as configured. Lambda does not ping game servers: `online` is
+    false and `players` null; the shop may ping `hostname:port` itself."""
+
+    header: str
+    hostname: str
+    port: int
+    online: bool
+    players: ServerStatusPlayers | None
     address: str
 
 
@@ -401,7 +437,13 @@ ModuleData = (
 
 
 class Module(BaseModel):
+    """The headless spec's Module (`id`, `type`, `start_time`, `end_time`, `data`), with the
+    module's `title` and `order` as configured."""
+
+    id: int
     type: str
+    start_time: str
+    end_time: str | None
     title: str
     order: int
-    data: ModuleData | None
+    data: ModuleData

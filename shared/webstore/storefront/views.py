@@ -309,6 +309,25 @@ def _percentage(current: Decimal, target: Decimal) -> float:
     return float(min(current * 100 / target, Decimal(100)).quantize(Decimal("0.01")))
 
 
+BAR_STYLE = "normal"  # the spec's progress bar styles: normal | striped
+MINECRAFT_PORT = 25565
+
+
+def server_address(address: str) -> tuple[str, int]:
+    """`host[:port]` (IPv6 in brackets) split; the game's default port when none is given. Pure."""
+    host, port = address.strip(), MINECRAFT_PORT
+    if host.startswith("["):
+        inside, _, rest = host[1:].partition("]")
+        host = inside
+        if rest.startswith(":") and rest[1:].isdigit():
+            port = int(rest[1:])
+    elif host.count(":") == 1:
+        name, _, number = host.partition(":")
+        if number.isdigit():
+            host, port = name, int(number)
+    return host, port if 0 < port < 65536 else MINECRAFT_PORT
+
+
 def int_setting(module: SidebarModule, name: str) -> int | None:
     """A module's integer setting, or None when absent or not a number."""
     value = module.settings.get(name)
@@ -334,8 +353,27 @@ class SidebarViews:
         self.ctx = ctx
 
     def modules(self) -> list[schemas.Module]:
-        modules = sorted(self.view.store.sidebar, key=lambda m: m.order)
-        return [schemas.Module(type=m.type, title=m.title, order=m.order, data=self.data(m)) for m in modules]
+        """The configured modules in order, each numbered by its place in the configuration
+        (a stable id); a module with nothing to show is left out (the spec's `data` is an
+        object). Modules run from the store's creation with no end."""
+        configured = list(enumerate(self.view.store.sidebar, start=1))
+        start_time = self.view.store.created_at.isoformat()
+        shown = []
+        for number, module in sorted(configured, key=lambda m: m[1].order):
+            data = self.data(module)
+            if data is not None:
+                shown.append(
+                    schemas.Module(
+                        id=number,
+                        type=module.type,
+                        start_time=start_time,
+                        end_time=None,
+                        title=module.title,
+                        order=module.order,
+                        data=data,
+                    )
+                )
+        return shown
 
     def data(self, module: SidebarModule) -> Any:
         return getattr(self, module.type)(module)
@@ -343,12 +381,15 @@ class SidebarViews:
     def money(self, amount: Decimal) -> Decimal:
         return round_money(Decimal(amount), self.currency)
 
-    def top_customer(self, module: SidebarModule) -> schemas.TopCustomer | None:
+    def top_customer(self, module: SidebarModule) -> schemas.TopCustomer:
+        """This month's top customer; empty names and a zero total before the first payment."""
         top = self.stats.top_customer
         if not top or self.stats.month != self.month or not top.get("username"):
-            return None
+            top = {"username": "", "total": 0}
         return schemas.TopCustomer(
+            header=module.title,
             username=str(top["username"]),
+            username_id=str(top.get("platform_id") or ""),
             total=self.money(Decimal(str(top.get("total", 0)))),
             currency=self.currency,
             month=self.month,
@@ -357,16 +398,20 @@ class SidebarViews:
     def recent_payments(self, module: SidebarModule) -> schemas.RecentPayments:
         limit = min(max(int_setting(module, "limit") or 5, 1), MAX_RECENT_PAYMENTS)
         return schemas.RecentPayments(
+            header=module.title,
             payments=[
                 schemas.RecentPayment(
                     username=p.username,
-                    package=p.package,
+                    username_id=p.platform_id,
+                    package=schemas.PackageName(name=p.package),
+                    created_at=p.date.isoformat(),
+                    price=round_money(p.amount, p.currency),
                     amount=round_money(p.amount, p.currency),
                     currency=p.currency,
                     date=p.date.isoformat(),
                 )
                 for p in self.stats.recent_payments[:limit]
-            ]
+            ],
         )
 
     def community_goal(self, module: SidebarModule) -> schemas.Goal | None:
@@ -378,40 +423,55 @@ class SidebarViews:
         if goal is None:
             return None
         return schemas.Goal(
+            header=module.title,
+            bar_style=BAR_STYLE,
+            bar_animated=False,
+            percentage=_percentage(goal.current, goal.target),
+            total_payments=self.money(goal.current),
+            times_achieved=goal.times_achieved,
             id=goal.id,
             name=goal.name,
             description=goal.description,
             image=goal.image,
             target=self.money(goal.target),
             current=self.money(goal.current),
-            percentage=_percentage(goal.current, goal.target),
             status=goal.status.value,
             repeatable=goal.repeatable,
-            times_achieved=goal.times_achieved,
         )
 
     def payment_goal(self, module: SidebarModule) -> schemas.PaymentGoal:
         target = Decimal(str(module.settings.get("target") or 0))
         current = self.stats.month_revenue if self.stats.month == self.month else ZERO
         return schemas.PaymentGoal(
-            month=self.month,
-            target=self.money(target),
-            current=self.money(current),
+            header=module.title,
+            bar_style=BAR_STYLE,
+            bar_animated=False,
             percentage=_percentage(current, target),
+            total=self.money(current),
+            target=self.money(target),
+            month=self.month,
+            current=self.money(current),
             currency=self.currency,
         )
 
     def textbox(self, module: SidebarModule) -> schemas.TextBox:
-        return schemas.TextBox(content=str(module.settings.get("content") or ""))
+        content = str(module.settings.get("content") or "")
+        return schemas.TextBox(header=module.title, text=content, content=content)
 
     def featured_package(self, module: SidebarModule) -> schemas.FeaturedPackage | None:
         package = self.featured.get(int_setting(module, "package_id") or 0)
         if package is None or package.disabled:
             return None
-        return schemas.FeaturedPackage(package=package_view(package, self.view, self.ctx))
+        return schemas.FeaturedPackage(
+            header=module.title, package=package_view(package, self.view, self.ctx)
+        )
 
     def giftcard_balance(self, module: SidebarModule) -> schemas.GiftCardBalance:
-        return schemas.GiftCardBalance(currency=self.currency)
+        return schemas.GiftCardBalance(header=module.title, currency=self.currency)
 
     def server_status(self, module: SidebarModule) -> schemas.ServerStatus:
-        return schemas.ServerStatus(address=str(module.settings.get("address") or ""))
+        address = str(module.settings.get("address") or "")
+        hostname, port = server_address(address)
+        return schemas.ServerStatus(
+            header=module.title, hostname=hostname, port=port, online=False, players=None, address=address
+        )

@@ -12,11 +12,11 @@ import hmac
 import json
 import uuid
 from datetime import datetime
-from decimal import Decimal
 from typing import Any
 
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
+from webstore.webhooks import canonical_json
 
 SIGNATURE_HEADER = "X-Signature"
 
@@ -36,18 +36,12 @@ def validation_envelope(now: datetime) -> dict[str, Any]:
     }
 
 
-def _json_default(value: Any) -> Any:
-    # DynamoDB hands numbers back as Decimal; receivers expect JSON numbers, not strings.
-    if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() else float(value)
-    if isinstance(value, datetime):
-        return value.isoformat()
-    raise TypeError(f"not JSON serializable: {type(value).__name__}")
-
-
 def encode_body(body: dict[str, Any]) -> bytes:
-    """The exact bytes that are signed and sent (the signature covers these bytes, not the dict)."""
-    return json.dumps(body, separators=(",", ":"), ensure_ascii=False, default=_json_default).encode()
+    """The exact bytes that are signed and sent (the signature covers these bytes, not the dict),
+    in the canonical form JavaScript writes (`canonical_json`): receivers that verify by
+    re-serialising the parsed body (the official Node SDK) compute these same bytes. Numbers
+    from DynamoDB (Decimal) go out as JSON numbers, datetimes as ISO strings."""
+    return canonical_json.dumps(body).encode()
 
 
 def signature(secret: str, raw_body: bytes) -> str:

@@ -36,6 +36,9 @@ SAMPLE_PARAMS = {
     "community_goal": "1",
     "player_id": "1",
     "user": "Steve",
+    "code": "WELCOME10",
+    "gift_card_id": "1",
+    "player": "Steve",
 }
 OPERATOR_ROUTES = operations(Interface.OPERATOR)
 

@@ -73,7 +73,7 @@ def test_manual_payment_records_and_queues_everything(demo: DemoStore, invoke: I
     assert payment["player"] == {
         "id": payment["player"]["id"],
         "name": "Steve",
-        "uuid": keys.player_uuid("Steve"),
+        "uuid": keys.player_uuid("Steve").replace("-", ""),  # as the plugins parse it
     }
     assert payment["packages"] == [
         {"id": 1, "name": "VIP"},
@@ -196,7 +196,7 @@ def test_payment_lists_latest_first_and_pages(demo: DemoStore, invoke: Invoke, c
     beyond = invoke(
         get_payments.handler, "GET", "/payments", headers=h, query={"paged": "1", "page": "9"}
     ).json()
-    assert beyond["data"] == [] and beyond["from"] is None
+    assert beyond["data"] == [] and beyond["from"] == 0 and beyond["to"] == 0
 
 
 def test_get_one_payment_and_notes(demo: DemoStore, invoke: Invoke) -> None:

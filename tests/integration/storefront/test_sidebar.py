@@ -41,21 +41,36 @@ def test_demo_store_modules_in_order(demo: DemoStore, invoke: Invoke) -> None:
         "server_status",
     ]
     assert [m["order"] for m in modules] == list(range(1, 9))
-    assert modules[0]["title"] == "Welcome"
+    assert modules[0]["title"] == "Welcome" and modules[0]["data"]["header"] == "Welcome"
     data = by_type(modules)
-    assert data["textbox"] == {"content": "<p>Thanks for supporting the server!</p>"}
+    text = "<p>Thanks for supporting the server!</p>"
+    assert data["textbox"] == {"header": "Welcome", "text": text, "content": text}
     assert data["community_goal"]["id"] == 1
     assert data["community_goal"]["target"] == 250.0
     assert data["community_goal"]["current"] == 0.0
     assert data["community_goal"]["percentage"] == 0.0
-    assert data["recent_payments"] == {"payments": []}
-    assert data["top_customer"] is None
+    assert data["recent_payments"] == {"header": "Recent payments", "payments": []}
+    assert data["top_customer"] == {
+        "header": "Top customer",
+        "username": "",
+        "username_id": "",
+        "total": 0.0,
+        "currency": "USD",
+        "month": datetime.now(UTC).strftime("%Y-%m"),
+    }
     featured = data["featured_package"]["package"]
     assert (featured["id"], featured["ident"], featured["total_price"]) == (11, "pkg_2_11", 5.0)
     assert featured["category"] == {"id": 2, "name": "Items"}
     assert data["payment_goal"]["target"] == 500.0 and data["payment_goal"]["current"] == 0.0
-    assert data["giftcard_balance"] == {"currency": "USD"}
-    assert data["server_status"] == {"address": "play.demo-craft.test"}
+    assert data["giftcard_balance"] == {"header": "Gift card balance", "currency": "USD"}
+    assert data["server_status"] == {
+        "header": "Server",
+        "hostname": "play.demo-craft.test",
+        "port": 25565,
+        "online": False,
+        "players": None,
+        "address": "play.demo-craft.test",
+    }
 
 
 def test_stats_feed_the_payment_modules(demo: DemoStore, invoke: Invoke) -> None:
@@ -80,7 +95,9 @@ def test_stats_feed_the_payment_modules(demo: DemoStore, invoke: Invoke) -> None
     assert [p["username"] for p in data["recent_payments"]["payments"]] == ["p0", "p1", "p2", "p3", "p4"]
     assert data["recent_payments"]["payments"][0]["amount"] == 4.99
     assert data["top_customer"] == {
+        "header": "Top customer",
         "username": "Steve",
+        "username_id": "",  # stats written before platform ids were kept
         "total": 60.25,
         "currency": "USD",
         "month": now.strftime("%Y-%m"),
@@ -95,11 +112,11 @@ def test_last_months_stats_do_not_count(demo: DemoStore, invoke: Invoke) -> None
     )
     demo.table.put(to_item(stats, keys.store_pk(1), keys.STATS_ITEM, "stats"))
     data = by_type(sidebar(invoke, demo))
-    assert data["top_customer"] is None
+    assert data["top_customer"]["username"] == ""
     assert data["payment_goal"]["current"] == 0.0
 
 
-def test_missing_or_disabled_targets_show_null(demo: DemoStore, invoke: Invoke) -> None:
+def test_missing_or_disabled_targets_are_left_out(demo: DemoStore, invoke: Invoke) -> None:
     repo = StoreRepository(demo.table)
     store = repo.store(1)
     store.sidebar = [
@@ -109,8 +126,8 @@ def test_missing_or_disabled_targets_show_null(demo: DemoStore, invoke: Invoke) 
     ]
     demo.table.put(repo.store_item(store))
     modules = sidebar(invoke, demo)
-    assert [m["data"] for m in modules[:2]] == [None, None]
-    assert modules[2]["data"]["package"]["name"] == "Diamond Sword"
+    assert [(m["id"], m["type"]) for m in modules] == [(3, "featured_package")]
+    assert modules[0]["data"]["package"]["name"] == "Diamond Sword"
 
 
 def test_unknown_token(demo: DemoStore, invoke: Invoke) -> None:

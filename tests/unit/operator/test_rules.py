@@ -82,9 +82,7 @@ def test_a_valid_coupon_is_built_with_its_code_upper_cased() -> None:
         ({"effective_on": "category", "categories": [11]}, "categories"),
         ({"categories": [10]}, "categories"),
         ({"discount_percentage": 0}, "discount_percentage"),
-        ({"discount_amount": 5}, "discount_amount"),
         ({"discount_type": "value", "discount_percentage": 0}, "discount_amount"),
-        ({"discount_type": "value", "discount_amount": 5}, "discount_percentage"),
         ({"redeem_unlimited": False}, "expire_limit"),
         ({"expire_limit": 3}, "expire_limit"),
         ({"expire_never": False}, "expire_date"),
@@ -118,6 +116,14 @@ def test_a_value_coupon_on_a_category() -> None:
         NOW,
     )
     assert coupon.discount.value == Decimal(5) and coupon.effective.categories == [10]
+
+
+def test_the_discount_the_type_does_not_use_is_ignored() -> None:
+    """The plugins send discount_amount and discount_percentage whatever the type."""
+    percentage = new_coupon(body(discount_percentage=10, discount_amount=10), CATALOG, 1, NOW)
+    assert (percentage.discount.percentage, percentage.discount.value) == (Decimal(10), Decimal(0))
+    value = new_coupon(body(discount_type="value", discount_percentage=5, discount_amount=5), CATALOG, 1, NOW)
+    assert (value.discount.percentage, value.discount.value) == (Decimal(0), Decimal(5))
 
 
 def test_package_changes_need_one_field_and_a_name_that_is_not_blank() -> None:

@@ -241,7 +241,12 @@ def test_stats_count_the_month_and_keep_the_top_customer() -> None:
     )
     stats = planning.stats_after(last_month, payment, STEVE, Decimal("2.50"), NOW)
     assert (stats.month, stats.month_revenue) == ("2026-03", Decimal("2.50"))
-    assert stats.top_customer == {"username": "Steve", "username_id": STEVE.id, "total": Decimal("2.50")}
+    assert stats.top_customer == {
+        "username": "Steve",
+        "username_id": STEVE.id,
+        "platform_id": STEVE.uuid.replace("-", ""),
+        "total": Decimal("2.50"),
+    }
     assert len(stats.recent_payments) == RECENT_PAYMENTS_KEPT
     assert stats.recent_payments[0].package == "Diamond Sword"
     assert last_month.month == "2026-02" and len(last_month.recent_payments) == 12  # not changed in place

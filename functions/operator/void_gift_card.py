@@ -1,0 +1,21 @@
+"""DELETE {plugin_url}/gift-cards/{id} — void a gift card; 200 with the card (clients read it)."""
+
+from fastapi import Path
+
+from functions.deps import ServicesDep
+from functions.operator_deps import ServerDep
+from functions.runtime import WRITE, Interface, Route, lambda_handler
+from webstore.operator import gift_cards, schemas
+
+ROUTE = Route(
+    Interface.OPERATOR, "DELETE", "/gift-cards/{gift_card_id}", "voidGiftCard", WRITE, "Void a gift card"
+)
+
+
+async def endpoint(
+    who: ServerDep, svc: ServicesDep, gift_card_id: str = Path(max_length=64)
+) -> schemas.Data[schemas.GiftCardView]:
+    return schemas.Data(data=gift_cards.void_gift_card(svc, who.account_id, gift_card_id))
+
+
+handler = lambda_handler(ROUTE, endpoint)

@@ -1,0 +1,97 @@
+"""Gift cards from the operator interface: list, get, create, top up, void (`/gift-cards…`).
+
+Cards live where the storefront reads them (by number, with the balance checkout debits), so
+a top-up or a void here is what the next basket and the next checkout see.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+from decimal import Decimal
+
+from webstore import keys
+from webstore.catalog import GiftCard
+from webstore.errors import Invalid, NotFound
+from webstore.operator import schemas
+from webstore.operator.client_times import parse_client_datetime
+from webstore.repo.account import AccountRepository
+from webstore.repo.gift_cards import GiftCardRepository
+from webstore.repo.store import StoreRepository
+from webstore.services import Services
+
+
+def card_id(ref: str) -> int:
+    if not ref.isdigit() or not 1 <= int(ref) <= keys.INT32_MAX:
+        raise NotFound("Gift card not found")
+    return int(ref)
+
+
+def parse_expiry(value: str, now: datetime) -> datetime:
+    """`yyyy-mm-dd hh:mm:ss` (the docs) or ISO 8601 as Newtonsoft writes it; in the future."""
+    parsed = parse_client_datetime(value)
+    if parsed is None:
+        raise Invalid("expires_at must be a date and time, yyyy-mm-dd hh:mm:ss", field="expires_at")
+    if parsed <= now:
+        raise Invalid("expires_at must be in the future", field="expires_at")
+    return parsed
+
+
+def _amount(value: Decimal) -> str:
+    return f"{value:.2f}"
+
+
+def gift_card_view(card: GiftCard) -> schemas.GiftCardView:
+    return schemas.GiftCardView(
+        id=card.id,
+        code=card.card_number,
+        balance=schemas.GiftCardBalanceView(
+            starting=_amount(card.starting_balance), remaining=_amount(card.balance), currency=card.currency
+        ),
+        note=card.note,
+        void=card.void,
+        created_at=card.created_at.isoformat(),
+        expires_at=card.expires_at.isoformat() if card.expires_at else None,
+    )
+
+
+def list_gift_cards(services: Services, account_id: int) -> list[schemas.GiftCardView]:
+    return [gift_card_view(c) for c in GiftCardRepository(services.table).all(account_id)]
+
+
+def get_gift_card(services: Services, account_id: int, ref: str) -> schemas.GiftCardView:
+    return gift_card_view(GiftCardRepository(services.table).by_id(account_id, card_id(ref)))
+
+
+def create_gift_card(
+    services: Services, account_id: int, body: schemas.GiftCardCreate
+) -> schemas.GiftCardView:
+    """A new card in the store's currency with a random 16-character number."""
+    now = services.now()
+    expires_at = parse_expiry(body.expires_at, now) if body.expires_at else None
+    store = StoreRepository(services.table).store(account_id)
+    card = GiftCard(
+        id=AccountRepository(services.table).next_ids(account_id, "giftcard")[0],
+        card_number=secrets.token_hex(8).upper(),
+        balance=body.amount,
+        starting_balance=body.amount,
+        currency=store.currency,
+        note=body.note,
+        expires_at=expires_at,
+        created_at=now,
+    )
+    GiftCardRepository(services.table).create(account_id, card)
+    return gift_card_view(card)
+
+
+def top_up_gift_card(
+    services: Services, account_id: int, ref: str, body: schemas.GiftCardTopUp
+) -> schemas.GiftCardView:
+    cards = GiftCardRepository(services.table)
+    card = cards.by_id(account_id, card_id(ref))
+    return gift_card_view(cards.top_up(account_id, card, body.amount))
+
+
+def void_gift_card(services: Services, account_id: int, ref: str) -> schemas.GiftCardView:
+    cards = GiftCardRepository(services.table)
+    return gift_card_view(cards.void(account_id, cards.by_id(account_id, card_id(ref))))
