@@ -8,7 +8,9 @@ import pytest
 
 from functions.operator import create_ban
 from functions.storefront import apply_coupon
-from tests.conftest import DemoStore, Invoke, Response
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
+from tests.support.lambda_events import Response
 
 SEND_JSON = "Send the body as JSON with Content-Type: application/json"
 

@@ -17,9 +17,10 @@ from functions.storefront import (
     get_sidebar,
     remove_creator_code,
 )
-from tests.conftest import DemoStore, Invoke
 from tests.integration.operator.support import manual_payment
-from tests.integration.players.conftest import basic
+from tests.integration.storefront.support import basic
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
 from webstore import keys
 
 STEAM64 = "76561198042467022"

@@ -17,9 +17,10 @@ from functions.operator import (
     get_payments,
 )
 from functions.storefront import get_basket
-from tests.conftest import DemoStore, Invoke
 from tests.integration.operator import client_shapes
 from tests.integration.operator.support import manual_payment, secret_headers
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
 
 FORM = {"content-type": "application/x-www-form-urlencoded"}
 

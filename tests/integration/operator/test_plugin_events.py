@@ -8,8 +8,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from functions.operator import create_ban, create_events
-from tests.conftest import DemoStore, Invoke
-from tests.integration.operator.support import Clock, secret_headers
+from tests.integration.operator.support import secret_headers
+from tests.support.clock import Clock
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
 from webstore.operator.player_events import MAX_EVENTS
 from webstore.repo.player_events import PlayerEventRepository
 

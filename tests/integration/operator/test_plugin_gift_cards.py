@@ -15,9 +15,10 @@ from functions.operator import (
     void_gift_card,
 )
 from functions.storefront import apply_giftcard
-from tests.conftest import DemoStore, Invoke
 from tests.integration.operator import client_shapes
 from tests.integration.operator.support import secret_headers
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
 
 FORM = {"content-type": "application/x-www-form-urlencoded"}
 

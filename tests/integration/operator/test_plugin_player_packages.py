@@ -4,9 +4,10 @@ GetActivePackageById), through the real handlers, parsed with its ActivePackage 
 from __future__ import annotations
 
 from functions.operator import get_player_packages, update_payment
-from tests.conftest import DemoStore, Invoke
 from tests.integration.operator import client_shapes
 from tests.integration.operator.support import manual_payment, secret_headers
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
 from webstore import keys
 
 

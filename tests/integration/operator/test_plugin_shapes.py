@@ -17,9 +17,10 @@ from functions.operator import (
     get_packages,
     get_payments,
 )
-from tests.conftest import DemoStore, Invoke
 from tests.integration.operator import client_shapes
 from tests.integration.operator.support import manual_payment, secret_headers
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
 from webstore import keys
 from webstore.operator import views
 from webstore.repo.queue import QueuedCommand
