@@ -76,7 +76,7 @@ FASTAPI_VALIDATION_SCHEMAS = ("HTTPValidationError", "ValidationError")
 # --- security schemes ----------------------------------------------------------------------
 
 BASIC_AUTH = "checkoutKey"
-# X-Service-Secret (SPEC), X-Tebex-Secret (COMPAT) and the legacy X-Buycraft-Secret: one scheme each, any one will do.
+# X-Service-Secret (SPEC), X-Tebex-Secret (COMPAT), legacy X-Buycraft-Secret: any one will do.
 SECRET_SCHEMES = {header.title().replace("-", ""): header.title() for header in SECRET_HEADERS}
 SECURITY_SCHEMES: dict[str, dict[str, Any]] = {
     BASIC_AUTH: {
