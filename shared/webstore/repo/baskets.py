@@ -32,6 +32,7 @@ class BasketReads:
     creator_code: str | None = None
     username: str | None = None  # a player in the registry (a gift's recipient)
     checkout_attempt: str | None = None  # the hosted checkout's attempt key
+    order: str | None = None  # fulfilment's idempotency key of the basket's order (is it paid?)
 
 
 class AttemptStatus(StrEnum):
@@ -46,6 +47,15 @@ class CheckoutAttempt(BaseModel):
     status: AttemptStatus = AttemptStatus.PENDING
     reason: str = ""
     transaction_id: str | None = None
+    taken_over: str | None = None  # the key of the stale claim this attempt took over
+
+
+@dataclass(frozen=True)
+class RecordedOrder:
+    """Fulfilment's record of an order: the payment it made and the attempt that paid it."""
+
+    payment_id: int
+    checkout_attempt: str | None
 
 
 @dataclass
@@ -63,6 +73,7 @@ class StoreAndBasket:
     creator_code: CreatorCode | None = None
     user: User | None = None
     attempt: CheckoutAttempt | None = None
+    order: RecordedOrder | None = None
 
 
 class BasketRepository:
@@ -105,6 +116,8 @@ class BasketRepository:
             wanted["user"] = keys.user_key(reads.username)
         if reads.basket and reads.checkout_attempt:
             wanted["attempt"] = keys.checkout_attempt_key(reads.basket, reads.checkout_attempt)
+        if reads.order:
+            wanted["order"] = keys.key(account, keys.order_sk(reads.order))
 
         items = {
             (i["PK"], i["SK"]): i for i in self.table.batch_get(list(wanted.values()), consistent=consistent)
@@ -133,6 +146,11 @@ class BasketRepository:
             result.user = user_of_item(item)
         if (item := found.get("attempt")) is not None:
             result.attempt = from_item(CheckoutAttempt, item)
+        if (item := found.get("order")) is not None:
+            result.order = RecordedOrder(
+                payment_id=int(item["payment_id"]),
+                checkout_attempt=item.get("checkout_attempt"),
+            )
         return result
 
     # --- what basket limits check: a player's history in a store (fulfilment keeps it) ---
