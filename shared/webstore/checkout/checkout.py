@@ -146,9 +146,12 @@ def pay(services: Services, ident: str, key: str, card_number: str) -> PageResul
     reprice(basket, loaded.store, now)
     amount_due = basket.total_price - basket.giftcard_amount
 
-    charge = gateway.charge(
-        ChargeRequest(key, amount_due, basket.currency, f"Basket {ident}", card_number, basket.email)
-    )
+    try:
+        charge = gateway.charge(
+            ChargeRequest(key, amount_due, basket.currency, f"Basket {ident}", card_number, basket.email)
+        )
+    except Exception as error:  # the processor may or may not have taken the money
+        return _unfulfilled(services, basket, key, gateway, error)
     if charge.status is ChargeStatus.DECLINED:
         _release(services, basket, key, now, reason=charge.reason)
         _publish_declined(services, basket, charge.reason, gateway.name)
