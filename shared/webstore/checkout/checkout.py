@@ -22,6 +22,7 @@ from datetime import datetime
 from decimal import Decimal
 
 from webstore.basket import Basket
+from webstore.catalog import Package
 from webstore.checkout import pages
 from webstore.checkout.gateway import (
     ChargeRequest,
@@ -38,9 +39,12 @@ from webstore.payments.order import Order, OrderLine
 from webstore.payments.recording import fulfil, resume
 from webstore.payments.status import PaymentStatus
 from webstore.payments.subject import SubjectLine, SubjectPayment, payment_subject
+from webstore.repo import start_read
 from webstore.repo.baskets import AttemptStatus, BasketReads, BasketRepository
 from webstore.repo.checkout_attempts import AlreadyPaid, CheckoutAttemptRepository
 from webstore.repo.payments import GiftCardUse
+from webstore.repo.store import StoreRepository, StoreView
+from webstore.repo.users import User
 from webstore.services import Services
 from webstore.storefront.baskets import CHECKOUT_CLAIM_TIMEOUT, Loaded, load, reprice
 from webstore.storefront.pages import PageResult  # the hosted pages' one result type
@@ -129,6 +133,23 @@ def pay(services: Services, ident: str, key: str, card_number: str) -> PageResul
     refusal = _not_payable(loaded)
     if refusal:
         return PageResult(422, pages.message_page("Checkout", refusal))
+    # What the store sells now: the catalog (fulfilment uses this read too), the buyer and the
+    # coupons' current definitions, each read once, before anything is claimed or charged.
+    catalog = start_read(StoreRepository(services.table).operator_view, basket.account_id)
+    current = BasketRepository(services.table).read(
+        basket.account_id,
+        BasketReads(username=basket.username, coupon_codes=tuple(c.code for c in basket.coupons)),
+    )
+    view = catalog.result()
+    try:
+        basket.as_sold_now(_catalog_of(view, basket), current.coupons, now)
+    except DomainError as refused:
+        return PageResult(
+            422,
+            pages.message_page(
+                "Checkout", refused.detail, link=basket.cancel_url or None, link_text="Back to the shop"
+            ),
+        )
     if previous is None:
         superseded = basket.checkout_attempt  # a stale claim of an attempt that stopped, or None
         try:
@@ -158,7 +179,12 @@ def pay(services: Services, ident: str, key: str, card_number: str) -> PageResul
         return PageResult(402, _form(services, basket, charge.reason))
     if charge.status is ChargeStatus.REDIRECT:
         return PageResult(redirect=charge.redirect_url)
-    return settle(services, basket, key, amount_due, charge)
+    return settle(services, basket, key, amount_due, charge, view=view, buyer=current.user)
+
+
+def _catalog_of(view: StoreView, basket: Basket) -> dict[int, Package]:
+    found = {line.package_id: view.package(line.package_id) for line in basket.lines if not line.dynamic}
+    return {package_id: package for package_id, package in found.items() if package is not None}
 
 
 def order_key(ident: str) -> str:
@@ -167,7 +193,14 @@ def order_key(ident: str) -> str:
 
 
 def settle(
-    services: Services, basket: Basket, key: str, amount_due: Decimal, charge: ChargeResult
+    services: Services,
+    basket: Basket,
+    key: str,
+    amount_due: Decimal,
+    charge: ChargeResult,
+    *,
+    view: StoreView | None = None,
+    buyer: User | None = None,
 ) -> PageResult:
     """A paid charge: fulfil the order (idempotent per basket) and complete the basket.
 
@@ -178,7 +211,7 @@ def settle(
     gateway = gateway_for(services)
     now = services.now()
     try:
-        payment = fulfil(services, _order(basket, amount_due, gateway.name, key))
+        payment = fulfil(services, _order(basket, amount_due, gateway.name, key), view, buyer)
     except Exception as error:
         return _unfulfilled(services, basket, key, gateway, error)
     if payment.checkout_attempt != key:  # recorded under another charge: this one is a second
@@ -196,9 +229,11 @@ def _unfulfilled(
     came after its transaction), the payment stands and a resubmit finishes; otherwise the
     money goes back. When even that cannot be told, the error stands (500) and the attempt
     stays pending: the next submit of the form resumes it with the same charge."""
-    recorded = BasketRepository(services.table).read(
-        basket.account_id, BasketReads(basket=basket.ident, order=order_key(basket.ident))
-    ).order
+    recorded = (
+        BasketRepository(services.table)
+        .read(basket.account_id, BasketReads(basket=basket.ident, order=order_key(basket.ident)))
+        .order
+    )
     if recorded is not None and recorded.checkout_attempt == key:
         raise error  # paid and recorded: the next submit completes the basket
     refunded = gateway.refund_attempt(key)

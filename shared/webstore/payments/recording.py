@@ -46,13 +46,16 @@ MAX_ATTEMPTS = 40
 TIME_BUDGET_SECONDS = 8.0
 
 
-def fulfil(services: Services, order: Order, view: StoreView | None = None) -> PaymentRecord:
+def fulfil(
+    services: Services, order: Order, view: StoreView | None = None, buyer: User | None = None
+) -> PaymentRecord:
     """Record the payment of `order` and queue what it causes; the same order twice → the
     same payment, nothing doubled. Conflict when a coupon, gift card or user limit refuses.
-    `view` (the store partition as `StoreRepository.operator_view` reads it) saves a read when
-    the caller already has it."""
+    `view` (the store partition as `StoreRepository.operator_view` reads it) and `buyer` (the
+    registered user of `order.username`) save a read each when the caller already has them."""
     users = UserRepository(services.table)
-    buyer = users.ensure(order.username)
+    if buyer is None or buyer.username.lower() != order.username.lower():
+        buyer = users.ensure(order.username)
     recipients = {buyer.username.lower(): buyer}
     for line in order.lines:
         if line.gift_username and line.gift_username.lower() not in recipients:
@@ -63,6 +66,7 @@ def fulfil(services: Services, order: Order, view: StoreView | None = None) -> P
         raise Invalid(f"The store sells in {view.store.currency}", field="currency")
     now = services.now()
     lines = planning.payment_lines(order, view, buyer, recipients)
+    planning.check_user_limits(lines, view)
     purchase_commands = planning.commands_for(lines, view, CommandTrigger.PURCHASE, now)
     accounts = AccountRepository(services.table)
     command_ids = (
@@ -95,6 +99,7 @@ def fulfil(services: Services, order: Order, view: StoreView | None = None) -> P
         claimed = bool(order.checkout_attempt and order.basket_ident)
         room = planning.MAX_TRANSACTION_ACTIONS - len(tx) - 1 - int(claimed)  # the payment, the claim
         first = planning.plan_commands(payment, CommandTrigger.PURCHASE.value, commands, room)
+        planning.check_recordable(payment)
         PaymentRepository.add_payment(tx, payment)
         if claimed:
             CheckoutAttemptRepository.add_claim_check(tx, order.basket_ident, order.checkout_attempt)  # type: ignore[arg-type]

@@ -33,6 +33,7 @@ class BasketReads:
     username: str | None = None  # a player in the registry (a gift's recipient)
     checkout_attempt: str | None = None  # the hosted checkout's attempt key
     order: str | None = None  # fulfilment's idempotency key of the basket's order (is it paid?)
+    coupon_codes: tuple[str, ...] = ()  # the current definitions of the coupons a basket holds
 
 
 class AttemptStatus(StrEnum):
@@ -74,6 +75,7 @@ class StoreAndBasket:
     user: User | None = None
     attempt: CheckoutAttempt | None = None
     order: RecordedOrder | None = None
+    coupons: dict[str, Coupon] = field(default_factory=dict)  # by upper-case code (coupon_codes)
 
 
 class BasketRepository:
@@ -116,6 +118,8 @@ class BasketRepository:
             wanted["user"] = keys.user_key(reads.username)
         if reads.basket and reads.checkout_attempt:
             wanted["attempt"] = keys.checkout_attempt_key(reads.basket, reads.checkout_attempt)
+        for code in reads.coupon_codes:
+            wanted[f"coupon {code.upper()}"] = keys.key(account, keys.coupon_code_sk(code))
         if reads.order:
             wanted["order"] = keys.key(account, keys.order_sk(reads.order))
 
@@ -146,6 +150,9 @@ class BasketRepository:
             result.user = user_of_item(item)
         if (item := found.get("attempt")) is not None:
             result.attempt = from_item(CheckoutAttempt, item)
+        for code in reads.coupon_codes:
+            if (item := found.get(f"coupon {code.upper()}")) is not None:
+                result.coupons[code.upper()] = from_item(Coupon, item)
         if (item := found.get("order")) is not None:
             result.order = RecordedOrder(
                 payment_id=int(item["payment_id"]),

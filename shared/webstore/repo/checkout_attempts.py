@@ -37,9 +37,7 @@ class CheckoutAttemptRepository:
     def __init__(self, table: Table) -> None:
         self.table = table
 
-    def claim(
-        self, basket: Basket, key: str, order_key: str, now: datetime, stale_before: datetime
-    ) -> None:
+    def claim(self, basket: Basket, key: str, order_key: str, now: datetime, stale_before: datetime) -> None:
         """Create the attempt and mark the basket with it, if the basket is the version read,
         not complete, holds no live claim (none, null, or one started before `stale_before`),
         and its order (fulfilment's idempotency key `order_key`) is not recorded: AlreadyPaid."""
