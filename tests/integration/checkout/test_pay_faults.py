@@ -67,7 +67,11 @@ def assert_books_balance(gateway: RecordingGateway, demo: DemoStore) -> None:
     paid_by = [p["checkout_attempt"] for p in recorded_payments(demo)]
     assert len(paid_by) <= 1, paid_by
     assert not set(paid_by) & gateway.refunded, (paid_by, gateway.refunded)
-    assert set(gateway.charged) == set(paid_by) | gateway.refunded, (gateway.charged, paid_by, gateway.refunded)
+    assert set(gateway.charged) == set(paid_by) | gateway.refunded, (
+        gateway.charged,
+        paid_by,
+        gateway.refunded,
+    )
 
 
 @pytest.fixture
