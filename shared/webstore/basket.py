@@ -22,7 +22,15 @@ from pydantic import Field
 from webstore import keys, record_size
 from webstore.catalog import Amount, Coupon, CreatorCode, GiftCard, Model, Package, PackageType, Store
 from webstore.errors import Conflict, Invalid, NotFound
-from webstore.pricing import PricedLine, PricingContext, coupon_refusal, price_basket
+from webstore.players import Tier
+from webstore.pricing import (
+    PricedLine,
+    PricingContext,
+    billing_period_start,
+    coupon_refusal,
+    price_basket,
+    prorate_price,
+)
 
 MAX_LINES = 100
 MAX_QUANTITY = 1000
@@ -326,12 +334,19 @@ class Basket(Model):
             )
 
     def as_sold_now(
-        self, packages: Mapping[int, Package], coupons: Mapping[str, Coupon], now: datetime
+        self,
+        packages: Mapping[int, Package],
+        coupons: Mapping[str, Coupon],
+        now: datetime,
+        tiers: Mapping[tuple[int, int], Tier] | None = None,
     ) -> None:
         """Before paying: the basket as the store sells it now. Its packages at their current
         price and rules (a disabled, removed or expired one refuses the payment, naming it),
         its coupons by their current definition (a deleted one refuses), each package's
-        user_limit across all of a player's lines, and an order size that can be recorded."""
+        user_limit across all of a player's lines, and an order size that can be recorded.
+        `tiers`: the receiving players' ongoing tiers in tiered categories, by (player,
+        category): an upgrade from one costs its prorated difference (the storefront's
+        `prorate_price`), not the package's full price."""
         for line in self.lines:
             if line.dynamic:
                 continue
@@ -345,6 +360,10 @@ class Basket(Model):
                 )
             line.base_price, line.type = package.price, package.type
             line.unit_record_bytes = record_size.unit_bytes(package, line.variable_data)
+            receiver = self.receiver_id(line)
+            tier = (tiers or {}).get((receiver, line.category_id)) if receiver is not None else None
+            if tier is not None and package.type is PackageType.SUBSCRIPTION:
+                line.base_price = upgrade_price(tier, package, packages, self.currency, now)
         given: dict[tuple[int | None, int], int] = {}
         for line in self.lines:
             if not line.dynamic:
@@ -592,6 +611,23 @@ class Basket(Model):
             )
         self.dynamic_packages = result
         self.updated_at = now
+
+
+def upgrade_price(
+    tier: Tier, package: Package, packages: Mapping[int, Package], currency: str, now: datetime
+) -> Decimal:
+    """What `package` costs a player whose tier in its category is on another package: the
+    prorated difference for an upgrade (as `prorate_price` shows it), else the full price."""
+    current = packages.get(tier.package_id)
+    if current is None or current.id == package.id or package.price <= current.price:
+        return package.price
+    period_end = tier.next_payment_date
+    start = (
+        billing_period_start(period_end, current.expiry_length, current.expiry_period) if period_end else None
+    )
+    return prorate_price(
+        current.price, package.price, now=now, period_start=start, period_end=period_end, currency=currency
+    )
 
 
 def expiry(store: Store, now: datetime) -> int:

@@ -18,11 +18,12 @@ from __future__ import annotations
 import logging
 import re
 import secrets
+from collections.abc import Iterable
 from datetime import datetime
 from decimal import Decimal
 
 from webstore.basket import Basket
-from webstore.catalog import Package
+from webstore.catalog import Package, PackageType
 from webstore.checkout import pages
 from webstore.checkout.gateway import (
     ChargeRequest,
@@ -39,10 +40,12 @@ from webstore.payments.order import Order, OrderLine
 from webstore.payments.recording import fulfil, resume
 from webstore.payments.status import PaymentStatus
 from webstore.payments.subject import SubjectLine, SubjectPayment, payment_subject
+from webstore.players import Tier
 from webstore.repo import start_read
 from webstore.repo.baskets import AttemptStatus, BasketReads, BasketRepository
 from webstore.repo.checkout_attempts import AlreadyPaid, CheckoutAttemptRepository
 from webstore.repo.payments import GiftCardUse
+from webstore.repo.player_tiers import ONGOING_STATUSES, PlayerTierRepository
 from webstore.repo.store import StoreRepository, StoreView
 from webstore.repo.users import User
 from webstore.services import Services
@@ -138,11 +141,16 @@ def pay(services: Services, ident: str, key: str, card_number: str) -> PageResul
     catalog = start_read(StoreRepository(services.table).operator_view, basket.account_id)
     current = BasketRepository(services.table).read(
         basket.account_id,
-        BasketReads(username=basket.username, coupon_codes=tuple(c.code for c in basket.coupons)),
+        BasketReads(
+            username=basket.username,
+            coupon_codes=tuple(c.code for c in basket.coupons),
+            tier_slots=_tier_slots(basket),
+        ),
     )
     view = catalog.result()
+    tiers = _ongoing_tiers(services, basket.account_id, current.tier_slots, view)
     try:
-        basket.as_sold_now(_catalog_of(view, basket), current.coupons, now)
+        basket.as_sold_now(_catalog_of(view, basket, tiers.values()), current.coupons, now, tiers)
     except DomainError as refused:
         return PageResult(
             422,
@@ -182,8 +190,35 @@ def pay(services: Services, ident: str, key: str, card_number: str) -> PageResul
     return settle(services, basket, key, amount_due, charge, view=view, buyer=current.user)
 
 
-def _catalog_of(view: StoreView, basket: Basket) -> dict[int, Package]:
-    found = {line.package_id: view.package(line.package_id) for line in basket.lines if not line.dynamic}
+def _tier_slots(basket: Basket) -> tuple[tuple[int, int], ...]:
+    """(receiving player, category) of the subscription lines: where a tier may be upgraded."""
+    slots = {
+        (receiver, line.category_id)
+        for line in basket.lines
+        if line.type is PackageType.SUBSCRIPTION and (receiver := basket.receiver_id(line)) is not None
+    }
+    return tuple(sorted(slots))
+
+
+def _ongoing_tiers(
+    services: Services, account_id: int, slots: dict[tuple[int, int], int], view: StoreView
+) -> dict[tuple[int, int], Tier]:
+    """The ongoing tiers the slots name, in categories that are tiered (one GetItem per tier:
+    only for a player who already holds a tier there, i.e. an upgrade or a renewal)."""
+    tiers = {}
+    repository = PlayerTierRepository(services.table)
+    for slot, tier_id in slots.items():
+        category = view.category(slot[1])
+        tier = repository.get(account_id, tier_id) if category is not None and category.tiered else None
+        if tier is not None and tier.active and tier.status_id in ONGOING_STATUSES:
+            tiers[slot] = tier
+    return tiers
+
+
+def _catalog_of(view: StoreView, basket: Basket, tiers: Iterable[Tier]) -> dict[int, Package]:
+    """The packages the basket's lines name, and those its players' tiers are on."""
+    wanted = {line.package_id for line in basket.lines if not line.dynamic} | {t.package_id for t in tiers}
+    found = {package_id: view.package(package_id) for package_id in wanted}
     return {package_id: package for package_id, package in found.items() if package is not None}
 
 

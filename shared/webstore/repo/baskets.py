@@ -17,6 +17,7 @@ from webstore.basket import Basket
 from webstore.catalog import Category, Coupon, CreatorCode, GiftCard, Package, Store
 from webstore.db import ConditionFailed, Item, Table, TransactAction, from_item, to_item
 from webstore.errors import Conflict, NotFound
+from webstore.repo.player_tiers import tier_slot_key
 from webstore.repo.users import User, user_of_item
 
 
@@ -34,6 +35,7 @@ class BasketReads:
     checkout_attempt: str | None = None  # the hosted checkout's attempt key
     order: str | None = None  # fulfilment's idempotency key of the basket's order (is it paid?)
     coupon_codes: tuple[str, ...] = ()  # the current definitions of the coupons a basket holds
+    tier_slots: tuple[tuple[int, int], ...] = ()  # (player, category): which tier each holds
 
 
 class AttemptStatus(StrEnum):
@@ -76,6 +78,7 @@ class StoreAndBasket:
     attempt: CheckoutAttempt | None = None
     order: RecordedOrder | None = None
     coupons: dict[str, Coupon] = field(default_factory=dict)  # by upper-case code (coupon_codes)
+    tier_slots: dict[tuple[int, int], int] = field(default_factory=dict)  # (player, category) → tier id
 
 
 class BasketRepository:
@@ -120,6 +123,8 @@ class BasketRepository:
             wanted["attempt"] = keys.checkout_attempt_key(reads.basket, reads.checkout_attempt)
         for code in reads.coupon_codes:
             wanted[f"coupon {code.upper()}"] = keys.key(account, keys.coupon_code_sk(code))
+        for username_id, category_id in reads.tier_slots:
+            wanted[f"slot {username_id} {category_id}"] = tier_slot_key(account_id, username_id, category_id)
         if reads.order:
             wanted["order"] = keys.key(account, keys.order_sk(reads.order))
 
@@ -153,6 +158,9 @@ class BasketRepository:
         for code in reads.coupon_codes:
             if (item := found.get(f"coupon {code.upper()}")) is not None:
                 result.coupons[code.upper()] = from_item(Coupon, item)
+        for slot in reads.tier_slots:
+            if (item := found.get(f"slot {slot[0]} {slot[1]}")) is not None:
+                result.tier_slots[slot] = int(item["tier_id"])
         if (item := found.get("order")) is not None:
             result.order = RecordedOrder(
                 payment_id=int(item["payment_id"]),

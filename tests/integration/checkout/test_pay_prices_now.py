@@ -3,6 +3,7 @@ each package's per-player limit (issue 10, items 1, 4, 5)."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -158,3 +159,39 @@ def test_a_deleted_coupon_stops_the_payment_before_any_charge(
     answer = pay_now(invoke, ident)
     assert answer.status == 422 and "WELCOME10 no longer exists" in answer.body
     assert gateway.charged == {}
+
+
+def test_a_tier_upgrade_through_the_basket_costs_its_prorate_price(
+    demo: DemoStore, invoke: Invoke, gateway: RecordingGateway
+) -> None:
+    """Steve buys VIP (tier in Ranks), half a period later adds MVP: checkout charges what the
+    storefront shows as MVP's `prorate_price`, not MVP's full 9.99."""
+    from datetime import UTC, datetime, timedelta
+
+    from functions.storefront import get_categories
+    from webstore.services import get_services
+
+    start = datetime(2026, 6, 1, 12, tzinfo=UTC)
+    get_services().clock = lambda: start
+    assert pay_now(invoke, basket_with(invoke, demo, {"package_id": 1})).status == 303
+    [vip] = list(gateway.charged.values())
+    assert vip == Decimal("4.99")
+
+    later = start + timedelta(days=10)
+    get_services().clock = lambda: later
+    ident = basket_with(invoke, demo, {"package_id": 2})
+    steve = basket_json(invoke, demo, ident)["username_id"]
+    shown = invoke(
+        get_categories.handler,
+        "GET",
+        f"/api/accounts/{demo.token}/categories",
+        query={"usernameId": str(steve), "includePackages": "1"},
+        headers=demo.basic_auth(),
+    )
+    ranks = next(c for c in shown.json()["data"] if c["id"] == 1)
+    prorated = Decimal(str(next(p for p in ranks["packages"] if p["id"] == 2)["prorate_price"]))
+    assert Decimal(0) < prorated < Decimal("5.00")
+
+    assert pay_now(invoke, ident).status == 303
+    assert list(gateway.charged.values())[-1] == prorated
+    assert payments(invoke, demo)[0]["amount"] == str(prorated)
