@@ -23,7 +23,7 @@ from datetime import datetime
 from decimal import Decimal
 
 from webstore.basket import Basket
-from webstore.catalog import Package, PackageType
+from webstore.catalog import Package, PackageType, Store
 from webstore.checkout import pages
 from webstore.checkout.gateway import (
     ChargeRequest,
@@ -113,7 +113,11 @@ def _not_payable(loaded: Loaded) -> str:
 # --- paying --------------------------------------------------------------------------------
 
 
-def pay(services: Services, ident: str, key: str, card_number: str) -> PageResult:
+def pay(
+    services: Services, ident: str, key: str, card_number: str, shown_amount: str | None = None
+) -> PageResult:
+    """Pay for the basket under attempt `key`. `shown_amount`: the amount due the form showed;
+    a new attempt never charges more (the store's prices went up meanwhile: the form again)."""
     if not ATTEMPT_KEY.match(key or ""):
         raise Invalid("attempt_key is missing or malformed; reload the checkout page", field="attempt_key")
     # One read: the basket, its store, this attempt, and the basket's order if already recorded.
@@ -158,6 +162,12 @@ def pay(services: Services, ident: str, key: str, card_number: str) -> PageResul
                 "Checkout", refused.detail, link=basket.cancel_url or None, link_text="Back to the shop"
             ),
         )
+    if previous is None and _price_changed(basket, loaded.store, now, shown_amount):
+        message = (
+            "The store's prices went up since this page was shown: the total is now "
+            f"{basket.total_price - basket.giftcard_amount} {basket.currency}. Check it and pay again."
+        )
+        return PageResult(409, _form(services, basket, message))
     if previous is None:
         superseded = basket.checkout_attempt  # a stale claim of an attempt that stopped, or None
         try:
@@ -188,6 +198,20 @@ def pay(services: Services, ident: str, key: str, card_number: str) -> PageResul
     if charge.status is ChargeStatus.REDIRECT:
         return PageResult(redirect=charge.redirect_url)
     return settle(services, basket, key, amount_due, charge, view=view, buyer=current.user)
+
+
+def _price_changed(basket: Basket, store: Store, now: datetime, shown_amount: str | None) -> bool:
+    """Whether the amount due now (the basket repriced as sold now) is more than the form
+    showed: never charge more than the player saw (less, e.g. a tier upgrade's prorated price
+    or a cheaper package, goes ahead)."""
+    if not shown_amount:
+        return False
+    reprice(basket, store, now)
+    try:
+        shown = Decimal(shown_amount)
+    except ArithmeticError:
+        return True
+    return basket.total_price - basket.giftcard_amount > shown
 
 
 def _tier_slots(basket: Basket) -> tuple[tuple[int, int], ...]:

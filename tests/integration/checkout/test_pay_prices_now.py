@@ -3,15 +3,23 @@ each package's per-player limit (issue 10, items 1, 4, 5)."""
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 
 from functions.operator import create_coupon, delete_coupon, get_coupon, update_package
-from functions.storefront import add_basket_package, apply_coupon, create_basket, get_checkout_page
-from tests.conftest import DemoStore, Invoke
-from tests.integration.checkout.test_checkout import attempt_key_of, basket_json, pay, payments
+from functions.storefront import (
+    add_basket_package,
+    apply_coupon,
+    create_basket,
+    get_checkout_page,
+    pay_checkout,
+)
+from tests.conftest import DemoStore, Invoke, Response
+from tests.integration.checkout.test_checkout import FORM, attempt_key_of, basket_json, payments
 from tests.integration.checkout.test_pay_faults import RecordingGateway, assert_books_balance
 from tests.integration.operator.support import secret_headers
 from webstore import record_size
@@ -37,8 +45,18 @@ def basket_with(invoke: Invoke, demo: DemoStore, *adds: dict[str, Any]) -> str:
     return ident
 
 
-def pay_now(invoke: Invoke, ident: str) -> Any:
-    return pay(invoke, ident, attempt_key_of(invoke(get_checkout_page.handler, "GET", f"/checkout/{ident}")))
+def submit(invoke: Invoke, ident: str, form: Response) -> Response:
+    """Submit the form a page shows, as a browser would (the attempt key and the amount shown)."""
+    shown = re.search(r'name=amount_due value="([^"]+)"', form.body)
+    assert shown, form.body
+    fields = {"attempt_key": attempt_key_of(form), "card_number": "4242", "amount_due": shown.group(1)}
+    return invoke(
+        pay_checkout.handler, "POST", f"/checkout/{ident}/pay", raw_body=urlencode(fields), headers=FORM
+    )
+
+
+def pay_now(invoke: Invoke, ident: str) -> Response:
+    return submit(invoke, ident, invoke(get_checkout_page.handler, "GET", f"/checkout/{ident}"))
 
 
 def test_an_order_too_large_to_record_is_refused_at_add_to_basket(demo: DemoStore, invoke: Invoke) -> None:
@@ -115,7 +133,10 @@ def test_a_price_changed_since_it_was_added_is_charged_as_now(
         headers=secret_headers(demo.server_secret),
         body={"price": 4},
     )
-    assert pay_now(invoke, ident).status == 303
+    went_up = pay_now(invoke, ident)  # the page showed 5.00: nothing more is charged unseen
+    assert went_up.status == 409 and "now 8.00 USD" in went_up.body
+    assert gateway.charged == {}
+    assert submit(invoke, ident, went_up).status == 303  # the form now shows 8.00
     assert list(gateway.charged.values()) == [8]
     assert payments(invoke, demo)[0]["amount"] == "8.00"
 
