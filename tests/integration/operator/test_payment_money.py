@@ -10,7 +10,7 @@ from functions.operator import create_payment
 from tests.conftest import DemoStore, Invoke
 from tests.integration.operator.support import secret_headers
 from webstore import keys
-from webstore.errors import Invalid
+from webstore.errors import Conflict, Invalid
 from webstore.payments import recording
 from webstore.payments.order import Order, OrderLine
 from webstore.services import get_services
@@ -81,3 +81,36 @@ def test_an_order_giving_one_player_a_limited_package_twice_is_refused(demo: Dem
     with pytest.raises(Invalid, match="per player"):
         recording.fulfil(get_services(), order)
     assert payment_count(demo) == 0
+
+
+def test_fulfilment_gives_up_on_contention_after_its_time_budget(
+    demo: DemoStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Retries are bounded in time, not only in count: the caller answers (and a checkout
+    refunds) well inside the function's timeout."""
+    from webstore.db import Contention, Transaction
+
+    tries: list[int] = []
+    clock = iter(range(0, 10_000, 3))  # every look at the clock: 3 s later
+
+    def contended(self: Transaction) -> None:
+        tries.append(1)
+        raise Contention(["ConditionalCheckFailed"])
+
+    monkeypatch.setattr(Transaction, "commit", contended)
+    monkeypatch.setattr(recording, "_backoff", lambda attempt: None)
+    monkeypatch.setattr(recording.time, "monotonic", lambda: float(next(clock)))
+    with pytest.raises(Conflict, match="busy"):
+        recording.fulfil(
+            get_services(),
+            Order(
+                account_id=1,
+                idempotency_key="contended",
+                username="Steve",
+                lines=[OrderLine(package_id=10, paid_price=Decimal("2.50"))],
+                price_paid=Decimal("2.50"),
+                currency="USD",
+            ),
+        )
+    assert 1 < len(tries) <= 4  # 8 s at 3 s a try, far below MAX_ATTEMPTS
+    assert recording.MAX_ATTEMPTS > 4
