@@ -23,7 +23,8 @@ ROUTE = Route(
 async def endpoint(basket_ident: str, request: Request, svc: ServicesDep) -> Response:
     form = await form_fields(request)
     key, card = form.get("attempt_key", ""), form.get("card_number", "")
-    return render(lambda: checkout.pay(svc, basket_ident, key, card), pages.CSP)
+    shown = form.get("amount_due") or None
+    return render(lambda: checkout.pay(svc, basket_ident, key, card, shown), pages.CSP)
 
 
 handler = lambda_handler(ROUTE, endpoint)

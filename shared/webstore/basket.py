@@ -11,6 +11,7 @@ the player's history, `now`), raising a domain error naming the field when refus
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -18,11 +19,18 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from webstore import keys
+from webstore import calendar, keys, record_size
 from webstore.catalog import Amount, Coupon, CreatorCode, GiftCard, Model, Package, PackageType, Store
 from webstore.errors import Conflict, Invalid, NotFound
 from webstore.payments.status import PaymentStatus
-from webstore.pricing import PricedLine, PricingContext, coupon_refusal, price_basket
+from webstore.players import Tier
+from webstore.pricing import (
+    PricedLine,
+    PricingContext,
+    coupon_refusal,
+    price_basket,
+    prorate_price,
+)
 
 MAX_LINES = 100
 MAX_QUANTITY = 1000
@@ -54,6 +62,13 @@ class BasketLine(Model):
     gift_username: str | None = None
     variable_data: dict[str, str] = Field(default_factory=dict)
     dynamic: bool = False
+    # What one unit adds to the payment's record (record_size.unit_bytes), kept from the
+    # package when the line is added or changed: the basket's record bound needs every line's.
+    unit_record_bytes: int = 0
+
+    @property
+    def record_bytes(self) -> int:
+        return record_size.line_bytes(self.unit_record_bytes, self.quantity, self.variable_data)
 
     @classmethod
     def of_package(cls, package: Package) -> BasketLine:
@@ -254,6 +269,7 @@ class Basket(Model):
         if variable_data:
             line.variable_data = {k: str(v) for k, v in variable_data.items()}
         if package:
+            line.unit_record_bytes = record_size.unit_bytes(package, line.variable_data)
             missing = [v for v in package.variables if not line.variable_data.get(v, "").strip()]
             if missing:
                 raise Invalid(
@@ -277,6 +293,7 @@ class Basket(Model):
         if existing is not None:
             if line.variable_data:
                 existing.variable_data = line.variable_data
+            existing.unit_record_bytes = line.unit_record_bytes
             line = existing
         else:
             self.lines.append(line)
@@ -298,6 +315,7 @@ class Basket(Model):
         if quantity > MAX_QUANTITY:
             raise Invalid(f"quantity: at most {MAX_QUANTITY} of one package", field="quantity")
         line.quantity = quantity
+        self._check_record_size(line)
         if package is None or not package.user_limit:
             return
         receiver = self.receiver_id(line)
@@ -314,6 +332,85 @@ class Basket(Model):
                 f" ({left} left for this player)",
                 field="quantity",
             )
+
+    def as_sold_now(
+        self,
+        packages: Mapping[int, Package],
+        coupons: Mapping[str, Coupon],
+        now: datetime,
+        tiers: Mapping[tuple[int, int], Tier] | None = None,
+    ) -> None:
+        """Before paying: the basket as the store sells it now. Its packages at their current
+        price and rules (a disabled, removed or expired one refuses the payment, naming it),
+        its coupons by their current definition (a deleted one refuses), each package's
+        user_limit across all of a player's lines, and an order size that can be recorded.
+        `tiers`: the receiving players' ongoing tiers in tiered categories, by (player,
+        category): an upgrade from one costs its prorated difference (the storefront's
+        `prorate_price`), not the package's full price."""
+        for line in self.lines:
+            if line.dynamic:
+                continue
+            package = packages.get(line.package_id)
+            expired = (
+                package is not None and package.expiration_date is not None and now >= package.expiration_date
+            )
+            if package is None or package.disabled or expired:
+                raise Invalid(
+                    f"{line.name} is no longer for sale; remove it from your basket", field="package_id"
+                )
+            line.base_price, line.type = package.price, package.type
+            line.unit_record_bytes = record_size.unit_bytes(package, line.variable_data)
+            receiver = self.receiver_id(line)
+            tier = (tiers or {}).get((receiver, line.category_id)) if receiver is not None else None
+            if tier is not None and package.type is PackageType.SUBSCRIPTION:
+                line.base_price = upgrade_price(tier, package, packages, self.currency, now)
+        given: dict[tuple[int | None, int], int] = {}
+        for line in self.lines:
+            if not line.dynamic:
+                slot = (self.receiver_id(line), line.package_id)
+                given[slot] = given.get(slot, 0) + line.quantity
+        for (_receiver, package_id), count in given.items():
+            limit = packages[package_id].user_limit
+            if limit and count > limit:
+                name = packages[package_id].name
+                raise Invalid(f"quantity: {name} is limited to {limit} per player", field="quantity")
+        if self.record_bytes() > record_size.ORDER_RECORD_BUDGET:
+            raise Invalid("This order is too large to record; remove some packages", field="quantity")
+        current = []
+        for applied in self.coupons:
+            found = coupons.get(applied.code.upper())
+            if found is None:
+                raise Invalid(
+                    f"The coupon {applied.code} no longer exists; remove it from your basket",
+                    field="coupon_code",
+                )
+            current.append(found)
+        self.coupons = current
+
+    def record_bytes(self) -> int:
+        """An upper bound of the payment record this basket's order makes (record_size)."""
+        return sum(line.record_bytes for line in self.lines)
+
+    def _check_record_size(self, line: BasketLine) -> None:
+        """Every order the basket accepts can be recorded: refuse the quantity that would make
+        the payment record too large, naming how many of this line still fit."""
+        total = self.record_bytes()
+        if total <= record_size.ORDER_RECORD_BUDGET:
+            return
+        others = total - line.record_bytes
+        room = (
+            record_size.ORDER_RECORD_BUDGET
+            - others
+            - line.record_bytes
+            + line.unit_record_bytes * line.quantity
+        )
+        fits = max(room // line.unit_record_bytes, 0) if line.unit_record_bytes else 0
+        raise Invalid(
+            f"quantity: an order this large cannot be recorded (its package commands would take"
+            f" {total} bytes, at most {record_size.ORDER_RECORD_BUDGET}); at most {fits} of this"
+            " package fit in this basket",
+            field="quantity",
+        )
 
     def matching_lines(self, ref: PackageRef, recipient: str | None) -> list[BasketLine]:
         lines = [x for x in self.lines if ref.matches(x)]
@@ -355,6 +452,7 @@ class Basket(Model):
             if package.disabled:
                 raise Invalid("This package is no longer for sale; remove it", field="package_id")
             line.base_price = package.price
+            line.unit_record_bytes = record_size.unit_bytes(package, line.variable_data)
         self.set_quantity(line, package, quantity, bought=bought)
 
     def _catalog_package(self, ref: PackageRef, catalog: dict[int, Package], now: datetime) -> Package | None:
@@ -515,6 +613,25 @@ class Basket(Model):
             )
         self.dynamic_packages = result
         self.updated_at = now
+
+
+def upgrade_price(
+    tier: Tier, package: Package, packages: Mapping[int, Package], currency: str, now: datetime
+) -> Decimal:
+    """What `package` costs a player whose tier in its category is on another package: the
+    prorated difference for an upgrade (as `prorate_price` shows it), else the full price."""
+    current = packages.get(tier.package_id)
+    if current is None or current.id == package.id or package.price <= current.price:
+        return package.price
+    period_end = tier.next_payment_date
+    start = (
+        calendar.period_start(period_end, current.expiry_length, current.expiry_period)
+        if period_end
+        else None
+    )
+    return prorate_price(
+        current.price, package.price, now=now, period_start=start, period_end=period_end, currency=currency
+    )
 
 
 def expiry(store: Store, now: datetime) -> int:

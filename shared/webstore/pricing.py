@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from decimal import Decimal
+from decimal import ROUND_DOWN, Decimal
 
 from webstore.catalog import (
     BasketType,
@@ -24,7 +24,7 @@ from webstore.catalog import (
     Store,
     TaxMode,
 )
-from webstore.money import ZERO, percent_of, round_money
+from webstore.money import ZERO, percent_of, quantum, round_money
 
 
 @dataclass(frozen=True)
@@ -213,6 +213,7 @@ def price_basket(
                     units[i] -= discount_amount(coupon.discount, units[i])
     subtotal = sum((unit * line.quantity for unit, line in zip(units, lines, strict=True)), start=ZERO)
 
+    exact = [unit * line.quantity for unit, line in zip(units, lines, strict=True)]
     basket_discount = ZERO
     for coupon in usable:
         if coupon.discount_application_method == 0:
@@ -227,13 +228,21 @@ def price_basket(
             basis = sum((lines[i].list_price * lines[i].quantity for i in covered), start=ZERO)
         else:  # 2: on the covered total after sales
             basis = current
-        taken = min(discount_amount(coupon.discount, basis), current, subtotal - basket_discount)
-        basket_discount += max(taken, ZERO)
+        taken = max(min(discount_amount(coupon.discount, basis), current, subtotal - basket_discount), ZERO)
+        basket_discount += taken
+        _take_proportionally(exact, covered, taken)
 
     net = subtotal - basket_discount
-    tax, total = tax_on(net, ctx.store)
+    tax, _ = tax_on(net, ctx.store)
     base = sum((line.list_price * line.quantity for line in lines), start=ZERO)
-    total_price = round_money(total, currency)
+    # What each line shows, to the cent, adding up exactly to the rounded net (largest
+    # remainder): the shown lines, the discount and the tax always sum to the total charged.
+    line_prices = allocate(exact, round_money(net, currency), currency)
+    net_shown = sum(line_prices, start=ZERO)
+    exclusive = ctx.store.tax.mode is TaxMode.EXCLUSIVE
+    tax_shown = round_money(tax, currency)
+    total_price = net_shown + tax_shown if exclusive else net_shown
+    base_shown = round_money(base, currency)
 
     paid: dict[str, Decimal] = {}
     covered_by_cards = ZERO
@@ -244,16 +253,40 @@ def price_basket(
 
     return BasketPrice(
         lines=[
-            LinePrice(round_money(unit, currency), round_money(unit * line.quantity, currency))
-            for unit, line in zip(units, lines, strict=True)
+            LinePrice(round_money(unit, currency), shown)
+            for unit, shown in zip(units, line_prices, strict=True)
         ],
-        base_price=round_money(base, currency),
-        discount=round_money(base - net, currency),
-        sales_tax=round_money(tax, currency),
+        base_price=base_shown,
+        discount=base_shown - net_shown,
+        sales_tax=tax_shown,
         total_price=total_price,
         giftcard_amount=covered_by_cards,
         giftcards=paid,
     )
+
+
+def _take_proportionally(amounts: list[Decimal], indexes: Sequence[int], taken: Decimal) -> None:
+    """Take `taken` off the lines at `indexes`, in proportion to what each is worth (exact)."""
+    whole = sum((amounts[i] for i in indexes), start=ZERO)
+    if whole <= 0 or taken <= 0:
+        return
+    for i in indexes:
+        amounts[i] -= taken * amounts[i] / whole
+
+
+def allocate(exact: Sequence[Decimal], total: Decimal, currency: str) -> list[Decimal]:
+    """Exact amounts rounded to the currency so that they add up to `total` exactly: each is
+    rounded down, and the cents left over go one each to the largest remainders (ties: the
+    first line)."""
+    step = quantum(currency)
+    floors = [max(amount, ZERO).quantize(step, rounding=ROUND_DOWN) for amount in exact]
+    left = int((total - sum(floors, start=ZERO)) / step)
+    order = sorted(range(len(exact)), key=lambda i: (-(max(exact[i], ZERO) - floors[i]), i))
+    for i in order[: max(left, 0)] if order else []:
+        floors[i] += step
+    if left > len(order) and order:  # cannot happen for amounts that sum to `total`; stay exact
+        floors[order[0]] += step * (left - len(order))
+    return floors
 
 
 def package_price(package: Package, ctx: PricingContext) -> PackagePrice:

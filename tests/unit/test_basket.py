@@ -432,3 +432,71 @@ def test_dynamic_package_rules(
     with refused(error, field):
         b.replace_dynamic_packages(5, username, offers, NOW)
     assert b.dynamic_packages == []
+
+
+# --- as sold now (the hosted checkout, before it charges) --------------------------------------
+
+
+def test_as_sold_now_prices_packages_and_coupons_as_they_are_now() -> None:
+    sword = package(10, "2.50")
+    b = basket(username="Steve", username_id=7)
+    add(b, sword, 2)
+    b.coupons = [coupon("SAVE10", "10")]
+    dearer = package(10, "4.00")
+    b.as_sold_now({10: dearer}, {"SAVE10": coupon("SAVE10", "50", id=2)}, NOW)
+    b.reprice(store(), NOW)
+    assert b.lines[0].base_price == D("4.00")
+    assert b.coupons[0].id == 2
+    assert b.total_price == D("4.00")  # 8.00 - 50 %
+
+
+@pytest.mark.parametrize(
+    ("packages", "coupons", "field"),
+    [
+        ({}, {"SAVE10": None}, "package_id"),  # removed from the catalog
+        ({10: package(10, disabled=True)}, {"SAVE10": None}, "package_id"),
+        ({10: package(10, expiration_date=NOW)}, {"SAVE10": None}, "package_id"),
+        ({10: package(10)}, {}, "coupon_code"),  # the coupon was deleted
+    ],
+)
+def test_as_sold_now_refuses_what_the_store_no_longer_sells(
+    packages: dict[int, Package], coupons: dict[str, Any], field: str
+) -> None:
+    b = basket(username="Steve", username_id=7)
+    add(b, package(10), 1)
+    b.coupons = [coupon("SAVE10", "10")]
+    current = {code: c if c is not None else coupon(code, "10") for code, c in coupons.items()}
+    with refused(Invalid, field):
+        b.as_sold_now(packages, current, NOW)
+
+
+def test_as_sold_now_holds_user_limit_across_a_players_lines() -> None:
+    """An own line and a gift to Steve, both added before Steve logged in: two for one player."""
+    limited = package(12, user_limit=1)
+    b = basket()
+    add(b, limited, 1)
+    add(b, limited, 1, gift_to="Steve", recipient=(7, "Steve"))
+    b.authenticate(7, "Steve", NOW)
+    with refused(Invalid, "quantity"):
+        b.as_sold_now({12: limited}, {}, NOW)
+
+
+def test_as_sold_now_prices_a_tier_upgrade_at_its_prorated_difference() -> None:
+    from webstore.players import Tier
+
+    vip = package(1, "4.99", type=PackageType.SUBSCRIPTION, expiry_length=1, expiry_period="month")
+    mvp = package(2, "9.99", type=PackageType.SUBSCRIPTION, expiry_length=1, expiry_period="month")
+    b = basket(username="Steve", username_id=7)
+    add(b, mvp, 1)
+    tier = Tier(
+        id=1,
+        username_id=7,
+        category_id=1,
+        package_id=1,
+        created_at=NOW,
+        next_payment_date=NOW + timedelta(days=15),
+    )
+    b.as_sold_now({1: vip, 2: mvp}, {}, NOW, {(7, 1): tier})
+    assert D("0") < b.lines[0].base_price < D("5.00")
+    b.as_sold_now({1: vip, 2: mvp}, {}, NOW, {})  # no tier: the full price
+    assert b.lines[0].base_price == D("9.99")

@@ -15,12 +15,15 @@ by the next submit of the same form:
 
 from __future__ import annotations
 
+import logging
 import re
 import secrets
+from collections.abc import Iterable
 from datetime import datetime
 from decimal import Decimal
 
 from webstore.basket import Basket
+from webstore.catalog import Package, PackageType, Store
 from webstore.checkout import pages
 from webstore.checkout.gateway import (
     ChargeRequest,
@@ -34,15 +37,22 @@ from webstore.event_types import EventType
 from webstore.events import DomainEvent
 from webstore.money import ZERO
 from webstore.payments.order import Order, OrderLine
-from webstore.payments.recording import fulfil
+from webstore.payments.recording import fulfil, resume
 from webstore.payments.status import PaymentStatus
 from webstore.payments.subject import SubjectLine, SubjectPayment, payment_subject
+from webstore.players import Tier
+from webstore.repo import start_read
 from webstore.repo.baskets import AttemptStatus, BasketReads, BasketRepository
-from webstore.repo.checkout_attempts import CheckoutAttemptRepository
+from webstore.repo.checkout_attempts import AlreadyPaid, CheckoutAttemptRepository
 from webstore.repo.payments import GiftCardUse
+from webstore.repo.player_tiers import ONGOING_STATUSES, PlayerTierRepository
+from webstore.repo.store import StoreRepository, StoreView
+from webstore.repo.users import User
 from webstore.services import Services
 from webstore.storefront.baskets import CHECKOUT_CLAIM_TIMEOUT, Loaded, load, reprice
 from webstore.storefront.pages import PageResult  # the hosted pages' one result type
+
+logger = logging.getLogger(__name__)
 
 ATTEMPT_KEY = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 
@@ -103,68 +113,275 @@ def _not_payable(loaded: Loaded) -> str:
 # --- paying --------------------------------------------------------------------------------
 
 
-def pay(services: Services, ident: str, key: str, card_number: str) -> PageResult:
+def pay(
+    services: Services, ident: str, key: str, card_number: str, shown_amount: str | None = None
+) -> PageResult:
+    """Pay for the basket under attempt `key`. `shown_amount`: the amount due the form showed;
+    a new attempt never charges more (the store's prices went up meanwhile: the form again)."""
     if not ATTEMPT_KEY.match(key or ""):
         raise Invalid("attempt_key is missing or malformed; reload the checkout page", field="attempt_key")
-    loaded = load(services, ident, None, BasketReads(checkout_attempt=key))
+    # One read: the basket, its store, this attempt, and the basket's order if already recorded.
+    loaded = load(services, ident, None, BasketReads(checkout_attempt=key, order=order_key(ident)))
     basket = loaded.basket
     previous = loaded.attempt
+    now = services.now()
+    if loaded.order is not None:  # paid already (perhaps by an attempt that died before completing)
+        return _already_paid(services, loaded, key, gateway_for(services), now)
     if basket.complete:
         return _after_payment(services, basket)
     if previous is not None and previous.status is AttemptStatus.DECLINED:
         return PageResult(402, _form(services, basket, previous.reason or "The payment was declined"))
+    if previous is not None and basket.checkout_attempt != key:
+        # This attempt's claim was taken over after it timed out: it must not charge now, and
+        # whatever it charged before it stopped goes back (idempotent).
+        refunded = gateway_for(services).refund_attempt(key)
+        _release(services, basket, key, now, reason="superseded by a newer attempt")
+        return PageResult(409, _form(services, basket, _superseded(refunded)))
     refusal = _not_payable(loaded)
     if refusal:
         return PageResult(422, pages.message_page("Checkout", refusal))
-    now = services.now()
+    # What the store sells now: the catalog (fulfilment uses this read too), the buyer and the
+    # coupons' current definitions, each read once, before anything is claimed or charged.
+    catalog = start_read(StoreRepository(services.table).operator_view, basket.account_id)
+    current = BasketRepository(services.table).read(
+        basket.account_id,
+        BasketReads(
+            username=basket.username,
+            coupon_codes=tuple(c.code for c in basket.coupons),
+            tier_slots=_tier_slots(basket),
+        ),
+    )
+    view = catalog.result()
+    tiers = _ongoing_tiers(services, basket.account_id, current.tier_slots, view)
+    try:
+        basket.as_sold_now(_catalog_of(view, basket, tiers.values()), current.coupons, now, tiers)
+    except DomainError as refused:
+        return PageResult(
+            422,
+            pages.message_page(
+                "Checkout", refused.detail, link=basket.cancel_url or None, link_text="Back to the shop"
+            ),
+        )
+    if previous is None and _price_changed(basket, loaded.store, now, shown_amount):
+        message = (
+            "The store's prices went up since this page was shown: the total is now "
+            f"{basket.total_price - basket.giftcard_amount} {basket.currency}. Check it and pay again."
+        )
+        return PageResult(409, _form(services, basket, message))
     if previous is None:
-        _claim(services, basket, key, now)
+        superseded = basket.checkout_attempt  # a stale claim of an attempt that stopped, or None
+        try:
+            _claim(services, basket, key, now)
+        except AlreadyPaid:  # recorded since the read: answer as if the read had seen it
+            return pay(services, ident, key, card_number)
+    else:
+        superseded = previous.taken_over
+    gateway = gateway_for(services)
+    if superseded:
+        # The order is not recorded (the claim checked) and the old attempt can no longer record
+        # it (fulfilment checks the claim): whatever it charged goes back. The claim kept its
+        # key on this attempt, so a resumed attempt repeats this (the refund is idempotent).
+        gateway.refund_attempt(superseded)
     reprice(basket, loaded.store, now)
     amount_due = basket.total_price - basket.giftcard_amount
 
-    gateway = gateway_for(services)
-    charge = gateway.charge(
-        ChargeRequest(key, amount_due, basket.currency, f"Basket {ident}", card_number, basket.email)
-    )
+    try:
+        charge = gateway.charge(
+            ChargeRequest(key, amount_due, basket.currency, f"Basket {ident}", card_number, basket.email)
+        )
+    except Exception as error:  # the processor may or may not have taken the money
+        return _unfulfilled(services, basket, key, gateway, error)
     if charge.status is ChargeStatus.DECLINED:
         _release(services, basket, key, now, reason=charge.reason)
         _publish_declined(services, basket, charge.reason, gateway.name)
         return PageResult(402, _form(services, basket, charge.reason))
     if charge.status is ChargeStatus.REDIRECT:
         return PageResult(redirect=charge.redirect_url)
-    return settle(services, basket, key, amount_due, charge)
+    return settle(services, basket, key, amount_due, charge, view=view, buyer=current.user)
+
+
+def _price_changed(basket: Basket, store: Store, now: datetime, shown_amount: str | None) -> bool:
+    """Whether the amount due now (the basket repriced as sold now) is more than the form
+    showed: never charge more than the player saw (less, e.g. a tier upgrade's prorated price
+    or a cheaper package, goes ahead)."""
+    if not shown_amount:
+        return False
+    reprice(basket, store, now)
+    try:
+        shown = Decimal(shown_amount)
+    except ArithmeticError:
+        return True
+    return basket.total_price - basket.giftcard_amount > shown
+
+
+def _tier_slots(basket: Basket) -> tuple[tuple[int, int], ...]:
+    """(receiving player, category) of the subscription lines: where a tier may be upgraded."""
+    slots = {
+        (receiver, line.category_id)
+        for line in basket.lines
+        if line.type is PackageType.SUBSCRIPTION and (receiver := basket.receiver_id(line)) is not None
+    }
+    return tuple(sorted(slots))
+
+
+def _ongoing_tiers(
+    services: Services, account_id: int, slots: dict[tuple[int, int], int], view: StoreView
+) -> dict[tuple[int, int], Tier]:
+    """The ongoing tiers the slots name, in categories that are tiered (one GetItem per tier:
+    only for a player who already holds a tier there, i.e. an upgrade or a renewal)."""
+    tiers = {}
+    repository = PlayerTierRepository(services.table)
+    for slot, tier_id in slots.items():
+        category = view.category(slot[1])
+        tier = repository.get(account_id, tier_id) if category is not None and category.tiered else None
+        if tier is not None and tier.active and tier.status_id in ONGOING_STATUSES:
+            tiers[slot] = tier
+    return tiers
+
+
+def _catalog_of(view: StoreView, basket: Basket, tiers: Iterable[Tier]) -> dict[int, Package]:
+    """The packages the basket's lines name, and those its players' tiers are on."""
+    wanted = {line.package_id for line in basket.lines if not line.dynamic} | {t.package_id for t in tiers}
+    found = {package_id: view.package(package_id) for package_id in wanted}
+    return {package_id: package for package_id, package in found.items() if package is not None}
+
+
+def order_key(ident: str) -> str:
+    """Fulfilment's idempotency key of a basket's order: one payment per basket, ever."""
+    return f"basket-{ident}"
 
 
 def settle(
-    services: Services, basket: Basket, key: str, amount_due: Decimal, charge: ChargeResult
+    services: Services,
+    basket: Basket,
+    key: str,
+    amount_due: Decimal,
+    charge: ChargeResult,
+    *,
+    view: StoreView | None = None,
+    buyer: User | None = None,
 ) -> PageResult:
-    """A paid charge: fulfil the order (idempotent per basket) and complete the basket. Money
-    taken for an order fulfilment refuses (a coupon or gift card ran out meanwhile) goes back."""
+    """A paid charge: fulfil the order (idempotent per basket) and complete the basket.
+
+    Every way out of here leaves the charge either paying the recorded payment or refunded:
+    an order fulfilment refuses (a coupon or gift card ran out meanwhile, the claim was taken
+    over), any unexpected error before the payment is recorded, and an order that another
+    attempt's charge already paid all refund this charge."""
     gateway = gateway_for(services)
     now = services.now()
     try:
-        payment = fulfil(services, _order(basket, amount_due, gateway.name))
-    except DomainError as refused:
-        refunded = gateway.refund(charge.reference, amount_due)
-        _release(services, basket, key, now, reason=refused.detail)
-        outcome = "your payment was refunded" if refunded else "contact the store for a refund"
-        message = f"We could not complete the order ({refused.detail}); {outcome}."
-        return PageResult(409, _form(services, basket, message))
+        payment = fulfil(services, _order(basket, amount_due, gateway.name, key), view, buyer)
+    except Exception as error:
+        return _unfulfilled(services, basket, key, gateway, error)
+    if payment.checkout_attempt != key:  # recorded under another charge: this one is a second
+        refunded = gateway.refund_attempt(key)
+        _release(services, basket, key, now, reason="the order was already paid")
+        return _complete_paid(services, basket, None, payment.transaction_id, now, refunded=refunded)
     _complete(services, basket, key, payment.transaction_id, now)
     return _after_payment(services, basket)
 
 
+def _unfulfilled(
+    services: Services, basket: Basket, key: str, gateway: PaymentGateway, error: Exception
+) -> PageResult:
+    """Fulfilment failed after the charge. If the order was recorded all the same (the error
+    came after its transaction), the payment stands and a resubmit finishes; otherwise the
+    money goes back. When even that cannot be told, the error stands (500) and the attempt
+    stays pending: the next submit of the form resumes it with the same charge."""
+    recorded = (
+        BasketRepository(services.table)
+        .read(basket.account_id, BasketReads(basket=basket.ident, order=order_key(basket.ident)))
+        .order
+    )
+    if recorded is not None and recorded.checkout_attempt == key:
+        raise error  # paid and recorded: the next submit completes the basket
+    refunded = gateway.refund_attempt(key)
+    now = services.now()
+    reason = error.detail if isinstance(error, DomainError) else "the order could not be recorded"
+    _release(services, basket, key, now, reason=reason)
+    if recorded is not None:  # another attempt's charge paid it
+        payment = resume(services, basket.account_id, recorded.payment_id)
+        return _complete_paid(services, basket, None, payment.transaction_id, now, refunded=refunded)
+    if not isinstance(error, DomainError):
+        logger.exception("checkout: fulfilment failed after the charge; refunded=%s", refunded)
+    outcome = "your payment was refunded" if refunded else "contact the store for a refund"
+    message = f"We could not complete the order ({reason}); {outcome}."
+    return PageResult(409, _form(services, basket, message))
+
+
+def _already_paid(
+    services: Services, loaded: Loaded, key: str, gateway: PaymentGateway, now: datetime
+) -> PageResult:
+    """The basket's order is recorded: never charge again. An attempt of this key that is not
+    the one that paid may have charged before it stopped: that charge goes back."""
+    basket, recorded = loaded.basket, loaded.order
+    assert recorded is not None
+    paid_by_this = recorded.checkout_attempt == key
+    refunded = True
+    if loaded.attempt is not None and not paid_by_this:
+        refunded = gateway.refund_attempt(key)
+        if loaded.attempt.status is AttemptStatus.PENDING:
+            _close(services, basket, key, now, reason="the order was already paid")
+    if basket.complete:
+        return _complete_paid(services, basket, None, None, now, refunded=refunded)
+    # The run that recorded it stopped before completing: finish its commands and event first.
+    payment = resume(services, basket.account_id, recorded.payment_id)
+    return _complete_paid(
+        services, basket, key if paid_by_this else None, payment.transaction_id, now, refunded=refunded
+    )
+
+
+def _complete_paid(
+    services: Services,
+    basket: Basket,
+    key: str | None,
+    transaction_id: str | None,
+    now: datetime,
+    *,
+    refunded: bool,
+) -> PageResult:
+    """Complete a basket whose order is recorded (by this attempt when `key` is given)."""
+    if not basket.complete and transaction_id:
+        fresh = BasketRepository(services.table).get(basket.ident)
+        if not fresh.complete:
+            _complete(services, fresh, key, transaction_id, now)
+        basket = fresh
+    if not refunded:
+        return PageResult(
+            409,
+            pages.message_page(
+                "Checkout",
+                "This basket was already paid; this second payment could not be refunded "
+                "automatically: contact the store for a refund.",
+            ),
+        )
+    return _after_payment(services, basket)
+
+
+def _superseded(refunded: bool) -> str:
+    outcome = "anything it charged was refunded" if refunded else "contact the store for a refund"
+    return f"This payment attempt was replaced by a newer one; {outcome}. Pay again below."
+
+
 def _claim(services: Services, basket: Basket, key: str, now: datetime) -> None:
     """Mark the basket with this attempt, or learn who holds it (409)."""
-    CheckoutAttemptRepository(services.table).claim(basket, key, now, now - CHECKOUT_CLAIM_TIMEOUT)
+    CheckoutAttemptRepository(services.table).claim(
+        basket, key, order_key(basket.ident), now, now - CHECKOUT_CLAIM_TIMEOUT
+    )
 
 
 def _release(services: Services, basket: Basket, key: str, now: datetime, *, reason: str) -> None:
-    """Close a failed attempt and free the basket for the next one."""
+    """Close a failed attempt and free the basket for the next one (if it still holds it)."""
     CheckoutAttemptRepository(services.table).release(basket, key, now, reason)
 
 
-def _complete(services: Services, basket: Basket, key: str, transaction_id: str, now: datetime) -> None:
+def _close(services: Services, basket: Basket, key: str, now: datetime, *, reason: str) -> None:
+    CheckoutAttemptRepository(services.table).close(basket.ident, key, now, reason)
+
+
+def _complete(
+    services: Services, basket: Basket, key: str | None, transaction_id: str, now: datetime
+) -> None:
     CheckoutAttemptRepository(services.table).complete(basket, key, transaction_id, now)
 
 
@@ -174,10 +391,11 @@ def _after_payment(services: Services, basket: Basket) -> PageResult:
     return PageResult(redirect=receipt_url(services, basket.ident))
 
 
-def _order(basket: Basket, amount_due: Decimal, gateway: str) -> Order:
+def _order(basket: Basket, amount_due: Decimal, gateway: str, key: str) -> Order:
     return Order(
         account_id=basket.account_id,
-        idempotency_key=f"basket-{basket.ident}",
+        idempotency_key=order_key(basket.ident),
+        checkout_attempt=key,
         username=basket.username or "",
         email=basket.email or "",
         ip=basket.ip,

@@ -46,6 +46,12 @@ class PaymentGateway(Protocol):
 
     def refund(self, reference: str, amount: Decimal) -> bool: ...
 
+    def refund_attempt(self, attempt_key: str) -> bool:
+        """Give back whatever the charge made under `attempt_key` took, if there was one.
+        Idempotent: a second call, or a key that never charged, changes nothing and answers
+        True; False only when the processor could not refund (the store must)."""
+        ...
+
 
 SANDBOX_DECLINED_CARD = "4000000000000002"
 
@@ -67,3 +73,7 @@ class SandboxGateway:
     def refund(self, reference: str, amount: Decimal) -> bool:
         """Sandbox charges move no money, so giving it back always succeeds."""
         return reference.startswith("sandbox-")
+
+    def refund_attempt(self, attempt_key: str) -> bool:
+        """Nothing moved, so there is always nothing left to give back."""
+        return True

@@ -61,6 +61,8 @@ def checkout_page(basket: Basket, *, pay_url: str, attempt_key: str, error: str 
     form = (
         f'<form method=post action="{escape(pay_url, quote=True)}">'
         f'<input type=hidden name=attempt_key value="{escape(attempt_key, quote=True)}">'
+        # what this page asked for: pay refuses to charge another amount without showing it
+        f'<input type=hidden name=amount_due value="{basket.total_price - basket.giftcard_amount}">'
         "<label for=card>Card number (sandbox: any number pays; 4000 0000 0000 0002 declines)</label>"
         "<input id=card name=card_number inputmode=numeric autocomplete=cc-number maxlength=23"
         ' value="4242 4242 4242 4242">'

@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 from webstore import keys
 from webstore.catalog import Package
 from webstore.errors import Invalid, NotFound
-from webstore.money import round_money, symbol
+from webstore.money import MINOR_UNITS, round_money, symbol
 from webstore.operator import schemas, views
 from webstore.payments import changes
 from webstore.payments.order import MAX_LINES, Order, OrderLine
@@ -150,7 +150,10 @@ def create_manual_payment(
         if package is None:
             raise Invalid(f"Package {wanted.id} does not exist", field=f"packages.{index}.id")
         packages.append(package)
-    prices = split_price(round_money(body.price, store.currency), [p.price for p in packages], store.currency)
+    if round_money(body.price, store.currency) != body.price:  # never round money silently
+        places = MINOR_UNITS.get(store.currency.upper(), 2)
+        raise Invalid(f"price has more than {places} decimal places ({store.currency})", field="price")
+    prices = split_price(body.price, [p.price for p in packages], store.currency)
     order = Order(
         account_id=account_id,
         idempotency_key=idempotency_key or f"manual-{uuid.uuid4().hex}",

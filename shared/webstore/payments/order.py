@@ -45,6 +45,10 @@ class Order(Model):
     giftcards: list[GiftCardUse] = Field(default_factory=list)
     creator_code: str = ""
     basket_ident: str | None = None
+    # The hosted checkout's attempt whose charge pays this order: recorded only while that
+    # attempt holds the basket's claim, and kept on the payment so that another attempt's
+    # charge can be recognised (and refunded) as a second one.
+    checkout_attempt: str | None = None
     custom: dict[str, Any] | None = None
     note: str = ""
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import ROUND_DOWN, Decimal
 
-from webstore import keys
+from webstore import keys, record_size
 from webstore.calendar import period_end
 from webstore.catalog import CommandTrigger, CommunityGoal, Coupon, GoalStatus, Package, PackageType
 from webstore.errors import Conflict, Invalid
@@ -234,12 +234,38 @@ def new_payment(
         giftcards=order.giftcards,
         creator_code=order.creator_code,
         basket_ident=order.basket_ident,
+        checkout_attempt=order.checkout_attempt,
         custom=order.custom,
         notes=[PaymentNote(created_at=now, note=order.note)] if order.note else [],
         idempotency_key=order.idempotency_key,
         created_at=now,
         updated_at=now,
     )
+
+
+def check_user_limits(lines: Sequence[PaymentLine], view: StoreView) -> None:
+    """`user_limit` per receiving player across the whole order: own lines, gifts to oneself
+    and a package listed twice all count (the purchase counters then hold it across orders)."""
+    for counts in purchase_counts(lines).values():
+        for package_id, count in counts.items():
+            package = view.package(package_id)
+            if package is not None and package.user_limit and count > package.user_limit:
+                raise Invalid(
+                    f"Package {package_id} may be bought {package.user_limit} time(s) per player;"
+                    f" this order gives one player {count}",
+                    field="packages",
+                )
+
+
+def check_recordable(payment: PaymentRecord) -> None:
+    """Refuse (422) a payment whose record would not fit in its item with room to spare."""
+    size = len(payment.model_dump_json().encode())
+    if size > record_size.RECORD_LIMIT:
+        raise Invalid(
+            f"The order is too large to record ({size} bytes of payment and commands; at most"
+            f" {record_size.RECORD_LIMIT}): fewer packages or quantities per payment",
+            field="packages",
+        )
 
 
 def purchase_counts(lines: Sequence[PaymentLine]) -> dict[int, dict[int, int]]:

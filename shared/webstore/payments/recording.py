@@ -30,6 +30,7 @@ from webstore.payments.events import publish_status
 from webstore.payments.order import Order
 from webstore.repo import Contention, Transaction
 from webstore.repo.account import AccountRepository
+from webstore.repo.checkout_attempts import CheckoutAttemptRepository
 from webstore.repo.payment_effects import EffectKeys, EffectReads, PaymentEffectsRepository
 from webstore.repo.payments import PaymentLine, PaymentRecord, PaymentRepository
 from webstore.repo.player_tiers import PlayerTierRepository
@@ -40,15 +41,21 @@ from webstore.repo.users import User, UserRepository
 from webstore.services import Services
 
 MAX_ATTEMPTS = 40
+# Contention retries stop after this long even before MAX_ATTEMPTS: well inside the pay and
+# createPayment functions' timeouts, so the caller still answers (and refunds) itself.
+TIME_BUDGET_SECONDS = 8.0
 
 
-def fulfil(services: Services, order: Order, view: StoreView | None = None) -> PaymentRecord:
+def fulfil(
+    services: Services, order: Order, view: StoreView | None = None, buyer: User | None = None
+) -> PaymentRecord:
     """Record the payment of `order` and queue what it causes; the same order twice → the
     same payment, nothing doubled. Conflict when a coupon, gift card or user limit refuses.
-    `view` (the store partition as `StoreRepository.operator_view` reads it) saves a read when
-    the caller already has it."""
+    `view` (the store partition as `StoreRepository.operator_view` reads it) and `buyer` (the
+    registered user of `order.username`) save a read each when the caller already has them."""
     users = UserRepository(services.table)
-    buyer = users.ensure(order.username)
+    if buyer is None or buyer.username.lower() != order.username.lower():
+        buyer = users.ensure(order.username)
     recipients = {buyer.username.lower(): buyer}
     for line in order.lines:
         if line.gift_username and line.gift_username.lower() not in recipients:
@@ -59,6 +66,7 @@ def fulfil(services: Services, order: Order, view: StoreView | None = None) -> P
         raise Invalid(f"The store sells in {view.store.currency}", field="currency")
     now = services.now()
     lines = planning.payment_lines(order, view, buyer, recipients)
+    planning.check_user_limits(lines, view)
     purchase_commands = planning.commands_for(lines, view, CommandTrigger.PURCHASE, now)
     accounts = AccountRepository(services.table)
     command_ids = (
@@ -77,7 +85,10 @@ def fulfil(services: Services, order: Order, view: StoreView | None = None) -> P
     )
     effects = PaymentEffectsRepository(services.table)
 
+    give_up_at = time.monotonic() + TIME_BUDGET_SECONDS
     for attempt in range(MAX_ATTEMPTS):
+        if attempt and time.monotonic() >= give_up_at:
+            break
         reads = effects.read(wanted)
         if reads.order_payment_id is not None:
             return _finish(services, _payment_of_order(services, order.account_id, reads.order_payment_id))
@@ -85,8 +96,13 @@ def fulfil(services: Services, order: Order, view: StoreView | None = None) -> P
         payment = recording.payment(reads)
         commands = planning.with_ids(purchase_commands, command_ids, payment.id)
         tx = recording.transaction(reads, payment, tier_lines, spare_tier_ids)
-        first = planning.plan_commands(payment, CommandTrigger.PURCHASE.value, commands, 100 - len(tx) - 1)
+        claimed = bool(order.checkout_attempt and order.basket_ident)
+        room = planning.MAX_TRANSACTION_ACTIONS - len(tx) - 1 - int(claimed)  # the payment, the claim
+        first = planning.plan_commands(payment, CommandTrigger.PURCHASE.value, commands, room)
+        planning.check_recordable(payment)
         PaymentRepository.add_payment(tx, payment)
+        if claimed:
+            CheckoutAttemptRepository.add_claim_check(tx, order.basket_ident, order.checkout_attempt)  # type: ignore[arg-type]
         QueueRepository(services.table).add_enqueue(tx, order.account_id, first)
         try:
             tx.commit()
@@ -95,6 +111,12 @@ def fulfil(services: Services, order: Order, view: StoreView | None = None) -> P
             continue
         return _finish(services, payment)
     raise Conflict("The store is busy; the payment was not recorded, try again")
+
+
+def resume(services: Services, account_id: int, payment_id: int) -> PaymentRecord:
+    """Finish what a recorded payment's run left undone (command chunks, its event): for a
+    caller that knows the order is recorded (one GetItem, then only what is pending)."""
+    return _finish(services, _payment_of_order(services, account_id, payment_id))
 
 
 def _payment_of_order(services: Services, account_id: int, payment_id: int) -> PaymentRecord:

@@ -18,6 +18,7 @@ from webstore.catalog import Category, Coupon, CreatorCode, GiftCard, Package, S
 from webstore.db import ConditionFailed, Item, Table, TransactAction, from_item, to_item
 from webstore.errors import Conflict, NotFound
 from webstore.item_size import check_item_size
+from webstore.repo.player_tiers import tier_slot_key
 from webstore.repo.users import User, user_of_item
 
 
@@ -33,6 +34,9 @@ class BasketReads:
     creator_code: str | None = None
     username: str | None = None  # a player in the registry (a gift's recipient)
     checkout_attempt: str | None = None  # the hosted checkout's attempt key
+    order: str | None = None  # fulfilment's idempotency key of the basket's order (is it paid?)
+    coupon_codes: tuple[str, ...] = ()  # the current definitions of the coupons a basket holds
+    tier_slots: tuple[tuple[int, int], ...] = ()  # (player, category): which tier each holds
 
 
 class AttemptStatus(StrEnum):
@@ -47,6 +51,15 @@ class CheckoutAttempt(BaseModel):
     status: AttemptStatus = AttemptStatus.PENDING
     reason: str = ""
     transaction_id: str | None = None
+    taken_over: str | None = None  # the key of the stale claim this attempt took over
+
+
+@dataclass(frozen=True)
+class RecordedOrder:
+    """Fulfilment's record of an order: the payment it made and the attempt that paid it."""
+
+    payment_id: int
+    checkout_attempt: str | None
 
 
 @dataclass
@@ -64,6 +77,9 @@ class StoreAndBasket:
     creator_code: CreatorCode | None = None
     user: User | None = None
     attempt: CheckoutAttempt | None = None
+    order: RecordedOrder | None = None
+    coupons: dict[str, Coupon] = field(default_factory=dict)  # by upper-case code (coupon_codes)
+    tier_slots: dict[tuple[int, int], int] = field(default_factory=dict)  # (player, category) → tier id
 
 
 class BasketRepository:
@@ -106,6 +122,12 @@ class BasketRepository:
             wanted["user"] = keys.user_key(reads.username)
         if reads.basket and reads.checkout_attempt:
             wanted["attempt"] = keys.checkout_attempt_key(reads.basket, reads.checkout_attempt)
+        for code in reads.coupon_codes:
+            wanted[f"coupon {code.upper()}"] = keys.key(account, keys.coupon_code_sk(code))
+        for username_id, category_id in reads.tier_slots:
+            wanted[f"slot {username_id} {category_id}"] = tier_slot_key(account_id, username_id, category_id)
+        if reads.order:
+            wanted["order"] = keys.key(account, keys.order_sk(reads.order))
 
         items = {
             (i["PK"], i["SK"]): i for i in self.table.batch_get(list(wanted.values()), consistent=consistent)
@@ -134,6 +156,17 @@ class BasketRepository:
             result.user = user_of_item(item)
         if (item := found.get("attempt")) is not None:
             result.attempt = from_item(CheckoutAttempt, item)
+        for code in reads.coupon_codes:
+            if (item := found.get(f"coupon {code.upper()}")) is not None:
+                result.coupons[code.upper()] = from_item(Coupon, item)
+        for slot in reads.tier_slots:
+            if (item := found.get(f"slot {slot[0]} {slot[1]}")) is not None:
+                result.tier_slots[slot] = int(item["tier_id"])
+        if (item := found.get("order")) is not None:
+            result.order = RecordedOrder(
+                payment_id=int(item["payment_id"]),
+                checkout_attempt=item.get("checkout_attempt"),
+            )
         return result
 
     # --- what basket limits check: a player's history in a store (fulfilment keeps it) ---

@@ -19,14 +19,34 @@ from webstore.repo.baskets import AttemptStatus, BasketRepository
 ATTEMPT_TTL = timedelta(days=30)
 
 
+class AlreadyPaid(Conflict):
+    """The basket's order is recorded: nothing more may be charged for it."""
+
+    def __init__(self) -> None:
+        super().__init__("This basket has already been paid")
+
+
+class ClaimLost(Conflict):
+    """The attempt no longer holds the basket's claim: a later attempt took it over."""
+
+    def __init__(self) -> None:
+        super().__init__("A newer payment attempt took over this basket; this one was stopped")
+
+
 class CheckoutAttemptRepository:
     def __init__(self, table: Table) -> None:
         self.table = table
 
-    def claim(self, basket: Basket, key: str, now: datetime, stale_before: datetime) -> None:
+    def claim(self, basket: Basket, key: str, order_key: str, now: datetime, stale_before: datetime) -> None:
         """Create the attempt and mark the basket with it, if the basket is the version read,
-        not complete, and holds no live claim (none, null, or one started before `stale_before`)."""
+        not complete, holds no live claim (none, null, or one started before `stale_before`),
+        and its order (fulfilment's idempotency key `order_key`) is not recorded: AlreadyPaid."""
         tx = Transaction(self.table)
+        tx.check(
+            keys.key(keys.account_pk(basket.account_id), keys.order_sk(order_key)),
+            "attribute_not_exists(PK)",
+            fails=AlreadyPaid(),
+        )
         tx.put(
             {
                 **keys.checkout_attempt_key(basket.ident, key),
@@ -34,6 +54,8 @@ class CheckoutAttemptRepository:
                 "status": AttemptStatus.PENDING,
                 "created_at": now.isoformat(),
                 "expires_at": int((now + ATTEMPT_TTL).timestamp()),
+                # the stale claim this one takes over, whose charge must go back
+                **({"taken_over": basket.checkout_attempt} if basket.checkout_attempt else {}),
             },
             condition="attribute_not_exists(PK)",
             fails=Conflict("This payment is already being processed; reload the page"),
@@ -66,29 +88,59 @@ class CheckoutAttemptRepository:
         basket.checkout_attempt = key
         basket.checkout_started_at = now
 
-    def release(self, basket: Basket, key: str, now: datetime, reason: str) -> None:
-        """Close a failed attempt and free the basket for the next one (its TTL comes back)."""
-        tx = Transaction(self.table)
-        tx.update(
-            keys.checkout_attempt_key(basket.ident, key),
-            "SET #s = :s, reason = :r, finished_at = :now",
-            names={"#s": "status"},
-            values={":s": AttemptStatus.DECLINED, ":r": reason, ":now": now.isoformat()},
+    @staticmethod
+    def add_claim_check(tx: Transaction, ident: str, key: str) -> None:
+        """The transaction commits only while attempt `key` holds the basket's claim
+        (ClaimLost otherwise): a payment is recorded by the attempt that may charge, no other."""
+        tx.check(
+            keys.basket_key(ident),
+            "checkout_attempt = :k",
+            values={":k": key},
+            fails=ClaimLost(),
         )
+
+    def release(self, basket: Basket, key: str, now: datetime, reason: str) -> None:
+        """Close a failed attempt and free the basket for the next one (its TTL comes back).
+        An attempt whose claim was taken over is only closed: the basket is the new one's."""
+        tx = Transaction(self.table)
+        self._close(tx, basket.ident, key, now, reason)
         tx.update(
             keys.basket_key(basket.ident),
             "SET expires_at = :expires REMOVE checkout_attempt, checkout_started_at ADD #v :one",
             condition="checkout_attempt = :k",
             names={"#v": "version"},
             values={":k": key, ":one": 1, ":expires": basket.expires_at},
+            fails=ClaimLost(),
         )
-        tx.commit()
+        try:
+            tx.commit()
+        except ClaimLost:
+            closing = Transaction(self.table)
+            self._close(closing, basket.ident, key, now, reason)
+            closing.commit()
+            return
         basket.version += 1
         basket.checkout_attempt = None
         basket.checkout_started_at = None
 
-    def complete(self, basket: Basket, key: str, transaction_id: str, now: datetime) -> None:
-        """The basket complete with its transaction id (never expiring), the attempt paid."""
+    def close(self, ident: str, key: str, now: datetime, reason: str) -> None:
+        """Close an attempt that no longer holds the basket (one UpdateItem)."""
+        tx = Transaction(self.table)
+        self._close(tx, ident, key, now, reason)
+        tx.commit()
+
+    @staticmethod
+    def _close(tx: Transaction, ident: str, key: str, now: datetime, reason: str) -> None:
+        tx.update(
+            keys.checkout_attempt_key(ident, key),
+            "SET #s = :s, reason = :r, finished_at = :now",
+            names={"#s": "status"},
+            values={":s": AttemptStatus.DECLINED, ":r": reason, ":now": now.isoformat()},
+        )
+
+    def complete(self, basket: Basket, key: str | None, transaction_id: str, now: datetime) -> None:
+        """The basket complete with its transaction id (never expiring), the attempt (if one
+        was made under `key`) paid."""
         basket.complete = True
         basket.transaction_id = transaction_id
         basket.payment_status = PaymentStatus.COMPLETE
@@ -98,10 +150,11 @@ class CheckoutAttemptRepository:
         basket.updated_at = now
         tx = Transaction(self.table)
         tx.add(BasketRepository(self.table).save_action(basket))
-        tx.update(
-            keys.checkout_attempt_key(basket.ident, key),
-            "SET #s = :s, transaction_id = :t, finished_at = :now",
-            names={"#s": "status"},
-            values={":s": AttemptStatus.PAID, ":t": transaction_id, ":now": now.isoformat()},
-        )
+        if key is not None:
+            tx.update(
+                keys.checkout_attempt_key(basket.ident, key),
+                "SET #s = :s, transaction_id = :t, finished_at = :now",
+                names={"#s": "status"},
+                values={":s": AttemptStatus.PAID, ":t": transaction_id, ":now": now.isoformat()},
+            )
         tx.commit()

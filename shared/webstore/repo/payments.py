@@ -72,6 +72,7 @@ class PaymentRecord(Model):
     giftcards: list[GiftCardUse] = Field(default_factory=list)
     creator_code: str = ""
     basket_ident: str | None = None
+    checkout_attempt: str | None = None  # the attempt whose charge paid it (hosted checkout)
     custom: dict[str, Any] | None = None
     notes: list[PaymentNote] = Field(default_factory=list)
     idempotency_key: str
@@ -165,6 +166,8 @@ class PaymentRepository:
                 **keys.key(pk, keys.order_sk(payment.idempotency_key)),
                 "entity": "order",
                 "payment_id": payment.id,
+                # which attempt's charge paid it: a later attempt reads it with the basket
+                "checkout_attempt": payment.checkout_attempt,
             },
             condition="attribute_not_exists(PK)",
         )

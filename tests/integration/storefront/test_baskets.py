@@ -246,8 +246,10 @@ def test_add_refuses_bad_input(demo: DemoStore, invoke: Invoke) -> None:
     assert_error(add(invoke, ident, package_id=10, type="subscription"), 422, "type")
     assert_error(add(invoke, ident, quantity=1), 422, "package_id")
     assert_error(add(invoke, ident, package_id=10, variable_data={"k": "v" * 501}), 422)
-    assert add(invoke, ident, package_id=10, quantity=1000).status == 200
-    assert_error(add(invoke, ident, package_id=10), 422, "quantity")  # 1001 in total
+    # 1,000 Diamond Swords would make a payment record too large to store (issue 10, item 1)
+    assert_error(add(invoke, ident, package_id=10, quantity=1000), 422, "quantity", "cannot be recorded")
+    assert add(invoke, ident, package_id=10, quantity=200).status == 200
+    assert_error(add(invoke, ident, package_id=10, quantity=100), 422, "quantity")  # 300 do not fit
     assert_error(add(invoke, "1-" + "0" * 32, package_id=10), 404, None, "Basket not found")
 
 

@@ -1,0 +1,218 @@
+"""The hosted checkout charges what the store sells now, only orders it can record, within
+each package's per-player limit (issue 10, items 1, 4, 5)."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+
+from functions.operator import create_coupon, delete_coupon, get_coupon, update_package
+from functions.storefront import (
+    add_basket_package,
+    apply_coupon,
+    create_basket,
+    get_checkout_page,
+    pay_checkout,
+)
+from tests.conftest import DemoStore, Invoke, Response
+from tests.integration.checkout.test_checkout import FORM, attempt_key_of, basket_json, payments
+from tests.integration.checkout.test_pay_faults import RecordingGateway, assert_books_balance
+from tests.integration.operator.support import secret_headers
+from webstore import record_size
+from webstore.checkout import checkout
+from webstore.payments import planning
+
+
+@pytest.fixture
+def gateway(monkeypatch: pytest.MonkeyPatch, demo: DemoStore) -> RecordingGateway:
+    books = RecordingGateway()
+    monkeypatch.setattr(checkout, "gateway_for", lambda services: books)
+    return books
+
+
+def basket_with(invoke: Invoke, demo: DemoStore, *adds: dict[str, Any]) -> str:
+    created = invoke(
+        create_basket.handler, "POST", f"/api/accounts/{demo.token}/baskets", body={"username": "Steve"}
+    )
+    ident: str = created.json()["data"]["ident"]
+    for body in adds:
+        added = invoke(add_basket_package.handler, "POST", f"/api/baskets/{ident}/packages", body=body)
+        assert added.status == 200, added.body
+    return ident
+
+
+def submit(invoke: Invoke, ident: str, form: Response) -> Response:
+    """Submit the form a page shows, as a browser would (the attempt key and the amount shown)."""
+    shown = re.search(r'name=amount_due value="([^"]+)"', form.body)
+    assert shown, form.body
+    fields = {"attempt_key": attempt_key_of(form), "card_number": "4242", "amount_due": shown.group(1)}
+    return invoke(
+        pay_checkout.handler, "POST", f"/checkout/{ident}/pay", raw_body=urlencode(fields), headers=FORM
+    )
+
+
+def pay_now(invoke: Invoke, ident: str) -> Response:
+    return submit(invoke, ident, invoke(get_checkout_page.handler, "GET", f"/checkout/{ident}"))
+
+
+def test_an_order_too_large_to_record_is_refused_at_add_to_basket(demo: DemoStore, invoke: Invoke) -> None:
+    """1,000 Diamond Swords (two commands each) would make a payment record past the item limit."""
+    ident = basket_with(invoke, demo)
+    added = invoke(
+        add_basket_package.handler,
+        "POST",
+        f"/api/baskets/{ident}/packages",
+        body={"package_id": 10, "quantity": 1000},
+    )
+    assert added.status == 422, added.body
+    assert "quantity" in added.body and "fit" in added.body
+    assert basket_json(invoke, demo, ident)["packages"] == []
+
+
+def test_a_record_too_large_after_the_charge_is_refunded_not_kept(
+    demo: DemoStore, invoke: Invoke, gateway: RecordingGateway, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last line of defence: fulfilment measures the record and refuses; the charge goes back."""
+    ident = basket_with(invoke, demo, {"package_id": 10, "quantity": 3})
+    monkeypatch.setattr(record_size, "RECORD_LIMIT", 100)
+    answer = pay_now(invoke, ident)
+    assert answer.status == 409 and "refunded" in answer.body
+    assert payments(invoke, demo) == []
+    assert basket_json(invoke, demo, ident)["complete"] is False
+    assert gateway.refunded == set(gateway.charged) and gateway.charged
+    monkeypatch.setattr(record_size, "RECORD_LIMIT", 300_000)
+    assert pay_now(invoke, ident).status == 303  # the basket is not locked
+    assert_books_balance(gateway, demo)
+
+
+def test_any_unexpected_fulfilment_error_refunds(
+    demo: DemoStore, invoke: Invoke, gateway: RecordingGateway, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ident = basket_with(invoke, demo, {"package_id": 10})
+
+    def broken(*_args: object) -> None:
+        raise ValueError("not a domain error")
+
+    monkeypatch.setattr(planning, "check_recordable", broken)
+    answer = pay_now(invoke, ident)
+    assert answer.status == 409 and "refunded" in answer.body
+    assert payments(invoke, demo) == []
+    assert_books_balance(gateway, demo)
+
+
+def test_a_package_disabled_since_it_was_added_is_not_sold(
+    demo: DemoStore, invoke: Invoke, gateway: RecordingGateway
+) -> None:
+    ident = basket_with(invoke, demo, {"package_id": 10}, {"package_id": 20})
+    disabled = invoke(
+        update_package.handler,
+        "PUT",
+        "/package/20",
+        headers=secret_headers(demo.server_secret),
+        body={"disabled": True},
+    )
+    assert disabled.status == 200, disabled.body
+    answer = pay_now(invoke, ident)
+    assert answer.status == 422
+    assert "Legendary Crate Key is no longer for sale" in answer.body
+    assert gateway.charged == {} and payments(invoke, demo) == []
+
+
+def test_a_price_changed_since_it_was_added_is_charged_as_now(
+    demo: DemoStore, invoke: Invoke, gateway: RecordingGateway
+) -> None:
+    ident = basket_with(invoke, demo, {"package_id": 10, "quantity": 2})
+    invoke(
+        update_package.handler,
+        "PUT",
+        "/package/10",
+        headers=secret_headers(demo.server_secret),
+        body={"price": 4},
+    )
+    went_up = pay_now(invoke, ident)  # the page showed 5.00: nothing more is charged unseen
+    assert went_up.status == 409 and "now 8.00 USD" in went_up.body
+    assert gateway.charged == {}
+    assert submit(invoke, ident, went_up).status == 303  # the form now shows 8.00
+    assert list(gateway.charged.values()) == [8]
+    assert payments(invoke, demo)[0]["amount"] == "8.00"
+
+
+def test_a_coupon_deleted_and_recreated_under_its_code_discounts_as_it_is_now(
+    demo: DemoStore, invoke: Invoke, gateway: RecordingGateway
+) -> None:
+    ident = basket_with(invoke, demo, {"package_id": 10, "quantity": 2})  # 2 x 2.50
+    applied = invoke(
+        apply_coupon.handler, "POST", f"/api/baskets/{ident}/coupons", body={"coupon_code": "WELCOME10"}
+    )
+    assert applied.status == 200
+    secret = secret_headers(demo.server_secret)
+    old = invoke(get_coupon.handler, "GET", "/coupons/WELCOME10", headers=secret).json()["data"]
+    assert invoke(delete_coupon.handler, "DELETE", f"/coupons/{old['id']}", headers=secret).status == 204
+    created = invoke(
+        create_coupon.handler,
+        "POST",
+        "/coupons",
+        headers=secret,
+        body={
+            "code": "WELCOME10",
+            "effective_on": "cart",
+            "discount_type": "percentage",
+            "discount_percentage": 50,
+        },
+    )
+    assert created.status == 200, created.body
+    assert pay_now(invoke, ident).status == 303
+    assert [str(v) for v in gateway.charged.values()] == ["2.50"]
+
+
+def test_a_deleted_coupon_stops_the_payment_before_any_charge(
+    demo: DemoStore, invoke: Invoke, gateway: RecordingGateway
+) -> None:
+    ident = basket_with(invoke, demo, {"package_id": 10})
+    invoke(apply_coupon.handler, "POST", f"/api/baskets/{ident}/coupons", body={"coupon_code": "WELCOME10"})
+    secret = secret_headers(demo.server_secret)
+    old = invoke(get_coupon.handler, "GET", "/coupons/WELCOME10", headers=secret).json()["data"]
+    invoke(delete_coupon.handler, "DELETE", f"/coupons/{old['id']}", headers=secret)
+    answer = pay_now(invoke, ident)
+    assert answer.status == 422 and "WELCOME10 no longer exists" in answer.body
+    assert gateway.charged == {}
+
+
+def test_a_tier_upgrade_through_the_basket_costs_its_prorate_price(
+    demo: DemoStore, invoke: Invoke, gateway: RecordingGateway
+) -> None:
+    """Steve buys VIP (tier in Ranks), half a period later adds MVP: checkout charges what the
+    storefront shows as MVP's `prorate_price`, not MVP's full 9.99."""
+    from datetime import UTC, datetime, timedelta
+
+    from functions.storefront import get_categories
+    from webstore.services import get_services
+
+    start = datetime(2026, 6, 1, 12, tzinfo=UTC)
+    get_services().clock = lambda: start
+    assert pay_now(invoke, basket_with(invoke, demo, {"package_id": 1})).status == 303
+    [vip] = list(gateway.charged.values())
+    assert vip == Decimal("4.99")
+
+    later = start + timedelta(days=10)
+    get_services().clock = lambda: later
+    ident = basket_with(invoke, demo, {"package_id": 2})
+    steve = basket_json(invoke, demo, ident)["username_id"]
+    shown = invoke(
+        get_categories.handler,
+        "GET",
+        f"/api/accounts/{demo.token}/categories",
+        query={"usernameId": str(steve), "includePackages": "1"},
+        headers=demo.basic_auth(),
+    )
+    ranks = next(c for c in shown.json()["data"] if c["id"] == 1)
+    prorated = Decimal(str(next(p for p in ranks["packages"] if p["id"] == 2)["prorate_price"]))
+    assert Decimal(0) < prorated < Decimal("5.00")
+
+    assert pay_now(invoke, ident).status == 303
+    assert list(gateway.charged.values())[-1] == prorated
+    assert payments(invoke, demo)[0]["amount"] == str(prorated)
