@@ -7,8 +7,9 @@ from decimal import Decimal
 import pytest
 
 from functions.operator import create_payment
-from tests.conftest import DemoStore, Invoke
 from tests.integration.operator.support import secret_headers
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
 from webstore import keys
 from webstore.errors import Conflict, Invalid
 from webstore.payments import recording

@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 
 from functions.storefront import get_checkout_page
-from tests.conftest import DemoStore, Invoke
-from tests.integration.checkout.test_checkout import attempt_key_of, basket_json, new_basket, pay
-from tests.integration.operator.support import Clock
+from tests.integration.storefront.test_checkout import attempt_key_of, basket_json, new_basket, pay
+from tests.support.clock import Clock
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
 from webstore import keys
 from webstore.checkout import checkout
 from webstore.checkout.gateway import ChargeRequest, ChargeResult, ChargeStatus

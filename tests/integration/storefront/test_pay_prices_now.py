@@ -18,10 +18,12 @@ from functions.storefront import (
     get_checkout_page,
     pay_checkout,
 )
-from tests.conftest import DemoStore, Invoke, Response
-from tests.integration.checkout.test_checkout import FORM, attempt_key_of, basket_json, payments
-from tests.integration.checkout.test_pay_faults import RecordingGateway, assert_books_balance
 from tests.integration.operator.support import secret_headers
+from tests.integration.storefront.test_checkout import FORM, attempt_key_of, basket_json, payments
+from tests.integration.storefront.test_pay_faults import RecordingGateway, assert_books_balance
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
+from tests.support.lambda_events import Response
 from webstore import record_size
 from webstore.checkout import checkout
 from webstore.payments import planning

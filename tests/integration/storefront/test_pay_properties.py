@@ -18,9 +18,10 @@ from functions.storefront import (
     create_basket,
     get_checkout_page,
 )
-from tests.conftest import DemoStore, Invoke
-from tests.integration.checkout.test_checkout import attempt_key_of, basket_json, pay
-from tests.integration.checkout.test_pay_faults import RecordingGateway
+from tests.integration.storefront.test_checkout import attempt_key_of, basket_json, pay
+from tests.integration.storefront.test_pay_faults import RecordingGateway
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
 from webstore import keys
 from webstore.checkout import checkout
 from webstore.payments import planning
