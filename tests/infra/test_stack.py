@@ -17,14 +17,14 @@ from infra.aws.events import MAX_RECEIVES, consumer_of
 from infra.aws.functions import SECRET_GUARD_ACTIONS, TABLE_WRITE_ACTIONS
 from tests.support.cdk import Synthesized, synthesize
 from webstore import db
-from webstore.operator.auth import GUARD_KEY_PREFIX
+from webstore.failure_guard import CHECKOUT_KEY, GUARD_KEY_PREFIXES, SERVER_SECRET
 
 WRITE_ACTIONS = {*TABLE_WRITE_ACTIONS, "dynamodb:TransactWriteItems", "dynamodb:PartiQLInsert",
                  "dynamodb:PartiQLUpdate", "dynamodb:PartiQLDelete", "dynamodb:*"}  # fmt: skip
 # The event consumers, as the route table declares them (the stack reads the same declarations).
 EVENT_CONSUMERS = {each.handler_path: each.consumer.access for each in consumers()}
 DISPATCH_HANDLER = consumer_of(Trigger.WEBHOOK_QUEUE).handler_path
-GUARD_CONDITION = {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": [f"{GUARD_KEY_PREFIX}*"]}}
+GUARD_CONDITION = {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": [f"{p}*" for p in GUARD_KEY_PREFIXES]}}
 
 
 @pytest.fixture(scope="module")
