@@ -53,7 +53,9 @@ def secret_guard_statement(table_arn: str) -> iam.PolicyStatement:
     return iam.PolicyStatement(
         actions=list(SECRET_GUARD_ACTIONS),
         resources=[table_arn],
-        conditions={"ForAllValues:StringLike": {"dynamodb:LeadingKeys": [f"{prefix}*" for prefix in GUARD_KEY_PREFIXES]}},
+        conditions={
+            "ForAllValues:StringLike": {"dynamodb:LeadingKeys": [f"{p}*" for p in GUARD_KEY_PREFIXES]}
+        },
     )
 
 

@@ -168,6 +168,36 @@ def test_every_operator_function_may_count_wrong_secrets(
         assert [s.get("Condition") for s in writes] == [GUARD_CONDITION], handler
 
 
+BASIC_AUTH_ROUTES = {"getCategories", "updateTier", "createBasket", "createDynamicPackage"}
+
+
+def test_every_storefront_function_that_checks_basic_auth_may_count_wrong_checkout_keys(
+    synth: Synthesized, route_table: tuple[Operation, ...]
+) -> None:
+    """Issue 10, item 14: a wrong checkout key is counted even on a read-only route
+    (getCategories with usernameId), under the checkout-key prefix and the secret guard's only."""
+    assert {SERVER_SECRET.key_prefix, CHECKOUT_KEY.key_prefix} == set(GUARD_KEY_PREFIXES)
+    functions = functions_by_handler(synth)
+    storefront = {
+        op.route.operation_id: op.handler_path
+        for op in route_table
+        if op.route.interface is Interface.STOREFRONT
+    }
+    assert set(storefront) >= BASIC_AUTH_ROUTES
+    for operation_id in BASIC_AUTH_ROUTES:
+        template, _, function = functions[storefront[operation_id]]
+        statements = policy_statements(template, function)
+        may_write = [
+            s for s in statements if {"dynamodb:UpdateItem", "dynamodb:PutItem"} <= statement_actions(s)
+        ]
+        assert may_write, f"{operation_id} cannot count a wrong checkout key"
+    template, _, function = functions[storefront["getCategories"]]
+    writes = [s for s in policy_statements(template, function) if statement_actions(s) & WRITE_ACTIONS]
+    assert [s.get("Condition") for s in writes] == [GUARD_CONDITION]
+    leading = GUARD_CONDITION["ForAllValues:StringLike"]["dynamodb:LeadingKeys"]
+    assert f"{CHECKOUT_KEY.key_prefix}*" in leading and f"{SERVER_SECRET.key_prefix}*" in leading
+
+
 def test_event_consumers_are_built_as_declared(synth: Synthesized) -> None:
     functions = functions_by_handler(synth)
     assert consumers(), "the route table declares the event consumers"

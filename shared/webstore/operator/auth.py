@@ -1,8 +1,9 @@
 """Server secrets: who is calling the operator interface, and the brute-force guard.
 
 A secret is looked up by its SHA-256 (one BatchGetItem that also reads the caller address's
-failure mark; the guard is webstore.failure_guard's SERVER_SECRET). Verified secrets are cached in process for `secret_cache_seconds`: a revoked or
-rotated secret keeps working on a warm instance for at most that long (docs/operator.md).
+failure mark; the guard is webstore.failure_guard's SERVER_SECRET). Verified secrets are cached
+in process for `secret_cache_seconds`: a revoked or rotated secret keeps working on a warm
+instance for at most that long (docs/operator.md).
 """
 
 from __future__ import annotations

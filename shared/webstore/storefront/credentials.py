@@ -78,7 +78,9 @@ def check_checkout_credentials(
     now = _now(services)
     CHECKOUT_KEY.check_mark(services, credentials.client, mark, now)
     identifier_ok = hmac.compare_digest(credentials.username.encode(), store.public_token.encode())
-    key_ok = bool(store.checkout_key_hash) and keys.secret_matches(credentials.password, store.checkout_key_hash)
+    key_ok = bool(store.checkout_key_hash) and keys.secret_matches(
+        credentials.password, store.checkout_key_hash
+    )
     if not (identifier_ok and key_ok):
         CHECKOUT_KEY.count_failure(services, credentials.client, now)
         raise Unauthorized("The webstore identifier or checkout API key is wrong")
