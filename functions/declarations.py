@@ -24,8 +24,9 @@ class Access(StrEnum):
     BUS_PUT = "bus:put"
     # The key that opens webhook signing secrets (webstore.secret_box): the dispatch function.
     WEBHOOK_KEY = "webhook-key:read"
-    # The brute-force guard's failure counters (webstore.operator.auth), and nothing else of the
-    # table: a wrong server secret is counted even on a read-only operator route.
+    # The brute-force guard's failure counters (webstore.failure_guard.GUARD_KEY_PREFIXES), and
+    # nothing else of the table: a wrong server secret or checkout key is counted even on a
+    # read-only route.
     SECRET_GUARD = "secret-guard:write"
 
 
@@ -34,9 +35,11 @@ WRITE = frozenset({Access.TABLE_READ, Access.TABLE_WRITE})
 WRITE_AND_PUBLISH = frozenset({Access.TABLE_READ, Access.TABLE_WRITE, Access.BUS_PUT})
 
 # What every function of an interface may touch besides its own route's declaration: every
-# operator route checks the server secret, so every one counts wrong secrets.
+# operator route checks the server secret, so every one counts wrong secrets; the storefront's
+# routes that check Basic auth (getCategories with usernameId among them, a read) count wrong
+# checkout keys, and the `$default` function serves them all.
 INTERFACE_ACCESS: dict[Interface, frozenset[Access]] = {
-    Interface.STOREFRONT: frozenset(),
+    Interface.STOREFRONT: frozenset({Access.SECRET_GUARD}),
     Interface.OPERATOR: frozenset({Access.SECRET_GUARD}),
 }
 

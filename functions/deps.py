@@ -40,8 +40,11 @@ async def path_token(request: Request, token: str = "") -> str | None:
     return str(value) if value is not None else None
 
 
-def parse_basic_auth(header: str) -> Credentials | None:
-    """(username, password) of an HTTP Basic Authorization header; None when absent or garbled."""
+def parse_basic_auth(header: str, client: str) -> Credentials | None:
+    """The credentials of an HTTP Basic Authorization header from `client` (the caller's address,
+    whose wrong keys the guard counts); None when absent or garbled."""
+    from webstore.storefront.credentials import Credentials
+
     scheme, _, value = header.partition(" ")
     if scheme.lower() != "basic" or not value:
         return None
@@ -50,14 +53,14 @@ def parse_basic_auth(header: str) -> Credentials | None:
     except (binascii.Error, UnicodeDecodeError):
         return None
     username, sep, password = decoded.partition(":")
-    return (username, password) if sep else None
+    return Credentials(username, password, client) if sep else None
 
 
 async def basic_credentials(request: Request) -> Credentials | None:
     """The storefront's Basic auth (webstore identifier : checkout API key), as sent. The use
     case checks it against the store it reads anyway (webstore.storefront.credentials): checking
     here would cost a round trip of its own."""
-    return parse_basic_auth(request.headers.get("authorization", ""))
+    return parse_basic_auth(request.headers.get("authorization", ""), client_ip(request))
 
 
 def client_ip(request: Request) -> str:

@@ -23,7 +23,7 @@ from constructs import Construct
 from functions.declarations import Access
 from infra.aws.config import StageConfig
 from webstore import db
-from webstore.operator.auth import GUARD_KEY_PREFIX
+from webstore.failure_guard import GUARD_KEY_PREFIXES
 
 RUNTIME = lambda_.Runtime.PYTHON_3_12
 ARCHITECTURE = lambda_.Architecture.ARM_64
@@ -42,16 +42,20 @@ TABLE_WRITE_ACTIONS = (
     "dynamodb:DeleteItem",
     "dynamodb:BatchWriteItem",
 )
-# The brute-force guard counts a wrong secret with UpdateItem, or PutItem when its window lapsed.
+# The brute-force guard counts a wrong secret or checkout key with UpdateItem, or PutItem when
+# its window lapsed.
 SECRET_GUARD_ACTIONS = ("dynamodb:UpdateItem", "dynamodb:PutItem")
 
 
 def secret_guard_statement(table_arn: str) -> iam.PolicyStatement:
-    """Writes of the guard's failure counters only: items whose partition key has its prefix."""
+    """Writes of the guard's failure counters only: items whose partition key has one of its
+    prefixes (server secrets, checkout keys)."""
     return iam.PolicyStatement(
         actions=list(SECRET_GUARD_ACTIONS),
         resources=[table_arn],
-        conditions={"ForAllValues:StringLike": {"dynamodb:LeadingKeys": [f"{GUARD_KEY_PREFIX}*"]}},
+        conditions={
+            "ForAllValues:StringLike": {"dynamodb:LeadingKeys": [f"{p}*" for p in GUARD_KEY_PREFIXES]}
+        },
     )
 
 

@@ -17,14 +17,14 @@ from infra.aws.events import MAX_RECEIVES, consumer_of
 from infra.aws.functions import SECRET_GUARD_ACTIONS, TABLE_WRITE_ACTIONS
 from tests.support.cdk import Synthesized, synthesize
 from webstore import db
-from webstore.operator.auth import GUARD_KEY_PREFIX
+from webstore.failure_guard import CHECKOUT_KEY, GUARD_KEY_PREFIXES, SERVER_SECRET
 
 WRITE_ACTIONS = {*TABLE_WRITE_ACTIONS, "dynamodb:TransactWriteItems", "dynamodb:PartiQLInsert",
                  "dynamodb:PartiQLUpdate", "dynamodb:PartiQLDelete", "dynamodb:*"}  # fmt: skip
 # The event consumers, as the route table declares them (the stack reads the same declarations).
 EVENT_CONSUMERS = {each.handler_path: each.consumer.access for each in consumers()}
 DISPATCH_HANDLER = consumer_of(Trigger.WEBHOOK_QUEUE).handler_path
-GUARD_CONDITION = {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": [f"{GUARD_KEY_PREFIX}*"]}}
+GUARD_CONDITION = {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": [f"{p}*" for p in GUARD_KEY_PREFIXES]}}
 
 
 @pytest.fixture(scope="module")
@@ -166,6 +166,36 @@ def test_every_operator_function_may_count_wrong_secrets(
         template, _, function = functions[handler]
         writes = [s for s in policy_statements(template, function) if statement_actions(s) & WRITE_ACTIONS]
         assert [s.get("Condition") for s in writes] == [GUARD_CONDITION], handler
+
+
+BASIC_AUTH_ROUTES = {"getCategories", "updateTier", "createBasket", "createDynamicPackage"}
+
+
+def test_every_storefront_function_that_checks_basic_auth_may_count_wrong_checkout_keys(
+    synth: Synthesized, route_table: tuple[Operation, ...]
+) -> None:
+    """Issue 10, item 14: a wrong checkout key is counted even on a read-only route
+    (getCategories with usernameId), under the checkout-key prefix and the secret guard's only."""
+    assert {SERVER_SECRET.key_prefix, CHECKOUT_KEY.key_prefix} == set(GUARD_KEY_PREFIXES)
+    functions = functions_by_handler(synth)
+    storefront = {
+        op.route.operation_id: op.handler_path
+        for op in route_table
+        if op.route.interface is Interface.STOREFRONT
+    }
+    assert set(storefront) >= BASIC_AUTH_ROUTES
+    for operation_id in BASIC_AUTH_ROUTES:
+        template, _, function = functions[storefront[operation_id]]
+        statements = policy_statements(template, function)
+        may_write = [
+            s for s in statements if {"dynamodb:UpdateItem", "dynamodb:PutItem"} <= statement_actions(s)
+        ]
+        assert may_write, f"{operation_id} cannot count a wrong checkout key"
+    template, _, function = functions[storefront["getCategories"]]
+    writes = [s for s in policy_statements(template, function) if statement_actions(s) & WRITE_ACTIONS]
+    assert [s.get("Condition") for s in writes] == [GUARD_CONDITION]
+    leading = GUARD_CONDITION["ForAllValues:StringLike"]["dynamodb:LeadingKeys"]
+    assert f"{CHECKOUT_KEY.key_prefix}*" in leading and f"{SERVER_SECRET.key_prefix}*" in leading
 
 
 def test_event_consumers_are_built_as_declared(synth: Synthesized) -> None:

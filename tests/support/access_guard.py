@@ -23,7 +23,7 @@ from botocore.exceptions import ClientError
 from functions.declarations import Access, Interface
 from functions.routes import consumers, operations, unmatched_access
 from webstore.events import DomainEvent, Publisher
-from webstore.operator.auth import GUARD_KEY_PREFIX
+from webstore.failure_guard import GUARD_KEY_PREFIXES
 from webstore.services import get_services
 
 # What each DynamoDB operation needs, as IAM authorizes it (TransactWriteItems: by its actions).
@@ -81,7 +81,7 @@ def table_violation(operation: str, params: dict[str, Any], access: frozenset[Ac
         if may_write:
             return None
         key = _partition_key(operation, params)
-        if operation in GUARD_WRITES and Access.SECRET_GUARD in access and key.startswith(GUARD_KEY_PREFIX):
+        if operation in GUARD_WRITES and Access.SECRET_GUARD in access and key.startswith(GUARD_KEY_PREFIXES):
             return None
         return f"{operation} of {key or 'an item'} without table write access"
     return f"{operation} is granted to no function"

@@ -1,8 +1,9 @@
 """Server secrets: who is calling the operator interface, and the brute-force guard.
 
 A secret is looked up by its SHA-256 (one BatchGetItem that also reads the caller address's
-failure mark). Verified secrets are cached in process for `secret_cache_seconds`: a revoked or
-rotated secret keeps working on a warm instance for at most that long (docs/operator.md).
+failure mark; the guard is webstore.failure_guard's SERVER_SECRET). Verified secrets are cached
+in process for `secret_cache_seconds`: a revoked or rotated secret keeps working on a warm
+instance for at most that long (docs/operator.md).
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ import time
 from dataclasses import dataclass
 
 from webstore import keys
-from webstore.errors import Forbidden, Throttled
-from webstore.repo.throttle import ThrottleRepository
+from webstore.errors import Forbidden
+from webstore.failure_guard import SERVER_SECRET, blocked
 from webstore.services import Services
 
 # SPEC's header, what current plugins send, and what the legacy BuycraftX plugin sends.
@@ -21,8 +22,8 @@ SECRET_HEADERS = ("x-service-secret", "x-tebex-secret", "x-buycraft-secret")
 MAX_SECRET_LENGTH = 256
 # The guard's failure counters: the only items a read-only operator function may write
 # (Access.SECRET_GUARD; IAM grants it by this partition-key prefix).
-GUARD_SCOPE = "secret"
-GUARD_KEY_PREFIX = keys.throttle_prefix(GUARD_SCOPE)
+GUARD_SCOPE = SERVER_SECRET.scope
+GUARD_KEY_PREFIX = SERVER_SECRET.key_prefix
 
 
 @dataclass(frozen=True)
@@ -34,12 +35,11 @@ class ServerIdentity:
 
 
 class _SecretCache:
-    """Verified secret hashes and blocked addresses, per process (one Lambda instance)."""
+    """Verified secret hashes, per process (one Lambda instance)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._secrets: dict[tuple[str, str], tuple[ServerIdentity, float]] = {}
-        self._blocked: dict[tuple[str, str], float] = {}
 
     def identity(self, table: str, secret_hash: str) -> ServerIdentity | None:
         with self._lock:
@@ -57,26 +57,11 @@ class _SecretCache:
                 self._secrets.clear()
             self._secrets[(table, secret_hash)] = (identity, time.monotonic() + seconds)
 
-    def blocked_for(self, table: str, client: str, now: float) -> int:
-        """Seconds the address stays blocked (0: not blocked); `now` is the services clock."""
-        with self._lock:
-            until = self._blocked.get((table, client))
-            if until is None:
-                return 0
-            left = until - now
-            if left <= 0:
-                del self._blocked[(table, client)]
-                return 0
-            return max(1, int(left))
-
-    def block(self, table: str, client: str, until: float) -> None:
-        with self._lock:
-            self._blocked[(table, client)] = until
-
     def clear(self) -> None:
+        """Also forgets the blocked addresses of every guard (tests and benches start clean)."""
         with self._lock:
             self._secrets.clear()
-            self._blocked.clear()
+        blocked.clear()
 
 
 cache = _SecretCache()
@@ -91,38 +76,19 @@ def authenticate(services: Services, secret: str | None, client: str) -> ServerI
         )
     if len(secret) > MAX_SECRET_LENGTH:
         secret = secret[:MAX_SECRET_LENGTH]  # hashed and refused like any other wrong secret
-    settings = services.settings
     table = services.table.name
     now = int(services.now().timestamp())
-    blocked = cache.blocked_for(table, client, now)
-    if blocked:
-        raise Throttled("Too many invalid secrets from this address; try again later", retry_after=blocked)
+    SERVER_SECRET.check_remembered(services, client, now)
     secret_hash = keys.hash_secret(secret)
     known = cache.identity(table, secret_hash)
     if known is not None:
         return known
 
-    owner, mark = ThrottleRepository(services.table, GUARD_SCOPE).secret_and_mark(secret_hash, client)
-    if mark is not None and mark.blocks(now, settings.secret_failures_allowed):
-        cache.block(table, client, mark.expires_at)
-        raise Throttled(
-            "Too many invalid secrets from this address; try again later", retry_after=mark.expires_at - now
-        )
+    owner, mark = SERVER_SECRET.repository(services).secret_and_mark(secret_hash, client)
+    SERVER_SECRET.check_mark(services, client, mark, now)
     if owner is None:
-        failures, expires_at = _record_failure(services, client, now)
-        if failures > settings.secret_failures_allowed:
-            cache.block(table, client, expires_at)
-            raise Throttled(
-                "Too many invalid secrets from this address; try again later", retry_after=expires_at - now
-            )
+        SERVER_SECRET.count_failure(services, client, now)
         raise Forbidden("Invalid server secret")
     identity = ServerIdentity(owner.account_id, owner.server_id)
-    cache.remember(table, secret_hash, identity, settings.secret_cache_seconds)
+    cache.remember(table, secret_hash, identity, services.settings.secret_cache_seconds)
     return identity
-
-
-def _record_failure(services: Services, client: str, now: int) -> tuple[int, int]:
-    """Count one wrong secret in the address's window (a lapsed window starts over)."""
-    window = services.settings.secret_failure_window_seconds
-    mark = ThrottleRepository(services.table, GUARD_SCOPE).record_failure(client, now, window)
-    return mark.failures, mark.expires_at

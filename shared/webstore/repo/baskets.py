@@ -19,6 +19,7 @@ from webstore.db import ConditionFailed, Item, Table, TransactAction, from_item,
 from webstore.errors import Conflict, NotFound
 from webstore.item_size import check_item_size
 from webstore.repo.player_tiers import tier_slot_key
+from webstore.repo.throttle import FailureMark, failure_mark
 from webstore.repo.users import User, user_of_item
 
 
@@ -37,6 +38,7 @@ class BasketReads:
     order: str | None = None  # fulfilment's idempotency key of the basket's order (is it paid?)
     coupon_codes: tuple[str, ...] = ()  # the current definitions of the coupons a basket holds
     tier_slots: tuple[tuple[int, int], ...] = ()  # (player, category): which tier each holds
+    failure_mark: tuple[str, str] | None = None  # (guard scope, caller address): its failure mark
 
 
 class AttemptStatus(StrEnum):
@@ -80,6 +82,7 @@ class StoreAndBasket:
     order: RecordedOrder | None = None
     coupons: dict[str, Coupon] = field(default_factory=dict)  # by upper-case code (coupon_codes)
     tier_slots: dict[tuple[int, int], int] = field(default_factory=dict)  # (player, category) → tier id
+    failure_mark: FailureMark | None = None  # the caller's wrong credentials (webstore.failure_guard)
 
 
 class BasketRepository:
@@ -128,6 +131,8 @@ class BasketRepository:
             wanted[f"slot {username_id} {category_id}"] = tier_slot_key(account_id, username_id, category_id)
         if reads.order:
             wanted["order"] = keys.key(account, keys.order_sk(reads.order))
+        if reads.failure_mark:
+            wanted["failure_mark"] = keys.throttle_key(*reads.failure_mark)
 
         items = {
             (i["PK"], i["SK"]): i for i in self.table.batch_get(list(wanted.values()), consistent=consistent)
@@ -167,6 +172,7 @@ class BasketRepository:
                 payment_id=int(item["payment_id"]),
                 checkout_attempt=item.get("checkout_attempt"),
             )
+        result.failure_mark = failure_mark(found.get("failure_mark"))
         return result
 
     # --- what basket limits check: a player's history in a store (fulfilment keeps it) ---

@@ -10,18 +10,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from webstore import keys
-from webstore.db import ConditionFailed, Table
+from webstore.db import ConditionFailed, Item, Table
 
 
 @dataclass(frozen=True)
 class FailureMark:
-    """Wrong secrets from one address in the current window, and when the window ends."""
+    """Wrong credentials from one address in the current window, and when the window ends."""
 
     failures: int
     expires_at: int
 
     def blocks(self, now: int, allowed: int) -> bool:
         return self.expires_at > now and self.failures > allowed
+
+
+def failure_mark(item: Item | None) -> FailureMark | None:
+    """The mark of a read `THROTTLE#…` item (None: no failures counted)."""
+    if item is None:
+        return None
+    return FailureMark(int(item.get("failures", 0)), int(item.get("expires_at", 0)))
 
 
 @dataclass(frozen=True)
@@ -34,9 +41,16 @@ class SecretOwner:
 
 class ThrottleRepository:
     def __init__(self, table: Table, scope: str) -> None:
-        """`scope`: whose failures (the operator interface's server secret: `auth.GUARD_SCOPE`)."""
+        """`scope`: whose failures (webstore.failure_guard: the server secret, the checkout key)."""
         self.table = table
         self.scope = scope
+
+    def mark_key(self, client: str) -> dict[str, str]:
+        return keys.throttle_key(self.scope, client)
+
+    def mark(self, client: str) -> FailureMark | None:
+        """The caller's failure mark: one GetItem (for a use case with no batch read to join)."""
+        return failure_mark(self.table.get(self.mark_key(client)))
 
     def secret_and_mark(self, secret_hash: str, client: str) -> tuple[SecretOwner | None, FailureMark | None]:
         """Whose secret it is and the caller's failure mark: one BatchGetItem."""
@@ -47,7 +61,7 @@ class ThrottleRepository:
         mark = found.get((mark_key["PK"], mark_key["SK"]))
         return (
             SecretOwner(int(secret["account_id"]), int(secret["server_id"])) if secret else None,
-            FailureMark(int(mark.get("failures", 0)), int(mark.get("expires_at", 0))) if mark else None,
+            failure_mark(mark),
         )
 
     def record_failure(self, client: str, now: int, window: int) -> FailureMark:

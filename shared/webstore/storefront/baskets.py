@@ -25,7 +25,12 @@ from webstore.repo.baskets import BasketReads, BasketRepository, StoreAndBasket
 from webstore.repo.players import PlayerRepository
 from webstore.repo.users import UserRepository, check_username
 from webstore.services import Services
-from webstore.storefront.credentials import Credentials, check_checkout_credentials, verified
+from webstore.storefront.credentials import (
+    Credentials,
+    check_checkout_credentials,
+    check_not_blocked,
+    verified,
+)
 from webstore.storefront.inputs import (
     check_custom,
     check_email,
@@ -96,15 +101,20 @@ def load(
     """The basket, its store and what `reads` names, in one round trip (strongly consistent).
 
     With a token (the routes under `{headless_url}`), the basket must belong to that token's
-    store; with `credentials` (Basic auth), they must be that store's."""
+    store; with `credentials` (Basic auth), they must be that store's (the caller's failure
+    mark is read in the same round trip: the guard against guessed checkout keys)."""
     account_id = keys.account_of(ident, "Basket")
     if token is not None and keys.account_of(token) != account_id:
         raise NotFound("Basket not found")
-    read = basket_repository(services).read(account_id, _with_basket(reads, ident))
+    reads = _with_basket(reads, ident)
+    if credentials is not None:
+        check_not_blocked(services, credentials)
+        reads = replace(reads, failure_mark=credentials.failure_mark)
+    read = basket_repository(services).read(account_id, reads)
     if token is not None:
         verified(read.store, token)
     if credentials is not None:
-        check_checkout_credentials(read.store, credentials)
+        check_checkout_credentials(services, read.store, credentials, read.failure_mark)
     if read.basket is None:
         raise NotFound("Basket not found")
     return Loaded(**vars(read))
@@ -161,15 +171,18 @@ def create_basket(
     custom = check_custom(request.custom) if request.custom is not None else None
     ip = check_ip(ip)
 
+    if credentials is not None:
+        check_not_blocked(services, credentials)
+    reads = BasketReads(username=username, failure_mark=credentials.failure_mark if credentials else None)
     try:
-        read = basket_repository(services).read(account_id, BasketReads(username=username), consistent=False)
+        read = basket_repository(services).read(account_id, reads, consistent=False)
         store = verified(read.store, token)
     except NotFound:
         raise Invalid("The store ID is invalid", field="token") from None
     if store.disabled:
         raise Invalid("This store is disabled", field="token")
     if credentials is not None:
-        check_checkout_credentials(store, credentials)
+        check_checkout_credentials(services, store, credentials, read.failure_mark)
     trusted = credentials is not None
     # The hosted pages redirect to these: only to the store's own site (no open redirect),
     # unless the store's backend (Basic auth) chose them.

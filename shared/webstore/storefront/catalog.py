@@ -21,7 +21,13 @@ from webstore.repo.player_tiers import ONGOING_STATUSES, PlayerTierRepository
 from webstore.repo.store import StoreRepository, StoreView
 from webstore.services import Services
 from webstore.storefront import schemas
-from webstore.storefront.credentials import Credentials, check_checkout_credentials, require_present, verified
+from webstore.storefront.credentials import (
+    Credentials,
+    check_checkout_credentials,
+    require_present,
+    start_mark_read,
+    verified,
+)
 from webstore.storefront.views import (
     category_view,
     dynamic_package_views,
@@ -132,7 +138,8 @@ def get_categories(
 ) -> list[schemas.Category]:
     """Categories; with `username_id` (Basic auth), the player's active tiers and prorate prices.
 
-    The catalog Query, the basket GetItem and the tiers' GSI1 Query are issued together.
+    The catalog Query, the basket GetItem and the tiers' GSI1 Query are issued together (with
+    `username_id`, also the caller's failure mark: the guard against guessed checkout keys).
     """
     if username_id is None:
         view, basket = load_catalog_and_basket(
@@ -142,12 +149,13 @@ def get_categories(
     else:
         present = require_present(credentials)
         account_id = keys.account_of(public_token)
+        mark_future = start_mark_read(services, present)
         tiers_future = start_read(PlayerTierRepository(services.table).of_player, account_id, username_id)
         # Tiers carry their full Package, so the packages are read even without includePackages.
         view, basket = load_catalog_and_basket(
             services, public_token, basket_ident if include_packages else None, with_packages=True
         )
-        check_checkout_credentials(view.store, present)
+        check_checkout_credentials(services, view.store, present, mark_future.result())
         tiers = ongoing_tiers_by_category(tiers_future.result())
     ctx = pricing_context(services, view)
     return [

@@ -9,7 +9,8 @@ Rules (docs/players.md):
 - choosing the current package cancels a pending downgrade (status back to 1 "active").
 The write is conditional on the tier still being on the package it was read with.
 
-Round trips: the catalog Query and the tier GetItem, issued together; then one UpdateItem.
+Round trips: the catalog Query, the tier GetItem and the caller's failure mark (GetItem: the
+guard against guessed checkout keys), issued together; then one UpdateItem.
 """
 
 from __future__ import annotations
@@ -21,7 +22,12 @@ from webstore.repo import start_read
 from webstore.repo.player_tiers import ONGOING_STATUSES, PlayerTierRepository
 from webstore.services import Services
 from webstore.storefront.catalog import load_catalog
-from webstore.storefront.credentials import Credentials, check_checkout_credentials, require_present
+from webstore.storefront.credentials import (
+    Credentials,
+    check_checkout_credentials,
+    require_present,
+    start_mark_read,
+)
 
 
 def _tier_id(value: str) -> int:
@@ -36,9 +42,10 @@ def change_tier(
     present = require_present(credentials)
     account_id = keys.account_of(public_token)
     tiers = PlayerTierRepository(services.table)
+    mark_future = start_mark_read(services, present)
     tier_future = start_read(tiers.get, account_id, _tier_id(tier_id))
     view = load_catalog(services, public_token, with_packages=True)
-    check_checkout_credentials(view.store, present)
+    check_checkout_credentials(services, view.store, present, mark_future.result())
     tier = tier_future.result()
     if tier is None:
         raise NotFound("Tier not found")
