@@ -156,7 +156,7 @@ class RequestHygiene:
             scope = {**scope, "path": _SLASHES.sub("/", path), "raw_path": _SLASHES.sub("/", path).encode()}
         limit = get_settings().max_body_bytes
         length = dict(scope.get("headers") or []).get(b"content-length")
-        if length is not None and length.isdigit() and int(length) > limit:
+        if length is not None and length.isascii() and length.isdigit() and int(length) > limit:
             request = Request(scope)
             render = storefront_error if self.interface is Interface.STOREFRONT else operator_error
             response = render(request, 413, "Payload too large", self._too_large(limit))

@@ -1,11 +1,14 @@
 """DELETE {plugin_url}/gift-cards/{id} — void a gift card; 200 with the card (clients read it)."""
 
+from typing import Annotated
+
 from fastapi import Path
 
 from functions.deps import ServicesDep
 from functions.operator_deps import ServerDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.operator import gift_cards, schemas
+from webstore.validation import PathRef
 
 ROUTE = Route(
     Interface.OPERATOR, "DELETE", "/gift-cards/{gift_card_id}", "voidGiftCard", WRITE, "Void a gift card"
@@ -13,7 +16,7 @@ ROUTE = Route(
 
 
 async def endpoint(
-    who: ServerDep, svc: ServicesDep, gift_card_id: str = Path(max_length=64)
+    who: ServerDep, svc: ServicesDep, gift_card_id: Annotated[PathRef, Path(max_length=64)]
 ) -> schemas.Data[schemas.GiftCardView]:
     return schemas.Data(data=gift_cards.void_gift_card(svc, who.account_id, gift_card_id))
 

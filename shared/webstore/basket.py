@@ -130,7 +130,7 @@ class PackageRef:
     @classmethod
     def parse(cls, value: int | str, field: str = "package_id") -> PackageRef:
         text = str(value).strip()
-        if text.isdigit() and 1 <= int(text) <= keys.INT32_MAX:
+        if text.isascii() and text.isdigit() and 1 <= int(text) <= keys.INT32_MAX:
             return cls(None, int(text))
         parsed = keys.parse_package_ident(text)
         if parsed is None or not 1 <= parsed[2] <= keys.INT32_MAX:

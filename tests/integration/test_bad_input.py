@@ -12,12 +12,17 @@ from functions.operator import (
     create_payment_note,
     delete_commands,
     delete_coupon,
+    delete_coupon_by_code,
     get_coupon,
+    get_gift_card,
     get_payment,
     get_payment_fields,
+    get_player_packages,
     get_user,
+    top_up_gift_card,
     update_package,
     update_payment,
+    void_gift_card,
 )
 from functions.operator import get_package as operator_get_package
 from functions.storefront import (
@@ -66,6 +71,12 @@ OPERATOR_PATHS = [
     (update_payment, "PUT", "/payments/{}", "transaction"),
     (create_payment_note, "POST", "/payments/{}/note", "transaction"),
     (get_user, "GET", "/user/{}", "user"),
+    # The plugin routes of the drop-in work (the CI fuzz found `DELETE /gift-cards/¹` → 500).
+    (get_gift_card, "GET", "/gift-cards/{}", "gift_card_id"),
+    (top_up_gift_card, "PUT", "/gift-cards/{}", "gift_card_id"),
+    (void_gift_card, "DELETE", "/gift-cards/{}", "gift_card_id"),
+    (get_player_packages, "GET", "/player/{}/packages", "player"),
+    (delete_coupon_by_code, "DELETE", "/coupons/{}/code", "code"),
 ]
 
 

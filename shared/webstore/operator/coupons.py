@@ -58,7 +58,7 @@ def list_coupons(
 def coupon_by_ref(services: Services, account_id: int, ref: str) -> Coupon:
     """A coupon by id (or, for convenience, by code)."""
     coupons = AccountRepository(services.table)
-    if ref.isdigit() and 1 <= int(ref) <= keys.INT32_MAX:
+    if ref.isascii() and ref.isdigit() and 1 <= int(ref) <= keys.INT32_MAX:
         return coupons.coupon(account_id, int(ref))
     if not ref or len(ref) > 64:
         raise NotFound("Coupon not found")

@@ -22,7 +22,7 @@ from webstore.services import Services
 
 
 def card_id(ref: str) -> int:
-    if not ref.isdigit() or not 1 <= int(ref) <= keys.INT32_MAX:
+    if not (ref.isascii() and ref.isdigit()) or not 1 <= int(ref) <= keys.INT32_MAX:
         raise NotFound("Gift card not found")
     return int(ref)
 

@@ -11,7 +11,7 @@ from webstore.services import Services
 
 
 def package_id(ref: str) -> int:
-    if not ref.isdigit() or not 1 <= int(ref) <= keys.INT32_MAX:
+    if not (ref.isascii() and ref.isdigit()) or not 1 <= int(ref) <= keys.INT32_MAX:
         raise NotFound("Package not found")
     return int(ref)
 

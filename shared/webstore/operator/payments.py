@@ -96,7 +96,7 @@ def get_payment(services: Services, account_id: int, transaction_id: str) -> sch
 
 
 def _package(services: Services, account_id: int, package_ref: str) -> Package:
-    if not package_ref.isdigit() or not 1 <= int(package_ref) <= keys.INT32_MAX:
+    if not (package_ref.isascii() and package_ref.isdigit()) or not 1 <= int(package_ref) <= keys.INT32_MAX:
         raise NotFound("Package not found")
     package = StoreRepository(services.table).package(account_id, int(package_ref))
     if package is None:

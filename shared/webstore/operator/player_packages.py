@@ -42,7 +42,7 @@ def active_packages(
     """A pointer GetItem (UUID or username) and one GSI1 Query of the player's payments."""
     package_id = None
     if package is not None:
-        if not package.isdigit() or not 1 <= int(package) <= keys.INT32_MAX:
+        if not (package.isascii() and package.isdigit()) or not 1 <= int(package) <= keys.INT32_MAX:
             raise Invalid("package must be a package id", field="package")
         package_id = int(package)
     username_id = player_id(services, account_id, ref)

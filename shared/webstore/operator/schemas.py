@@ -357,7 +357,11 @@ class CouponCreate(BaseModel):
     @classmethod
     def form_number(cls, value: Any) -> Any:
         """Form bodies carry numbers as text."""
-        return int(value) if isinstance(value, str) and value.strip().isdigit() else value
+        return (
+            int(value)
+            if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit()
+            else value
+        )
 
     packages: list[int] = Field(default_factory=list, max_length=500)
     categories: list[int] = Field(default_factory=list, max_length=500)

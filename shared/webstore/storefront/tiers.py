@@ -31,7 +31,7 @@ from webstore.storefront.credentials import (
 
 
 def _tier_id(value: str) -> int:
-    if not value.isdigit() or not 1 <= int(value) <= keys.INT32_MAX:
+    if not (value.isascii() and value.isdigit()) or not 1 <= int(value) <= keys.INT32_MAX:
         raise NotFound("Tier not found")
     return int(value)
 

@@ -319,11 +319,11 @@ def server_address(address: str) -> tuple[str, int]:
     if host.startswith("["):
         inside, _, rest = host[1:].partition("]")
         host = inside
-        if rest.startswith(":") and rest[1:].isdigit():
+        if rest.startswith(":") and rest[1:].isascii() and rest[1:].isdigit():
             port = int(rest[1:])
     elif host.count(":") == 1:
         name, _, number = host.partition(":")
-        if number.isdigit():
+        if number.isascii() and number.isdigit():
             host, port = name, int(number)
     return host, port if 0 < port < 65536 else MINECRAFT_PORT
 
