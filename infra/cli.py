@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         from infra.local import DEMO_CATALOG, LocalConfig, run
 
-        run(
+        return run(
             LocalConfig(
                 host=args.host,
                 storefront_port=args.storefront_port,
@@ -75,7 +75,6 @@ def main(argv: list[str] | None = None) -> int:
                 trusted_proxy=args.trusted_proxy,
             )
         )
-        return 0
 
     try:
         catalog = parse_catalog(json.loads(args.catalog.read_text()))

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 import os
 import secrets
+import socket
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -88,8 +91,11 @@ def prepare_table(config: LocalConfig) -> Table:
     return Table(client, config.table_name)
 
 
-def credentials(config: LocalConfig, result: ImportResult) -> dict[str, Any]:
+def credentials(config: LocalConfig, catalog: CatalogFile, result: ImportResult) -> dict[str, Any]:
+    """The six keys the README names (`server_secret`: the first server's), plus `servers`: every
+    server's id, name and secret (None when kept from an earlier import: only its hash is stored)."""
     storefront = f"http://{config.host}:{config.storefront_port}"
+    names = {server.id: server.name for server in catalog.servers}
     return {
         "headless_url": f"{storefront}/api/accounts/{result.public_token}",
         "plugin_url": f"http://{config.host}:{config.operator_port}",
@@ -97,6 +103,10 @@ def credentials(config: LocalConfig, result: ImportResult) -> dict[str, Any]:
         "webstore_identifier": result.public_token,
         "checkout_api_key": result.checkout_api_key,
         "server_secret": next(iter(result.server_secrets.values()), None),
+        "servers": [
+            {"id": server_id, "name": names[server_id], "secret": secret}
+            for server_id, secret in result.server_secrets.items()
+        ],
     }
 
 
@@ -119,25 +129,65 @@ def server_config(app: Any, config: LocalConfig, port: int) -> uvicorn.Config:
     )
 
 
-async def serve_forever(config: LocalConfig) -> None:
+class PortBusy(Exception):
+    """A port the local stack needs cannot be bound; the message names the option that moves it."""
+
+
+def bind(host: str, port: int, option: str) -> socket.socket:
+    """Take the port before anything is imported or printed (uvicorn listens on it later), so a
+    busy port stops `serve` before it hands out keys. Bound, not listening: nothing connects
+    until the stack is ready."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn: restarts reuse it at once
+    try:
+        sock.bind((host, port))
+    except OSError as error:
+        sock.close()
+        busy = error.errno == errno.EADDRINUSE
+        reason = "is already in use" if busy else f"cannot be used ({error.strerror})"
+        message = f"webstore serve: port {port} on {host} {reason}; choose another with {option}"
+        raise PortBusy(message) from None
+    return sock
+
+
+def bind_ports(config: LocalConfig) -> list[socket.socket]:
+    """The storefront's socket, then the operator's."""
+    storefront = bind(config.host, config.storefront_port, "--storefront-port")
+    try:
+        return [storefront, bind(config.host, config.operator_port, "--operator-port")]
+    except PortBusy:
+        storefront.close()
+        raise
+
+
+async def serve_forever(config: LocalConfig, sockets: list[socket.socket]) -> None:
     apps = [
-        (ThreadedApp(interface_app(interface)), port)
-        for interface, port in (
-            (Interface.STOREFRONT, config.storefront_port),
-            (Interface.OPERATOR, config.operator_port),
+        (ThreadedApp(interface_app(interface)), port, sock)
+        for (interface, port), sock in zip(
+            ((Interface.STOREFRONT, config.storefront_port), (Interface.OPERATOR, config.operator_port)),
+            sockets,
+            strict=True,
         )
     ]
-    servers = [uvicorn.Server(server_config(app, config, port)) for app, port in apps]
+    servers = [(uvicorn.Server(server_config(app, config, port)), sock) for app, port, sock in apps]
     try:
-        await asyncio.gather(*(server.serve() for server in servers))
+        await asyncio.gather(*(server.serve(sockets=[sock]) for server, sock in servers))
     finally:
-        for app, _ in apps:
+        for app, _, _ in apps:
             app.close()
 
 
-def run(config: LocalConfig) -> None:
+def run(config: LocalConfig) -> int:
+    """Serve until Ctrl-C (exit code 0); 1, with one line on stderr, when a port is busy."""
+    try:
+        sockets = bind_ports(config)
+    except PortBusy as error:
+        print(error, file=sys.stderr, flush=True)
+        return 1
     configure_environment(config)
     with contextlib.ExitStack() as stack:
+        for sock in sockets:
+            stack.callback(sock.close)
         if not config.dynamodb_endpoint:
             stack.enter_context(embedded_dynamodb())
             client = services_module.get_services().table.client
@@ -148,7 +198,7 @@ def run(config: LocalConfig) -> None:
         if config.catalog:
             catalog = parse_catalog(json.loads(config.catalog.read_text()))
             added = add_webhooks(catalog, config.webhooks)
-            creds = credentials(config, import_catalog(table, catalog))
+            creds = credentials(config, catalog, import_catalog(table, catalog))
             print_credentials(creds, config)
             for endpoint in added:
                 print(f"Webhook endpoint {endpoint.url} signing secret {endpoint.secret}", flush=True)
@@ -156,7 +206,8 @@ def run(config: LocalConfig) -> None:
         print(f"Operator:   http://{config.host}:{config.operator_port}  (docs: /docs)", flush=True)
         print("Ctrl-C stops.", flush=True)
         with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(serve_forever(config))
+            asyncio.run(serve_forever(config, sockets))
+    return 0
 
 
 def add_webhooks(catalog: CatalogFile, webhooks: tuple[tuple[str, str | None], ...]) -> list[WebhookEndpoint]:
@@ -181,7 +232,11 @@ def write_private(path: Path, text: str) -> None:
 def print_credentials(creds: dict[str, Any], config: LocalConfig) -> None:
     print("Demo store ready:", flush=True)
     for name, value in creds.items():
-        print(f"  {name:20} {value}", flush=True)
+        if name != "servers":
+            print(f"  {name:20} {value}", flush=True)
+    for server in creds["servers"]:
+        label = f"server {server['id']} ({server['name']})"
+        print(f"  {label:20} {server['secret'] or '(unchanged; only its hash is stored)'}", flush=True)
     if config.credentials_file:
         write_private(config.credentials_file, json.dumps(creds, indent=2) + "\n")
         print(f"Credentials written to {config.credentials_file}", flush=True)

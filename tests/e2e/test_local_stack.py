@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
+
+from tests.e2e.conftest import ROOT, free_port
 
 pytestmark = pytest.mark.e2e
 
@@ -18,8 +25,57 @@ def test_credentials_file_has_exactly_the_documented_keys(local_stack: dict[str,
         "webstore_identifier",
         "checkout_api_key",
         "server_secret",
+        "servers",
     }
     assert local_stack["headless_url"].endswith("/api/accounts/" + local_stack["public_token"])
+    assert local_stack["server_secret"] == local_stack["servers"][0]["secret"]
+
+
+def test_every_demo_server_can_be_polled_with_its_own_secret(local_stack: dict[str, Any]) -> None:
+    servers = local_stack["servers"]
+    assert [(s["id"], s["name"]) for s in servers] == [(1, "Survival"), (2, "Creative")]
+    assert len({s["secret"] for s in servers}) == 2
+    with httpx.Client(timeout=10) as http:
+        for server in servers:
+            answer = http.get(
+                f"{local_stack['plugin_url']}/information", headers={"X-Tebex-Secret": server["secret"]}
+            )
+            assert answer.status_code == 200
+            assert answer.json()["server"] == {"id": server["id"], "name": server["name"]}
+
+
+@pytest.fixture
+def taken_port() -> Iterator[int]:
+    """A port something else already listens on."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        yield int(listener.getsockname()[1])
+
+
+@pytest.mark.parametrize("option", ["--storefront-port", "--operator-port"])
+def test_a_busy_port_is_one_line_and_a_failure_before_any_key(
+    taken_port: int, option: str, tmp_path: Any
+) -> None:
+    ports = {"--storefront-port": free_port(), "--operator-port": free_port(), option: taken_port}
+    creds_file = tmp_path / "credentials.json"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WEBSTORE_")}
+    finished = subprocess.run(
+        [sys.executable, "-m", "infra.cli", "serve", "--credentials-file", str(creds_file)]
+        + [str(part) for pair in ports.items() for part in pair],
+        cwd=ROOT,
+        env={**env, "PYTHONPATH": f"{ROOT}:{ROOT / 'shared'}"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert finished.returncode != 0
+    assert finished.stdout == ""
+    [line] = finished.stderr.splitlines()
+    assert str(taken_port) in line and option in line and "in use" in line
+    assert "Traceback" not in finished.stderr
+    assert "secret" not in finished.stderr and "key" not in finished.stderr
+    assert not creds_file.exists()
 
 
 def test_storefront_reads_over_http(local_stack: dict[str, Any]) -> None:

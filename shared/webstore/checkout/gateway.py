@@ -13,6 +13,8 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Protocol
 
+from webstore.payments.gateways import SANDBOX
+
 
 class ChargeStatus(StrEnum):
     PAID = "paid"
@@ -59,8 +61,8 @@ SANDBOX_DECLINED_CARD = "4000000000000002"
 class SandboxGateway:
     """Pays at once; the test card 4000 0000 0000 0002 declines. Deterministic per attempt."""
 
-    name = "Sandbox"
-    gateway_id = 1
+    name = SANDBOX.name
+    gateway_id = SANDBOX.id
 
     def charge(self, request: ChargeRequest) -> ChargeResult:
         digits = "".join(ch for ch in request.card_number if ch.isdigit())

@@ -15,6 +15,7 @@ from webstore.errors import Invalid, NotFound
 from webstore.money import MINOR_UNITS, round_money, symbol
 from webstore.operator import schemas, views
 from webstore.payments import changes
+from webstore.payments.gateways import MANUAL, gateway_id
 from webstore.payments.order import MAX_LINES, Order, OrderLine
 from webstore.payments.planning import split_price
 from webstore.payments.recording import fulfil
@@ -26,7 +27,6 @@ from webstore.validation import COMMAND_MAP, MONEY_INPUT
 
 MAX_LIMIT = 100
 PER_PAGE = 25
-GATEWAY_IDS = {"Manual": 1, "Checkout": 2}
 
 
 # --- views ----------------------------------------------------------------------------------------
@@ -39,7 +39,7 @@ def payment_view(payment: PaymentRecord) -> schemas.Payment:
         amount=str(round_money(payment.amount, payment.currency)),
         date=payment.created_at.strftime("%Y-%m-%dT%H:%M:%S%z"),
         currency=schemas.Currency(iso_4217=payment.currency, symbol=symbol(payment.currency)),
-        gateway=schemas.Gateway(id=GATEWAY_IDS.get(payment.gateway, 0), name=payment.gateway),
+        gateway=schemas.Gateway(id=gateway_id(payment.gateway), name=payment.gateway),
         status=payment.status_description,
         email=payment.email,
         player=schemas.PaymentPlayer(
@@ -165,7 +165,7 @@ def create_manual_payment(
         ],
         price_paid=body.price,
         currency=store.currency,
-        gateway="Manual",
+        gateway=MANUAL.name,
         note=body.note,
     )
     return payment_view(fulfil(services, order, view))

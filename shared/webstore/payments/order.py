@@ -10,6 +10,7 @@ from pydantic import Field, field_validator
 
 from webstore import keys
 from webstore.catalog import Model
+from webstore.payments.gateways import MANUAL
 from webstore.repo.payments import GiftCardUse
 
 MAX_LINES = 100
@@ -40,7 +41,7 @@ class Order(Model):
     lines: list[OrderLine] = Field(min_length=1, max_length=MAX_LINES)
     price_paid: Decimal = Field(ge=0)
     currency: str
-    gateway: str = "Manual"
+    gateway: str = MANUAL.name
     coupons: list[str] = Field(default_factory=list)
     giftcards: list[GiftCardUse] = Field(default_factory=list)
     creator_code: str = ""

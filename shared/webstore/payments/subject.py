@@ -10,6 +10,7 @@ from decimal import Decimal
 from typing import Any
 
 from webstore.money import ZERO, symbol
+from webstore.payments.gateways import MANUAL
 from webstore.payments.status import PaymentStatus
 
 
@@ -63,7 +64,7 @@ def payment_subject(payment: SubjectPayment) -> dict[str, Any]:
         "created_at": payment.created_at.isoformat(),
         "price": price(base),
         "price_paid": price(payment.price_paid),
-        "payment_method": {"name": payment.gateway, "refundable": payment.gateway != "Manual"},
+        "payment_method": {"name": payment.gateway, "refundable": payment.gateway != MANUAL.name},
         "fees": {"tax": price(ZERO), "gateway": price(ZERO)},
         "customer": {
             "first_name": "",

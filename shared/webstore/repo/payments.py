@@ -18,6 +18,7 @@ from webstore import keys
 from webstore.catalog import Model
 from webstore.db import ConditionFailed, Item, Table, Transaction, from_item, to_item
 from webstore.errors import Conflict, Invalid, NotFound
+from webstore.payments.gateways import MANUAL
 from webstore.payments.status import PaymentStatus
 from webstore.repo.queue import QueuedCommand
 
@@ -60,7 +61,7 @@ class PaymentRecord(Model):
     status: PaymentStatus = PaymentStatus.COMPLETE
     amount: Decimal
     currency: str
-    gateway: str = "Manual"
+    gateway: str = MANUAL.name
     email: str = ""
     ip: str = ""
     country: str = ""

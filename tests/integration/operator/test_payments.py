@@ -29,6 +29,7 @@ from webstore.catalog import CommandTrigger
 from webstore.db import GSI1
 from webstore.errors import Conflict
 from webstore.payments import recording
+from webstore.payments.gateways import SANDBOX
 from webstore.payments.order import Order, OrderLine
 from webstore.repo.payments import GiftCardUse
 from webstore.services import get_services, local_bus
@@ -48,7 +49,7 @@ def order(key: str, username: str = "Steve", **overrides: Any) -> Order:
         "lines": [OrderLine(package_id=10, paid_price=Decimal("2.50"))],
         "price_paid": Decimal("2.50"),
         "currency": "USD",
-        "gateway": "Checkout",
+        "gateway": SANDBOX.name,
         **overrides,
     }
     return Order(**fields)

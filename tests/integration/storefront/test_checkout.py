@@ -8,7 +8,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from functions.operator import get_due_players, get_payments
+from functions.operator import get_due_players, get_payment, get_payments
 from functions.storefront import (
     add_basket_package,
     create_basket,
@@ -17,10 +17,12 @@ from functions.storefront import (
     get_checkout_receipt,
     pay_checkout,
 )
+from tests.integration.operator.support import manual_payment
 from tests.support.demo import DemoStore
 from tests.support.invocation import Invoke
 from tests.support.lambda_events import Response
 from tests.support.threads import in_threads
+from webstore.checkout import checkout
 from webstore.checkout.gateway import SANDBOX_DECLINED_CARD
 from webstore.services import get_services
 
@@ -282,3 +284,25 @@ def test_order_refused_after_the_charge_is_refunded_and_the_basket_stays_payable
     assert "redemption limit" in refused.body and "refunded" in refused.body
     assert payments(invoke, demo) == []
     assert basket_json(invoke, demo, ident)["complete"] is False
+
+
+def test_sandbox_and_manual_payments_show_their_own_gateway_ids(demo: DemoStore, invoke: Invoke) -> None:
+    """The gateway table (docs/decisions.md): 1 Manual, 2 Sandbox, in the list and one by one."""
+    ident = new_basket(invoke, demo)
+    key = attempt_key_of(invoke(get_checkout_page.handler, "GET", f"/checkout/{ident}"))
+    assert pay(invoke, ident, key).status == 303
+    manual_payment(invoke, demo.server_secret, ign="Alex")
+
+    listed = {p["player"]["name"]: p for p in payments(invoke, demo)}
+    expected = {"Steve": {"id": 2, "name": "Sandbox"}, "Alex": {"id": 1, "name": "Manual"}}
+    assert {name: p["gateway"] for name, p in listed.items()} == expected
+    for name, payment in listed.items():
+        one = invoke(
+            get_payment.handler,
+            "GET",
+            f"/payments/{payment['txn_id']}",
+            headers={"X-Tebex-Secret": demo.server_secret},
+        )
+        assert one.json()["gateway"] == expected[name]
+    sandbox = checkout.gateway_for(get_services())
+    assert (sandbox.gateway_id, sandbox.name) == (2, "Sandbox")

@@ -20,6 +20,7 @@ from webstore import keys
 from webstore.checkout import checkout
 from webstore.checkout.gateway import ChargeRequest, ChargeResult, ChargeStatus
 from webstore.payments import recording
+from webstore.payments.gateways import SANDBOX
 from webstore.repo.checkout_attempts import CheckoutAttemptRepository
 from webstore.repo.payment_effects import PaymentEffectsRepository
 from webstore.services import get_services
@@ -33,8 +34,8 @@ class Crash(BaseException):
 class RecordingGateway:
     """A processor that keeps books: one charge per idempotency key, refunds by key."""
 
-    name = "Sandbox"
-    gateway_id = 1
+    name = SANDBOX.name
+    gateway_id = SANDBOX.id
 
     def __init__(self) -> None:
         self.charged: dict[str, Decimal] = {}
