@@ -54,7 +54,13 @@ class Outcome:
 
 
 def fuzz(
-    document_url: str, base_url: str, config: Path, auth: list[str], max_time: int, checks: str
+    document_url: str,
+    base_url: str,
+    config: Path,
+    auth: list[str],
+    max_time: int,
+    checks: str,
+    seed: int | None = None,
 ) -> Outcome:
     """One schemathesis run, its output passed through; its exit status and how many cases ran."""
     command = [
@@ -73,6 +79,7 @@ def fuzz(
         PHASES,
         "--max-time",
         str(max_time),
+        *(["--seed", str(seed)] if seed is not None else []),
         "--workers",
         "1",
         "--request-timeout",
@@ -103,6 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--max-time", type=int, default=60, help="seconds per interface (default 60)")
     parser.add_argument("--checks", default=CHECKS, help=f"schemathesis checks (default {CHECKS})")
+    parser.add_argument(
+        "--seed", type=int, default=None, help="fixed random seed (CI: reproducible); default random"
+    )
     args = parser.parse_args(argv)
     with local_stack() as credentials, tempfile.TemporaryDirectory() as workdir:
         directory = Path(workdir)
@@ -122,7 +132,9 @@ def main(argv: list[str] | None = None) -> int:
             ],
         }
         results = {
-            interface: fuzz(f"{base}/openapi.json", base, config, auth[interface], args.max_time, args.checks)
+            interface: fuzz(
+                f"{base}/openapi.json", base, config, auth[interface], args.max_time, args.checks, args.seed
+            )
             for interface, base in bases.items()
         }
     for interface, outcome in results.items():
