@@ -623,6 +623,14 @@ def upgrade_price(
     current = packages.get(tier.package_id)
     if current is None or current.id == package.id or package.price <= current.price:
         return package.price
+    return tier_prorate_price(tier, current, package, currency, now)
+
+
+def tier_prorate_price(
+    tier: Tier, current: Package, package: Package, currency: str, now: datetime
+) -> Decimal:
+    """What moving `tier` from its `current` package to `package` costs now: the price difference
+    for the unused rest of the tier's billing period (0 for a downgrade)."""
     period_end = tier.next_payment_date
     start = (
         calendar.period_start(period_end, current.expiry_length, current.expiry_period)

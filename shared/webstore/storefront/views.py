@@ -8,8 +8,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from webstore import calendar, keys
-from webstore.basket import Basket
+from webstore import keys
+from webstore.basket import Basket, tier_prorate_price
 from webstore.catalog import (
     Category,
     CommunityGoal,
@@ -22,7 +22,7 @@ from webstore.catalog import (
 )
 from webstore.money import ZERO, round_money
 from webstore.players import TIER_STATUSES, StoreStats, Tier
-from webstore.pricing import PricingContext, package_price, price_of, prorate_price
+from webstore.pricing import PricingContext, package_price, price_of
 from webstore.repo import plain_json
 from webstore.repo.store import StoreView
 from webstore.settings import Settings
@@ -227,20 +227,7 @@ def with_prorate_price(
     current = view.package(tier.package_id) if tier else None
     if tier is None or current is None or package.id == current.id:
         return shown
-    period_end = tier.next_payment_date
-    period_start = (
-        calendar.period_start(period_end, current.expiry_length, current.expiry_period)
-        if period_end
-        else None
-    )
-    shown.prorate_price = prorate_price(
-        current.price,
-        package.price,
-        now=ctx.now,
-        period_start=period_start,
-        period_end=period_end,
-        currency=ctx.currency,
-    )
+    shown.prorate_price = tier_prorate_price(tier, current, package, ctx.currency, ctx.now)
     return shown
 
 
