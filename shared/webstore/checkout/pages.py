@@ -10,7 +10,6 @@ from webstore.basket import Basket
 from webstore.money import round_money, symbol
 from webstore.storefront import pages as hosted
 
-STYLE = hosted.STYLE
 # The pay form redirects to the gateway or the shop's complete URL (checked when the basket was made).
 CSP = hosted.content_security_policy("http:", "https:")
 

@@ -14,6 +14,7 @@ from webstore.catalog import Package
 from webstore.errors import Invalid, NotFound
 from webstore.money import MINOR_UNITS, round_money, symbol
 from webstore.operator import schemas, views
+from webstore.operator.packages import package_id
 from webstore.payments import changes
 from webstore.payments.gateways import MANUAL, gateway_id
 from webstore.payments.order import MAX_LINES, Order, OrderLine
@@ -96,9 +97,7 @@ def get_payment(services: Services, account_id: int, transaction_id: str) -> sch
 
 
 def _package(services: Services, account_id: int, package_ref: str) -> Package:
-    if not (package_ref.isascii() and package_ref.isdigit()) or not 1 <= int(package_ref) <= keys.INT32_MAX:
-        raise NotFound("Package not found")
-    package = StoreRepository(services.table).package(account_id, int(package_ref))
+    package = StoreRepository(services.table).package(account_id, package_id(package_ref))
     if package is None:
         raise NotFound("Package not found")
     return package

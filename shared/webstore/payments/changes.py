@@ -56,7 +56,9 @@ def change_payment(
         if planned:
             ids = AccountRepository(services.table).next_ids(account_id, "command", len(planned))
             planned = planning.with_ids(planned, ids, payment.id)
-        first_chunk = planning.plan_commands(updated, new_plan, planned, 100 - _CHANGE_ACTIONS)
+        first_chunk = planning.plan_commands(
+            updated, new_plan, planned, planning.MAX_TRANSACTION_ACTIONS - _CHANGE_ACTIONS
+        )
 
     tx = Transaction(services.table)
     PaymentRepository.add_change(
