@@ -16,11 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -33,13 +29,9 @@ from typing import Any
 import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "shared")]
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+from tests.support.local_stack import free_port, serving  # noqa: E402
 
 
 @contextmanager
@@ -48,27 +40,7 @@ def local_stack() -> Iterator[dict[str, Any]]:
     headless_url, plugin_url, public_token, checkout_api_key, server_secret)."""
     with tempfile.TemporaryDirectory() as workdir:
         creds = Path(workdir) / "credentials.json"
-        storefront, operator = free_port(), free_port()
-        env = {k: v for k, v in os.environ.items() if not k.startswith("WEBSTORE_")}
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "infra.cli",
-                "serve",
-                "--storefront-port",
-                str(storefront),
-                "--operator-port",
-                str(operator),
-                "--credentials-file",
-                str(creds),
-            ],
-            cwd=ROOT,
-            env={**env, "PYTHONPATH": f"{ROOT}:{ROOT / 'shared'}"},
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        try:
+        with serving(free_port(), free_port(), creds) as process:
             deadline = time.monotonic() + 60
             while not creds.exists() or not creds.read_text().strip():
                 if process.poll() is not None or time.monotonic() > deadline:
@@ -85,12 +57,6 @@ def local_stack() -> Iterator[dict[str, Any]]:
                         raise SystemExit("the local stack did not answer") from None
                     time.sleep(0.2)
             yield credentials
-        finally:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
 
 
 def targets(headless_url: str) -> list[str]:

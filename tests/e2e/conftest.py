@@ -5,29 +5,21 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import os
-import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.local_stack import ROOT, free_port, serving
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+__all__ = ["ROOT", "free_port"]  # the e2e modules import these from here
 
 
 def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 60) -> None:
@@ -170,38 +162,13 @@ def local_stack(
     """Credentials of a running local stack: headless_url, plugin_url, keys (COMPAT names)."""
     creds_file = tmp_path_factory.mktemp("stack") / "credentials.json"
     storefront, operator = free_port(), free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("WEBSTORE_")}
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "infra.cli",
-            "serve",
-            "--storefront-port",
-            str(storefront),
-            "--operator-port",
-            str(operator),
-            "--next-check",
-            "2",
-            "--credentials-file",
-            str(creds_file),
-            "--webhook",
-            f"{webhook_receiver.url}#{webhook_receiver.secret}",
-        ],
-        cwd=ROOT,
-        env={**env, "PYTHONPATH": f"{ROOT}:{ROOT / 'shared'}"},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    try:
+    webhook = f"{webhook_receiver.url}#{webhook_receiver.secret}"
+    options = ("--next-check", "2", "--webhook", webhook)
+    with serving(
+        storefront, operator, creds_file, *options, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    ) as process:
         wait_for_port(storefront, process)
         wait_for_port(operator, process)
         creds = json.loads(creds_file.read_text())
         creds["process"] = process
         yield creds
-    finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()

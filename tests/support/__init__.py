@@ -8,6 +8,7 @@ threads and the access guard. `tests/conftest.py` only turns these into fixtures
 - demo: the demo catalog and the store it imports
 - baskets: a basket written straight to the table
 - threads: concurrent "instances"
+- local_stack: `webstore serve` on free ports (the e2e fixture and scripts/load_local.py)
 - clock: a controllable services clock
 """
 

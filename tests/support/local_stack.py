@@ -1,0 +1,62 @@
+"""`webstore serve` started as a user would start it, on free loopback ports: one starter for
+the e2e session fixture and scripts/load_local.py."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def serving(
+    storefront_port: int,
+    operator_port: int,
+    credentials_file: Path,
+    *options: str,
+    stdout: int = subprocess.DEVNULL,
+    stderr: int = subprocess.DEVNULL,
+) -> Iterator[subprocess.Popen[bytes]]:
+    """The running `serve` process (without the caller's WEBSTORE_ variables); stopped with
+    Ctrl-C on exit, killed if it does not stop within 15 s."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WEBSTORE_")}
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "infra.cli",
+            "serve",
+            "--storefront-port",
+            str(storefront_port),
+            "--operator-port",
+            str(operator_port),
+            "--credentials-file",
+            str(credentials_file),
+            *options,
+        ],
+        cwd=ROOT,
+        env={**env, "PYTHONPATH": f"{ROOT}:{ROOT / 'shared'}"},
+        stdout=stdout,
+        stderr=stderr,
+    )
+    try:
+        yield process
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
