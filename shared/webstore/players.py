@@ -54,6 +54,11 @@ class Tier(Model):
     next_payment_date: datetime | None = None
     pending_downgrade_package_id: int | None = None
 
+    @property
+    def ongoing(self) -> bool:
+        """The player holds this tier now (active, or active until a downgrade applies)."""
+        return self.active and self.status_id in (TierStatus.ACTIVE, TierStatus.PENDING_DOWNGRADE)
+
 
 class RecentPayment(Model):
     username: str

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import stat
 import threading
 import time
@@ -20,13 +19,7 @@ import uvicorn
 
 from infra.local import LocalConfig, server_config, write_private
 from infra.threaded import ThreadedApp
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+from tests.support.local_stack import free_port
 
 
 @contextmanager

@@ -45,7 +45,7 @@ from webstore.repo import start_read
 from webstore.repo.baskets import AttemptStatus, BasketReads, BasketRepository
 from webstore.repo.checkout_attempts import AlreadyPaid, CheckoutAttemptRepository
 from webstore.repo.payments import GiftCardUse
-from webstore.repo.player_tiers import ONGOING_STATUSES, PlayerTierRepository
+from webstore.repo.player_tiers import PlayerTierRepository
 from webstore.repo.store import StoreRepository, StoreView
 from webstore.repo.users import User
 from webstore.services import Services
@@ -234,7 +234,7 @@ def _ongoing_tiers(
     for slot, tier_id in slots.items():
         category = view.category(slot[1])
         tier = repository.get(account_id, tier_id) if category is not None and category.tiered else None
-        if tier is not None and tier.active and tier.status_id in ONGOING_STATUSES:
+        if tier is not None and tier.ongoing:
             tiers[slot] = tier
     return tiers
 

@@ -17,7 +17,7 @@ from webstore.players import Tier
 from webstore.pricing import PricingContext
 from webstore.repo import start_read
 from webstore.repo.baskets import BasketRepository
-from webstore.repo.player_tiers import ONGOING_STATUSES, PlayerTierRepository
+from webstore.repo.player_tiers import PlayerTierRepository
 from webstore.repo.store import StoreRepository, StoreView
 from webstore.services import Services
 from webstore.storefront import schemas
@@ -62,7 +62,7 @@ def ongoing_tiers_by_category(tiers: list[Tier]) -> dict[int, Tier]:
     """A player's current tier per category (the newest ongoing one, should there be several)."""
     current: dict[int, Tier] = {}
     for tier in sorted(tiers, key=lambda t: t.created_at):
-        if tier.active and tier.status_id in ONGOING_STATUSES:
+        if tier.ongoing:
             current[tier.category_id] = tier
     return current
 

@@ -19,7 +19,7 @@ from webstore import keys
 from webstore.catalog import PackageType
 from webstore.errors import Invalid, NotFound
 from webstore.repo import start_read
-from webstore.repo.player_tiers import ONGOING_STATUSES, PlayerTierRepository
+from webstore.repo.player_tiers import PlayerTierRepository
 from webstore.services import Services
 from webstore.storefront.catalog import load_catalog
 from webstore.storefront.credentials import (
@@ -49,7 +49,7 @@ def change_tier(
     tier = tier_future.result()
     if tier is None:
         raise NotFound("Tier not found")
-    if not tier.active or tier.status_id not in ONGOING_STATUSES:
+    if not tier.ongoing:
         raise Invalid("The tier is no longer active; buy the package instead", field="tierId")
 
     new = view.package(package_id)
