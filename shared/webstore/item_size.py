@@ -15,8 +15,7 @@ from typing import Any
 
 from webstore.errors import Invalid
 
-DYNAMODB_ITEM_LIMIT = 400 * 1024
-# Our own ceiling: room under DynamoDB's limit for what later writes add (counters, notes).
+# Our own ceiling: room under DynamoDB's 400 KB item limit for what later writes add (counters, notes).
 MAX_ITEM_BYTES = 300 * 1024
 
 

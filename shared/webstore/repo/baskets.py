@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from webstore import keys
 from webstore.basket import Basket
 from webstore.catalog import Category, Coupon, CreatorCode, GiftCard, Package, Store
-from webstore.db import ConditionFailed, Item, Table, TransactAction, from_item, to_item
+from webstore.db import Item, Table, TransactAction, from_item, to_item
 from webstore.errors import Conflict, NotFound
 from webstore.item_size import check_item_size
 from webstore.repo.player_tiers import tier_slot_key
@@ -219,11 +219,12 @@ class BasketRepository:
         basket.version = expected + 1
         try:
             self.table.put(
-                self.item(basket), condition="#v = :v", names={"#v": "version"}, values={":v": expected}
+                self.item(basket),
+                condition="#v = :v",
+                names={"#v": "version"},
+                values={":v": expected},
+                fails=Conflict("The basket changed meanwhile; try again"),
             )
-        except ConditionFailed as error:
-            basket.version = expected
-            raise Conflict("The basket changed meanwhile; try again") from error
         except Exception:
             basket.version = expected
             raise

@@ -7,7 +7,7 @@ Contract (docs/players.md): item PK `ACCOUNT#{a}`, SK `keys.tier_sk(id)`, GSI1PK
 from __future__ import annotations
 
 from webstore import keys
-from webstore.db import GSI1, ConditionFailed, Item, Table, Transaction, from_item, to_item
+from webstore.db import GSI1, Item, Table, Transaction, from_item, to_item
 from webstore.errors import Conflict
 from webstore.players import Tier, TierStatus
 
@@ -83,25 +83,23 @@ class PlayerTierRepository:
         so a renewal or cancellation that lands meanwhile is never overwritten.
         """
         status = TierStatus.ACTIVE if package_id is None else TierStatus.PENDING_DOWNGRADE
-        try:
-            self.table.update(
-                tier_key(account_id, tier.id),
-                "SET #pending = :pending, #status = :status",
-                condition="#pkg = :pkg AND #active = :true AND #status IN (:s1, :s2)",
-                names={
-                    "#pending": "pending_downgrade_package_id",
-                    "#status": "status_id",
-                    "#pkg": "package_id",
-                    "#active": "active",
-                },
-                values={
-                    ":pending": package_id,
-                    ":status": status,
-                    ":pkg": tier.package_id,
-                    ":true": True,
-                    ":s1": ONGOING_STATUSES[0],
-                    ":s2": ONGOING_STATUSES[1],
-                },
-            )
-        except ConditionFailed as error:
-            raise Conflict("The tier changed meanwhile; read it again") from error
+        self.table.update(
+            tier_key(account_id, tier.id),
+            "SET #pending = :pending, #status = :status",
+            condition="#pkg = :pkg AND #active = :true AND #status IN (:s1, :s2)",
+            names={
+                "#pending": "pending_downgrade_package_id",
+                "#status": "status_id",
+                "#pkg": "package_id",
+                "#active": "active",
+            },
+            values={
+                ":pending": package_id,
+                ":status": status,
+                ":pkg": tier.package_id,
+                ":true": True,
+                ":s1": ONGOING_STATUSES[0],
+                ":s2": ONGOING_STATUSES[1],
+            },
+            fails=Conflict("The tier changed meanwhile; read it again"),
+        )

@@ -11,7 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from webstore import keys
-from webstore.db import GSI1, Item, Table, TransactAction, Transaction, from_item
+from webstore.db import GSI1, Item, Table, Transaction, from_item
 from webstore.players import Player
 from webstore.repo.payments import PaymentRecord
 from webstore.repo.users import User
@@ -19,49 +19,6 @@ from webstore.repo.users import User
 # Counters on the player item (ADD; negative to undo): `payments`, `total_{CURRENCY}`,
 # `chargebacks`, `bans`.
 Counters = Mapping[str, int | Decimal]
-
-
-def player_actions(
-    account_id: int,
-    user: User,
-    *,
-    email: str,
-    now: datetime,
-    counters: Counters | None = None,
-) -> list[TransactAction]:
-    """The player item (created on first sight, counters added) and its two pointers."""
-    pk = keys.account_pk(account_id)
-    expression = (
-        "SET entity = :e, username_id = :id, username = :name, #uuid = :uuid, GSI1PK = :g, GSI1SK = :gs, "
-        "first_seen = if_not_exists(first_seen, :now)"
-    )
-    values: dict[str, Any] = {
-        ":e": "player",
-        ":id": user.id,
-        ":name": user.username,
-        ":uuid": user.uuid,
-        ":g": keys.payments_of_player(account_id, user.id),
-        ":gs": keys.PLAYER_GSI1SK,
-        ":now": now,
-    }
-    if email:
-        expression += ", email = :email"
-        values[":email"] = email
-    adds = []
-    for index, (name, amount) in enumerate((counters or {}).items()):
-        if amount:
-            adds.append(f"{name} :c{index}")
-            values[f":c{index}"] = amount
-    if adds:
-        expression += " ADD " + ", ".join(adds)
-    pointer = {"entity": "player_pointer", "username_id": user.id}
-    return [
-        TransactAction.update(
-            keys.key(pk, keys.player_sk(user.id)), expression, names={"#uuid": "uuid"}, values=values
-        ),
-        TransactAction.put({**keys.key(pk, keys.player_name_sk(user.username)), **pointer}),
-        TransactAction.put({**keys.key(pk, keys.player_uuid_sk(user.uuid)), **pointer}),
-    ]
 
 
 TOTAL_PREFIX = "total_"  # `total_{CURRENCY}`: the player's spend in that currency
@@ -129,8 +86,35 @@ class PlayerRepository:
         now: datetime,
         counters: Counters | None = None,
     ) -> None:
-        for action in player_actions(account_id, user, email=email, now=now, counters=counters):
-            tx.add(action)
+        """The player item (created on first sight, counters added) and its two pointers, in `tx`."""
+        pk = keys.account_pk(account_id)
+        expression = (
+            "SET entity = :e, username_id = :id, username = :name, #uuid = :uuid, GSI1PK = :g, GSI1SK = :gs, "
+            "first_seen = if_not_exists(first_seen, :now)"
+        )
+        values: dict[str, Any] = {
+            ":e": "player",
+            ":id": user.id,
+            ":name": user.username,
+            ":uuid": user.uuid,
+            ":g": keys.payments_of_player(account_id, user.id),
+            ":gs": keys.PLAYER_GSI1SK,
+            ":now": now,
+        }
+        if email:
+            expression += ", email = :email"
+            values[":email"] = email
+        adds = []
+        for index, (name, amount) in enumerate((counters or {}).items()):
+            if amount:
+                adds.append(f"{name} :c{index}")
+                values[f":c{index}"] = amount
+        if adds:
+            expression += " ADD " + ", ".join(adds)
+        pointer = {"entity": "player_pointer", "username_id": user.id}
+        tx.update(keys.key(pk, keys.player_sk(user.id)), expression, names={"#uuid": "uuid"}, values=values)
+        tx.put({**keys.key(pk, keys.player_name_sk(user.username)), **pointer})
+        tx.put({**keys.key(pk, keys.player_uuid_sk(user.uuid)), **pointer})
 
     @staticmethod
     def add_counters(tx: Transaction, account_id: int, username_id: int, counters: Counters) -> None:
