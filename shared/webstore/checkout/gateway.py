@@ -30,6 +30,18 @@ class ChargeRequest:
     description: str
     card_number: str = ""
     email: str | None = None
+    save_method: bool = False  # keep the method for off-session charges (subscriptions)
+
+
+@dataclass(frozen=True)
+class OffSessionCharge:
+    """A charge of a saved method without the player (a renewal, a tier upgrade)."""
+
+    idempotency_key: str  # one per subscription and cycle (or upgrade): never charges twice
+    saved_method: str  # what `ChargeResult.saved_method` answered when it was saved
+    amount: Decimal
+    currency: str
+    description: str
 
 
 @dataclass(frozen=True)
@@ -37,7 +49,9 @@ class ChargeResult:
     status: ChargeStatus
     reference: str = ""  # the processor's payment reference
     reason: str = ""  # why it was declined, for the player
-    redirect_url: str = ""
+    redirect_url: str = ""  # REDIRECT: where the player pays; DECLINED off-session: where they can
+    # complete an authentication the processor asked for (counts as declined until they do)
+    saved_method: str = ""  # PAID with `save_method`: the gateway's reference to reuse it
 
 
 class PaymentGateway(Protocol):
@@ -45,6 +59,10 @@ class PaymentGateway(Protocol):
     gateway_id: int
 
     def charge(self, request: ChargeRequest) -> ChargeResult: ...
+
+    def charge_saved(self, request: OffSessionCharge) -> ChargeResult:
+        """Charge a saved method off-session: PAID or DECLINED (never REDIRECT)."""
+        ...
 
     def refund(self, reference: str, amount: Decimal) -> bool: ...
 
@@ -56,10 +74,17 @@ class PaymentGateway(Protocol):
 
 
 SANDBOX_DECLINED_CARD = "4000000000000002"
+# Pays now, but once saved every off-session charge declines (as Stripe's test card of the
+# same number), so a declined renewal can be tried end to end.
+SANDBOX_RENEWAL_DECLINED_CARD = "4000000000000341"
+# The sandbox's saved methods: one that pays off-session, one that declines.
+SANDBOX_SAVED_CARD = "sandbox-card"
+SANDBOX_SAVED_DECLINING_CARD = "sandbox-card-declines"
 
 
 class SandboxGateway:
-    """Pays at once; the test card 4000 0000 0000 0002 declines. Deterministic per attempt."""
+    """Pays at once; the test card 4000 0000 0000 0002 declines, 4000 0000 0000 0341 pays but
+    declines every later off-session charge. Deterministic per attempt."""
 
     name = SANDBOX.name
     gateway_id = SANDBOX.id
@@ -70,7 +95,21 @@ class SandboxGateway:
             return ChargeResult(ChargeStatus.DECLINED, reason="The card was declined (sandbox test card)")
         if request.amount < 0:
             return ChargeResult(ChargeStatus.DECLINED, reason="Nothing to charge")
-        return ChargeResult(ChargeStatus.PAID, reference=f"sandbox-{request.attempt_key}")
+        declines_later = digits == SANDBOX_RENEWAL_DECLINED_CARD
+        saved = (
+            ""
+            if not request.save_method
+            else SANDBOX_SAVED_DECLINING_CARD
+            if declines_later
+            else SANDBOX_SAVED_CARD
+        )
+        return ChargeResult(ChargeStatus.PAID, reference=f"sandbox-{request.attempt_key}", saved_method=saved)
+
+    def charge_saved(self, request: OffSessionCharge) -> ChargeResult:
+        """The saved sandbox card pays; the declining one (or an unknown reference) declines."""
+        if request.saved_method != SANDBOX_SAVED_CARD:
+            return ChargeResult(ChargeStatus.DECLINED, reason="The saved card was declined (sandbox)")
+        return ChargeResult(ChargeStatus.PAID, reference=f"sandbox-{request.idempotency_key}")
 
     def refund(self, reference: str, amount: Decimal) -> bool:
         """Sandbox charges move no money, so giving it back always succeeds."""
