@@ -116,13 +116,11 @@ def run_due(
     fanned out). Business dates (renewal dates, retries) come from `now`; claims expire on the
     services' real clock."""
     run = _Run(services, now, gateway or gateway_for(services))
-    wanted = list(range(SCHEDULE_SHARDS)) if shards is None else list(shards)
-    while limit is None or len(run.report.outcomes) < limit:
-        progressed = False
-        for shard in wanted:
-            progressed |= run.shard(shard, limit)
-        if not progressed:
-            break
+    pending = list(range(SCHEDULE_SHARDS)) if shards is None else list(shards)
+    while pending and (limit is None or len(run.report.outcomes) < limit):
+        # A record's next item stays in its shard: only shards where something was done can
+        # have new items due (a renewal or retry already due when processing "as of" later).
+        pending = [shard for shard in pending if run.shard(shard, limit)]
     return run.report
 
 
@@ -308,9 +306,8 @@ class _Run:
             PaymentRepository.add_plan(tx, rp.account_id, rp.last_payment_id, EXPIRY_PLAN, chunks, 1)
             QueueRepository(self.services.table).add_enqueue(tx, rp.account_id, chunks[0])
         tx.commit()
-        last = None
+        last = self.last_payment(ending.after)
         if len(chunks) > 1:
-            last = self.last_payment(ending.after)
             run_pending_chunks(self.services, last, EXPIRY_PLAN)
         self.publish(ending.after, EventType.RECURRING_STATUS_CHANGED, last)
         self.publish(ending.after, EventType.RECURRING_ENDED, last)
