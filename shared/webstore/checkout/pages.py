@@ -71,12 +71,15 @@ _BANNER = Template('<header class="brand"><div>$logo<strong id="store-name">$nam
 _LOGO = Template('<img src="$src" alt="" width="40" height="40">')
 
 
-def branded(store: Store, title: str, content: Safe) -> Page:
-    """A hosted page in the store's colours with its banner, and the policy that allows both."""
+def branded(store: Store, title: str, content: Safe, *, width: str = "wide") -> Page:
+    """A hosted page in the store's colours with its banner, and the policy that allows both.
+    `width`: "wide" (two columns on a desktop) or "medium" (one column)."""
     logo = store.logo if store.logo and store.logo.startswith(("https://", "http://")) else None
     banner = fill(_BANNER, logo=fill(_LOGO, src=logo) if logo else Safe(""), name=store.name)
     theme = theme_style(store)
-    html = hosted.page(f"{title} · {store.name}", content, store.lang, theme=theme, header=banner, wide=True)
+    html = hosted.page(
+        f"{title} · {store.name}", content, store.lang, theme=theme, header=banner, width=width
+    )
     themes = (theme,) if theme else ()
     return Page.with_policy(html, hosted.content_security_policy(*FORM_TARGETS, themes=themes, images=True))
 
@@ -94,14 +97,20 @@ _ROW = Template(
 _NOTE = Template(' <span class="meta">$text</span>')
 
 
-def order(summary: OrderSummary) -> Safe:
-    """The lines at list price, then the rows that take them to the amount due."""
+def order(summary: OrderSummary, *, paid: bool = False) -> Safe:
+    """The lines at list price, then the rows that take them to the amount due (`paid`: the
+    receipt's, which says what was paid). Without gift cards, total and amount due are one row."""
     currency = summary.currency
     lines = "".join(_line(line, currency) for line in summary.lines)
     rows = summary.rows
     paid_by_cards = any(r.kind is RowKind.GIFT_CARD for r in rows)
+    due_label = "Amount paid" if paid else "Amount due"
     shown = [
-        AmountRow(r.kind, "Total due", r.amount) if r.kind is RowKind.TOTAL and not paid_by_cards else r
+        AmountRow(r.kind, "Total paid" if paid else "Total due", r.amount)
+        if r.kind is RowKind.TOTAL and not paid_by_cards
+        else AmountRow(r.kind, due_label, r.amount)
+        if r.kind is RowKind.DUE
+        else r
         for r in rows
         if paid_by_cards or r.kind is not RowKind.DUE
     ]
@@ -155,7 +164,7 @@ def _line(line: LineView, currency: str) -> str:
 
 def _row(row: AmountRow, currency: str) -> str:
     kind = {RowKind.DISCOUNT: "off", RowKind.TOTAL: "grand", RowKind.GIFT_CARD: "off"}.get(row.kind, row.kind)
-    if row.kind is RowKind.TOTAL and row.label == "Total due":
+    if row.kind is RowKind.TOTAL and row.label in ("Total due", "Total paid"):
         kind = "grand due"
     return str(
         fill(
@@ -171,7 +180,7 @@ def _row(row: AmountRow, currency: str) -> str:
 
 # --- subscriptions --------------------------------------------------------------------------
 
-_RENEWAL = Template("""<dl><dt>Subscription</dt><dd>$name</dd>\
+_RENEWAL = Template("""<dl><dt>Package</dt><dd>$name</dd>\
 <dt>Renews at</dt><dd>$price every $every$tax</dd><dt>Next renewal</dt><dd>$when</dd></dl>""")
 
 
@@ -348,12 +357,12 @@ def receipt_page(view: ReceiptView) -> Page:
         _RECEIPT,
         transaction_id=view.transaction_id,
         who=who,
-        order=order(summary),
+        order=order(summary, paid=True),
         subscription=subscription,
         legal=_receipt_legal(store),
         links=links,
     )
-    return branded(store, "Receipt", content)
+    return branded(store, "Receipt", content, width="medium")
 
 
 def _receipt_legal(store: Store) -> Safe:

@@ -63,7 +63,7 @@ class Renewal:
 
     name: str
     price: Decimal  # what each renewal costs (the package's price, before tax)
-    every: str  # "1 month", "3 months", "1 year"
+    every: str  # "month", "3 months", "year": read after "every"
     renews_on: date | None  # None: the package has no billing period
 
 
@@ -239,7 +239,7 @@ def _renewal_date(line: BasketLine, now: datetime) -> date | None:
 def period_text(length: int, period: str) -> str:
     if length <= 0:
         return "billing period"
-    return f"{length} {period}" if length == 1 else f"{length} {period}s"
+    return period if length == 1 else f"{length} {period}s"  # "every month", "every 3 months"
 
 
 def mask_card(number: str) -> str:

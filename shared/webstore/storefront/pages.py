@@ -69,11 +69,13 @@ STYLE = """
 body{font-family:system-ui,sans-serif;background:#f4f5f7;color:#1b1d21;margin:0;line-height:1.45}
 main{max-width:34rem;margin:4rem auto;background:#fff;padding:2rem;border-radius:.5rem;
 box-shadow:0 1px 4px rgba(0,0,0,.15)}
-main.wide{max-width:64rem;margin:1.5rem auto 3rem;padding:1.5rem 2rem 2rem}
+main.wide,main.medium{max-width:64rem;margin:1.5rem auto 3rem;padding:1.5rem 2rem 2rem}
+main.medium{max-width:44rem}
 h1{font-size:1.4rem;margin-top:0}h2{font-size:1.1rem;margin:0 0 .8rem}
 a{color:var(--link)}
 label{display:block;font-weight:600;margin:.8rem 0 .3rem}
-input{width:100%;padding:.6rem;font-size:1rem;border:1px solid #767676;border-radius:.3rem}
+input,button{font:inherit}
+input{width:100%;padding:.6rem;border:1px solid #767676;border-radius:.3rem}
 input[type=checkbox]{width:1.25rem;height:1.25rem;margin:.1rem .6rem 0 0;flex:none;accent-color:var(--brand)}
 input:focus,button:focus,a:focus{outline:3px solid var(--accent);outline-offset:2px}
 .help{color:var(--muted);font-size:.9rem;margin:.3rem 0 1rem}
@@ -114,7 +116,7 @@ border-radius:.3rem}
 .paid{display:inline-block;background:#1d6b32;color:#fff;font-weight:700;padding:.2rem .7rem;
 border-radius:1rem;letter-spacing:.04em}
 code{overflow-wrap:anywhere}
-@media (max-width:40rem){main,main.wide{margin:0;border-radius:0;box-shadow:none;padding:1.2rem 1rem 2rem}
+@media (max-width:40rem){main,main.wide,main.medium{margin:0;border-radius:0;box-shadow:none;padding:1.2rem 1rem 2rem}
 .brand div{padding:.7rem 1rem}}
 """
 STYLE_HASH = style_hash(STYLE)
@@ -147,11 +149,12 @@ def page(
     *,
     theme: str = "",
     header: Safe = Safe(""),
-    wide: bool = False,
+    width: str = "",
 ) -> str:
     """The one document every hosted page is: `content` inside the common frame and style.
     `theme`: a store's colours (`theme_style`), a second stylesheet the page's policy must
-    allow by hash; `header`: a banner above the main box; `wide`: a two-column page."""
+    allow by hash; `header`: a banner above the main box; `width`: "wide" (a two-column page)
+    or "medium" (a wider single column) instead of the narrow form box."""
     return str(
         fill(
             _PAGE,
@@ -160,7 +163,7 @@ def page(
             style=Safe(STYLE),
             theme=Safe(f"\n<style>{theme}</style>") if theme else Safe(""),
             header=header,
-            main_class=Safe(' class="wide"') if wide else Safe(""),
+            main_class=Safe(f' class="{width}"') if width in ("wide", "medium") else Safe(""),
             content=content,
         )
     )
