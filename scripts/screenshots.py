@@ -205,7 +205,9 @@ def pay(browser: Browser, url: str) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("folder", nargs="?", type=Path, default=DEFAULT_FOLDER, help="where the PNGs go")
     args = parser.parse_args()
     folder: Path = args.folder

@@ -55,8 +55,8 @@ def priced(b: Basket, s: Store, now: datetime = NOW) -> OrderSummary:
 
 
 def assert_adds_up(summary: OrderSummary, b: Basket) -> None:
-    """What the reader checks: lines → subtotal; subtotal − discounts + added tax → total;
-    total − gift cards → amount due; the amount due is what the charge takes."""
+    """What the reader checks: lines -> subtotal; subtotal - discounts + added tax -> total;
+    total - gift cards -> amount due; the amount due is what the charge takes."""
     rows = {kind: [r.amount for r in summary.rows if r.kind is kind] for kind in RowKind}
     [subtotal] = rows[RowKind.SUBTOTAL]
     assert sum((line.line_total for line in summary.lines), D(0)) == subtotal

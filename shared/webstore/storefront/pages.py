@@ -116,7 +116,8 @@ border-radius:.3rem}
 .paid{display:inline-block;background:#1d6b32;color:#fff;font-weight:700;padding:.2rem .7rem;
 border-radius:1rem;letter-spacing:.04em}
 code{overflow-wrap:anywhere}
-@media (max-width:40rem){main,main.wide,main.medium{margin:0;border-radius:0;box-shadow:none;padding:1.2rem 1rem 2rem}
+@media (max-width:40rem){main,main.wide,main.medium{margin:0;border-radius:0;box-shadow:none;
+padding:1.2rem 1rem 2rem}
 .brand div{padding:.7rem 1rem}}
 """
 STYLE_HASH = style_hash(STYLE)
