@@ -235,7 +235,8 @@ def test_a_subscription_shows_its_price_period_renewal_how_to_cancel_and_the_con
     assert "<dt>Package</dt><dd>VIP</dd><dt>Renews at</dt><dd>$4.99 USD every month</dd>" in body
     assert re.search(r"<dt>Next renewal</dt><dd>\d{1,2} [A-Z][a-z]+ \d{4}</dd>", body)
     assert "<strong>How to cancel:</strong> Cancel any time" in body
-    consent = f'<input type="checkbox" id="{SUBSCRIPTION_CONSENT}" name="{SUBSCRIPTION_CONSENT}" value="yes" required>'
+    field = SUBSCRIPTION_CONSENT
+    consent = f'<input type="checkbox" id="{field}" name="{field}" value="yes" required>'
     assert (
         f'<label class="consent">{consent}<span>I agree that Demo Craft charges $4.99 USD every month' in body
     )
