@@ -136,3 +136,31 @@ def test_a_result_brings_its_own_policy_and_redirects_are_not_stored() -> None:
     moved = render(lambda: pages.PageResult(redirect="https://shop.test/thanks"))
     assert moved.status_code == 303 and moved.headers["location"] == "https://shop.test/thanks"
     assert moved.headers["cache-control"] == "no-store" and moved.headers["referrer-policy"] == "no-referrer"
+
+
+def test_a_processor_fills_the_payment_slot_and_keeps_the_rest_of_the_form() -> None:
+    method = checkout_pages.PaymentMethod(
+        fields=pages.Safe("<div id=payment-element></div>"),
+        form_attributes=pages.Safe('id=stripe-payment method=post action="#" data-client-secret="cs"'),
+        scripts=pages.Safe('<script src="https://js.stripe.test/v3"></script>'),
+        policy="script-src https://js.stripe.test; frame-src https://js.stripe.test",
+    )
+    s = store().model_copy(update={"primary_color": "#2d1b69"})
+    page = checkout_pages.checkout_page(checkout_view(s), payment_method=method)
+    assert '<form id=stripe-payment method=post action="#" data-client-secret="cs">' in page
+    assert "<div id=payment-element></div>" in page and "name=card_number" not in page
+    assert 'name="email"' in page and 'id="pay" type="submit"' in page
+    assert page.endswith("</main>\n</body>\n</html>\n") and '<script src="https://js.stripe.test/v3">' in page
+    assert page.policy is not None and page.policy.endswith(
+        "frame-ancestors 'none'; script-src https://js.stripe.test; frame-src https://js.stripe.test"
+    )
+    assert (
+        "sha256-"
+        + pages.style_hash(":root{--brand:#2d1b69;--on-brand:#ffffff;--link:#2d1b69;--accent:#2d1b69}")
+        in page.policy
+    )
+    sandbox = checkout_pages.checkout_page(checkout_view(s))
+    assert (
+        '<form method=post action="https://x.test/pay" id="pay-form">' in sandbox
+        and "name=card_number" in sandbox
+    )

@@ -5,9 +5,12 @@ A page is rendered from a view (`CheckoutView`, `ReceiptView`) that the use case
 is escaped (`fill`); the store's colours are a second stylesheet and its images (logo,
 packages) the only external things, both allowed by the page's own policy (`Page.policy`).
 
-The payment-method part of the form is a slot (`checkout_page(payment_method=…)`): the
-sandbox's card-number field by default; a processor's own element (Stripe's Payment Element)
-renders there instead.
+The payment part of the form is a slot (`checkout_page(payment_method=PaymentMethod(…))`):
+the sandbox's card-number field by default. A processor whose element confirms the payment in
+the page (Stripe's Payment Element) brings its fields, the form's attributes (its id and data
+attributes instead of the post to the pay URL), its scripts and the policy directives they
+need; the rest of the form (email, subscription consent, legal links, the pay button `#pay`)
+stays the same for every gateway.
 """
 
 from __future__ import annotations
@@ -71,9 +74,10 @@ _BANNER = Template('<header class="brand"><div>$logo<strong id="store-name">$nam
 _LOGO = Template('<img src="$src" alt="" width="40" height="40">')
 
 
-def branded(store: Store, title: str, content: Safe, *, width: str = "wide") -> Page:
+def branded(store: Store, title: str, content: Safe, *, width: str = "wide", extra_policy: str = "") -> Page:
     """A hosted page in the store's colours with its banner, and the policy that allows both.
-    `width`: "wide" (two columns on a desktop) or "medium" (one column)."""
+    `width`: "wide" (two columns on a desktop) or "medium" (one column); `extra_policy`: more
+    directives (a processor's scripts and frames)."""
     logo = store.logo if store.logo and store.logo.startswith(("https://", "http://")) else None
     banner = fill(_BANNER, logo=fill(_LOGO, src=logo) if logo else Safe(""), name=store.name)
     theme = theme_style(store)
@@ -81,7 +85,8 @@ def branded(store: Store, title: str, content: Safe, *, width: str = "wide") -> 
         f"{title} · {store.name}", content, store.lang, theme=theme, header=banner, width=width
     )
     themes = (theme,) if theme else ()
-    return Page.with_policy(html, hosted.content_security_policy(*FORM_TARGETS, themes=themes, images=True))
+    policy = hosted.content_security_policy(*FORM_TARGETS, themes=themes, images=True)
+    return Page.with_policy(html, f"{policy}; {extra_policy}" if extra_policy else policy)
 
 
 # --- the order: lines and totals (the same on the checkout and the receipt) -------------------
@@ -224,7 +229,7 @@ $order
 </section>
 <section class="pay" aria-labelledby="pay-title">
 <h2 id="pay-title">Payment</h2>
-<form method=post action="$pay_url" id="pay-form">
+<form $form_attributes>
 <input type=hidden name=attempt_key value="$attempt_key">
 <input type=hidden name=amount_due value="$amount_due">
 <label for="email">Email for your receipt</label>
@@ -232,13 +237,13 @@ $order
  spellcheck="false" aria-describedby="email-help$email_error_ref"$email_invalid>
 <p id="email-help" class="help">Optional. The store gets it with your order to send your receipt.</p>
 <div id="payment-method">
-$payment_method
+$payment_fields
 </div>
 $subscription$legal<p><button id="pay" type="submit">Pay now · $due</button></p>
 </form>
 $cancel</section>
 </div>
-""")
+$scripts""")
 
 _WHO = Template('<p class="who">Paying as <strong id="username">$username</strong></p>\n')
 _ERROR = Template('<p class="error" role="alert" id="error">$message</p>\n')
@@ -260,33 +265,47 @@ _LEGAL_LINK = Template('<a href="$href" target="_blank" rel="noopener noreferrer
 _CANCEL = Template('<p><a id=cancel href="$href">Cancel and return to the shop</a></p>\n')
 
 
-def sandbox_payment_method() -> Safe:
-    """The sandbox gateway's card-number field (the default of the payment-method slot)."""
-    return _SANDBOX_CARD
+NOTHING = Safe("")
+_POST_FORM = Template('method=post action="$pay_url" id="pay-form"')
 
 
-def checkout_page(view: CheckoutView, *, payment_method: Safe | None = None) -> Page:
+@dataclass(frozen=True)
+class PaymentMethod:
+    """What a gateway puts in the checkout's payment slot (see the module docstring)."""
+
+    fields: Safe
+    form_attributes: Safe | None = None  # None: post to the pay URL (`_POST_FORM`)
+    scripts: Safe = NOTHING
+    policy: str = ""  # CSP directives the scripts need, appended to the page's
+
+
+SANDBOX = PaymentMethod(fields=_SANDBOX_CARD)
+
+
+def checkout_page(view: CheckoutView, *, payment_method: PaymentMethod = SANDBOX) -> Page:
     summary, store = view.summary, view.store
     email_error = view.error_field == "email" and bool(view.error)
+    form_attributes = payment_method.form_attributes or fill(_POST_FORM, pay_url=view.pay_url)
     content = fill(
         _CHECKOUT,
         who=fill(_WHO, username=view.username) if view.username else Safe(""),
         error=fill(_ERROR, message=view.error) if view.error else Safe(""),
         order=order(summary),
-        pay_url=view.pay_url,
+        form_attributes=form_attributes,
         attempt_key=view.attempt_key,
         # what this page asked for: pay refuses to charge another amount without showing it
         amount_due=str(summary.amount_due),
         email=view.email[:254],
         email_error_ref=" error" if email_error else "",
         email_invalid=Safe(' aria-invalid="true"') if email_error else Safe(""),
-        payment_method=payment_method if payment_method is not None else sandbox_payment_method(),
+        payment_fields=payment_method.fields,
+        scripts=payment_method.scripts,
         subscription=subscription_section(summary, store),
         legal=legal_links(store),
         due=money(summary.amount_due, summary.currency),
         cancel=fill(_CANCEL, href=view.cancel_url) if view.cancel_url else Safe(""),
     )
-    return branded(store, "Checkout", content)
+    return branded(store, "Checkout", content, extra_policy=payment_method.policy)
 
 
 def subscription_section(summary: OrderSummary, store: Store) -> Safe:

@@ -62,7 +62,8 @@ class Renewal:
     """What a subscription line commits the player to."""
 
     name: str
-    price: Decimal  # what each renewal costs (the package's price, before tax)
+    price: Decimal  # what each renewal costs: list price x quantity, before tax (as the
+    # subscription records it; a first payment's discounts do not renew)
     every: str  # "month", "3 months", "year": read after "every"
     renews_on: date | None  # None: the package has no billing period
 
@@ -215,7 +216,7 @@ def _line_view(line: BasketLine, total: Decimal, currency: str, now: datetime) -
     if line.type is PackageType.SUBSCRIPTION:
         renewal = Renewal(
             name=line.name,
-            price=round_money(line.base_price, currency),
+            price=round_money(line.base_price * line.quantity, currency),
             every=period_text(line.expiry_length, line.expiry_period),
             renews_on=_renewal_date(line, now),
         )
