@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from functions.pages import render
 from webstore.basket import Basket, BasketLine
-from webstore.catalog import Store
+from webstore.catalog import PackageType, Store
 from webstore.checkout import pages as checkout_pages
 from webstore.checkout.summary import order_summary
 from webstore.errors import Conflict, NotFound
@@ -164,3 +164,32 @@ def test_a_processor_fills_the_payment_slot_and_keeps_the_rest_of_the_form() -> 
         '<form method=post action="https://x.test/pay" id="pay-form">' in sandbox
         and "name=card_number" in sandbox
     )
+
+
+def test_the_receipt_links_the_subscriptions_page_when_it_has_one() -> None:
+    line = BasketLine(
+        package_id=1,
+        category_id=1,
+        ident="pkg_1_1",
+        name="VIP",
+        base_price=Decimal("4.99"),
+        type=PackageType.SUBSCRIPTION,
+        expiry_length=1,
+    )
+    paid = Basket(
+        ident="1-" + "b" * 32, account_id=1, currency="USD", created_at=NOW, updated_at=NOW, lines=[line]
+    )
+    view = checkout_pages.ReceiptView(
+        store=store(),
+        summary=order_summary(paid, store(), NOW),
+        transaction_id="tbx-1-0",
+        manage_url='https://shop.test/subscriptions/tok?a="b"',
+    )
+    page = checkout_pages.receipt_page(view)
+    assert (
+        '<a id=manage href="https://shop.test/subscriptions/tok?a=&quot;b&quot;">Manage subscription</a>'
+        in page
+    )
+    assert "<dt>Next renewal</dt><dd>1 July 2026</dd>" in page and "on this receipt" in page
+    without = checkout_pages.receipt_page(receipt_view(store()))
+    assert "id=manage" not in without and "Your subscription" not in without

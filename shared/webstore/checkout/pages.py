@@ -36,6 +36,7 @@ HOW_TO_CANCEL = (
     "Cancel any time from the “Manage subscription” link on your receipt. You keep what you"
     " paid for until the end of the current period and are not charged again."
 )
+HOW_TO_CANCEL_ON_RECEIPT = HOW_TO_CANCEL.replace("on your receipt", "on this receipt")
 
 
 def money(amount: Decimal, currency: str) -> str:
@@ -66,11 +67,14 @@ class ReceiptView:
     username: str | None = None
     email: str = ""
     continue_url: str | None = None  # the shop's complete URL for this basket
+    manage_url: str | None = None  # the subscription's "Manage subscription" page, when it has one
 
 
 # --- the frame: banner, theme, policy ----------------------------------------------------------
 
-_BANNER = Template('<header class="brand"><div>$logo<strong id="store-name">$name</strong></div></header>\n')
+_BANNER = Template(
+    '<header class="brand $width"><div>$logo<strong id="store-name">$name</strong></div></header>\n'
+)
 _LOGO = Template('<img src="$src" alt="" width="40" height="40">')
 
 
@@ -79,7 +83,7 @@ def branded(store: Store, title: str, content: Safe, *, width: str = "wide", ext
     `width`: "wide" (two columns on a desktop) or "medium" (one column); `extra_policy`: more
     directives (a processor's scripts and frames)."""
     logo = store.logo if store.logo and store.logo.startswith(("https://", "http://")) else None
-    banner = fill(_BANNER, logo=fill(_LOGO, src=logo) if logo else Safe(""), name=store.name)
+    banner = fill(_BANNER, width=width, logo=fill(_LOGO, src=logo) if logo else Safe(""), name=store.name)
     theme = theme_style(store)
     html = hosted.page(
         f"{title} · {store.name}", content, store.lang, theme=theme, header=banner, width=width
@@ -351,8 +355,9 @@ _RECEIPT_TO = Template(' · receipt to <span id="email">$email</span>')
 _RECEIPT_SUB = Template("""<section class="sub" aria-labelledby="sub-title">
 <h2 id="sub-title">Your subscription</h2>
 $renewals<p><strong>How to cancel:</strong> $how_to_cancel</p>
-</section>
+$manage</section>
 """)
+_MANAGE = Template('<p><a id=manage href="$href">Manage subscription</a></p>\n')
 _BACK = Template('<p><a id=continue href="$href">Return to the shop</a></p>\n')
 _VISIT = Template('<p><a id=shop href="$href">Visit $name</a></p>\n')
 
@@ -364,7 +369,12 @@ def receipt_page(view: ReceiptView) -> Page:
         email = fill(_RECEIPT_TO, email=view.email) if view.email else Safe("")
         who = fill(_PAID_BY, username=view.username, email=email)
     subscription = (
-        fill(_RECEIPT_SUB, renewals=renewals(summary, store), how_to_cancel=HOW_TO_CANCEL)
+        fill(
+            _RECEIPT_SUB,
+            renewals=renewals(summary, store),
+            how_to_cancel=HOW_TO_CANCEL_ON_RECEIPT,
+            manage=fill(_MANAGE, href=view.manage_url) if view.manage_url else Safe(""),
+        )
         if summary.renewals
         else Safe("")
     )

@@ -87,7 +87,7 @@ td.n,th.n{text-align:right}.total td{font-weight:700}
 .brand{background:var(--brand);color:var(--on-brand)}
 .brand div{max-width:64rem;margin:0 auto;padding:.9rem 2rem;display:flex;align-items:center;gap:.8rem}
 .brand img{height:2.5rem;width:auto;max-width:10rem;object-fit:contain;border-radius:.25rem}
-.brand strong{font-size:1.2rem}
+.brand strong{font-size:1.2rem}.brand.medium div{max-width:44rem}
 .who{margin:-.6rem 0 1.2rem;color:var(--muted)}
 .cols{display:grid;gap:2rem}
 @media (min-width:52rem){.cols{grid-template-columns:minmax(0,1.15fr) minmax(0,1fr)}}
