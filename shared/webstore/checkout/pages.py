@@ -21,7 +21,7 @@ from decimal import Decimal
 from string import Template
 
 from webstore.catalog import Store
-from webstore.checkout.summary import AmountRow, LineView, OrderSummary, Renewal, RowKind
+from webstore.checkout.summary import AmountRow, LineView, OrderSummary, RowKind
 from webstore.money import round_money, symbol
 from webstore.storefront import pages as hosted
 from webstore.storefront.pages import Page, Safe, fill
@@ -212,11 +212,13 @@ def renewals(summary: OrderSummary, store: Store) -> Safe:
     )
 
 
-def consent_text(store: Store, renewal: Renewal, currency: str) -> str:
-    return (
-        f"I agree that {store.name} charges {money(renewal.price, currency)} every {renewal.every}"
-        " to the payment method I use now, until I cancel."
+def consent_text(store: Store, summary: OrderSummary) -> str:
+    """What the consent box says: who charges what, how often, until when."""
+    tax = " plus tax" if summary.tax_rate and not summary.tax_included else ""
+    terms = " and ".join(
+        f"{r.name}: {money(r.price, summary.currency)} every {r.every}{tax}" for r in summary.renewals
     )
+    return f"I agree that {store.name} charges the payment method I use now for {terms}, until I cancel."
 
 
 def long_date(day: date) -> str:
@@ -316,18 +318,12 @@ def subscription_section(summary: OrderSummary, store: Store) -> Safe:
     """Amount, period, renewal date, how to cancel, and the consent the pay form sends."""
     if not summary.renewals:
         return Safe("")
-    consent = " ".join(consent_text(store, r, summary.currency) for r in summary.renewals[:1])
-    if len(summary.renewals) > 1:
-        consent = (
-            f"I agree that {store.name} charges each subscription above at its price and period"
-            " to the payment method I use now, until I cancel."
-        )
     return fill(
         _SUBSCRIPTION,
         renewals=renewals(summary, store),
         how_to_cancel=HOW_TO_CANCEL,
         field=SUBSCRIPTION_CONSENT,
-        consent=consent,
+        consent=consent_text(store, summary),
     )
 
 
