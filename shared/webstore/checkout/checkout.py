@@ -98,19 +98,16 @@ def _form(
     """The checkout form (with `error`: again, after a refused payment). Without `store` (a
     path that did not read it) the page is unbranded."""
     store = store or _unbranded(basket)
-    return pages.checkout_page(
-        pages.CheckoutView(
-            store=store,
-            summary=order_summary(basket, store, services.now()),
-            pay_url=f"{checkout_url(services, basket.ident)}/pay",
-            attempt_key=secrets.token_urlsafe(24),
-            username=basket.username,
-            email=basket.email or "",
-            error=error,
-            error_field=field,
-            cancel_url=basket.cancel_url,
-        )
+    view = pages.CheckoutView.of(
+        basket,
+        store,
+        services.now(),
+        pay_url=f"{checkout_url(services, basket.ident)}/pay",
+        attempt_key=secrets.token_urlsafe(24),
+        error=error,
+        error_field=field,
     )
+    return pages.checkout_page(view)
 
 
 def _unbranded(basket: Basket) -> Store:

@@ -16,12 +16,13 @@ stays the same for every gateway.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 from string import Template
 
+from webstore.basket import Basket
 from webstore.catalog import Store
-from webstore.checkout.summary import AmountRow, LineView, OrderSummary, RowKind
+from webstore.checkout.summary import AmountRow, LineView, OrderSummary, RowKind, order_summary
 from webstore.money import round_money, symbol
 from webstore.storefront import pages as hosted
 from webstore.storefront.pages import Page, Safe, fill
@@ -57,6 +58,31 @@ class CheckoutView:
     error: str = ""
     error_field: str = ""  # the form field the error is about ("email"), marked invalid
     cancel_url: str = ""
+
+    @classmethod
+    def of(
+        cls,
+        basket: Basket,
+        store: Store,
+        now: datetime,
+        *,
+        pay_url: str,
+        attempt_key: str,
+        error: str = "",
+        error_field: str = "",
+    ) -> CheckoutView:
+        """The page of a priced basket (`Basket.reprice` as of `now`), for any gateway."""
+        return cls(
+            store=store,
+            summary=order_summary(basket, store, now),
+            pay_url=pay_url,
+            attempt_key=attempt_key,
+            username=basket.username,
+            email=basket.email or "",
+            error=error,
+            error_field=error_field,
+            cancel_url=basket.cancel_url,
+        )
 
 
 @dataclass(frozen=True)
