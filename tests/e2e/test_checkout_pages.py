@@ -115,6 +115,18 @@ def test_on_a_desktop_the_order_and_the_payment_sit_side_by_side(
         assert order is not None and payment is not None
         assert order["x"] + order["width"] <= payment["x"] and abs(order["y"] - payment["y"]) < 5
         assert not scrolls_sideways(page)
+        unlabelled = page.evaluate(
+            "[...document.querySelectorAll('input:not([type=hidden]), button')]"
+            ".filter(e => !(e.labels && e.labels.length) && !e.textContent.trim()).length"
+        )
+        assert unlabelled == 0
+        for _ in range(20):  # by keyboard to the email field (links of the order come first)
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.id") == "email":
+                break
+        assert page.evaluate("document.activeElement.id") == "email"
+        outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+        assert outline == "solid"  # a visible focus ring
 
         page.get_by_role("button", name="Pay now").click()  # the consent is required: nothing is sent
         assert page.url == checkout
