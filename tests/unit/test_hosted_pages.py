@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from functions.pages import render
 from webstore.basket import Basket, BasketLine
-from webstore.catalog import PackageType, Store
+from webstore.catalog import PackageType, Store, Tax, TaxMode
 from webstore.checkout import pages as checkout_pages
 from webstore.checkout.summary import order_summary
 from webstore.errors import Conflict, NotFound
@@ -193,3 +193,13 @@ def test_the_receipt_links_the_subscriptions_page_when_it_has_one() -> None:
     assert "<dt>Next renewal</dt><dd>1 July 2026</dd>" in page and "on this receipt" in page
     without = checkout_pages.receipt_page(receipt_view(store()))
     assert "id=manage" not in without and "Your subscription" not in without
+
+
+def test_inclusive_tax_is_a_note_under_the_rows() -> None:
+    taxed = store().model_copy(update={"tax": Tax(mode=TaxMode.INCLUSIVE, rate=Decimal(20))})
+    priced = basket()
+    priced.lines[0].base_price = Decimal("12.00")
+    priced.reprice(taxed, NOW)
+    html = checkout_pages.order(order_summary(priced, taxed, NOW))
+    assert '<p class="note">Prices include $2.00 USD sales tax (20%).</p>' in html
+    assert "Sales tax</th>" not in html and 'data-amount="12.00">$12.00 USD</td></tr></tbody>' in html

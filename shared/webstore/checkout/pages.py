@@ -130,6 +130,11 @@ _ROW = Template(
     '<tr class="$kind"><th scope="row">$label$note</th><td data-amount="$value">$amount</td></tr>'
 )
 _NOTE = Template(' <span class="meta">$text</span>')
+_TAX_INCLUDED = Template('<p class="note">$text</p>')
+_CREATOR_CODE = Template(
+    '<p class="note" id="creator-code">Creator code <strong>$code</strong>: this purchase'
+    " supports a creator; it does not change your price.</p>"
+)
 
 
 def order(summary: OrderSummary, *, paid: bool = False) -> Safe:
@@ -150,26 +155,16 @@ def order(summary: OrderSummary, *, paid: bool = False) -> Safe:
         if paid_by_cards or r.kind is not RowKind.DUE
     ]
     body = "".join(_row(r, currency) for r in shown)
-    notes = []
-    if summary.tax_included:
-        included = money(summary.tax_included, currency)
-        notes.append(f"Prices include {included} sales tax ({summary.tax_rate.normalize():f}%).")
     html = (
         f'<ul class="lines" aria-label="Packages">{lines}</ul>'
         f'<table class="totals" aria-label="Totals"><tbody>{body}</tbody></table>'
     )
-    for text in notes:
-        html += str(fill(Template('<p class="note">$text</p>'), text=text))
+    if summary.tax_included:
+        included = money(summary.tax_included, currency)
+        rate = f"{summary.tax_rate.normalize():f}"
+        html += fill(_TAX_INCLUDED, text=f"Prices include {included} sales tax ({rate}%).")
     if summary.creator_code:
-        html += str(
-            fill(
-                Template(
-                    '<p class="note" id="creator-code">Creator code <strong>$code</strong>: this purchase'
-                    " supports a creator; it does not change your price.</p>"
-                ),
-                code=summary.creator_code,
-            )
-        )
+        html += fill(_CREATOR_CODE, code=summary.creator_code)
     return Safe(html)
 
 
