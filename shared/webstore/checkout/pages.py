@@ -34,8 +34,8 @@ CSP = hosted.content_security_policy(*FORM_TARGETS)
 
 SUBSCRIPTION_CONSENT = "subscription_consent"  # the pay form's consent field (a checkbox, "yes")
 HOW_TO_CANCEL = (
-    "Cancel any time from the “Manage subscription” link on your receipt. You keep what you"
-    " paid for until the end of the current period and are not charged again."
+    "Cancel any time from the “Manage or cancel your subscription” link on your receipt. You"
+    " keep what you paid for until the end of the current period and are not charged again."
 )
 HOW_TO_CANCEL_ON_RECEIPT = HOW_TO_CANCEL.replace("on your receipt", "on this receipt")
 
@@ -93,7 +93,7 @@ class ReceiptView:
     username: str | None = None
     email: str = ""
     continue_url: str | None = None  # the shop's complete URL for this basket
-    manage_url: str | None = None  # the subscription's "Manage subscription" page, when it has one
+    manage_url: str | None = None  # the subscription's manage page, when it has one
 
 
 # --- the frame: banner, theme, policy ----------------------------------------------------------
@@ -374,7 +374,7 @@ _RECEIPT_SUB = Template("""<section class="sub" aria-labelledby="sub-title">
 $renewals<p><strong>How to cancel:</strong> $how_to_cancel</p>
 $manage</section>
 """)
-_MANAGE = Template('<p><a id=manage href="$href">Manage subscription</a></p>\n')
+_MANAGE = Template('<p><a id=manage href="$href">Manage or cancel your subscription</a></p>\n')
 _BACK = Template('<p><a id=continue href="$href">Return to the shop</a></p>\n')
 _VISIT = Template('<p><a id=shop href="$href">Visit $name</a></p>\n')
 
