@@ -283,7 +283,7 @@ _SANDBOX_CARD = Safe(
 _SUBSCRIPTION = Template("""<section class="sub" aria-labelledby="sub-title">
 <h3 id="sub-title">Subscription</h3>
 $renewals<p><strong>How to cancel:</strong> $how_to_cancel</p>
-<label class="consent"><input type="checkbox" id="$field" name="$field" value="yes" required>\
+<label class="consent"><input type=checkbox id=consent name=$field value=yes required>\
 <span>$consent</span></label>
 </section>
 """)

@@ -236,7 +236,7 @@ def test_a_subscription_shows_its_price_period_renewal_how_to_cancel_and_the_con
     assert re.search(r"<dt>Next renewal</dt><dd>\d{1,2} [A-Z][a-z]+ \d{4}</dd>", body)
     assert "<strong>How to cancel:</strong> Cancel any time" in body
     field = SUBSCRIPTION_CONSENT
-    consent = f'<input type="checkbox" id="{field}" name="{field}" value="yes" required>'
+    consent = f"<input type=checkbox id=consent name={field} value=yes required>"
     agree = "I agree that Demo Craft charges the payment method I use now for VIP: $4.99 USD every month"
     assert f'<label class="consent">{consent}<span>{agree}, until I cancel.</span></label>' in body
     assert "Subscription, renews every month" in body
