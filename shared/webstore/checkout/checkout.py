@@ -158,6 +158,7 @@ def pay(
     except Invalid as refused:
         if basket.complete or loaded.order is not None:
             raise
+        basket.email = (email or "")[:254]  # shown again to be corrected (this copy is not stored)
         return PageResult(422, _form(services, basket, refused.detail, store=loaded.store, field="email"))
     previous = loaded.attempt
     now = services.now()

@@ -202,12 +202,16 @@ def test_the_email_typed_on_the_form_goes_on_the_basket_and_the_payment(
 ) -> None:
     ident = basket(demo, invoke, {"package_id": 10, "quantity": 1})
     page = checkout_page(invoke, ident)
-    refused = pay(invoke, ident, page, email="not an address")
+    refused = pay(invoke, ident, page, email='not an "address"')
     assert refused.status == 422
     assert 'role="alert" id="error">email is not an email address<' in refused.body
+    assert 'value="not an &quot;address&quot;"' in refused.body  # shown again, to be corrected
     assert 'aria-describedby="email-help error" aria-invalid="true"' in refused.body
-    assert 'value="not an address"' not in refused.body  # the stored address (none) is shown again
-    assert BasketRepository(demo.table).get(ident).checkout_attempt is None  # nothing claimed or charged
+    stored = BasketRepository(demo.table).get(ident)
+    assert stored.checkout_attempt is None and stored.email is None  # nothing claimed, stored or charged
+
+    too_long = pay(invoke, ident, refused, email="a@" + "b" * 250 + ".com")
+    assert too_long.status == 422 and "email is longer than 254 characters" in too_long.body
 
     assert pay(invoke, ident, refused, email=" alex@example.com ").status == 303
     assert BasketRepository(demo.table).get(ident).email == "alex@example.com"
