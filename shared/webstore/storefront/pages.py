@@ -109,7 +109,7 @@ legend{font-weight:700;padding:0 .3rem}
 .sub{border-left:4px solid var(--accent);background:#f7f8fa;padding:.8rem 1rem;margin:1rem 0;
 border-radius:.3rem}
 .sub dl{display:grid;grid-template-columns:auto 1fr;gap:.2rem .8rem;margin:.4rem 0}.sub dt{font-weight:600}
-.sub dd{margin:0}
+.sub dd{margin:0}.sub h2,.sub h3{margin:0 0 .5rem;font-size:1.05rem}
 .consent{display:flex;align-items:flex-start;font-weight:400;margin:.8rem 0 0}
 .pay button{width:100%;font-size:1.1rem;padding:.85rem}
 .legal{font-size:.9rem;color:var(--muted)}
