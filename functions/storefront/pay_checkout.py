@@ -25,7 +25,10 @@ async def endpoint(basket_ident: str, request: Request, svc: ServicesDep) -> Res
     key, card = form.get("attempt_key", ""), form.get("card_number", "")
     shown = form.get("amount_due") or None
     consent = bool(form.get("subscription_consent"))
-    return render(lambda: checkout.pay(svc, basket_ident, key, card, shown, consent=consent), pages.CSP)
+    email = form.get("email")
+    return render(
+        lambda: checkout.pay(svc, basket_ident, key, card, shown, consent=consent, email=email), pages.CSP
+    )
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -22,6 +22,8 @@ Slug = Annotated[str, Field(min_length=1, max_length=120, pattern=r"^[a-z0-9][a-
 Html = Annotated[str, Field(max_length=100_000)]
 Amount = Annotated[Decimal, Field(ge=0, max_digits=14, decimal_places=4)]
 Percent = Annotated[Decimal, Field(ge=0, le=100, max_digits=7, decimal_places=4)]
+HexColor = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]  # "#1a5fb4"
+WebUrl = Annotated[str, Field(max_length=2000, pattern=r"^https?://[^\s<>\"']+$")]  # an http(s) link
 
 
 class Model(BaseModel):
@@ -107,6 +109,12 @@ class StoreProfile(Model):
         default_factory=lambda: [1, 3, 5], max_length=10
     )
     sidebar: list[SidebarModule] = Field(default_factory=list)
+    # Branding of the hosted pages (auth, checkout, receipt): `logo` above is the logo's URL;
+    # colours as #rrggbb (the pages pick readable text on them); the links the checkout shows.
+    primary_color: HexColor | None = None
+    accent_color: HexColor | None = None
+    terms_url: WebUrl | None = None
+    refund_policy_url: WebUrl | None = None
 
     @field_validator("renewal_retry_days")
     @classmethod

@@ -32,6 +32,7 @@ from webstore.checkout.gateway import (
     PaymentGateway,
     SandboxGateway,
 )
+from webstore.checkout.summary import order_summary
 from webstore.errors import DomainError, Invalid
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
@@ -50,6 +51,7 @@ from webstore.repo.store import StoreRepository, StoreView
 from webstore.repo.users import User
 from webstore.services import Services
 from webstore.storefront.baskets import CHECKOUT_CLAIM_TIMEOUT, Loaded, load, reprice
+from webstore.storefront.inputs import check_email
 from webstore.storefront.pages import PageResult  # the hosted pages' one result type
 
 logger = logging.getLogger(__name__)
@@ -90,40 +92,41 @@ def checkout_page(services: Services, ident: str) -> PageResult:
             ),
         )
     reprice(basket, loaded.store, services.now())
-    return PageResult(html=_form(services, basket))
+    return PageResult(html=_form(services, basket, store=loaded.store))
 
 
-def _form(services: Services, basket: Basket, error: str = "", view: StoreView | None = None) -> str:
-    return pages.checkout_page(
+def _form(
+    services: Services, basket: Basket, error: str = "", *, store: Store | None = None, field: str = ""
+) -> str:
+    """The checkout form (with `error`: again, after a refused payment). Without `store` (a
+    path that did not read it) the page is unbranded."""
+    store = store or _unbranded(basket)
+    view = pages.CheckoutView.of(
         basket,
+        store,
+        services.now(),
         pay_url=f"{checkout_url(services, basket.ident)}/pay",
         attempt_key=secrets.token_urlsafe(24),
         error=error,
-        subscription_terms=_subscription_terms(services, basket, view),
+        error_field=field,
+    )
+    return pages.checkout_page(view)
+
+
+def _unbranded(basket: Basket) -> Store:
+    """A stand-in store for rendering only: the basket's currency, no name, theme or links."""
+    return Store(
+        id=basket.account_id,
+        name="Checkout",
+        currency=basket.currency,
+        created_at=basket.created_at,
+        public_token="-",
+        checkout_key_hash="-",
     )
 
 
 def _has_subscription(basket: Basket) -> bool:
     return any(line.type is PackageType.SUBSCRIPTION and not line.dynamic for line in basket.lines)
-
-
-def _subscription_terms(services: Services, basket: Basket, view: StoreView | None) -> list[str]:
-    """What the player agrees to for each subscription line: the amount each renewal charges
-    (list price x quantity, as `subscriptions.planning.new_recurring` records it) and how often.
-    Reads the catalog (one Query) when the caller has not."""
-    if not _has_subscription(basket):
-        return []
-    view = view or StoreRepository(services.table).operator_view(basket.account_id)
-    terms = []
-    for line in basket.lines:
-        package = None if line.dynamic else view.package(line.package_id)
-        if package is None or package.type is not PackageType.SUBSCRIPTION or package.expiry_length <= 0:
-            continue
-        unit = package.expiry_period + ("s" if package.expiry_length > 1 else "")
-        every = f"{package.expiry_length} {unit}" if package.expiry_length > 1 else unit
-        price = pages.money(package.price * line.quantity, basket.currency)
-        terms.append(f"{line.name}: {price} every {every}")
-    return terms
 
 
 def _not_payable(loaded: Loaded) -> str:
@@ -148,15 +151,24 @@ def pay(
     shown_amount: str | None = None,
     *,
     consent: bool = False,
+    email: str | None = None,
 ) -> PageResult:
     """Pay for the basket under attempt `key`. `shown_amount`: the amount due the form showed;
     a new attempt never charges more (the store's prices went up meanwhile: the form again).
-    `consent`: the player ticked the recurring-charge box (required for a subscription)."""
+    `consent`: the player ticked the recurring-charge box (required for a subscription).
+    `email`: the receipt address the form sent (blank: keep the basket's), stored by the claim."""
     if not ATTEMPT_KEY.match(key or ""):
         raise Invalid("attempt_key is missing or malformed; reload the checkout page", field="attempt_key")
     # One read: the basket, its store, this attempt, and the basket's order if already recorded.
     loaded = load(services, ident, None, BasketReads(checkout_attempt=key, order=order_key(ident)))
     basket = loaded.basket
+    try:
+        basket.email = check_email(email or "") or basket.email
+    except Invalid as refused:
+        if basket.complete or loaded.order is not None:
+            raise
+        basket.email = (email or "")[:254]  # shown again to be corrected (this copy is not stored)
+        return PageResult(422, _form(services, basket, refused.detail, store=loaded.store, field="email"))
     previous = loaded.attempt
     now = services.now()
     if loaded.order is not None:  # paid already (perhaps by an attempt that died before completing)
@@ -164,19 +176,21 @@ def pay(
     if basket.complete:
         return _after_payment(services, basket)
     if previous is not None and previous.status is AttemptStatus.DECLINED:
-        return PageResult(402, _form(services, basket, previous.reason or "The payment was declined"))
+        return PageResult(
+            402, _form(services, basket, previous.reason or "The payment was declined", store=loaded.store)
+        )
     if previous is not None and basket.checkout_attempt != key:
         # This attempt's claim was taken over after it timed out: it must not charge now, and
         # whatever it charged before it stopped goes back (idempotent).
         refunded = gateway_for(services).refund_attempt(key)
         _release(services, basket, key, now, reason="superseded by a newer attempt")
-        return PageResult(409, _form(services, basket, _superseded(refunded)))
+        return PageResult(409, _form(services, basket, _superseded(refunded), store=loaded.store))
     refusal = _not_payable(loaded)
     if refusal:
         return PageResult(422, pages.message_page("Checkout", refusal))
     if previous is None and not consent and _has_subscription(basket):
         reprice(basket, loaded.store, now)
-        return PageResult(422, _form(services, basket, CONSENT_REQUIRED))
+        return PageResult(422, _form(services, basket, CONSENT_REQUIRED, store=loaded.store))
     # What the store sells now: the catalog (fulfilment uses this read too), the buyer and the
     # coupons' current definitions, each read once, before anything is claimed or charged.
     catalog = start_read(StoreRepository(services.table).operator_view, basket.account_id)
@@ -204,13 +218,13 @@ def pay(
             "The store's prices went up since this page was shown: the total is now "
             f"{basket.total_price - basket.giftcard_amount} {basket.currency}. Check it and pay again."
         )
-        return PageResult(409, _form(services, basket, message, view))
+        return PageResult(409, _form(services, basket, message, store=loaded.store))
     if previous is None:
         superseded = basket.checkout_attempt  # a stale claim of an attempt that stopped, or None
         try:
             _claim(services, basket, key, now)
         except AlreadyPaid:  # recorded since the read: answer as if the read had seen it
-            return pay(services, ident, key, card_number, consent=consent)
+            return pay(services, ident, key, card_number, consent=consent, email=email)
     else:
         superseded = previous.taken_over
     gateway = gateway_for(services)
@@ -235,11 +249,11 @@ def pay(
             )
         )
     except Exception as error:  # the processor may or may not have taken the money
-        return _unfulfilled(services, basket, key, gateway, error)
+        return _unfulfilled(services, basket, key, gateway, error, store=loaded.store)
     if charge.status is ChargeStatus.DECLINED:
         _release(services, basket, key, now, reason=charge.reason)
         _publish_declined(services, basket, charge.reason, gateway.name)
-        return PageResult(402, _form(services, basket, charge.reason, view))
+        return PageResult(402, _form(services, basket, charge.reason, store=loaded.store))
     if charge.status is ChargeStatus.REDIRECT:
         return PageResult(redirect=charge.redirect_url)
     return settle(services, basket, key, amount_due, charge, view=view, buyer=current.user)
@@ -318,7 +332,7 @@ def settle(
         order = _order(basket, amount_due, gateway.name, key, charge.saved_method)
         payment = fulfil(services, order, view, buyer)
     except Exception as error:
-        return _unfulfilled(services, basket, key, gateway, error)
+        return _unfulfilled(services, basket, key, gateway, error, store=view.store if view else None)
     if payment.checkout_attempt != key:  # recorded under another charge: this one is a second
         refunded = gateway.refund_attempt(key)
         _release(services, basket, key, now, reason="the order was already paid")
@@ -328,7 +342,13 @@ def settle(
 
 
 def _unfulfilled(
-    services: Services, basket: Basket, key: str, gateway: PaymentGateway, error: Exception
+    services: Services,
+    basket: Basket,
+    key: str,
+    gateway: PaymentGateway,
+    error: Exception,
+    *,
+    store: Store | None = None,
 ) -> PageResult:
     """Fulfilment failed after the charge. If the order was recorded all the same (the error
     came after its transaction), the payment stands and a resubmit finishes; otherwise the
@@ -352,7 +372,7 @@ def _unfulfilled(
         logger.exception("checkout: fulfilment failed after the charge; refunded=%s", refunded)
     outcome = "your payment was refunded" if refunded else "contact the store for a refund"
     message = f"We could not complete the order ({reason}); {outcome}."
-    return PageResult(409, _form(services, basket, message))
+    return PageResult(409, _form(services, basket, message, store=store))
 
 
 def _already_paid(
@@ -521,7 +541,18 @@ def _publish_declined(services: Services, basket: Basket, reason: str, gateway: 
 
 
 def receipt(services: Services, ident: str) -> PageResult:
-    basket = BasketRepository(services.table).get(ident)
+    """The paid basket as the checkout showed it (priced as of its completion), with its
+    transaction id; read with its store (one round trip) for the store's name and look."""
+    loaded = load(services, ident, None)
+    basket, store = loaded.basket, loaded.store
     if not basket.complete or not basket.transaction_id:
         return PageResult(redirect=checkout_url(services, ident))
-    return PageResult(html=pages.receipt_page(basket, basket.transaction_id))
+    view = pages.ReceiptView(
+        store=store,
+        summary=order_summary(basket, store, basket.updated_at),
+        transaction_id=basket.transaction_id,
+        username=basket.username,
+        email=basket.email or "",
+        continue_url=basket.complete_url,
+    )
+    return PageResult(html=pages.receipt_page(view))
