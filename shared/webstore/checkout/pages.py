@@ -7,6 +7,7 @@ from decimal import Decimal
 from html import escape
 
 from webstore.basket import Basket
+from webstore.catalog import PackageType
 from webstore.money import round_money, symbol
 from webstore.storefront import pages as hosted
 
@@ -80,8 +81,14 @@ def receipt_page(basket: Basket, transaction_id: str) -> str:
         if basket.complete_url
         else ""
     )
+    # a subscription: the way to cancel it (GET /checkout/{ident}/subscription, relative to here)
+    manage = (
+        "<p><a id=manage href=subscription>Manage or cancel your subscription</a></p>"
+        if any(line.type is PackageType.SUBSCRIPTION for line in basket.lines)
+        else ""
+    )
     return page(
         "Payment complete",
         f"<h1>Thank you!</h1><p>Transaction <code id=txn>{escape(transaction_id)}</code></p>"
-        f"{summary(basket)}{back}",
+        f"{summary(basket)}{manage}{back}",
     )

@@ -12,6 +12,7 @@ from string import Template
 from webstore.money import round_money, symbol
 from webstore.storefront.pages import Safe, content_security_policy, fill, page
 
+TITLE = "Your subscription"  # also of the problem page when the link is not valid
 CSP = content_security_policy()  # the form posts to the page itself, then a 303 to it again
 CANCEL = "cancel"
 UNDO = "undo"
@@ -100,4 +101,4 @@ def manage_page(view: ManageView, form_token: str) -> str:
         date=date,
         form=form,
     )
-    return page("Your subscription", content)
+    return page(TITLE, content)
