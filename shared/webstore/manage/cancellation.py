@@ -31,7 +31,7 @@ from webstore.manage.views import RecurringPaymentOut, recurring_payment_out
 from webstore.recurring import RecurringPayment
 from webstore.repo import start_read
 from webstore.repo.baskets import BasketRepository
-from webstore.repo.recurring import RecurringPaymentRepository
+from webstore.repo.recurring_payments import RecurringPaymentRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
 from webstore.storefront.pages import PageResult
@@ -70,7 +70,12 @@ def cancel(services: Services, account_id: int, reference: str, reason: str) -> 
     if not recurring.ongoing:
         raise Conflict("The subscription has already ended", field="reference")
     if recurring.cancel_requested_at is None:
-        recurring = repository.request_cancel(account_id, reference, now, reason)
+        try:
+            recurring = repository.request_cancel(account_id, reference, now, reason)
+        except Conflict:  # a concurrent request won: answer as it did, or its refusal
+            recurring = _read(services, account_id, reference)
+            if not recurring.ongoing or recurring.cancel_requested_at is None:
+                raise
     _publish(services, recurring, EventType.RECURRING_CANCELLATION_REQUESTED, recurring.cancel_requested_at)
     return recurring
 
@@ -86,7 +91,12 @@ def abort(services: Services, account_id: int, reference: str) -> RecurringPayme
         return recurring
     if recurring.next_payment_at is not None and recurring.next_payment_at <= now:
         raise Conflict("The paid period has ended; the cancellation can no longer be undone")
-    recurring = RecurringPaymentRepository(services.table).abort_cancel(account_id, reference, now)
+    try:
+        recurring = RecurringPaymentRepository(services.table).abort_cancel(account_id, reference, now)
+    except Conflict:  # a concurrent undo won (nothing pending now): the same answer
+        recurring = _read(services, account_id, reference)
+        if not recurring.ongoing or recurring.cancel_requested_at is not None:
+            raise
     _publish(services, recurring, EventType.RECURRING_CANCELLATION_ABORTED, requested)
     return recurring
 
