@@ -8,8 +8,8 @@ from fastapi import Path
 from functions.deps import ServicesDep
 from functions.operator_deps import ServerDep
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.manage import cancellation
-from webstore.manage.views import RecurringPaymentOut
+from webstore.subscriptions import cancellation
+from webstore.subscriptions.recurring_view import RecurringPaymentOut
 from webstore.validation import PathRef
 
 ROUTE = Route(

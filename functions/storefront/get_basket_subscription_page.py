@@ -6,7 +6,8 @@ from fastapi.responses import Response
 from functions.deps import ServicesDep
 from functions.pages import render
 from functions.runtime import READ, Access, Interface, Route, lambda_handler
-from webstore.manage import cancellation, page
+from webstore.subscriptions import cancellation
+from webstore.subscriptions import manage_page as page
 
 ROUTE = Route(
     Interface.STOREFRONT,
@@ -20,9 +21,7 @@ ROUTE = Route(
 
 
 async def endpoint(svc: ServicesDep, basket_ident: str) -> Response:
-    return render(
-        lambda: cancellation.page_of_basket(svc, basket_ident), page.CSP, problem_title=page.TITLE
-    )
+    return render(lambda: cancellation.page_of_basket(svc, basket_ident), page.CSP, problem_title=page.TITLE)
 
 
 handler = lambda_handler(ROUTE, endpoint)

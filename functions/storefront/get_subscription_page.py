@@ -5,7 +5,8 @@ from fastapi.responses import Response
 from functions.deps import ServicesDep
 from functions.pages import render
 from functions.runtime import READ, Access, Interface, Route, lambda_handler
-from webstore.manage import cancellation, page
+from webstore.subscriptions import cancellation
+from webstore.subscriptions import manage_page as page
 
 ROUTE = Route(
     Interface.STOREFRONT,

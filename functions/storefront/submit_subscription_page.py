@@ -7,7 +7,8 @@ from fastapi.responses import Response
 from functions.deps import ServicesDep
 from functions.pages import form_fields, render
 from functions.runtime import WRITE_AND_PUBLISH, Access, Interface, Route, lambda_handler
-from webstore.manage import cancellation, page
+from webstore.subscriptions import cancellation
+from webstore.subscriptions import manage_page as page
 
 ROUTE = Route(
     Interface.STOREFRONT,

@@ -73,7 +73,10 @@ class TierUpgradeRepository:
             condition, values = "attribute_not_exists(PK)", None
         elif read.state is UpgradeState.DECLINED:
             claim = wanted.model_copy(update={"attempt": read.attempt + 1})
-            condition, values = "#state = :state AND attempt = :attempt", {":state": read.state, ":attempt": read.attempt}
+            condition, values = (
+                "#state = :state AND attempt = :attempt",
+                {":state": read.state, ":attempt": read.attempt},
+            )
         elif read.state is UpgradeState.CHARGING and read.claimed_until <= now:
             claim = wanted.model_copy(update={"attempt": read.attempt})
             condition = "#state = :state AND attempt = :attempt AND claimed_until = :until"
@@ -92,7 +95,9 @@ class TierUpgradeRepository:
         )
         return claim
 
-    def settle(self, account_id: int, claim: UpgradeClaim, state: UpgradeState, reference: str, now: datetime) -> UpgradeClaim:
+    def settle(
+        self, account_id: int, claim: UpgradeClaim, state: UpgradeState, reference: str, now: datetime
+    ) -> UpgradeClaim:
         """The charge's outcome (PAID or DECLINED), conditional on still holding the claim."""
         settled = claim.model_copy(update={"state": state, "charge_reference": reference, "updated_at": now})
         self.table.put(

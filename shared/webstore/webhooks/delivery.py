@@ -26,9 +26,9 @@ from aws_lambda_powertools import Logger
 from webstore.catalog import WebhookEndpoint
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
-from webstore.manage.links import with_manage_url
 from webstore.repo.webhooks import ClaimState, DeliveryAttempt, WebhookRepository
 from webstore.services import Services
+from webstore.subscriptions.manage_links import with_manage_url
 from webstore.webhooks.envelope import (
     SIGNATURE_HEADER,
     echo_matches,

@@ -25,9 +25,6 @@ from webstore.catalog import PackageType
 from webstore.errors import Conflict, Forbidden, NotFound
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
-from webstore.manage import links, page
-from webstore.manage.page import ManageView
-from webstore.manage.views import RecurringPaymentOut, recurring_payment_out
 from webstore.recurring import RecurringPayment
 from webstore.repo import start_read
 from webstore.repo.baskets import BasketRepository
@@ -35,7 +32,14 @@ from webstore.repo.recurring_payments import RecurringPaymentRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
 from webstore.storefront.pages import PageResult
-from webstore.subscriptions.subjects import recurring_payment_subject
+from webstore.subscriptions import manage_links as links
+from webstore.subscriptions import manage_page as page
+from webstore.subscriptions.manage_page import ManageView
+from webstore.subscriptions.recurring_view import (
+    RecurringPaymentOut,
+    recurring_payment_out,
+    recurring_payment_subject,
+)
 
 PLAYER_REASON = "Cancelled by the player"
 OPERATOR_REASON = "Cancelled by the store"
@@ -105,7 +109,9 @@ def _publish(
     services: Services, recurring: RecurringPayment, event_type: EventType, requested_at: datetime | None
 ) -> None:
     moment = requested_at.isoformat() if requested_at else ""
-    event_id = uuid.uuid5(EVENT_NAMESPACE, f"{recurring.account_id}:{recurring.reference}:{event_type}:{moment}")
+    event_id = uuid.uuid5(
+        EVENT_NAMESPACE, f"{recurring.account_id}:{recurring.reference}:{event_type}:{moment}"
+    )
     services.publisher.publish(
         DomainEvent(
             type=event_type,
@@ -134,7 +140,9 @@ def operator_cancel(services: Services, account_id: int, reference: str) -> Recu
 def _view(store_name: str, recurring: RecurringPayment) -> ManageView:
     return ManageView(
         store=store_name,
-        packages=[line.name if line.quantity == 1 else f"{line.quantity} × {line.name}" for line in recurring.lines],
+        packages=[
+            line.name if line.quantity == 1 else f"{line.quantity} x {line.name}" for line in recurring.lines
+        ],
         amount=recurring.amount,
         currency=recurring.currency,
         period_length=recurring.period_length,
@@ -168,13 +176,17 @@ def submit_page(services: Services, token: str, form: PageForm) -> PageResult:
         raise Forbidden("The form was sent from another site")
     if form.action not in page.ACTIONS:
         raise Forbidden("Unknown action")
-    links.check_form_token(services.secrets, account_id, reference, form.action, form.form_token, services.now())
+    links.check_form_token(
+        services.secrets, account_id, reference, form.action, form.form_token, services.now()
+    )
     if form.action == page.CANCEL:
         reason = " ".join(form.reason.split())[: page.MAX_REASON] or PLAYER_REASON
         cancel(services, account_id, reference, reason)
     else:
         abort(services, account_id, reference)
-    return PageResult(redirect=links.manage_url(services.settings.storefront_url, services.secrets, account_id, reference))
+    return PageResult(
+        redirect=links.manage_url(services.settings.storefront_url, services.secrets, account_id, reference)
+    )
 
 
 def page_of_basket(services: Services, basket_ident: str) -> PageResult:
@@ -184,7 +196,9 @@ def page_of_basket(services: Services, basket_ident: str) -> PageResult:
     has_subscription = any(line.type is PackageType.SUBSCRIPTION for line in basket.lines)
     if not basket.complete or not basket.transaction_id or not has_subscription:
         raise NotFound("This basket has no subscription")
-    url = links.manage_url(services.settings.storefront_url, services.secrets, account_id, basket.transaction_id)
+    url = links.manage_url(
+        services.settings.storefront_url, services.secrets, account_id, basket.transaction_id
+    )
     return PageResult(redirect=url)
 
 
