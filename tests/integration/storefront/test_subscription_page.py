@@ -206,7 +206,11 @@ def test_an_ended_subscription_shows_no_form_and_cannot_be_cancelled(
     demo: DemoStore, invoke: Invoke, traveller: time_machine.Coordinates
 ) -> None:
     seed_recurring(
-        demo.table, NOW, status=RecurringStatus.CANCELLED, cancelled_at=NOW - timedelta(days=1), schedule_sk=None
+        demo.table,
+        NOW,
+        status=RecurringStatus.CANCELLED,
+        cancelled_at=NOW - timedelta(days=1),
+        schedule_sk=None,
     )
     page = show(invoke, link())
     assert page.status == 200
