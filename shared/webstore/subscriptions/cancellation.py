@@ -8,26 +8,26 @@ processor ends it as CANCELLED with the expiry commands and `recurring-payment.e
 removes the request, conditional on it existing and the period not having ended.
 
 Both answer idempotently: cancelling what is already cancelled (or undoing what is not) changes
-nothing and publishes the same event again under the same id (a retried request after a lost
-publish still tells receivers once; they dedupe by id). Event ids derive from the reference,
-the type and the instant of the request, so a cancel → undo → cancel again sends three events.
+nothing; a repeated cancel publishes the same event again under the same id (a retried request
+after a lost publish still tells receivers once; they dedupe by id). Event ids derive from the
+reference and the instant of the change (`payments.events.recurring_event_key`), so cancel →
+undo → cancel again sends three events.
 """
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass
-from datetime import datetime
 from urllib.parse import urlsplit
 
 from webstore import keys
 from webstore.catalog import PackageType
 from webstore.errors import Conflict, Forbidden, NotFound
 from webstore.event_types import EventType
-from webstore.events import DomainEvent
+from webstore.payments.events import publish_recurring
 from webstore.recurring import RecurringPayment
 from webstore.repo import start_read
 from webstore.repo.baskets import BasketRepository
+from webstore.repo.payments import PaymentRepository
 from webstore.repo.recurring_payments import RecurringPaymentRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
@@ -35,15 +35,10 @@ from webstore.storefront.pages import PageResult
 from webstore.subscriptions import manage_links as links
 from webstore.subscriptions import manage_page as page
 from webstore.subscriptions.manage_page import ManageView
-from webstore.subscriptions.recurring_view import (
-    RecurringPaymentOut,
-    recurring_payment_out,
-    recurring_payment_subject,
-)
+from webstore.subscriptions.recurring_view import RecurringPaymentOut, recurring_payment_out
 
 PLAYER_REASON = "Cancelled by the player"
 OPERATOR_REASON = "Cancelled by the store"
-EVENT_NAMESPACE = uuid.UUID("0d6f3c52-5a8e-4a8c-9a53-3f1f0c6a2b7e")
 
 
 @dataclass(frozen=True)
@@ -80,7 +75,7 @@ def cancel(services: Services, account_id: int, reference: str, reason: str) -> 
             recurring = _read(services, account_id, reference)
             if not recurring.ongoing or recurring.cancel_requested_at is None:
                 raise
-    _publish(services, recurring, EventType.RECURRING_CANCELLATION_REQUESTED, recurring.cancel_requested_at)
+    _publish(services, recurring, EventType.RECURRING_CANCELLATION_REQUESTED)
     return recurring
 
 
@@ -101,25 +96,23 @@ def abort(services: Services, account_id: int, reference: str) -> RecurringPayme
         recurring = _read(services, account_id, reference)
         if not recurring.ongoing or recurring.cancel_requested_at is not None:
             raise
-    _publish(services, recurring, EventType.RECURRING_CANCELLATION_ABORTED, requested)
+    _publish(services, recurring, EventType.RECURRING_CANCELLATION_ABORTED)
     return recurring
 
 
-def _publish(
-    services: Services, recurring: RecurringPayment, event_type: EventType, requested_at: datetime | None
-) -> None:
-    moment = requested_at.isoformat() if requested_at else ""
-    event_id = uuid.uuid5(
-        EVENT_NAMESPACE, f"{recurring.account_id}:{recurring.reference}:{event_type}:{moment}"
+def _publish(services: Services, recurring: RecurringPayment, event_type: EventType) -> None:
+    """The event with the recurring-payment subject (its last and first payments read for it)."""
+    payments = PaymentRepository(services.table)
+    initial_future = (
+        start_read(payments.get, recurring.account_id, recurring.initial_payment_id)
+        if recurring.initial_payment_id != recurring.last_payment_id
+        else None
     )
-    services.publisher.publish(
-        DomainEvent(
-            type=event_type,
-            account_id=recurring.account_id,
-            subject=recurring_payment_subject(recurring),
-            id=str(event_id),
-        )
-    )
+    last = payments.get(recurring.account_id, recurring.last_payment_id)
+    if last is None:
+        raise Conflict(f"The last payment of {recurring.reference} is missing")
+    initial = initial_future.result() if initial_future else None
+    publish_recurring(services.publisher, recurring, event_type, last=last, initial=initial)
 
 
 # --- the operator interface ---------------------------------------------------------------------

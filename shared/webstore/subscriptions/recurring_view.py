@@ -105,26 +105,3 @@ def recurring_payment_out(recurring: RecurringPayment, operator_url: str) -> Rec
             for line in recurring.lines
         ],
     )
-
-
-def recurring_payment_subject(recurring: RecurringPayment) -> dict[str, object]:
-    """The recurring-payment webhook subject (COMPAT: recurring-payment.*) of the record alone."""
-    return {
-        "reference": recurring.reference,
-        "created_at": recurring.created_at.isoformat(),
-        "next_payment_at": _iso(recurring.next_payment_at) if recurring.ongoing else None,
-        "status": {"id": int(recurring.status), "description": recurring.status.description},
-        "fail_count": recurring.fail_count,
-        "payment_sequence": recurring.payment_sequence,
-        "price": {"amount": float(recurring.amount), "currency": recurring.currency},
-        "cancelled_at": _iso(recurring.cancelled_at),
-        "cancel_requested_at": _iso(recurring.cancel_requested_at),
-        "cancel_reason": recurring.cancel_reason,
-        "product": {"id": recurring.lines[0].package_id, "name": recurring.lines[0].name}
-        if recurring.lines
-        else None,
-        "products": [
-            {"id": line.package_id, "name": line.name, "quantity": line.quantity} for line in recurring.lines
-        ],
-        "custom": recurring.custom,
-    }

@@ -11,17 +11,21 @@ from urllib.parse import urlencode, urlsplit
 import pytest
 import time_machine
 
-from functions.storefront import get_basket_subscription_page, get_subscription_page, submit_subscription_page
+from functions.storefront import (
+    get_basket_subscription_page,
+    get_checkout_receipt,
+    get_subscription_page,
+    submit_subscription_page,
+)
 from tests.support.baskets import seed_basket
-from tests.support.cancellation import REFERENCE, seed_recurring, table_snapshot
+from tests.support.cancellation import Bought, buy_subscription, seed_recurring, table_snapshot
 from tests.support.demo import DemoStore
 from tests.support.invocation import Invoke
 from tests.support.lambda_events import Response
 from webstore.basket import BasketLine
-from webstore.catalog import PackageType
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
-from webstore.recurring import RecurringStatus
+from webstore.recurring import RecurringPayment, RecurringStatus
 from webstore.repo.recurring_payments import RecurringPaymentRepository
 from webstore.services import get_services
 from webstore.subscriptions import manage_links
@@ -36,8 +40,21 @@ def traveller(demo: DemoStore) -> Iterator[time_machine.Coordinates]:
         yield coordinates
 
 
-def link(account_id: int = 1, reference: str = REFERENCE) -> str:
+@pytest.fixture
+def bought(demo: DemoStore, invoke: Invoke, traveller: time_machine.Coordinates) -> Bought:
+    """VIP (monthly, $4.99) bought by Notch at NOW in the hosted checkout: renews 16 July."""
+    global REFERENCE
+    purchase = buy_subscription(invoke, demo)
+    REFERENCE = purchase.reference
+    return purchase
+
+
+REFERENCE = ""
+
+
+def link(account_id: int = 1, reference: str | None = None) -> str:
     """The page's path for a genuine token."""
+    reference = reference or REFERENCE
     return urlsplit(manage_links.manage_url("", get_services().secrets, account_id, reference)).path
 
 
@@ -71,7 +88,7 @@ def act(invoke: Invoke, action: str, **fields: str) -> Response:
     return response
 
 
-def stored(demo: DemoStore):  # type: ignore[no-untyped-def]
+def stored(demo: DemoStore) -> RecurringPayment:
     recurring = RecurringPaymentRepository(demo.table).get(1, REFERENCE)
     assert recurring is not None
     return recurring
@@ -82,9 +99,8 @@ def events_of(published: list[DomainEvent], event_type: EventType) -> list[Domai
 
 
 def test_the_page_shows_the_subscription_and_a_cancel_form(
-    demo: DemoStore, invoke: Invoke, traveller: time_machine.Coordinates
+    demo: DemoStore, invoke: Invoke, traveller: time_machine.Coordinates, bought: Bought
 ) -> None:
-    seed_recurring(demo.table, NOW)
     page = show(invoke, link())
     assert page.status == 200, page.body
     assert page.headers["content-type"].startswith("text/html")
@@ -92,14 +108,18 @@ def test_the_page_shows_the_subscription_and_a_cancel_form(
     assert "form-action 'self'" in page.headers["content-security-policy"]
     assert 'id="package">VIP<' in page.body
     assert "$4.99 USD every month" in page.body
-    assert "01 July 2026" in page.body  # next payment: fifteen days on
+    assert "16 July 2026" in page.body  # next payment: a month on
     assert 'id="cancel"' in page.body and 'id="undo"' not in page.body
 
 
 def test_cancel_then_undo_then_cancel_again(
-    demo: DemoStore, invoke: Invoke, traveller: time_machine.Coordinates, published: list[DomainEvent]
+    demo: DemoStore,
+    invoke: Invoke,
+    traveller: time_machine.Coordinates,
+    bought: Bought,
+    published: list[DomainEvent],
 ) -> None:
-    seed_recurring(demo.table, NOW)
+    published.clear()  # the purchase's own events
     act(invoke, "cancel", reason="Too  expensive")
     recurring = stored(demo)
     assert recurring.cancel_requested_at == NOW
@@ -111,14 +131,14 @@ def test_cancel_then_undo_then_cancel_again(
     assert requested.subject["status"] == {"id": 1, "description": "Active"}
 
     page = show(invoke, link())
-    assert "ends on 01 July 2026" in page.body
+    assert "ends on 16 July 2026" in page.body
     assert 'id="undo"' in page.body and 'id="cancel"' not in page.body
 
     traveller.shift(timedelta(days=3))
     act(invoke, "undo")
     assert stored(demo).cancel_requested_at is None
     [aborted] = events_of(published, EventType.RECURRING_CANCELLATION_ABORTED)
-    assert aborted.subject["cancel_requested_at"] is None
+    assert aborted.subject["cancelled_at"] is None and aborted.subject["cancel_reason"] is None
 
     traveller.shift(timedelta(days=1))
     act(invoke, "cancel")
@@ -128,9 +148,13 @@ def test_cancel_then_undo_then_cancel_again(
 
 
 def test_a_repeated_cancel_changes_nothing_and_repeats_the_same_event(
-    demo: DemoStore, invoke: Invoke, traveller: time_machine.Coordinates, published: list[DomainEvent]
+    demo: DemoStore,
+    invoke: Invoke,
+    traveller: time_machine.Coordinates,
+    bought: Bought,
+    published: list[DomainEvent],
 ) -> None:
-    seed_recurring(demo.table, NOW)
+    published.clear()  # the purchase's own events
     page = show(invoke, link())
     token = form_token_of(page)
     assert submit(invoke, link(), action="cancel", form_token=token).status == 303
@@ -145,17 +169,17 @@ def test_a_repeated_cancel_changes_nothing_and_repeats_the_same_event(
 @pytest.mark.parametrize(
     "path",
     [
-        "/subscriptions/1.tbx-1-0a0b0c0d.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",  # a guessed MAC
-        "/subscriptions/tbx-1-0a0b0c0d",  # the reference alone
+        "/subscriptions/1.{ref}.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",  # a guessed MAC
+        "/subscriptions/{ref}",  # the reference alone
         "/subscriptions/Notch",  # a username
-        "/subscriptions/1.tbx-1-0a0b0c0d",
+        "/subscriptions/1.{ref}",
     ],
 )
 def test_a_link_that_is_not_genuine_is_404_and_writes_nothing(
-    demo: DemoStore, invoke: Invoke, traveller: time_machine.Coordinates, path: str
+    demo: DemoStore, invoke: Invoke, traveller: time_machine.Coordinates, bought: Bought, path: str
 ) -> None:
-    seed_recurring(demo.table, NOW)
     genuine = form_token_of(show(invoke, link()))
+    path = path.format(ref=REFERENCE)
     before = table_snapshot(demo.table)
     assert show(invoke, path).status == 404
     response = submit(invoke, path, action="cancel", form_token=genuine)
@@ -165,12 +189,11 @@ def test_a_link_that_is_not_genuine_is_404_and_writes_nothing(
 
 
 def test_a_genuine_link_of_another_store_or_an_unknown_reference_is_404(
-    demo: DemoStore, invoke: Invoke, traveller: time_machine.Coordinates
+    demo: DemoStore, invoke: Invoke, traveller: time_machine.Coordinates, bought: Bought
 ) -> None:
-    seed_recurring(demo.table, NOW)
     assert show(invoke, link(account_id=2)).status == 404
     assert show(invoke, link(reference="tbx-9-0a0b0c0d")).status == 404
-    tampered = link().replace("tbx-1-", "tbx-2-")
+    tampered = link().replace(REFERENCE, REFERENCE[:-1] + ("0" if REFERENCE[-1] != "0" else "1"))
     assert show(invoke, tampered).status == 404
 
 
@@ -179,10 +202,11 @@ def test_a_forged_or_stale_form_is_403_and_writes_nothing(
     demo: DemoStore,
     invoke: Invoke,
     traveller: time_machine.Coordinates,
+    bought: Bought,
     published: list[DomainEvent],
     case: str,
 ) -> None:
-    seed_recurring(demo.table, NOW)
+    published.clear()
     token = form_token_of(show(invoke, link()))  # issued for "cancel"
     headers, action = FORM, "cancel"
     if case == "missing":
@@ -212,18 +236,17 @@ def test_an_ended_subscription_shows_no_form_and_cannot_be_cancelled(
         cancelled_at=NOW - timedelta(days=1),
         schedule_sk=None,
     )
-    page = show(invoke, link())
+    page = show(invoke, link(reference="tbx-1-0a0b0c0d"))
     assert page.status == 200
     assert "ended on 15 June 2026" in page.body
     assert "<form" not in page.body
 
 
 def test_undo_after_the_period_ended_is_refused(
-    demo: DemoStore, invoke: Invoke, traveller: time_machine.Coordinates
+    demo: DemoStore, invoke: Invoke, traveller: time_machine.Coordinates, bought: Bought
 ) -> None:
-    seed_recurring(demo.table, NOW)
     act(invoke, "cancel")
-    traveller.shift(timedelta(days=15, seconds=1))  # the period is over; the processor has not run
+    traveller.shift(timedelta(days=30, seconds=1))  # the period is over; the processor has not run
     page = show(invoke, link())
     response = submit(invoke, link(), action="undo", form_token=form_token_of(page))
     assert response.status == 409, response.body
@@ -231,14 +254,23 @@ def test_undo_after_the_period_ended_is_refused(
 
 
 def test_the_receipt_links_to_the_manage_page(
-    demo: DemoStore, invoke: Invoke, traveller: time_machine.Coordinates
+    demo: DemoStore, invoke: Invoke, traveller: time_machine.Coordinates, bought: Bought
 ) -> None:
-    line = BasketLine(package_id=1, category_id=1, ident="pkg_1_1", name="VIP", type=PackageType.SUBSCRIPTION)
-    basket = seed_basket(demo.table, 1, lines=[line], complete=True, transaction_id=REFERENCE)
-    response = invoke(get_basket_subscription_page.handler, "GET", f"/checkout/{basket.ident}/subscription")
+    receipt = invoke(get_checkout_receipt.handler, "GET", f"/checkout/{bought.basket_ident}/receipt")
+    assert "<a id=manage href=subscription>" in receipt.body
+    response = invoke(
+        get_basket_subscription_page.handler, "GET", f"/checkout/{bought.basket_ident}/subscription"
+    )
     assert response.status == 303, response.body
     assert response.headers["location"] == f"https://shop.test{link()}"
+    assert show(invoke, link()).status == 200
 
-    one_off = seed_basket(demo.table, 1, complete=True, transaction_id="tbx-2-0a0b0c0d")
+    line = BasketLine(package_id=10, category_id=2, ident="pkg_2_10", name="Diamond Sword")
+    one_off = seed_basket(demo.table, 1, lines=[line], complete=True, transaction_id="tbx-2-0a0b0c0d")
     response = invoke(get_basket_subscription_page.handler, "GET", f"/checkout/{one_off.ident}/subscription")
     assert response.status == 404
+    unpaid = seed_basket(demo.table, 1)
+    assert (
+        invoke(get_basket_subscription_page.handler, "GET", f"/checkout/{unpaid.ident}/subscription").status
+        == 404
+    )
