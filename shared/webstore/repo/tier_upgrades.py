@@ -4,8 +4,9 @@ target package and billing period, so concurrent or repeated requests charge onc
 Contract: PK `ACCOUNT#{a}`, SK `keys.tier_upgrade_sk(tier, package, period)`; body = UpgradeClaim.
 States: `charging` (a request holds it until `claimed_until`), `declined` (the charge was refused;
 the next request takes attempt + 1, a new gateway idempotency key), `paid` (the money is in:
-whoever comes next records the payment and moves the tier, never charges again). Every change
-is conditional on the state and attempt read.
+whoever comes next records the payment and moves the tier, never charges again), `refunded`
+(paid, but the tier changed before the upgrade was recorded: the money went back; the next
+request starts a new attempt). Every change is conditional on the state and attempt read.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ class UpgradeState(StrEnum):
     CHARGING = "charging"
     DECLINED = "declined"
     PAID = "paid"
+    REFUNDED = "refunded"  # paid, but the tier changed before it was recorded: given back
 
 
 class UpgradeClaim(Model):
@@ -68,15 +70,14 @@ class TierUpgradeRepository:
         """Take the claim to charge: a first one, the attempt after a decline, or a charging one
         whose holder's lease ran out (the same attempt: its gateway key is the same, so a charge
         it may have made is answered again, not repeated). Conflict when someone holds it."""
+        values: dict[str, object] | None = None
         if read is None:
             claim = wanted.model_copy(update={"attempt": 1})
-            condition, values = "attribute_not_exists(PK)", None
-        elif read.state is UpgradeState.DECLINED:
+            condition = "attribute_not_exists(PK)"
+        elif read.state in (UpgradeState.DECLINED, UpgradeState.REFUNDED):
             claim = wanted.model_copy(update={"attempt": read.attempt + 1})
-            condition, values = (
-                "#state = :state AND attempt = :attempt",
-                {":state": read.state, ":attempt": read.attempt},
-            )
+            condition = "#state = :state AND attempt = :attempt"
+            values = {":state": read.state, ":attempt": read.attempt}
         elif read.state is UpgradeState.CHARGING and read.claimed_until <= now:
             claim = wanted.model_copy(update={"attempt": read.attempt})
             condition = "#state = :state AND attempt = :attempt AND claimed_until = :until"
@@ -96,15 +97,23 @@ class TierUpgradeRepository:
         return claim
 
     def settle(
-        self, account_id: int, claim: UpgradeClaim, state: UpgradeState, reference: str, now: datetime
+        self,
+        account_id: int,
+        claim: UpgradeClaim,
+        state: UpgradeState,
+        reference: str,
+        now: datetime,
+        *,
+        held: UpgradeState = UpgradeState.CHARGING,
     ) -> UpgradeClaim:
-        """The charge's outcome (PAID or DECLINED), conditional on still holding the claim."""
+        """The charge's outcome (PAID, DECLINED; REFUNDED after PAID), conditional on the claim
+        still being as `claim` and `held` say."""
         settled = claim.model_copy(update={"state": state, "charge_reference": reference, "updated_at": now})
         self.table.put(
             self._item(account_id, settled),
             condition="#state = :state AND attempt = :attempt",
             names={"#state": "state"},
-            values={":state": UpgradeState.CHARGING, ":attempt": claim.attempt},
+            values={":state": held, ":attempt": claim.attempt},
             fails=Conflict(BUSY, field="package_id"),
         )
         return settled
