@@ -252,3 +252,22 @@ def test_a_crash_after_the_charge_is_finished_by_the_next_request_without_chargi
     assert len(charges) == 1  # the paid claim is recorded, not charged again
     [payment] = upgrade_payments(demo, bought)
     assert payment.amount == Decimal("2.50")
+
+
+def test_after_an_upgrade_the_renewal_charges_the_new_package(
+    demo: DemoStore, invoke: Invoke, traveller: time_machine.Coordinates, charges: list[OffSessionCharge]
+) -> None:
+    from webstore.services import get_services
+    from webstore.subscriptions.processor import run_due
+
+    bought = buy_subscription(invoke, demo)
+    tier = tier_of(demo, bought)
+    traveller.move_to(HALFWAY)
+    assert patch(invoke, demo, tier.id, MVP).status == 200
+    renewal_at = NOW + timedelta(days=30, minutes=1)
+    traveller.move_to(renewal_at)
+    report = run_due(get_services(), renewal_at)
+    assert [o.kind.value for o in report.outcomes] == ["renewal charged"]
+    assert [c.amount for c in charges] == [Decimal("2.50"), Decimal("9.99")]
+    renewed = recurring_of(demo, bought)
+    assert renewed.payment_sequence == 2 and renewed.lines[0].package_id == MVP
