@@ -165,7 +165,9 @@ def submit_page(services: Services, token: str, form: PageForm) -> PageResult:
     """Cancel or undo, then back to the page (303). A forged or stale form is 403, a bad link
     404, and neither writes anything."""
     account_id, reference = links.open_token(services.secrets, token)
-    if form.origin is not None and not _same_origin(form.origin, services.settings.storefront_url):
+    # A browser names the page's origin, or "null" (the hosted pages send no referrer): any
+    # other origin is another site's form. The form token is what proves the page issued it.
+    if form.origin not in (None, "null") and not _same_origin(form.origin, services.settings.storefront_url):
         raise Forbidden("The form was sent from another site")
     if form.action not in page.ACTIONS:
         raise Forbidden("Unknown action")

@@ -274,3 +274,13 @@ def test_the_receipt_links_to_the_manage_page(
         invoke(get_basket_subscription_page.handler, "GET", f"/checkout/{unpaid.ident}/subscription").status
         == 404
     )
+
+
+def test_a_form_from_the_page_itself_sends_origin_null_and_is_accepted(
+    demo: DemoStore, invoke: Invoke, traveller: time_machine.Coordinates, bought: Bought
+) -> None:
+    """The hosted pages send no referrer, so Chromium names the form's origin "null"."""
+    token = form_token_of(show(invoke, link()))
+    response = submit(invoke, link(), headers={**FORM, "origin": "null"}, action="cancel", form_token=token)
+    assert response.status == 303, response.body
+    assert stored(demo).cancel_requested_at == NOW
