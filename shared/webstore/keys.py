@@ -358,6 +358,12 @@ def tier_slot_sk(username_id: int, category_id: int) -> str:
     return f"TIERSLOT#{_n(username_id)}#{_n(category_id)}"
 
 
+def tier_upgrade_sk(tier_id: int, package_id: int, period: str) -> str:
+    """Under the account: the claim on charging one tier's upgrade to one package in one
+    billing period (`period`: the period's end, compact), so concurrent requests charge once."""
+    return f"UPGRADE#{_n(tier_id)}#{_n(package_id)}#{period}"
+
+
 def payments_of_player(account_id: int, username_id: int) -> str:
     """GSI1 partition: one player's payments (GSI1SK = payment SK) and player item (GSI1SK `~`)."""
     return f"PLAYERPAY#{account_id}#{username_id}"

@@ -228,7 +228,10 @@ def test_trace_sampling_covers_every_function_and_costs_less_than_the_requests(s
     assert traces <= HTTP_API_PER_MILLION + LAMBDA_REQUESTS_PER_MILLION
 
 
-def test_functions_share_runtime_layer_tracing_and_settings(synth: Synthesized) -> None:
+def test_functions_share_runtime_layer_tracing_and_settings(
+    synth: Synthesized, route_table: tuple[Operation, ...]
+) -> None:
+    declared = declared_access(route_table)
     expected_env = {
         "WEBSTORE_TABLE_NAME", "WEBSTORE_EVENT_BUS_NAME", "WEBSTORE_EVENTS", "WEBSTORE_STOREFRONT_URL",
         "WEBSTORE_OPERATOR_URL", "WEBSTORE_REGION", "POWERTOOLS_SERVICE_NAME",
@@ -245,14 +248,18 @@ def test_functions_share_runtime_layer_tracing_and_settings(synth: Synthesized) 
         # Nothing secret rides in the template: exactly the settings, no keys or secrets (the
         # dispatch function gets the webhook key's ARN, and reads its value at run time).
         variables = properties["Environment"]["Variables"]
-        key_name = {"WEBSTORE_WEBHOOK_KEY_SECRET"} if handler == DISPATCH_HANDLER else set()
+        key_name = {"WEBSTORE_WEBHOOK_KEY_SECRET"} if Access.WEBHOOK_KEY in declared[handler] else set()
         assert set(variables) == expected_env | key_name, handler
         assert variables["WEBSTORE_EVENTS"] == "eventbridge"
         code_keys.add(properties["Code"]["S3Key"])
     assert len(code_keys) == 1, "one shared code asset"
 
 
-def test_the_webhook_key_is_generated_and_only_the_dispatch_function_reads_it(synth: Synthesized) -> None:
+def test_the_stage_key_is_generated_and_only_its_declared_readers_read_it(
+    synth: Synthesized, route_table: tuple[Operation, ...]
+) -> None:
+    """The dispatch function (webhook secrets, manage links in subjects) and the manage pages
+    (signed links): the functions whose declaration names the key, nothing else."""
     [(key_id, key)] = resources(synth.template, "AWS::SecretsManager::Secret").items()
     assert "GenerateSecretString" in key["Properties"]  # the value is made by Secrets Manager
     assert "SecretString" not in key["Properties"]  # never in the template
@@ -265,7 +272,12 @@ def test_the_webhook_key_is_generated_and_only_the_dispatch_function_reads_it(sy
         for statement in policy["Properties"]["PolicyDocument"]["Statement"]
         if "secretsmanager:GetSecretValue" in statement["Action"]
     ]
-    assert readers == [{"Ref": key_id}]  # one grant, on that secret only
+    assert readers and all(reader == {"Ref": key_id} for reader in readers)  # that secret only
+    declared = declared_access(route_table)
+    assert {h for h, access in declared.items() if Access.WEBHOOK_KEY in access} >= {
+        DISPATCH_HANDLER,
+        "functions.storefront.get_subscription_page.handler",
+    }
 
 
 def test_bus_rule_feeds_the_buffer_and_dead_letters_are_wired(synth: Synthesized) -> None:

@@ -554,5 +554,8 @@ def receipt(services: Services, ident: str) -> PageResult:
         username=basket.username,
         email=basket.email or "",
         continue_url=basket.complete_url,
+        manage_url=f"{checkout_url(services, ident)}/subscription"
+        if any(line.type is PackageType.SUBSCRIPTION for line in basket.lines)
+        else None,
     )
     return PageResult(html=pages.receipt_page(view))
