@@ -54,9 +54,7 @@ class BackgroundClock:
                 self.tick()
             except Exception:
                 self.failures += 1
-                logger.exception(
-                    "clock run failed; the next run goes on", extra={"thread": self._thread.name}
-                )
+                logger.exception("clock run failed; the next run goes on")
             self.runs += 1
             self._stopping.wait(self.interval)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -174,9 +175,28 @@ def one_line_failures(target: Target | None, *, can_create: bool = False) -> Ite
         raise ToolFailure(f"AWS call failed: {error}") from None
 
 
-def client_error_line(error: ClientError, target: Target | None, *, can_create: bool) -> str:
+def error_code(error: ClientError) -> tuple[str, str]:
+    """AWS's error code and message. IAM's refusals in front of a JSON API can come back as an
+    XML body (moto's server does this) that botocore leaves as the HTTP status: read the code
+    and message from the XML then."""
     details = error.response.get("Error", {})
-    code, message = details.get("Code", ""), details.get("Message", "")
+    code, message = str(details.get("Code", "")), str(details.get("Message", ""))
+    if code.isdigit():
+        found = _XML_CODE.search(message)
+        text = _XML_MESSAGE.search(message)
+        code = found.group(1) if found else code
+        message = text.group(1) if text else message
+    if code == "AccessDenied":
+        code = "AccessDeniedException"
+    return code, message
+
+
+_XML_CODE = re.compile(r"<Code>([^<]+)</Code>")
+_XML_MESSAGE = re.compile(r"<Message>(?:<!\[CDATA\[)?(.*?)(?:\]\]>)?</Message>", re.DOTALL)
+
+
+def client_error_line(error: ClientError, target: Target | None, *, can_create: bool) -> str:
+    code, message = error_code(error)
     where = target.describe() if target is not None else "the table"
     if code == "ResourceNotFoundException":
         hint = "check --table (the stack's TableName output) and --region"
