@@ -24,7 +24,8 @@ async def endpoint(basket_ident: str, request: Request, svc: ServicesDep) -> Res
     form = await form_fields(request)
     key, card = form.get("attempt_key", ""), form.get("card_number", "")
     shown = form.get("amount_due") or None
-    return render(lambda: checkout.pay(svc, basket_ident, key, card, shown), pages.CSP)
+    consent = bool(form.get("subscription_consent"))
+    return render(lambda: checkout.pay(svc, basket_ident, key, card, shown, consent=consent), pages.CSP)
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -6,6 +6,7 @@ domain values only (Decimal money, datetimes); the API shapes live in `webstore.
 
 from __future__ import annotations
 
+import itertools
 from datetime import datetime
 from decimal import Decimal
 from enum import StrEnum
@@ -100,7 +101,19 @@ class StoreProfile(Model):
     allowed_return_hosts: list[str] = Field(default_factory=list)
     basket_ttl_seconds: int = Field(default=7 * 24 * 3600, ge=300, le=90 * 24 * 3600)
     emit_basket_abandoned: bool = False
+    # Days after a renewal date on which a declined renewal is tried again; after the last one
+    # fails the subscription expires (docs/subscriptions.md).
+    renewal_retry_days: list[Annotated[int, Field(ge=1, le=60)]] = Field(
+        default_factory=lambda: [1, 3, 5], max_length=10
+    )
     sidebar: list[SidebarModule] = Field(default_factory=list)
+
+    @field_validator("renewal_retry_days")
+    @classmethod
+    def _increasing_days(cls, value: list[int]) -> list[int]:
+        if any(later <= earlier for earlier, later in itertools.pairwise(value)):
+            raise ValueError("retry days must increase (days after the renewal date, e.g. [1, 3, 5])")
+        return value
 
     @field_validator("currency")
     @classmethod

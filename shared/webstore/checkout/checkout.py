@@ -55,6 +55,9 @@ from webstore.storefront.pages import PageResult  # the hosted pages' one result
 logger = logging.getLogger(__name__)
 
 ATTEMPT_KEY = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+CONSENT_REQUIRED = (
+    "This basket holds a subscription: tick the box to agree to its recurring charge before paying."
+)
 
 
 def checkout_url(services: Services, ident: str) -> str:
@@ -90,13 +93,37 @@ def checkout_page(services: Services, ident: str) -> PageResult:
     return PageResult(html=_form(services, basket))
 
 
-def _form(services: Services, basket: Basket, error: str = "") -> str:
+def _form(services: Services, basket: Basket, error: str = "", view: StoreView | None = None) -> str:
     return pages.checkout_page(
         basket,
         pay_url=f"{checkout_url(services, basket.ident)}/pay",
         attempt_key=secrets.token_urlsafe(24),
         error=error,
+        subscription_terms=_subscription_terms(services, basket, view),
     )
+
+
+def _has_subscription(basket: Basket) -> bool:
+    return any(line.type is PackageType.SUBSCRIPTION and not line.dynamic for line in basket.lines)
+
+
+def _subscription_terms(services: Services, basket: Basket, view: StoreView | None) -> list[str]:
+    """What the player agrees to for each subscription line: the amount each renewal charges
+    (list price x quantity, as `subscriptions.planning.new_recurring` records it) and how often.
+    Reads the catalog (one Query) when the caller has not."""
+    if not _has_subscription(basket):
+        return []
+    view = view or StoreRepository(services.table).operator_view(basket.account_id)
+    terms = []
+    for line in basket.lines:
+        package = None if line.dynamic else view.package(line.package_id)
+        if package is None or package.type is not PackageType.SUBSCRIPTION or package.expiry_length <= 0:
+            continue
+        unit = package.expiry_period + ("s" if package.expiry_length > 1 else "")
+        every = f"{package.expiry_length} {unit}" if package.expiry_length > 1 else unit
+        price = pages.money(package.price * line.quantity, basket.currency)
+        terms.append(f"{line.name}: {price} every {every}")
+    return terms
 
 
 def _not_payable(loaded: Loaded) -> str:
@@ -114,10 +141,17 @@ def _not_payable(loaded: Loaded) -> str:
 
 
 def pay(
-    services: Services, ident: str, key: str, card_number: str, shown_amount: str | None = None
+    services: Services,
+    ident: str,
+    key: str,
+    card_number: str,
+    shown_amount: str | None = None,
+    *,
+    consent: bool = False,
 ) -> PageResult:
     """Pay for the basket under attempt `key`. `shown_amount`: the amount due the form showed;
-    a new attempt never charges more (the store's prices went up meanwhile: the form again)."""
+    a new attempt never charges more (the store's prices went up meanwhile: the form again).
+    `consent`: the player ticked the recurring-charge box (required for a subscription)."""
     if not ATTEMPT_KEY.match(key or ""):
         raise Invalid("attempt_key is missing or malformed; reload the checkout page", field="attempt_key")
     # One read: the basket, its store, this attempt, and the basket's order if already recorded.
@@ -140,6 +174,9 @@ def pay(
     refusal = _not_payable(loaded)
     if refusal:
         return PageResult(422, pages.message_page("Checkout", refusal))
+    if previous is None and not consent and _has_subscription(basket):
+        reprice(basket, loaded.store, now)
+        return PageResult(422, _form(services, basket, CONSENT_REQUIRED))
     # What the store sells now: the catalog (fulfilment uses this read too), the buyer and the
     # coupons' current definitions, each read once, before anything is claimed or charged.
     catalog = start_read(StoreRepository(services.table).operator_view, basket.account_id)
@@ -173,7 +210,7 @@ def pay(
         try:
             _claim(services, basket, key, now)
         except AlreadyPaid:  # recorded since the read: answer as if the read had seen it
-            return pay(services, ident, key, card_number)
+            return pay(services, ident, key, card_number, consent=consent)
     else:
         superseded = previous.taken_over
     gateway = gateway_for(services)
@@ -187,7 +224,15 @@ def pay(
 
     try:
         charge = gateway.charge(
-            ChargeRequest(key, amount_due, basket.currency, f"Basket {ident}", card_number, basket.email)
+            ChargeRequest(
+                key,
+                amount_due,
+                basket.currency,
+                f"Basket {ident}",
+                card_number,
+                basket.email,
+                save_method=_has_subscription(basket),  # renewals charge it off-session
+            )
         )
     except Exception as error:  # the processor may or may not have taken the money
         return _unfulfilled(services, basket, key, gateway, error)
@@ -270,7 +315,8 @@ def settle(
     gateway = gateway_for(services)
     now = services.now()
     try:
-        payment = fulfil(services, _order(basket, amount_due, gateway.name, key), view, buyer)
+        order = _order(basket, amount_due, gateway.name, key, charge.saved_method)
+        payment = fulfil(services, order, view, buyer)
     except Exception as error:
         return _unfulfilled(services, basket, key, gateway, error)
     if payment.checkout_attempt != key:  # recorded under another charge: this one is a second
@@ -391,8 +437,9 @@ def _after_payment(services: Services, basket: Basket) -> PageResult:
     return PageResult(redirect=receipt_url(services, basket.ident))
 
 
-def _order(basket: Basket, amount_due: Decimal, gateway: str, key: str) -> Order:
+def _order(basket: Basket, amount_due: Decimal, gateway: str, key: str, saved_method: str) -> Order:
     return Order(
+        saved_method=saved_method,
         account_id=basket.account_id,
         idempotency_key=order_key(basket.ident),
         checkout_attempt=key,

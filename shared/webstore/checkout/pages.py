@@ -48,7 +48,30 @@ def summary(basket: Basket) -> str:
     )
 
 
-def checkout_page(basket: Basket, *, pay_url: str, attempt_key: str, error: str = "") -> str:
+def consent(terms: list[str]) -> str:
+    """The recurring-charge consent a subscription basket needs: what renews, for how much, how
+    often, and how to cancel; the box is required (pay refuses the form without it)."""
+    if not terms:
+        return ""
+    items = "".join(f"<li>{escape(term)}</li>" for term in terms)
+    return (
+        "<fieldset id=subscription><legend>Subscription</legend>"
+        f"<p>Renews automatically with the card you pay with now:</p><ul>{items}</ul>"
+        "<p>Cancel any time from the link on your receipt; you keep it until the end of the"
+        " period you paid for, and nothing more is charged.</p>"
+        "<label><input type=checkbox id=consent name=subscription_consent value=yes required>"
+        " I agree to these recurring charges until I cancel</label></fieldset>"
+    )
+
+
+def checkout_page(
+    basket: Basket,
+    *,
+    pay_url: str,
+    attempt_key: str,
+    error: str = "",
+    subscription_terms: list[str] | None = None,
+) -> str:
     cancel = (
         f'<p><a id=cancel href="{escape(basket.cancel_url, quote=True)}">'
         "Cancel and return to the shop</a></p>"
@@ -65,6 +88,7 @@ def checkout_page(basket: Basket, *, pay_url: str, attempt_key: str, error: str 
         "<label for=card>Card number (sandbox: any number pays; 4000 0000 0000 0002 declines)</label>"
         "<input id=card name=card_number inputmode=numeric autocomplete=cc-number maxlength=23"
         ' value="4242 4242 4242 4242">'
+        f"{consent(subscription_terms or [])}"
         "<p><button id=pay type=submit>Pay now</button></p></form>"
     )
     return page("Checkout", f"<h1>Checkout</h1>{who}{problem}{summary(basket)}{form}{cancel}")

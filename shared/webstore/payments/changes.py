@@ -20,6 +20,7 @@ from webstore.repo.queue import QueueRepository
 from webstore.repo.store import StoreRepository
 from webstore.repo.users import UserRepository
 from webstore.services import Services
+from webstore.subscriptions import endings
 
 # Room the status change's transaction keeps for its own actions (payment, players' counters)
 # beside the first chunk of commands.
@@ -49,16 +50,20 @@ def change_payment(
     updated.updated_at = now
     first_chunk = []
     new_plan = None
+    ending = None
     if change is not None and change.trigger is not None and change.trigger.value not in payment.plans:
         new_plan = change.trigger.value
         view = StoreRepository(services.table).operator_view(account_id)
         planned = planning.commands_for(payment.lines, view, change.trigger, now)
+        # A subscription payment refunded or charged back ends its subscription at once: its
+        # expiry commands join this plan (docs/subscriptions.md).
+        ending = endings.ending_by_payment(services, payment, new_plan, view, now)
+        planned += ending.expiry_commands if ending else []
         if planned:
             ids = AccountRepository(services.table).next_ids(account_id, "command", len(planned))
             planned = planning.with_ids(planned, ids, payment.id)
-        first_chunk = planning.plan_commands(
-            updated, new_plan, planned, planning.MAX_TRANSACTION_ACTIONS - _CHANGE_ACTIONS
-        )
+        room = planning.MAX_TRANSACTION_ACTIONS - _CHANGE_ACTIONS - endings.action_count(ending)
+        first_chunk = planning.plan_commands(updated, new_plan, planned, room)
 
     tx = Transaction(services.table)
     PaymentRepository.add_change(
@@ -77,6 +82,8 @@ def change_payment(
         else:
             PlayerRepository.add_counters(tx, account_id, counter_change.username_id, counter_change.counters)
     QueueRepository(services.table).add_enqueue(tx, account_id, first_chunk)
+    if ending is not None:
+        endings.add_ending(tx, ending)
     try:
         tx.commit()
     except Conflict as error:
@@ -84,7 +91,11 @@ def change_payment(
     if change is not None and change.trigger is not None:
         run_pending_chunks(services, updated, change.trigger.value)
     if change is not None:
-        publish_status(services.publisher, updated, change.event)
+        recurring = ending.after if ending else None
+        initial = None  # the subscription's first payment, when this is a renewal's
+        if recurring is not None and recurring.initial_payment_id != updated.id:
+            initial = repo.get(account_id, recurring.initial_payment_id)
+        publish_status(services.publisher, updated, change.event, recurring=recurring, initial=initial)
     return updated
 
 

@@ -74,6 +74,8 @@ class PaymentRecord(Model):
     creator_code: str = ""
     basket_ident: str | None = None
     checkout_attempt: str | None = None  # the attempt whose charge paid it (hosted checkout)
+    # The subscription this payment started or renewed (webstore.recurring): its reference.
+    recurring_payment_reference: str | None = None
     custom: dict[str, Any] | None = None
     notes: list[PaymentNote] = Field(default_factory=list)
     idempotency_key: str
@@ -238,6 +240,25 @@ class PaymentRepository:
             names=names,
             values=values,
             fails=fails,
+        )
+
+    @staticmethod
+    def add_plan(
+        tx: Transaction,
+        account_id: int,
+        payment_id: int,
+        key: str,
+        chunks: list[list[QueuedCommand]],
+        done: int,
+    ) -> None:
+        """Store a new command plan `key` on a payment (an expiry's commands), `done` chunks of it
+        queued in this transaction; a plan of that key already there: contention (planned once)."""
+        tx.update(
+            PaymentRepository.key(account_id, payment_id),
+            "SET plans.#t = :plan, chunks_done.#t = :done",
+            condition="attribute_exists(PK) AND attribute_not_exists(plans.#t)",
+            names={"#t": key},
+            values={":plan": [[c.model_dump() for c in chunk] for chunk in chunks], ":done": done},
         )
 
     def add_note(self, account_id: int, transaction_id: str, note: PaymentNote) -> PaymentRecord:

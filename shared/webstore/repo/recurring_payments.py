@@ -132,7 +132,11 @@ class RecurringPaymentRepository:
         if previous is None:
             tx.put(item, condition="attribute_not_exists(PK)")
         else:
-            tx.put(item, condition="expires_at = :old", values={":old": previous.expires_at})
+            tx.put(
+                item,
+                condition="expires_at = :old AND expired = :was_expired",
+                values={":old": previous.expires_at, ":was_expired": previous.expired},
+            )
 
     # --- cancellation (the `cancel` use cases) ---------------------------------------------------
 
