@@ -1,21 +1,27 @@
-"""The clock in AWS: EventBridge Scheduler invokes this once a minute; it runs the subscription
+"""The clock in AWS: a schedule rule invokes this once a minute; it runs the subscription
 processor (`webstore.subscriptions.processor.run_due`) as of now, as `webstore serve`'s
 background clock and `webstore clock run` do.
 
-A run works in chunks (`CHUNK` items per `run_due`) while its time lasts, so it never stops
-between an item's claim and its act at the timeout (and if it did, the claim expires and the
-next run finishes the item). Runs overlap when a burst outlasts a minute: claims are conditional,
-so each item is processed by one run (docs/subscriptions.md, "Running the clock").
+Fan-out: one thread per schedule shard (`run_due(..., shards=[shard])`), so a burst is worked
+`SCHEDULE_SHARDS` items at a time without two threads contending for one item. Each thread works
+in chunks (`CHUNK` items per call) while the invocation's time lasts, so a run stops between
+items, never at its timeout in the middle of one (and if it did, the claim expires and a later
+run finishes the item). A burst that outlasts a minute is shared with the next minute's
+invocations: claims are conditional, so each item is processed once (docs/subscriptions.md,
+"Running the clock", has the arithmetic).
 
 After the run it publishes how late the schedule is: `ScheduleOverdueSeconds` (the age of the
-oldest item still due; 0 when none) and `ScheduleBacklog` (how many are due). The
-"items overdue by more than 10 minutes" alarm watches the first; a missing value (the clock
-stopped) counts as breaching.
+oldest item still due; 0 when none) and `ScheduleBacklog` (how many are due). The alarm on the
+first watches for items overdue by more than 10 minutes; a missing value (the clock stopped)
+counts as breaching.
 """
 
 from __future__ import annotations
 
+import contextvars
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Any
 
@@ -23,9 +29,9 @@ from aws_lambda_powertools.metrics import MetricUnit
 
 from functions.declarations import WRITE_AND_PUBLISH, Consumer, Trigger
 from functions.observability import consumer_handler, logger, metrics
-from webstore.repo.schedule import ScheduleRepository
+from webstore.recurring import SCHEDULE_SHARDS
 from webstore.services import Services, get_services
-from webstore.subscriptions.processor import run_due
+from webstore.subscriptions.processor import backlog, run_due
 
 CONSUMER = Consumer(
     "process_schedule",
@@ -38,37 +44,50 @@ CONSUMER = Consumer(
     timeout_seconds=300,
 )
 # Items per run_due call; a chunk must finish within SAFETY_SECONDS of the time left.
-CHUNK = 250
+CHUNK = 100
 SAFETY_SECONDS = 30.0
 
 
-def process_due(services: Services, remaining_seconds: Any) -> list[str]:
-    """Chunks of due items until none is left or the time is short; the summary of each."""
+def process_shard(services: Services, shard: int, remaining_seconds: Callable[[], float]) -> list[str]:
+    """Chunks of one shard's due items until none is left or time is short; one summary each."""
     summaries: list[str] = []
     slowest = 0.0
     while remaining_seconds() > SAFETY_SECONDS + 2 * slowest:
         started = time.monotonic()
-        report = run_due(services, services.now(), limit=CHUNK)
+        report = run_due(services, services.now(), limit=CHUNK, shards=[shard])
         slowest = max(slowest, time.monotonic() - started)
         for outcome in report.outcomes:
-            logger.info(outcome.describe())
-        summaries.append(report.summary())
+            logger.info(outcome.describe(), extra={"shard": shard, "outcome": outcome.kind.value})
+        if report.outcomes:
+            summaries.append(f"shard {shard}: {report.summary()}")
         if len(report.outcomes) < CHUNK:
             break
     return summaries
 
 
+def process_due(services: Services, remaining_seconds: Callable[[], float]) -> list[str]:
+    """Every shard at once, one thread each (in a copy of the invocation's context)."""
+    contexts = [(contextvars.copy_context(), shard) for shard in range(SCHEDULE_SHARDS)]
+
+    def work(context_and_shard: tuple[contextvars.Context, int]) -> list[str]:
+        context, shard = context_and_shard
+        return context.run(process_shard, services, shard, remaining_seconds)
+
+    with ThreadPoolExecutor(max_workers=SCHEDULE_SHARDS, thread_name_prefix="shard") as pool:
+        return [summary for summaries in pool.map(work, contexts) for summary in summaries]
+
+
 def publish_lateness(services: Services, now: datetime) -> None:
-    backlog = ScheduleRepository(services.table).backlog(now)
-    overdue = (now - backlog.oldest_due).total_seconds() if backlog.oldest_due else 0.0
+    late = backlog(services, now)
+    overdue = (now - late.oldest_due).total_seconds() if late.oldest_due else 0.0
     metrics.add_metric(name="ScheduleOverdueSeconds", unit=MetricUnit.Seconds, value=max(overdue, 0.0))
-    metrics.add_metric(name="ScheduleBacklog", unit=MetricUnit.Count, value=backlog.count)
+    metrics.add_metric(name="ScheduleBacklog", unit=MetricUnit.Count, value=late.count)
 
 
 @consumer_handler
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     services = get_services()
     summaries = process_due(services, lambda: context.get_remaining_time_in_millis() / 1000)
-    logger.info("schedule processed", extra={"runs": summaries})
+    logger.info("schedule processed", extra={"runs": summaries or ["nothing due"]})
     publish_lateness(services, services.now())
     return {"runs": summaries}
