@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ import boto3
 import httpx
 import pytest
 
-from tests.e2e.conftest import ROOT, free_port, wait_for_port
+from tests.e2e.conftest import ROOT, WebhookReceiver, free_port, receiving, wait_for_port
 from tests.support.local_stack import serving
 from webstore import keys
 from webstore.attribute_values import serialize
@@ -52,11 +53,18 @@ def webstore(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    """A stack of this module's own: the tests re-import its catalog."""
+def receiver() -> Iterator[WebhookReceiver]:
+    yield from receiving(WebhookReceiver(free_port(), secret="tools-webhook-secret"))
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory, receiver: WebhookReceiver) -> Iterator[Stack]:
+    """A stack of this module's own (the tests re-import its catalog), its clock stopped: time
+    moves only with `clock run --until`."""
     creds_file = tmp_path_factory.mktemp("tools") / "credentials.json"
     storefront, operator = free_port(), free_port()
-    with serving(storefront, operator, creds_file, "--clock-interval", "0") as process:
+    options = ("--clock-interval", "0", "--webhook", f"{receiver.url}#{receiver.secret}")
+    with serving(storefront, operator, creds_file, *options) as process:
         wait_for_port(storefront, process)
         wait_for_port(operator, process)
         yield Stack(process, creds_file, json.loads(creds_file.read_text()))
@@ -108,11 +116,40 @@ def test_import_local_changes_what_the_running_stack_sells(stack: Stack, tmp_pat
     assert names[10] == "Netherite Sword"
 
 
-def test_clock_run_local_processes_as_of_the_instant(stack: Stack) -> None:
-    run = webstore("clock", "run", "--until", "2030-01-01T00:00:00Z", "--local", str(stack.credentials_file))
+def test_clock_run_local_plays_a_month_on_the_running_stack(stack: Stack, receiver: WebhookReceiver) -> None:
+    """A manual VIP payment (nothing saved to charge) ends at its period's end: `clock run
+    --until` a month later ends it on the running stack, prints it, and the store's webhook
+    receiver gets `recurring-payment.ended`, signed with its secret."""
+    creds = stack.credentials
+    headers = {"X-Tebex-Secret": creds["server_secret"]}
+    with httpx.Client(timeout=10) as http:
+        made = http.post(
+            f"{creds['plugin_url']}/payments",
+            json={"ign": "Clockwork", "packages": [{"id": 1}], "price": 4.99, "note": "clock e2e"},
+            headers=headers,
+        )
+        assert made.status_code == 200, made.text
+    reference = made.json()["txn_id"]
+    now = datetime.now(UTC)
+    early = webstore("clock", "run", "--until", now.isoformat(), "--local", str(stack.credentials_file))
+    assert early.returncode == 0, early.stderr
+    assert reference not in early.stdout
+    later = (now + timedelta(days=32)).isoformat()
+    run = webstore("clock", "run", "--until", later, "--local", str(stack.credentials_file))
     assert run.returncode == 0, run.stderr
-    assert run.stdout.strip(), "a summary line at least"
-    assert "Traceback" not in run.stderr
+    lines = run.stdout.strip().splitlines()
+    assert f"expired: account 1 {reference} (" in run.stdout, run.stdout
+    assert lines[-1].startswith("1 item(s) due up to ") and lines[-1].endswith(": 1 expired"), lines
+    ended = receiver.wait_for(
+        "recurring-payment.ended", lambda e: e["subject"]["reference"] == reference, timeout=20
+    )
+    assert ended["subject"]["status"]["id"] == 4
+    again = webstore("clock", "run", "--until", later, "--local", str(stack.credentials_file))
+    assert again.returncode == 0 and again.stdout.strip() == f"Nothing due up to {later}"
+    with httpx.Client(timeout=10) as http:
+        queue = http.get(f"{creds['plugin_url']}/queue/offline-commands", headers=headers).json()
+    expiry = [c for c in queue["commands"] if c["command"] == "lp user {username} parent remove vip"]
+    assert [c["player"]["name"] for c in expiry] == ["Clockwork"], queue
 
 
 def test_a_stopped_stack_is_one_line(tmp_path: Path) -> None:
