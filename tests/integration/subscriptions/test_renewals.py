@@ -254,3 +254,29 @@ def test_months_pass_in_one_run_as_of_a_later_instant(demo: DemoStore, invoke: I
         assert [o.kind for o in report.outcomes] == [OutcomeKind.RENEWAL_CHARGED] * 3
         assert recurring(reference).next_payment_at == datetime(2026, 10, 1, 12, tzinfo=UTC)
         assert offline_commands(invoke, demo).count(VIP_RENEWAL_COMMAND) == 3
+
+
+def test_concurrent_runs_charge_and_record_a_renewal_once(
+    demo: DemoStore, invoke: Invoke, monkeypatch: pytest.MonkeyPatch, atomic_calls: None
+) -> None:
+    from tests.support.threads import in_threads
+    from webstore.subscriptions.processor import RunReport
+
+    charged: list[str] = []
+    original = SandboxGateway.charge_saved
+
+    def counting(self: SandboxGateway, request: Any) -> Any:
+        charged.append(request.idempotency_key)
+        return original(self, request)
+
+    monkeypatch.setattr(SandboxGateway, "charge_saved", counting)
+    reports: list[RunReport] = []
+    with time_machine.travel(START, tick=False) as traveller:
+        buy(invoke, demo, {"package_id": 1})
+        traveller.move_to(RENEWAL)
+        in_threads(lambda: reports.append(run(RENEWAL)), [() for _ in range(4)])
+        kinds = [o.kind for report in reports for o in report.outcomes]
+        assert kinds.count(OutcomeKind.RENEWAL_CHARGED) == 1
+        assert set(kinds) <= {OutcomeKind.RENEWAL_CHARGED, OutcomeKind.BUSY}
+        assert len(charged) == 1 and len(payments(invoke, demo)) == 2
+        assert offline_commands(invoke, demo).count(VIP_RENEWAL_COMMAND) == 1
