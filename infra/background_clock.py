@@ -16,6 +16,8 @@ from collections.abc import Callable
 from aws_lambda_powertools import Logger
 
 from webstore.services import Services, get_services
+from webstore.subscriptions.dead_letters import park_failing
+from webstore.subscriptions.processor import run_due
 
 logger = Logger(child=True)
 
@@ -62,15 +64,16 @@ class BackgroundClock:
 def processor_tick(
     services: Callable[[], Services] = get_services, say: Callable[[str], None] = print
 ) -> Callable[[], None]:
-    """One run of the subscription processor as of now; each item it handled as one line."""
+    """One run of the subscription processor as of now, then items that keep failing parked;
+    each item handled as one line."""
 
     def tick() -> None:
-        from webstore.subscriptions.processor import run_due
-
         current = services()
         report = run_due(current, current.now())
         for outcome in report.outcomes:
             say(f"Clock: {outcome.describe()}")
+        for item in park_failing(current, current.now()):
+            say(f"Clock: parked {item['kind']} {item['reference']} after {item['attempts']} failed attempts")
 
     return tick
 

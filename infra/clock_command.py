@@ -22,6 +22,7 @@ from webstore import services as services_module
 from webstore.db import Table
 from webstore.services import Services
 from webstore.settings import Settings
+from webstore.subscriptions.processor import run_due
 from webstore.webhooks import local as local_webhooks
 from webstore.webhooks.local import LocalDispatcher
 
@@ -90,8 +91,6 @@ def run_clock_command(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from webstore.subscriptions.processor import run_due
-
     until = parse_instant(args.until)
     if args.limit is not None and args.limit < 1:
         raise ToolFailure("--limit must be at least 1")

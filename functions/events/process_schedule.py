@@ -10,10 +10,11 @@ run finishes the item). A burst that outlasts a minute is shared with the next m
 invocations: claims are conditional, so each item is processed once (docs/subscriptions.md,
 "Running the clock", has the arithmetic).
 
-After the run it publishes how late the schedule is: `ScheduleOverdueSeconds` (the age of the
-oldest item still due; 0 when none) and `ScheduleBacklog` (how many are due). The alarm on the
-first watches for items overdue by more than 10 minutes; a missing value (the clock stopped)
-counts as breaching.
+After the run it parks the items that keep failing (`webstore.subscriptions.dead_letters`) and
+publishes how late the schedule is: `ScheduleOverdueSeconds` (the age of the oldest item still
+due; 0 when none), `ScheduleBacklog` (how many are due) and `ScheduleDeadLetters` (how many are
+parked). Alarms: overdue by more than 10 minutes (a missing value, the clock stopped, counts as
+breaching), and any parked item.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from functions.declarations import WRITE_AND_PUBLISH, Consumer, Trigger
 from functions.observability import consumer_handler, logger, metrics
 from webstore.recurring import SCHEDULE_SHARDS
 from webstore.services import Services, get_services
+from webstore.subscriptions.dead_letters import dead_letters, park_failing
 from webstore.subscriptions.processor import backlog, run_due
 
 CONSUMER = Consumer(
@@ -82,6 +84,7 @@ def publish_lateness(services: Services, now: datetime) -> None:
     overdue = (now - late.oldest_due).total_seconds() if late.oldest_due else 0.0
     metrics.add_metric(name="ScheduleOverdueSeconds", unit=MetricUnit.Seconds, value=max(overdue, 0.0))
     metrics.add_metric(name="ScheduleBacklog", unit=MetricUnit.Count, value=late.count)
+    metrics.add_metric(name="ScheduleDeadLetters", unit=MetricUnit.Count, value=len(dead_letters(services)))
 
 
 @consumer_handler
@@ -89,5 +92,6 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     services = get_services()
     summaries = process_due(services, lambda: context.get_remaining_time_in_millis() / 1000)
     logger.info("schedule processed", extra={"runs": summaries or ["nothing due"]})
+    park_failing(services, services.now())
     publish_lateness(services, services.now())
     return {"runs": summaries}

@@ -114,6 +114,7 @@ class Observability(Construct):
         dead_letter_queues: dict[str, sqs.IQueue],
         dispatch: WebstoreFunction,
         schedule_overdue: cloudwatch.IMetric,
+        schedule_parked: cloudwatch.IMetric,
     ) -> None:
         super().__init__(scope, id)
         self.alarms: list[cloudwatch.Alarm] = []
@@ -160,6 +161,12 @@ class Observability(Construct):
             SCHEDULE_OVERDUE_SECONDS,
             "Subscription schedule items are overdue by more than 10 minutes (or the clock stopped)",
             missing=cloudwatch.TreatMissingData.BREACHING,
+        )
+        self._alarm(
+            "ScheduleParked",
+            schedule_parked,
+            1,
+            "Subscription schedule items kept failing and were parked: fix the cause, then redrive",
         )
         for alarm in self.alarms:
             alarm.add_alarm_action(topic.action)

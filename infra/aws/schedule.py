@@ -11,8 +11,12 @@ function (`<arn>:*`), a wildcard for nothing. Failures, and where they go:
 - a run that fails (crash, timeout) is not retried by Lambda (`retry_attempts=0`): the next
   minute's run is the retry, and every item it did not finish is still in the table, due. The
   Errors alarm counts such runs;
-- an item that keeps failing stays due and grows old: the ScheduleOverdue alarm (oldest due item
-  more than 10 minutes late, or no run reporting at all) names it.
+- an item that keeps failing is released and retried by the next run; after
+  `webstore.subscriptions.dead_letters.MAX_ATTEMPTS` claims it is parked in the table's
+  dead-letter partition (ScheduleParked alarm, on the `ScheduleDeadLetters` metric each run
+  reports); `redrive` puts it back;
+- anything late (a backlog not keeping up, or no run at all): the ScheduleOverdue alarm (the
+  oldest due item more than 10 minutes late, or no run reporting).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ RATE = Duration.minutes(1)
 MAX_EVENT_AGE = Duration.minutes(1)
 SERVICE = "webstore-clock"
 OVERDUE_METRIC = "ScheduleOverdueSeconds"
+PARKED_METRIC = "ScheduleDeadLetters"
 # Issue 12: items overdue by more than 10 minutes raise an alarm.
 OVERDUE_ALARM_SECONDS = 10 * 60
 
@@ -69,9 +74,17 @@ class Clock(Construct):
 
     def overdue_metric(self) -> cloudwatch.Metric:
         """The age of the oldest due item after each run (Powertools EMF, `service` dimension)."""
+        return self._metric(OVERDUE_METRIC)
+
+    def parked_metric(self) -> cloudwatch.Metric:
+        """How many items rest in the dead-letter partition, after each run."""
+        return self._metric(PARKED_METRIC)
+
+    @staticmethod
+    def _metric(name: str) -> cloudwatch.Metric:
         return cloudwatch.Metric(
             namespace=METRICS_NAMESPACE,
-            metric_name=OVERDUE_METRIC,
+            metric_name=name,
             dimensions_map={"service": SERVICE},
             statistic="Maximum",
             period=Duration.minutes(5),

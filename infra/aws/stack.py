@@ -92,6 +92,7 @@ class WebstoreStack(Stack):
             },
             dispatch=self.events.dispatch,
             schedule_overdue=self.clock.overdue_metric(),
+            schedule_parked=self.clock.parked_metric(),
         )
 
         CfnOutput(

@@ -15,7 +15,7 @@ from infra.aws.apis import api_paths
 from infra.aws.data import TTL_REMOVAL_OF_BASKET
 from infra.aws.events import MAX_RECEIVES, consumer_of
 from infra.aws.functions import SECRET_GUARD_ACTIONS, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS
-from infra.aws.schedule import OVERDUE_ALARM_SECONDS, OVERDUE_METRIC, SERVICE
+from infra.aws.schedule import OVERDUE_ALARM_SECONDS, OVERDUE_METRIC, PARKED_METRIC, SERVICE
 from tests.support.cdk import Synthesized, synthesize
 from webstore import db
 from webstore.failure_guard import CHECKOUT_KEY, GUARD_KEY_PREFIXES, SERVER_SECRET
@@ -483,6 +483,10 @@ def test_the_clock_alarms_on_errors_overdue_items_and_dead_letters(synth: Synthe
     assert overdue["ComparisonOperator"] == "GreaterThanOrEqualToThreshold"
     assert overdue["TreatMissingData"] == "breaching"  # no run reporting: the clock stopped
     assert overdue["AlarmActions"]
+    (parked,) = [a["Properties"] for a in alarms if a["Properties"].get("MetricName") == PARKED_METRIC]
+    assert parked["Dimensions"] == [{"Name": "service", "Value": SERVICE}]
+    assert (parked["Threshold"], parked["TreatMissingData"]) == (1, "notBreaching")
+    assert parked["AlarmActions"]
     dead = {"Fn::GetAtt": [logical_id(synth, synth.stack.clock.dead_letters), "QueueName"]}
     depth = [
         a["Properties"]
