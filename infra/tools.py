@@ -158,9 +158,14 @@ def one_line_failures(target: Target | None, *, can_create: bool = False) -> Ite
     except NoRegionError:
         raise ToolFailure("no AWS region: pass --region <region> or set AWS_REGION") from None
     except (NoCredentialsError, PartialCredentialsError):
+        local = (
+            "; a local DynamoDB endpoint takes any, e.g. AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local"
+            if target is not None and target.endpoint
+            else ""
+        )
         raise ToolFailure(
             "no AWS credentials: set AWS_PROFILE (see `aws configure` / `aws sso login`) or "
-            "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY"
+            f"AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY{local}"
         ) from None
     except EndpointConnectionError as error:
         if target is not None and target.local_file is not None:

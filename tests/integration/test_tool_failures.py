@@ -109,6 +109,15 @@ def test_no_credentials(tmp_path: Path) -> None:
     run = webstore("import", str(DEMO), "--table", "webstore", "--region", REGION, home=tmp_path)
     assert run.code != 0
     assert run.one_line.startswith("webstore import: no AWS credentials: set AWS_PROFILE")
+    assert "local DynamoDB endpoint" not in run.one_line
+    local = f"http://127.0.0.1:{free_port()}"
+    run = webstore(
+        "import", str(DEMO), "--table", "t", "--region", REGION, "--dynamodb-endpoint", local, home=tmp_path
+    )
+    assert run.code != 0
+    assert run.one_line.endswith(
+        "; a local DynamoDB endpoint takes any, e.g. AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local"
+    )
 
 
 def test_refused_credentials(tmp_path: Path, moto_server: str, powerless_keys: dict[str, str]) -> None:
