@@ -97,3 +97,15 @@ def test_a_result_brings_its_own_policy_and_redirects_are_not_stored() -> None:
     moved = render(lambda: pages.PageResult(redirect="https://shop.test/thanks"))
     assert moved.status_code == 303 and moved.headers["location"] == "https://shop.test/thanks"
     assert moved.headers["cache-control"] == "no-store" and moved.headers["referrer-policy"] == "no-referrer"
+
+
+def test_a_subscription_checkout_asks_consent_with_a_required_box() -> None:
+    terms = ["<VIP>: $4.99 USD every month"]
+    html = checkout_pages.checkout_page(
+        basket(), pay_url="https://x.test/pay", attempt_key="k" * 16, subscription_terms=terms
+    )
+    assert "&lt;VIP&gt;: $4.99 USD every month" in html and "<VIP>" not in html
+    assert re.search(r"<input type=checkbox id=consent name=subscription_consent value=yes required>", html)
+    assert "Cancel any time from the link on your receipt" in html
+    plain = checkout_pages.checkout_page(basket(), pay_url="https://x.test/pay", attempt_key="k" * 16)
+    assert "subscription_consent" not in plain

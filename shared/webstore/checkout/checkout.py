@@ -204,7 +204,7 @@ def pay(
             "The store's prices went up since this page was shown: the total is now "
             f"{basket.total_price - basket.giftcard_amount} {basket.currency}. Check it and pay again."
         )
-        return PageResult(409, _form(services, basket, message))
+        return PageResult(409, _form(services, basket, message, view))
     if previous is None:
         superseded = basket.checkout_attempt  # a stale claim of an attempt that stopped, or None
         try:
@@ -239,7 +239,7 @@ def pay(
     if charge.status is ChargeStatus.DECLINED:
         _release(services, basket, key, now, reason=charge.reason)
         _publish_declined(services, basket, charge.reason, gateway.name)
-        return PageResult(402, _form(services, basket, charge.reason))
+        return PageResult(402, _form(services, basket, charge.reason, view))
     if charge.status is ChargeStatus.REDIRECT:
         return PageResult(redirect=charge.redirect_url)
     return settle(services, basket, key, amount_due, charge, view=view, buyer=current.user)

@@ -89,9 +89,10 @@ class RecurringPaymentRepository:
         cancel_requested: bool | None = None,
         fails: Conflict | None = None,
     ) -> None:
-        """Write `after`'s standing, conditional on the status, sequence and fail count read
-        (one cycle is acted on once). `cancel_requested`: True/False also requires a pending
-        cancellation request to exist / not exist (the end of a cancelled period, an abort)."""
+        """Write `after`'s standing, conditional on the status, sequence, fail count and amount
+        read (one cycle is acted on once; a concurrent upgrade is not overwritten).
+        `cancel_requested`: True/False also requires a pending cancellation request to exist /
+        not exist (the end of a cancelled period, an abort)."""
         dumped = after.model_dump()
         fields = _CHANGED_FIELDS if after.ongoing else _CHANGED_FIELDS + _ENDING_FIELDS
         names = {f"#{name}": name for name in fields}
@@ -104,9 +105,13 @@ class RecurringPaymentRepository:
                 ":old_status": before.status,
                 ":old_seq": before.payment_sequence,
                 ":old_fails": before.fail_count,
+                ":old_amount": before.amount,
             }
         )
-        condition = "#status = :old_status AND #payment_sequence = :old_seq AND #fail_count = :old_fails"
+        condition = (
+            "#status = :old_status AND #payment_sequence = :old_seq AND #fail_count = :old_fails"
+            " AND #amount = :old_amount"  # an upgrade (lines and amount) landing meanwhile
+        )
         if cancel_requested is True:
             condition += " AND attribute_exists(cancel_requested_at)"
         elif cancel_requested is False:

@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from decimal import Decimal
 from enum import StrEnum
 
 from webstore.catalog import CommandTrigger
@@ -235,14 +236,16 @@ class _Run:
             return Outcome(OutcomeKind.RENEWAL_CHARGED, rp.reference, rp.account_id, detail)
         return self.declined(rp, tiers, view, key, result.reason)
 
-    def not_recorded(self, rp: RecurringPayment, key: ScheduleKey, reference: str, amount: object) -> Outcome:
+    def not_recorded(
+        self, rp: RecurringPayment, key: ScheduleKey, reference: str, amount: Decimal
+    ) -> Outcome:
         """The charge went through but the cycle was not recorded by this run: another run
         recorded it (the same idempotent charge), or the subscription ended meanwhile (a refund):
         then the charge goes back."""
         fresh = self.recurring.get(rp.account_id, rp.reference)
         if fresh is not None and fresh.payment_sequence > rp.payment_sequence:
             return Outcome(OutcomeKind.BUSY, rp.reference, rp.account_id, "recorded by another run")
-        refunded = self.gateway.refund(reference, rp.amount)
+        refunded = self.gateway.refund(reference, amount)
         self.schedule.release(key, self.claim)
         detail = f"the subscription changed before the renewal was recorded; charge refunded={refunded}"
         return Outcome(OutcomeKind.FAILED, rp.reference, rp.account_id, detail)

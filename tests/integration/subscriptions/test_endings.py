@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from typing import Any
 
+import pytest
 import time_machine
 
 from functions.operator import update_payment
@@ -190,3 +192,33 @@ def test_renewals_charge_list_prices_not_the_first_payments_discount(demo: DemoS
         first = payments(invoke, demo)[0]
         assert Decimal(first["amount"]) < Decimal("4.99")
         assert recurring(first["txn_id"]).amount == Decimal("4.99")
+
+
+def test_a_renewal_charged_while_a_refund_ends_the_subscription_is_given_back(
+    demo: DemoStore, invoke: Invoke, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The refund lands between the renewal's charge and its recording: the renewal is not
+    recorded, and its charge goes back through the gateway."""
+    from webstore.checkout.gateway import SandboxGateway
+
+    refunds: list[tuple[str, Decimal]] = []
+    charge = SandboxGateway.charge_saved
+    with time_machine.travel(START, tick=False) as traveller:
+        reference = buy(invoke, demo, {"package_id": 1})["txn_id"]
+
+        def charge_then_refund_elsewhere(self: SandboxGateway, request: Any) -> Any:
+            result = charge(self, request)
+            set_status(invoke, demo, reference, "refund")  # the operator, at the same moment
+            return result
+
+        monkeypatch.setattr(SandboxGateway, "charge_saved", charge_then_refund_elsewhere)
+        monkeypatch.setattr(
+            SandboxGateway, "refund", lambda self, ref, amount: refunds.append((ref, amount)) or True
+        )
+        traveller.move_to(datetime(2026, 7, 1, 12, tzinfo=UTC))
+        [outcome] = run(datetime(2026, 7, 1, 12, tzinfo=UTC)).outcomes
+        assert outcome.kind is OutcomeKind.FAILED and "charge refunded=True" in outcome.detail
+        assert refunds == [(f"sandbox-renewal-{reference}-2-1", Decimal("4.99"))]
+        assert len(payments(invoke, demo)) == 1
+        assert recurring(reference).status is RecurringStatus.CANCELLED
+        assert run(datetime(2026, 7, 1, 12, tzinfo=UTC)).outcomes == []  # its item went with the refund

@@ -4,6 +4,7 @@ applied at renewal, duplicate runs and crashes between claim and act."""
 
 from __future__ import annotations
 
+import shutil
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
@@ -11,6 +12,8 @@ from typing import Any
 import pytest
 import time_machine
 
+from tests.integration.events.conftest import SECRET
+from tests.integration.events.test_verifiers_both_ways import node_verifies
 from tests.integration.storefront.test_checkout import payments
 from tests.integration.storefront.test_tiers import change, ranks, tiered
 from tests.support.demo import DemoStore
@@ -88,9 +91,11 @@ def test_a_subscription_bought_at_checkout_renews_at_its_date(
         assert renewed.subject["initial_payment"]["transaction_id"] == reference
         assert renewed.subject["last_payment"]["transaction_id"] == second["txn_id"]
         assert offline_commands(invoke, demo).count(VIP_RENEWAL_COMMAND) == 1
-        for event in published:  # what receivers get verifies with their secret
+        for event in published:  # receivers verify what they get, raw and re-serialised by JS
             body = encode_body(envelope(event))
-            assert verify("whsec-demo", body, signature("whsec-demo", body))
+            assert verify(SECRET, body, signature(SECRET, body))
+            if shutil.which("node"):
+                assert node_verifies(body, signature(SECRET, body)) == {"raw": True, "reserialised": True}
 
         after = recurring(reference)
         assert (after.payment_sequence, after.fail_count, after.status) == (2, 0, RecurringStatus.ACTIVE)
