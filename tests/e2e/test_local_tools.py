@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -165,3 +167,26 @@ def test_a_stopped_stack_is_one_line(tmp_path: Path) -> None:
         f"webstore import: the local stack is not running (nothing answers at {creds['dynamodb_endpoint']}): "
         f"start `webstore serve --credentials-file {creds_file}` and try again"
     ]
+
+
+def test_serve_runs_its_clock_and_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
+    """The background clock ticks every half second without a failure, and Ctrl-C stops serve
+    (clock, webhook worker, endpoint, table) with exit code 0."""
+    creds_file = tmp_path / "credentials.json"
+    storefront, operator = free_port(), free_port()
+    with serving(
+        storefront,
+        operator,
+        creds_file,
+        "--clock-interval",
+        "0.5",
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        wait_for_port(storefront, process)
+        time.sleep(3)  # a few ticks
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=15)
+    assert process.returncode == 0
+    assert b"clock run failed" not in out + err
+    assert b"Traceback" not in err
