@@ -22,6 +22,7 @@ from webstore import services as services_module
 from webstore.db import Table
 from webstore.services import Services
 from webstore.settings import Settings
+from webstore.subscriptions import dead_letters
 from webstore.subscriptions.processor import run_due
 from webstore.webhooks import local as local_webhooks
 from webstore.webhooks.local import LocalDispatcher
@@ -68,6 +69,15 @@ def add_clock_command(commands: Any) -> None:
         help=f"--local: wait this long for webhook deliveries (default {DEFAULT_WEBHOOK_WAIT:g})",
     )
 
+    parked = actions.add_parser(
+        "parked",
+        help="list the schedule items parked after failing repeatedly; --redrive puts them back",
+    )
+    add_target_options(parked)
+    parked.add_argument(
+        "--redrive", action="store_true", help="put every parked item back in the schedule, due at its time"
+    )
+
 
 def parse_instant(text: str) -> datetime:
     """An ISO-8601 instant with an offset (`Z` or `+02:00`); a bare local time is ambiguous."""
@@ -84,10 +94,34 @@ def parse_instant(text: str) -> datetime:
 
 def run_clock_command(args: argparse.Namespace) -> int:
     try:
-        return _run(args)
+        return _parked(args) if args.clock_command == "parked" else _run(args)
     except ToolFailure as failure:
-        print(f"webstore clock run: {failure}", file=sys.stderr)
+        print(f"webstore clock {args.clock_command}: {failure}", file=sys.stderr)
         return 2
+
+
+def _parked(args: argparse.Namespace) -> int:
+    """The dead letters of the schedule (webstore.subscriptions.dead_letters), or redrive them."""
+    target = target_from(args)
+    with one_line_failures(target):
+        client = target.client()
+        check_table(target, client)
+        services = dataclasses.replace(
+            services_module.build_services(Settings(table_name=target.table, events="local")),
+            table=Table(client, target.table),
+        )
+        items = dead_letters.dead_letters(services)
+        for item in items:
+            print(
+                f"{item['kind']}: account {item['account_id']} {item['reference']} "
+                f"(due {item['due_at']}, {item['attempts']} attempts, parked {item['parked_at']})"
+            )
+        if args.redrive:
+            moved = dead_letters.redrive(services)
+            print(f"{moved} item(s) put back in the schedule")
+        else:
+            print(f"{len(items)} item(s) parked" + (": fix the cause, then --redrive" if items else ""))
+    return 0
 
 
 def _run(args: argparse.Namespace) -> int:

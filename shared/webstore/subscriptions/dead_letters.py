@@ -5,7 +5,8 @@ claims without finishing, retrying every minute only repeats the failure (and a 
 charges and then cannot record refunds every time), so the clock's runs (the scheduled function,
 `webstore serve`'s background clock) park it: it leaves its shard for the dead-letter partition,
 the logs name it, and the `ScheduleDeadLetters` metric (alarmed at 1) counts what rests there.
-Its record still names it; `redrive` makes it due again once the cause is fixed.
+Its record still names it; `redrive` (`webstore clock parked --redrive`) makes it due again once
+the cause is fixed.
 """
 
 from __future__ import annotations

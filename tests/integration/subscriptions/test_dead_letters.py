@@ -9,8 +9,10 @@ import pytest
 import time_machine
 
 from functions.events import process_schedule
+from infra.cli import main
 from tests.integration.storefront.test_checkout import payments
 from tests.support.demo import DemoStore
+from tests.support.environment import TABLE
 from tests.support.invocation import Invoke
 from webstore.checkout.gateway import SandboxGateway
 from webstore.services import get_services
@@ -51,8 +53,17 @@ def test_an_item_failing_every_minute_is_parked_then_redriven(
     assert run(later).outcomes == []
     assert len(payments(invoke, demo)) == 1
 
-    assert redrive(services) == 1
+    capsys.readouterr()
+    where = ["--table", TABLE, "--region", "us-east-1"]
+    assert main(["clock", "parked", *where]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert listed[0].startswith(f"renewal: account 1 {first['txn_id']} (due 2026-07-01T12:00:00")
+    assert f"{MAX_ATTEMPTS} attempts, parked " in listed[0]
+    assert listed[1] == "1 item(s) parked: fix the cause, then --redrive"
+    assert main(["clock", "parked", *where, "--redrive"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "1 item(s) put back in the schedule"
     assert dead_letters(services) == []
+    assert redrive(services) == 0
     with time_machine.travel(later, tick=False):
         [outcome] = run(later).outcomes
     assert outcome.describe().startswith(f"renewal charged: account 1 {first['txn_id']}")
