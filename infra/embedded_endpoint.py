@@ -15,8 +15,8 @@ dummy ones), and it listens on loopback only.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
@@ -31,23 +31,34 @@ class _QuietHandler(WSGIRequestHandler):
         return
 
 
-def locked(app: Any, lock: threading.Lock) -> Any:
-    """A WSGI app that runs `app` (and reads its whole answer) while holding `lock`."""
+WRITES = frozenset({"PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems"})
+
+
+def locked(app: Any, lock: AbstractContextManager[Any], on_write: Callable[[], None] | None = None) -> Any:
+    """A WSGI app that runs `app` (and reads its whole answer) while holding `lock`; after a
+    DynamoDB write (by its `X-Amz-Target`), calls `on_write` (e.g. to schedule a state snapshot)."""
 
     def call(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         with lock:
-            return list(app(environ, start_response))
+            answer = list(app(environ, start_response))
+        operation = str(environ.get("HTTP_X_AMZ_TARGET", "")).rpartition(".")[2]
+        if on_write is not None and operation in WRITES:
+            on_write()
+        return answer
 
     return call
 
 
 @contextmanager
-def dynamodb_endpoint(lock: threading.Lock, port: int = 0) -> Iterator[str]:
+def dynamodb_endpoint(
+    lock: AbstractContextManager[Any], port: int = 0, *, on_write: Callable[[], None] | None = None
+) -> Iterator[str]:
     """Serve the in-process moto backends on 127.0.0.1:`port` (0: any free port) while the block
-    runs; yields the endpoint URL. Enter it inside `embedded_dynamodb()`."""
+    runs; yields the endpoint URL. Enter it inside `embedded_dynamodb()`. `lock` is the one the
+    in-process client's calls hold (a Lock or an RLock)."""
     from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
 
-    app = locked(DomainDispatcherApplication(create_backend_app), lock)
+    app = locked(DomainDispatcherApplication(create_backend_app), lock, on_write)
     server: BaseWSGIServer = make_server(LOOPBACK, port, app, threaded=True, request_handler=_QuietHandler)
     thread = threading.Thread(target=server.serve_forever, name="dynamodb-endpoint", daemon=True)
     thread.start()
