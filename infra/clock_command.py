@@ -17,7 +17,7 @@ import sys
 from datetime import datetime
 from typing import Any
 
-from infra.tools import ToolFailure, add_target_options, check_table, one_line_failures, target_from
+from infra.tools import Target, ToolFailure, add_target_options, check_table, one_line_failures, target_from
 from webstore import services as services_module
 from webstore.db import Table
 from webstore.services import Services
@@ -133,7 +133,7 @@ def _run(args: argparse.Namespace) -> int:
     with one_line_failures(target):
         client = target.client()
         check_table(target, client)
-        services = dataclasses.replace(build_services(args, target.local), table=Table(client, target.table))
+        services = dataclasses.replace(build_services(args, target), table=Table(client, target.table))
         if target.local is not None:  # events go to the store's webhooks from this process
             dispatcher = local_webhooks.subscribe(services_module.local_bus(), services)
         try:
@@ -155,9 +155,10 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_services(args: argparse.Namespace, local: dict[str, Any] | None) -> Services:
+def build_services(args: argparse.Namespace, target: Target) -> Services:
     """The composition root of a run, configured from the flags (or the local credentials file)
     instead of a function's environment."""
+    local = target.local
     if local is not None:
         values: dict[str, Any] = {
             "table_name": local["table"],
@@ -171,8 +172,8 @@ def build_services(args: argparse.Namespace, local: dict[str, Any] | None) -> Se
         }
     else:
         given = {
-            "table_name": args.table,
-            "region": args.region,
+            "table_name": target.table,
+            "region": target.region,
             "dynamodb_endpoint": args.dynamodb_endpoint,
             "events": "eventbridge",
             "event_bus_name": args.event_bus,
