@@ -83,7 +83,11 @@ class WebhookReceiver:
 
 @pytest.fixture(scope="session")
 def webhook_receiver() -> Iterator[WebhookReceiver]:
-    receiver = WebhookReceiver(free_port())
+    yield from receiving(WebhookReceiver(free_port()))
+
+
+def receiving(receiver: WebhookReceiver) -> Iterator[WebhookReceiver]:
+    """Serve `receiver` on its port while the caller's fixture yields it."""
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:

@@ -14,7 +14,8 @@ from functions.routes import Operation, consumers, unmatched_access
 from infra.aws.apis import api_paths
 from infra.aws.data import TTL_REMOVAL_OF_BASKET
 from infra.aws.events import MAX_RECEIVES, consumer_of
-from infra.aws.functions import SECRET_GUARD_ACTIONS, TABLE_WRITE_ACTIONS
+from infra.aws.functions import SECRET_GUARD_ACTIONS, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS
+from infra.aws.schedule import OVERDUE_ALARM_SECONDS, OVERDUE_METRIC, PARKED_METRIC, SERVICE
 from tests.support.cdk import Synthesized, synthesize
 from webstore import db
 from webstore.failure_guard import CHECKOUT_KEY, GUARD_KEY_PREFIXES, SERVER_SECRET
@@ -285,7 +286,9 @@ def test_bus_rule_feeds_the_buffer_and_dead_letters_are_wired(synth: Synthesized
     events = synth.stack.events
     buffer, dead = logical_id(synth, events.buffer), logical_id(synth, events.dead_letters)
     bus = logical_id(synth, synth.stack.bus)
-    (rule,) = resources(template, "AWS::Events::Rule").values()
+    (rule,) = [
+        r for r in resources(template, "AWS::Events::Rule").values() if "EventPattern" in r["Properties"]
+    ]
     assert rule["Properties"]["EventBusName"] == {"Ref": bus}
     assert rule["Properties"]["EventPattern"] == {"source": ["webstore"]}
     (target,) = rule["Properties"]["Targets"]
@@ -356,7 +359,7 @@ def test_alarms_cover_every_function_and_the_pipeline(synth: Synthesized) -> Non
     # errors alarm per function, plus the dispatch-failures alarm
     assert len([a for a in per_function if a["MetricName"] == "Errors"]) == len(functions) + 1
     sqs = [a["MetricName"] for a in alarms if a.get("Namespace") == "AWS/SQS"]
-    assert sqs.count("ApproximateNumberOfMessagesVisible") == 2  # both dead-letter queues
+    assert sqs.count("ApproximateNumberOfMessagesVisible") == 3  # webhooks, stream, schedule
     assert "ApproximateAgeOfOldestMessage" in sqs
     rates = [a for a in alarms if "Metrics" in a]
     assert len(rates) == 2  # 5xx rate of each API
@@ -392,3 +395,115 @@ def test_unmatched_requests_reach_the_interface_app(synth: Synthesized) -> None:
             "IntegrationUri"
         ]
         assert uri == {"Fn::GetAtt": [function_id, "Arn"]}
+
+
+# --- the clock (issue 12): the subscription processor, every minute -------------------------
+
+
+def test_the_clock_invokes_the_processor_every_minute_with_a_dead_letter_queue(synth: Synthesized) -> None:
+    clock = synth.stack.clock
+    processor = logical_id(synth, clock.processor.function)
+    dead = logical_id(synth, clock.dead_letters)
+    schedules = [
+        (name, rule["Properties"])
+        for name, rule in resources(synth.template, "AWS::Events::Rule").items()
+        if "ScheduleExpression" in rule["Properties"]
+    ]
+    [(rule_id, rule)] = schedules
+    assert rule["ScheduleExpression"] == "rate(1 minute)"
+    assert rule["State"] == "ENABLED"
+    (target,) = rule["Targets"]
+    assert target["Arn"] == {"Fn::GetAtt": [processor, "Arn"]}
+    assert target["DeadLetterConfig"] == {"Arn": {"Fn::GetAtt": [dead, "Arn"]}}
+    assert target["RetryPolicy"] == {"MaximumEventAgeInSeconds": 60, "MaximumRetryAttempts": 2}
+    # Only this rule may invoke the processor; only this rule may send to its dead letters.
+    permissions = [
+        p["Properties"]
+        for p in resources(synth.template, "AWS::Lambda::Permission").values()
+        if p["Properties"]["FunctionName"] == {"Fn::GetAtt": [processor, "Arn"]}
+    ]
+    assert permissions == [
+        {
+            "Action": "lambda:InvokeFunction",
+            "FunctionName": {"Fn::GetAtt": [processor, "Arn"]},
+            "Principal": "events.amazonaws.com",
+            "SourceArn": {"Fn::GetAtt": [rule_id, "Arn"]},
+        }
+    ]
+    queue_policies = [
+        statement
+        for policy in resources(synth.template, "AWS::SQS::QueuePolicy").values()
+        if {"Ref": dead} in policy["Properties"]["Queues"]
+        for statement in policy["Properties"]["PolicyDocument"]["Statement"]
+        if statement["Effect"] == "Allow"
+    ]
+    assert [s["Principal"] for s in queue_policies] == [{"Service": "events.amazonaws.com"}]
+    assert queue_policies[0]["Condition"] == {
+        "ArnEquals": {"aws:SourceArn": {"Fn::GetAtt": [rule_id, "Arn"]}}
+    }
+    # A failed run is retried by the next minute's, not by Lambda on top of it.
+    (invoke_config,) = resources(synth.template, "AWS::Lambda::EventInvokeConfig").values()
+    assert invoke_config["Properties"]["MaximumRetryAttempts"] == 0
+    assert invoke_config["Properties"]["FunctionName"] == {"Ref": processor}
+
+
+def test_the_processor_may_touch_the_table_and_the_bus_and_nothing_else(synth: Synthesized) -> None:
+    clock = synth.stack.clock
+    each = consumer_of(Trigger.SCHEDULE)
+    assert each.consumer.access == {Access.TABLE_READ, Access.TABLE_WRITE, Access.BUS_PUT}
+    template, _, function = functions_by_handler(synth)[each.handler_path]
+    assert template is synth.template
+    assert function["Properties"]["Environment"]["Variables"]["POWERTOOLS_SERVICE_NAME"] == SERVICE
+    table = logical_id(synth, synth.stack.data.table)
+    bus = logical_id(synth, synth.stack.bus)
+    allowed = {
+        *((a, "table") for a in (*TABLE_READ_ACTIONS, *TABLE_WRITE_ACTIONS)),
+        ("events:PutEvents", "bus"),
+        # Tracing, as every function.
+        ("xray:PutTraceSegments", "*"),
+        ("xray:PutTelemetryRecords", "*"),
+    }
+    seen = set()
+    for statement in policy_statements(template, function):
+        listed = statement["Resource"] if isinstance(statement["Resource"], list) else [statement["Resource"]]
+        for action in statement_actions(statement):
+            for resource in listed:
+                text = json.dumps(resource)
+                kind = "table" if table in text else "bus" if bus in text else resource
+                assert (action, kind) in allowed, f"the processor may {action} on {text}"
+                seen.add((action, kind))
+    assert {a for a, kind in seen if kind == "table"} == {*TABLE_READ_ACTIONS, *TABLE_WRITE_ACTIONS}
+    assert ("events:PutEvents", "bus") in seen
+    assert clock.processor.access == each.consumer.access
+
+
+def test_the_clock_alarms_on_errors_overdue_items_and_dead_letters(synth: Synthesized) -> None:
+    alarms = list(resources(synth.template, "AWS::CloudWatch::Alarm").values())
+    processor = {"Ref": logical_id(synth, synth.stack.clock.processor.function)}
+    errors = [
+        a["Properties"]
+        for a in alarms
+        if a["Properties"].get("MetricName") == "Errors"
+        and a["Properties"].get("Dimensions") == [{"Name": "FunctionName", "Value": processor}]
+    ]
+    assert len(errors) == 1 and errors[0]["AlarmActions"]
+    (overdue,) = [a["Properties"] for a in alarms if a["Properties"].get("MetricName") == OVERDUE_METRIC]
+    assert overdue["Namespace"] == "Webstore"
+    assert overdue["Dimensions"] == [{"Name": "service", "Value": SERVICE}]
+    assert overdue["Statistic"] == "Maximum"
+    assert overdue["Threshold"] == OVERDUE_ALARM_SECONDS == 600
+    assert overdue["ComparisonOperator"] == "GreaterThanOrEqualToThreshold"
+    assert overdue["TreatMissingData"] == "breaching"  # no run reporting: the clock stopped
+    assert overdue["AlarmActions"]
+    (parked,) = [a["Properties"] for a in alarms if a["Properties"].get("MetricName") == PARKED_METRIC]
+    assert parked["Dimensions"] == [{"Name": "service", "Value": SERVICE}]
+    assert (parked["Threshold"], parked["TreatMissingData"]) == (1, "notBreaching")
+    assert parked["AlarmActions"]
+    dead = {"Fn::GetAtt": [logical_id(synth, synth.stack.clock.dead_letters), "QueueName"]}
+    depth = [
+        a["Properties"]
+        for a in alarms
+        if a["Properties"].get("MetricName") == "ApproximateNumberOfMessagesVisible"
+        and a["Properties"].get("Dimensions") == [{"Name": "QueueName", "Value": dead}]
+    ]
+    assert len(depth) == 1 and depth[0]["Threshold"] == 1 and depth[0]["AlarmActions"]
