@@ -11,6 +11,7 @@ import boto3
 
 from webstore.catalog_import import import_catalog, parse_catalog
 from webstore.db import Table
+from webstore.gateway_settings import stripe_webhook_url
 from webstore.secret_box import NoKeyConfigured, secret_box
 from webstore.settings import Settings
 
@@ -36,6 +37,11 @@ def main(argv: list[str] | None = None) -> int:
         help="believe X-Forwarded-For only from this proxy (default: the socket's address, as API Gateway)",
     )
     serve.add_argument(
+        "--stripe-api-base",
+        metavar="URL",
+        help="send the stores' Stripe calls here (a localstripe address) instead of Stripe's API",
+    )
+    serve.add_argument(
         "--webhook",
         action="append",
         default=[],
@@ -53,7 +59,13 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         metavar="ARN",
         help="Secrets Manager secret sealing webhook signing secrets (the stack's WebhookKeySecret output); "
-        "needed when the catalog has webhooks",
+        "needed when the catalog has webhooks or Stripe keys",
+    )
+    importer.add_argument(
+        "--storefront-url",
+        default=None,
+        metavar="URL",
+        help="the storefront's public URL (the stack's output), to print the Stripe webhook URL in full",
     )
 
     args = parser.parse_args(argv)
@@ -73,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
                 credentials_file=args.credentials_file,
                 webhooks=tuple(_webhook(value) for value in args.webhook),
                 trusted_proxy=args.trusted_proxy,
+                stripe_api_base=args.stripe_api_base,
             )
         )
 
@@ -90,8 +103,8 @@ def main(argv: list[str] | None = None) -> int:
         result = import_catalog(Table(client, args.table), catalog, box=secret_box(settings))
     except NoKeyConfigured:
         print(
-            "webstore import: the catalog has webhooks; pass --webhook-key-secret (the stack's "
-            "WebhookKeySecret output) so their signing secrets can be sealed",
+            "webstore import: the catalog has webhooks or Stripe keys; pass --webhook-key-secret "
+            "(the stack's WebhookKeySecret output) so their secrets can be sealed",
             file=sys.stderr,
         )
         return 2
@@ -100,6 +113,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  checkout_api_key   {result.checkout_api_key or '(unchanged; only its hash is stored)'}")
     for server_id, secret in result.server_secrets.items():
         print(f"  server {server_id} secret    {secret or '(unchanged; only its hash is stored)'}")
+    if catalog.gateways.stripe:
+        storefront = (args.storefront_url or "<storefront URL>").rstrip("/")
+        print(f"  stripe_webhook_url {stripe_webhook_url(storefront, result.public_token)}")
+        print("    (register it in the Stripe dashboard: Developers > Webhooks; see docs/stripe.md)")
     return 0
 
 

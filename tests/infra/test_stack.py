@@ -142,7 +142,8 @@ def test_no_function_writes_unless_its_route_declares_it(
         actions = policy_actions(template, function)
         assert ("dynamodb:GetItem" in actions) == bool(access & {Access.TABLE_READ, Access.TABLE_WRITE})
         assert ("events:PutEvents" in actions) == (Access.BUS_PUT in access), handler
-        assert ("secretsmanager:GetSecretValue" in actions) == (Access.WEBHOOK_KEY in access), handler
+        reads_key = bool(access & {Access.WEBHOOK_KEY, Access.GATEWAY_KEY})
+        assert ("secretsmanager:GetSecretValue" in actions) == reads_key, handler
         assert "dynamodb:Scan" not in actions, f"{handler} may scan"
         assert not any(a.endswith("*") for a in actions), f"{handler}: wildcard action"
 
@@ -228,10 +229,18 @@ def test_trace_sampling_covers_every_function_and_costs_less_than_the_requests(s
     assert traces <= HTTP_API_PER_MILLION + LAMBDA_REQUESTS_PER_MILLION
 
 
-def test_functions_share_runtime_layer_tracing_and_settings(synth: Synthesized) -> None:
+def test_functions_share_runtime_layer_tracing_and_settings(
+    synth: Synthesized, route_table: tuple[Operation, ...]
+) -> None:
+    key_readers = {
+        handler
+        for handler, access in declared_access(route_table).items()
+        if access & {Access.WEBHOOK_KEY, Access.GATEWAY_KEY}
+    }
+    assert DISPATCH_HANDLER in key_readers
     expected_env = {
         "WEBSTORE_TABLE_NAME", "WEBSTORE_EVENT_BUS_NAME", "WEBSTORE_EVENTS", "WEBSTORE_STOREFRONT_URL",
-        "WEBSTORE_OPERATOR_URL", "WEBSTORE_REGION", "POWERTOOLS_SERVICE_NAME",
+        "WEBSTORE_OPERATOR_URL", "WEBSTORE_REGION", "WEBSTORE_PRODUCTION", "POWERTOOLS_SERVICE_NAME",
         "POWERTOOLS_METRICS_NAMESPACE", "POWERTOOLS_LOG_LEVEL",
     }  # fmt: skip
     code_keys = set()
@@ -243,29 +252,37 @@ def test_functions_share_runtime_layer_tracing_and_settings(synth: Synthesized) 
         assert len(properties["Layers"]) == 1
         assert "LoggingConfig" in properties
         # Nothing secret rides in the template: exactly the settings, no keys or secrets (the
-        # dispatch function gets the webhook key's ARN, and reads its value at run time).
+        # dispatch function and those calling Stripe get the key's ARN, and read its value at run time).
         variables = properties["Environment"]["Variables"]
-        key_name = {"WEBSTORE_WEBHOOK_KEY_SECRET"} if handler == DISPATCH_HANDLER else set()
+        key_name = {"WEBSTORE_WEBHOOK_KEY_SECRET"} if handler in key_readers else set()
         assert set(variables) == expected_env | key_name, handler
         assert variables["WEBSTORE_EVENTS"] == "eventbridge"
         code_keys.add(properties["Code"]["S3Key"])
     assert len(code_keys) == 1, "one shared code asset"
 
 
-def test_the_webhook_key_is_generated_and_only_the_dispatch_function_reads_it(synth: Synthesized) -> None:
+def test_the_sealing_key_is_generated_and_only_the_functions_declaring_it_read_it(
+    synth: Synthesized, route_table: tuple[Operation, ...]
+) -> None:
     [(key_id, key)] = resources(synth.template, "AWS::SecretsManager::Secret").items()
     assert "GenerateSecretString" in key["Properties"]  # the value is made by Secrets Manager
     assert "SecretString" not in key["Properties"]  # never in the template
     _, _, dispatch = functions_by_handler(synth)[DISPATCH_HANDLER]
     variables = dispatch["Properties"]["Environment"]["Variables"]
     assert variables["WEBSTORE_WEBHOOK_KEY_SECRET"] == {"Ref": key_id}
+    declared = declared_access(route_table)
+    for handler, (_, _, function) in functions_by_handler(synth).items():
+        reads = bool(declared[handler] & {Access.WEBHOOK_KEY, Access.GATEWAY_KEY})
+        assert ("WEBSTORE_WEBHOOK_KEY_SECRET" in function["Properties"]["Environment"]["Variables"]) == reads
+    stripe_callers = {h for h, access in declared.items() if Access.GATEWAY_KEY in access}
+    assert any(h.endswith("stripe_webhook.handler") for h in stripe_callers), stripe_callers
     readers = [
         statement["Resource"]
         for policy in resources(synth.template, "AWS::IAM::Policy").values()
         for statement in policy["Properties"]["PolicyDocument"]["Statement"]
         if "secretsmanager:GetSecretValue" in statement["Action"]
     ]
-    assert readers == [{"Ref": key_id}]  # one grant, on that secret only
+    assert readers and all(r == {"Ref": key_id} for r in readers)  # grants on that secret only
 
 
 def test_bus_rule_feeds_the_buffer_and_dead_letters_are_wired(synth: Synthesized) -> None:
