@@ -31,7 +31,7 @@ from webstore.checkout.gateway import (
     ChargeStatus,
     PaymentGateway,
 )
-from webstore.checkout.gateway_choice import gateway_for_store
+from webstore.checkout.gateway_choice import gateway_for_store, gateway_refusal
 from webstore.checkout.stripe_gateway import StripeGateway
 from webstore.errors import DomainError, Invalid
 from webstore.event_types import EventType
@@ -137,9 +137,8 @@ def pay(
     basket = loaded.basket
     previous = loaded.attempt
     now = services.now()
-    gateway = gateway_for(services, loaded.store)
     if loaded.order is not None:  # paid already (perhaps by an attempt that died before completing)
-        return _already_paid(services, loaded, key, gateway, now)
+        return _already_paid(services, loaded, key, gateway_for(services, loaded.store), now)
     if basket.complete:
         return _after_payment(services, basket)
     if previous is not None and previous.status is AttemptStatus.DECLINED:
@@ -147,12 +146,12 @@ def pay(
     if previous is not None and basket.checkout_attempt != key:
         # This attempt's claim was taken over after it timed out: it must not charge now, and
         # whatever it charged before it stopped goes back (idempotent).
-        refunded = gateway.refund_attempt(key)
+        refunded = gateway_for(services, loaded.store).refund_attempt(key)
         _release(services, basket, key, now, reason="superseded by a newer attempt")
         return PageResult(409, _form(services, basket, _superseded(refunded)))
-    refusal = _not_payable(loaded)
+    refusal = _not_payable(loaded) or gateway_refusal(services, loaded.store)
     if refusal:
-        gateway.refund_attempt(key)  # what a processor took in the page before this ran goes back
+        _give_back(services, loaded.store, key)
         return PageResult(422, pages.message_page("Checkout", refusal))
     # What the store sells now: the catalog (fulfilment uses this read too), the buyer and the
     # coupons' current definitions, each read once, before anything is claimed or charged.
@@ -170,7 +169,7 @@ def pay(
     try:
         basket.as_sold_now(_catalog_of(view, basket, tiers.values()), current.coupons, now, tiers)
     except DomainError as refused:
-        gateway.refund_attempt(key)  # what a processor took in the page before this ran goes back
+        _give_back(services, loaded.store, key)
         return PageResult(
             422,
             pages.message_page(
@@ -191,6 +190,7 @@ def pay(
             return pay(services, ident, key, card_number)
     else:
         superseded = previous.taken_over
+    gateway = gateway_for(services, loaded.store)
     if superseded:
         # The order is not recorded (the claim checked) and the old attempt can no longer record
         # it (fulfilment checks the claim): whatever it charged goes back. The claim kept its
@@ -212,6 +212,13 @@ def pay(
     if charge.status is ChargeStatus.REDIRECT:
         return PageResult(redirect=charge.redirect_url)
     return settle(services, basket, key, amount_due, charge, view=view, buyer=current.user, gateway=gateway)
+
+
+def _give_back(services: Services, store: Store, key: str) -> None:
+    """A refused attempt: what a processor already took for it (a payment confirmed in the page
+    before the pay step ran) goes back. The sandbox takes nothing before the pay step."""
+    if store.gateways.stripe is not None:
+        gateway_for(services, store).refund_attempt(key)
 
 
 def _price_changed(basket: Basket, store: Store, now: datetime, shown_amount: str | None) -> bool:

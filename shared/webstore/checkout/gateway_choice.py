@@ -42,6 +42,13 @@ def gateway_for_store(services: Services, store: Store) -> PaymentGateway:
     return SandboxGateway()
 
 
+def gateway_refusal(services: Services, store: Store) -> str:
+    """Why the store cannot take a payment in this stage ("" when it can)."""
+    if store.gateways.stripe is None and not store.gateways.sandbox_allowed(services.settings.production):
+        return NoGateway().detail
+    return ""
+
+
 def webhook_secret(services: Services, store: Store) -> str | None:
     """The store's Stripe webhook signing secret, opened (None: no Stripe account)."""
     stripe = store.gateways.stripe

@@ -22,7 +22,7 @@ from webstore import keys
 from webstore.catalog import Store
 from webstore.checkout import checkout, stripe_checkout
 from webstore.checkout.gateway_choice import stripe_of, webhook_secret
-from webstore.checkout.stripe_gateway import StripeGateway, StripeIntent, _intent
+from webstore.checkout.stripe_gateway import StripeGateway, StripeIntent, _intent, plain
 from webstore.errors import Conflict, DomainError, NotFound
 from webstore.event_types import EventType
 from webstore.payments.changes import change_payment
@@ -70,7 +70,7 @@ def receive(services: Services, token: str, payload: bytes, signature: str | Non
     except (SignatureVerificationError, ValueError) as error:
         raise BadSignature("The Stripe-Signature header does not verify", field="Stripe-Signature") from error
     event_id, event_type = str(event["id"]), str(event["type"])
-    obj = event["data"]["object"]
+    obj = plain(event["data"]["object"])
     events = ProcessorEventRepository(services.table)
     if events.seen(store.id, GATEWAY, [event_id]):
         return Outcome(event_id, event_type, "duplicate")

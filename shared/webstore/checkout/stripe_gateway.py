@@ -87,10 +87,16 @@ class StripeIntent:
         return f"{self.customer}/{self.payment_method}" if self.customer and self.payment_method else ""
 
 
-def _intent(obj: Any) -> StripeIntent:
+def plain(obj: Any) -> dict[str, Any]:
+    """The library's object as plain JSON values (its objects are not dicts)."""
+    return obj.to_dict() if hasattr(obj, "to_dict") else dict(obj or {})
+
+
+def _intent(found: Any) -> StripeIntent:
+    obj = plain(found)
     charge = obj.get("latest_charge")
     refunded, disputed = 0, False
-    if isinstance(charge, dict) or hasattr(charge, "get"):
+    if isinstance(charge, dict):
         refunded = int(charge.get("amount_refunded") or 0)
         disputed = bool(charge.get("disputed"))
     error = obj.get("last_payment_error") or {}
@@ -258,7 +264,7 @@ class StripeGateway:
                 ChargeStatus.DECLINED,
                 reference=intent.id,
                 reason="The bank asks the cardholder to authenticate this payment",
-                redirect_url=_next_action_url(created),
+                redirect_url=_next_action_url(plain(created)),
             )
         return ChargeResult(ChargeStatus.DECLINED, reference=intent.id, reason=intent.error or "Declined")
 
@@ -326,6 +332,6 @@ class StripeGateway:
         return True
 
 
-def _next_action_url(intent: Any) -> str:
-    action = (intent or {}).get("next_action") or {}
+def _next_action_url(intent: dict[str, Any]) -> str:
+    action = intent.get("next_action") or {}
     return str((action.get("redirect_to_url") or {}).get("url") or "")
