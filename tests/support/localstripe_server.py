@@ -75,6 +75,8 @@ def _patch_payment_intents() -> None:
         if payment_method is not None:
             resources.PaymentMethod._api_retrieve(payment_method)
             obj.payment_method = payment_method
+            if obj.status == "requires_payment_method":  # a failed try: the new method is tried afresh
+                obj.latest_charge = None
         if obj.status != "requires_confirmation":
             raise UserError(400, "Bad request")
         obj._confirm(on_failure_now=obj._report_failure)
