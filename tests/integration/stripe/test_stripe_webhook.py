@@ -266,8 +266,13 @@ def test_an_operator_refund_goes_through_stripe_first_and_once(
     assert published_types().count(EventType.PAYMENT_REFUNDED) == 1
 
 
-@pytest.mark.parametrize(("outcome", "status", "final"), [("won", "Complete", EventType.PAYMENT_DISPUTE_WON),
-                                                          ("lost", "Chargeback", EventType.PAYMENT_DISPUTE_LOST)])  # fmt: skip
+DISPUTE_OUTCOMES = [
+    ("won", "Complete", EventType.PAYMENT_DISPUTE_WON),
+    ("lost", "Chargeback", EventType.PAYMENT_DISPUTE_LOST),
+]
+
+
+@pytest.mark.parametrize(("outcome", "status", "final"), DISPUTE_OUTCOMES)
 def test_a_dispute_opens_a_chargeback_and_closes_won_or_lost(
     stripe_store: DemoStore, invoke: Invoke, stripe_api: str, outcome: str, status: str, final: EventType
 ) -> None:
