@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import hmac
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -82,7 +83,7 @@ def receive(services: Services, token: str, payload: bytes, signature: str | Non
 
 def _store(services: Services, token: str) -> Store:
     store = StoreRepository(services.table).store(keys.account_of(token))
-    if store.public_token != token:
+    if not hmac.compare_digest(store.public_token, token):
         raise NotFound("Store not found")
     return store
 
