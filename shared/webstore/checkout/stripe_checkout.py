@@ -36,7 +36,7 @@ def returned(services: Services, ident: str, intent_id: str) -> PageResult:
     gateway = stripe_of(services, loaded.store)
     if gateway is None:
         raise NotFound("This store does not take Stripe payments")
-    intent = gateway.intent(intent_id)
+    intent = _known_intent(gateway, intent_id)
     if intent.metadata.get("basket_ident") != ident:
         raise Invalid("This payment belongs to another basket", field="payment_intent")
     if intent.status == "succeeded":
@@ -64,6 +64,15 @@ def returned(services: Services, ident: str, intent_id: str) -> PageResult:
         error=f"{reason} Try again or use another payment method.",
     )
     return PageResult(402, result.html, csp=result.csp) if result.status == 200 else result
+
+
+def _known_intent(gateway: StripeGateway, intent_id: str) -> StripeIntent:
+    from stripe import InvalidRequestError
+
+    try:
+        return gateway.intent(intent_id)
+    except InvalidRequestError as error:  # not a PaymentIntent of this store's account
+        raise Invalid("payment_intent is not a payment of this store", field="payment_intent") from error
 
 
 def settle_intent(services: Services, ident: str, intent: StripeIntent, gateway: StripeGateway) -> PageResult:

@@ -330,3 +330,61 @@ def invoke_user(invoke: Invoke, demo: DemoStore) -> dict[str, Any]:
     assert found.status == 200, found.body
     lookup: dict[str, Any] = found.json()
     return lookup
+
+
+def test_a_return_naming_an_unknown_or_another_baskets_intent_settles_nothing(
+    stripe_store: DemoStore, invoke: Invoke, stripe_api: str
+) -> None:
+    ident, other = new_basket(invoke, stripe_store), new_basket(invoke, stripe_store)
+    intent = page_intent(invoke, other)
+    pay_in_page(stripe_api, intent)
+    for named in ("pi_doesnotexist000000", intent, "not-an-intent"):
+        back = invoke(
+            get_checkout_return.handler, "GET", f"/checkout/{ident}/return", query={"payment_intent": named}
+        )
+        assert back.status == 422, (named, back.status, back.body)
+    assert basket_json(invoke, stripe_store, ident)["complete"] is False
+    assert payments(invoke, stripe_store) == []
+
+
+def test_an_intent_for_an_amount_the_basket_no_longer_owes_is_refused_and_refunded(
+    stripe_store: DemoStore, invoke: Invoke, stripe_api: str
+) -> None:
+    from functions.storefront import add_basket_package
+
+    ident = new_basket(invoke, stripe_store)
+    intent = page_intent(invoke, ident)  # 2 × 2.50 = 5.00
+    more = invoke(
+        add_basket_package.handler,
+        "POST",
+        f"/api/baskets/{ident}/packages",
+        body={"package_id": 10, "quantity": 1},
+    )
+    assert more.status == 200, more.body  # another tab added a package after the page was shown
+    pay_in_page(stripe_api, intent)
+    back = invoke(
+        get_checkout_return.handler, "GET", f"/checkout/{ident}/return", query={"payment_intent": intent}
+    )
+    assert back.status == 402 and "was refunded" in back.body, back.body
+    assert [
+        r["amount"] for r in stripe_client(stripe_api).v1.refunds.list(params={"payment_intent": intent}).data
+    ] == [500]
+    late = deliver(invoke, stripe_store, event("payment_intent.succeeded", intent_json(stripe_api, intent)))
+    assert late.status == 200
+    assert basket_json(invoke, stripe_store, ident)["complete"] is False
+    assert payments(invoke, stripe_store) == []
+    assert EventType.PAYMENT_DECLINED in published_types()
+
+
+def test_a_return_after_a_failed_payment_shows_the_page_again(
+    stripe_store: DemoStore, invoke: Invoke, stripe_api: str
+) -> None:
+    ident = new_basket(invoke, stripe_store)
+    intent = page_intent(invoke, ident)
+    pay_in_page(stripe_api, intent, card="4000000000000341")
+    back = invoke(
+        get_checkout_return.handler, "GET", f"/checkout/{ident}/return", query={"payment_intent": intent}
+    )
+    assert back.status == 402 and "declined" in back.body.lower() and "id=stripe-payment" in back.body
+    assert "script-src" in back.headers["content-security-policy"]
+    assert payments(invoke, stripe_store) == []
