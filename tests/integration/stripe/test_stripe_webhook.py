@@ -353,7 +353,7 @@ def test_an_intent_for_an_amount_the_basket_no_longer_owes_is_refused_and_refund
     from functions.storefront import add_basket_package
 
     ident = new_basket(invoke, stripe_store)
-    intent = page_intent(invoke, ident)  # 2 × 2.50 = 5.00
+    intent = page_intent(invoke, ident)  # 2 x 2.50 = 5.00
     more = invoke(
         add_basket_package.handler,
         "POST",
