@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import logging
 import secrets
 from html import escape
 from urllib.parse import urlsplit
@@ -23,6 +24,8 @@ from webstore.checkout.stripe_gateway import AmountNotPayable, StripeGateway, St
 from webstore.services import Services
 from webstore.storefront import pages as hosted
 from webstore.storefront.pages import PageResult
+
+logger = logging.getLogger(__name__)
 
 # Stripe.js's own documented needs (frames for the Payment Element and 3-D Secure, its API).
 STRIPE_FRAMES = ("https://js.stripe.com", "https://hooks.stripe.com")
@@ -89,6 +92,16 @@ def payment_block(*, publishable_key: str, client_secret: str, return_url: str, 
     )
 
 
+def nothing_to_pay_block(pay_url: str) -> str:
+    """Nothing left to charge: the plain pay form, without a card."""
+    return (
+        f'<form method=post action="{escape(pay_url, quote=True)}">'
+        f'<input type=hidden name=attempt_key value="{secrets.token_urlsafe(24)}">'
+        "<input type=hidden name=amount_due value=0>"
+        "<p><button id=pay type=submit>Complete the order</button></p></form>"
+    )
+
+
 def scripts(stripe_js_url: str) -> str:
     return f'<script src="{escape(stripe_js_url, quote=True)}"></script><script>{SCRIPT}</script>'
 
@@ -116,18 +129,26 @@ def page(
     error: str = "",
 ) -> PageResult:
     """The checkout page of a Stripe store: the basket and the Payment Element."""
-    try:
-        intent = create_intent(services, basket, store, gateway)
-    except AmountNotPayable:
-        return PageResult(422, pages.message_page("Checkout", "This amount cannot be paid by card here."))
-    due = pages.money(basket.total_price - basket.giftcard_amount, basket.currency)
-    block = payment_block(
-        publishable_key=gateway.publishable_key,
-        client_secret=intent.client_secret,
-        return_url=return_url,
-        email=basket.email or "",
-        due=due,
-    )
+    from stripe import StripeError
+
+    amount_due = basket.total_price - basket.giftcard_amount
+    due = pages.money(amount_due, basket.currency)
+    if amount_due == 0:  # gift cards cover it all: no card, the pay step completes it
+        block = nothing_to_pay_block(f"{return_url.rsplit('/', 1)[0]}/pay")
+    else:
+        try:
+            intent = create_intent(services, basket, store, gateway)
+        except (AmountNotPayable, StripeError) as refused:
+            logger.warning("stripe: no PaymentIntent for the checkout: %s", getattr(refused, "code", refused))
+            message = "The payment processor cannot take this payment; contact the store."
+            return PageResult(422, pages.message_page("Checkout", message))
+        block = payment_block(
+            publishable_key=gateway.publishable_key,
+            client_secret=intent.client_secret,
+            return_url=return_url,
+            email=basket.email or "",
+            due=due,
+        )
     cancel = (
         f'<p><a id=cancel href="{escape(basket.cancel_url, quote=True)}">'
         "Cancel and return to the shop</a></p>"
@@ -137,5 +158,6 @@ def page(
     who = f"<p>Paying as <strong>{escape(basket.username or '')}</strong></p>" if basket.username else ""
     problem = f"<p class=error role=alert id=error>{escape(error)}</p>" if error else ""
     js_url = services.settings.stripe_js_url
-    body = f"<h1>Checkout</h1>{who}{problem}{pages.summary(basket)}{block}{cancel}{scripts(js_url)}"
+    script = scripts(js_url) if amount_due else ""
+    body = f"<h1>Checkout</h1>{who}{problem}{pages.summary(basket)}{block}{cancel}{script}"
     return PageResult(html=pages.page("Checkout", body), csp=content_security_policy(js_url))

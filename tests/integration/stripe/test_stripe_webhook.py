@@ -388,3 +388,26 @@ def test_a_return_after_a_failed_payment_shows_the_page_again(
     assert back.status == 402 and "declined" in back.body.lower() and "id=stripe-payment" in back.body
     assert "script-src" in back.headers["content-security-policy"]
     assert payments(invoke, stripe_store) == []
+
+
+def test_a_basket_gift_cards_cover_completes_without_a_card(
+    stripe_store: DemoStore, invoke: Invoke, stripe_api: str
+) -> None:
+    from functions.storefront import apply_giftcard, pay_checkout
+    from tests.integration.storefront.test_checkout import attempt_key_of
+
+    ident = new_basket(invoke, stripe_store)  # 5.00, the card holds 10.00
+    card = {"card_number": "GIFT-0000-0000-0001"}
+    assert invoke(apply_giftcard.handler, "POST", f"/api/baskets/{ident}/giftcards", body=card).status == 200
+    page = invoke(get_checkout_page.handler, "GET", f"/checkout/{ident}")
+    assert page.status == 200 and "id=stripe-payment" not in page.body and "<script" not in page.body
+    paid = invoke(
+        pay_checkout.handler,
+        "POST",
+        f"/checkout/{ident}/pay",
+        raw_body=f"attempt_key={attempt_key_of(page)}&amount_due=0",
+        headers={"content-type": "application/x-www-form-urlencoded"},
+    )
+    assert paid.status == 303, paid.body
+    [payment] = payments(invoke, stripe_store)
+    assert payment["amount"] == "0.00" and payment["gateway"]["name"] == "Stripe"
