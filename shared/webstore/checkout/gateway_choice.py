@@ -29,6 +29,7 @@ def stripe_of(services: Services, store: Store) -> StripeGateway | None:
         lambda: services.secrets.open(sealed),
         publishable_key=stripe.publishable_key,
         api_base=services.settings.stripe_api_base,
+        account_id=store.id,
     )
 
 

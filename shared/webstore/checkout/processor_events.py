@@ -95,7 +95,9 @@ def _succeeded(services: Services, store: Store, gateway: StripeGateway, obj: An
     intent = _intent(obj)
     ident = _our_basket(store, intent)
     if ident is None:
-        return "ignored"  # not a checkout of this store (an off-session renewal settles itself)
+        # Not a checkout of this store. An off-session charge (metadata `off_session_charge`: the
+        # renewal cycle's idempotency key) is settled by its caller from `charge_saved`'s answer.
+        return "ignored"
     # Settled from the PaymentIntent as Stripe has it now (pay reads it again).
     stripe_checkout.settle_intent(services, ident, intent, gateway)
     return "handled"

@@ -126,9 +126,15 @@ class StripeGateway:
     gateway_id = STRIPE.id
 
     def __init__(
-        self, secret_key: Callable[[], str], *, publishable_key: str = "", api_base: str | None = None
+        self,
+        secret_key: Callable[[], str],
+        *,
+        publishable_key: str = "",
+        api_base: str | None = None,
+        account_id: int | None = None,
     ) -> None:
         self._secret_key = secret_key
+        self._account = {"account_id": str(account_id)} if account_id is not None else {}
         self.publishable_key = publishable_key
         self._api_base = api_base
         self._client_instance: StripeClient | None = None
@@ -248,6 +254,8 @@ class StripeGateway:
                     "customer": customer,
                     "payment_method": method,
                     "description": request.description,
+                    # Which charge of ours it is, for the webhook events of it (the renewal cycle).
+                    "metadata": {"off_session_charge": request.idempotency_key, **self._account},
                     "off_session": True,
                     "confirm": True,
                 },
