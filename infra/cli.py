@@ -12,6 +12,7 @@ from infra.clock_command import add_clock_command, run_clock_command
 from infra.tools import ToolFailure, add_target_options, check_table, one_line_failures, target_from
 from webstore.catalog_import import import_catalog, parse_catalog
 from webstore.db import Table
+from webstore.gateway_settings import stripe_webhook_url
 from webstore.secret_box import NoKeyConfigured, secret_box
 from webstore.settings import Settings
 
@@ -37,6 +38,11 @@ def main(argv: list[str] | None = None) -> int:
         help="believe X-Forwarded-For only from this proxy (default: the socket's address, as API Gateway)",
     )
     serve.add_argument(
+        "--stripe-api-base",
+        metavar="URL",
+        help="send the stores' Stripe calls here (a localstripe address) instead of Stripe's API",
+    )
+    serve.add_argument(
         "--webhook",
         action="append",
         default=[],
@@ -60,7 +66,13 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         metavar="ARN",
         help="Secrets Manager secret sealing webhook signing secrets (the stack's WebhookKeySecret output); "
-        "needed when the catalog has webhooks",
+        "needed when the catalog has webhooks or Stripe keys",
+    )
+    importer.add_argument(
+        "--storefront-url",
+        default=None,
+        metavar="URL",
+        help="the storefront's public URL (the stack's output), to print the Stripe webhook URL in full",
     )
     add_clock_command(commands)
 
@@ -82,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
                 webhooks=tuple(_webhook(value) for value in args.webhook),
                 trusted_proxy=args.trusted_proxy,
                 clock_interval=args.clock_interval,
+                stripe_api_base=args.stripe_api_base,
             )
         )
     if args.command == "clock":
@@ -123,14 +136,18 @@ def import_command(args: argparse.Namespace) -> int:
             result = import_catalog(Table(client, target.table), catalog, box=secret_box(settings))
         except NoKeyConfigured:
             raise ToolFailure(
-                "the catalog has webhooks; pass --webhook-key-secret (the stack's "
-                "WebhookKeySecret output) so their signing secrets can be sealed"
+                "the catalog has webhooks or Stripe keys; pass --webhook-key-secret (the stack's "
+                "WebhookKeySecret output) so their secrets can be sealed"
             ) from None
     print(f"Imported store {result.account_id} into {target.table}")
     print(f"  public_token       {result.public_token}")
     print(f"  checkout_api_key   {result.checkout_api_key or '(unchanged; only its hash is stored)'}")
     for server_id, secret in result.server_secrets.items():
         print(f"  server {server_id} secret    {secret or '(unchanged; only its hash is stored)'}")
+    if catalog.gateways.stripe:
+        storefront = (args.storefront_url or "<storefront URL>").rstrip("/")
+        print(f"  stripe_webhook_url {stripe_webhook_url(storefront, result.public_token)}")
+        print("    (register it in the Stripe dashboard: Developers > Webhooks; see docs/stripe.md)")
     return 0
 
 

@@ -33,6 +33,7 @@ from webstore import services as services_module
 from webstore.catalog import WebhookEndpoint
 from webstore.catalog_import import CatalogFile, ImportResult, import_catalog, parse_catalog
 from webstore.db import Table, create_table
+from webstore.gateway_settings import stripe_webhook_url
 from webstore.webhooks import local as local_webhooks
 from webstore.webhooks.local import LocalDispatcher
 
@@ -57,6 +58,8 @@ class LocalConfig:
     trusted_proxy: str | None = None
     # Seconds between runs of the subscription processor (0: no background clock).
     clock_interval: float = DEFAULT_CLOCK_INTERVAL
+    # The Stripe API the stores' Stripe keys talk to (a localstripe address); None: Stripe's.
+    stripe_api_base: str | None = None
 
 
 def interface_app(interface: Interface) -> FastAPI:
@@ -86,6 +89,8 @@ def configure_environment(config: LocalConfig) -> None:
         os.environ["WEBSTORE_DYNAMODB_ENDPOINT"] = config.dynamodb_endpoint
     if config.next_check is not None:
         os.environ["WEBSTORE_NEXT_CHECK_OVERRIDE"] = str(config.next_check)
+    if config.stripe_api_base:
+        os.environ["WEBSTORE_STRIPE_API_BASE"] = config.stripe_api_base
     services_module.reset()
 
 
@@ -101,7 +106,13 @@ def credentials(config: LocalConfig, catalog: CatalogFile, result: ImportResult)
     server's id, name and secret (None when kept from an earlier import: only its hash is stored)."""
     storefront = f"http://{config.host}:{config.storefront_port}"
     names = {server.id: server.name for server in catalog.servers}
+    stripe = (
+        {"stripe_webhook_url": stripe_webhook_url(storefront, result.public_token)}
+        if catalog.gateways.stripe
+        else {}
+    )
     return {
+        **stripe,
         "headless_url": f"{storefront}/api/accounts/{result.public_token}",
         "plugin_url": f"http://{config.host}:{config.operator_port}",
         "public_token": result.public_token,

@@ -14,6 +14,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, HttpUrl, field_validator
 
+from webstore.gateway_settings import StoredGateways
 from webstore.money import MINOR_UNITS
 
 Int32 = Annotated[int, Field(ge=1, le=2_147_483_647)]
@@ -140,6 +141,8 @@ class Store(StoreProfile):
     sales: list[Sale] = Field(default_factory=list)
     public_token: str
     checkout_key_hash: str
+    # The payment gateways (catalog file `gateways`), secrets sealed (webstore.gateway_settings).
+    gateways: StoredGateways = Field(default_factory=StoredGateways)
 
 
 class Category(Model):

@@ -270,6 +270,15 @@ def webhook_attempt_sk(at: datetime, event_id: str, endpoint_id: int, attempt: i
     return f"{WEBHOOK_ATTEMPT_PREFIX}{moment}#{event_id}#{endpoint_id:010d}#{attempt:03d}"
 
 
+PROCESSOR_EVENT_PREFIX = "PROCEVT#"
+
+
+def processor_event_sk(gateway: str, name: str) -> str:
+    """A processor webhook event handled (by its event id), or a fact about a processor object
+    that later events must see (a dispute closed): one item each, removed by TTL."""
+    return f"{PROCESSOR_EVENT_PREFIX}{gateway}#{name}"
+
+
 # Global partitions.
 
 

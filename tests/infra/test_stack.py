@@ -143,7 +143,8 @@ def test_no_function_writes_unless_its_route_declares_it(
         actions = policy_actions(template, function)
         assert ("dynamodb:GetItem" in actions) == bool(access & {Access.TABLE_READ, Access.TABLE_WRITE})
         assert ("events:PutEvents" in actions) == (Access.BUS_PUT in access), handler
-        assert ("secretsmanager:GetSecretValue" in actions) == (Access.WEBHOOK_KEY in access), handler
+        reads_key = bool(access & {Access.WEBHOOK_KEY, Access.GATEWAY_KEY})
+        assert ("secretsmanager:GetSecretValue" in actions) == reads_key, handler
         assert "dynamodb:Scan" not in actions, f"{handler} may scan"
         assert not any(a.endswith("*") for a in actions), f"{handler}: wildcard action"
 
@@ -232,10 +233,15 @@ def test_trace_sampling_covers_every_function_and_costs_less_than_the_requests(s
 def test_functions_share_runtime_layer_tracing_and_settings(
     synth: Synthesized, route_table: tuple[Operation, ...]
 ) -> None:
-    declared = declared_access(route_table)
+    key_readers = {
+        handler
+        for handler, access in declared_access(route_table).items()
+        if access & {Access.WEBHOOK_KEY, Access.GATEWAY_KEY}
+    }
+    assert DISPATCH_HANDLER in key_readers
     expected_env = {
         "WEBSTORE_TABLE_NAME", "WEBSTORE_EVENT_BUS_NAME", "WEBSTORE_EVENTS", "WEBSTORE_STOREFRONT_URL",
-        "WEBSTORE_OPERATOR_URL", "WEBSTORE_REGION", "POWERTOOLS_SERVICE_NAME",
+        "WEBSTORE_OPERATOR_URL", "WEBSTORE_REGION", "WEBSTORE_PRODUCTION", "POWERTOOLS_SERVICE_NAME",
         "POWERTOOLS_METRICS_NAMESPACE", "POWERTOOLS_LOG_LEVEL",
     }  # fmt: skip
     code_keys = set()
@@ -247,9 +253,9 @@ def test_functions_share_runtime_layer_tracing_and_settings(
         assert len(properties["Layers"]) == 1
         assert "LoggingConfig" in properties
         # Nothing secret rides in the template: exactly the settings, no keys or secrets (the
-        # dispatch function gets the webhook key's ARN, and reads its value at run time).
+        # dispatch function and those calling Stripe get the key's ARN, and read its value at run time).
         variables = properties["Environment"]["Variables"]
-        key_name = {"WEBSTORE_WEBHOOK_KEY_SECRET"} if Access.WEBHOOK_KEY in declared[handler] else set()
+        key_name = {"WEBSTORE_WEBHOOK_KEY_SECRET"} if handler in key_readers else set()
         assert set(variables) == expected_env | key_name, handler
         assert variables["WEBSTORE_EVENTS"] == "eventbridge"
         code_keys.add(properties["Code"]["S3Key"])
@@ -259,14 +265,20 @@ def test_functions_share_runtime_layer_tracing_and_settings(
 def test_the_stage_key_is_generated_and_only_its_declared_readers_read_it(
     synth: Synthesized, route_table: tuple[Operation, ...]
 ) -> None:
-    """The dispatch function (webhook secrets, manage links in subjects) and the manage pages
-    (signed links): the functions whose declaration names the key, nothing else."""
+    """The dispatch function (webhook secrets, manage links in subjects), the manage pages
+    (signed links) and the functions calling Stripe: those whose declaration names the key."""
     [(key_id, key)] = resources(synth.template, "AWS::SecretsManager::Secret").items()
     assert "GenerateSecretString" in key["Properties"]  # the value is made by Secrets Manager
     assert "SecretString" not in key["Properties"]  # never in the template
     _, _, dispatch = functions_by_handler(synth)[DISPATCH_HANDLER]
     variables = dispatch["Properties"]["Environment"]["Variables"]
     assert variables["WEBSTORE_WEBHOOK_KEY_SECRET"] == {"Ref": key_id}
+    declared = declared_access(route_table)
+    for handler, (_, _, function) in functions_by_handler(synth).items():
+        reads = bool(declared[handler] & {Access.WEBHOOK_KEY, Access.GATEWAY_KEY})
+        assert ("WEBSTORE_WEBHOOK_KEY_SECRET" in function["Properties"]["Environment"]["Variables"]) == reads
+    stripe_callers = {h for h, access in declared.items() if Access.GATEWAY_KEY in access}
+    assert any(h.endswith("stripe_webhook.handler") for h in stripe_callers), stripe_callers
     readers = [
         statement["Resource"]
         for policy in resources(synth.template, "AWS::IAM::Policy").values()
@@ -447,18 +459,24 @@ def test_the_clock_invokes_the_processor_every_minute_with_a_dead_letter_queue(s
     assert invoke_config["Properties"]["FunctionName"] == {"Ref": processor}
 
 
-def test_the_processor_may_touch_the_table_and_the_bus_and_nothing_else(synth: Synthesized) -> None:
+def test_the_processor_may_touch_the_table_the_bus_and_the_gateway_key_and_nothing_else(
+    synth: Synthesized,
+) -> None:
     clock = synth.stack.clock
     each = consumer_of(Trigger.SCHEDULE)
-    assert each.consumer.access == {Access.TABLE_READ, Access.TABLE_WRITE, Access.BUS_PUT}
+    # Renewals charge each store's own gateway: the key that opens its sealed Stripe secret.
+    assert each.consumer.access == {Access.TABLE_READ, Access.TABLE_WRITE, Access.BUS_PUT, Access.GATEWAY_KEY}
     template, _, function = functions_by_handler(synth)[each.handler_path]
     assert template is synth.template
     assert function["Properties"]["Environment"]["Variables"]["POWERTOOLS_SERVICE_NAME"] == SERVICE
     table = logical_id(synth, synth.stack.data.table)
     bus = logical_id(synth, synth.stack.bus)
+    key = logical_id(synth, synth.stack.data.webhook_key)
     allowed = {
         *((a, "table") for a in (*TABLE_READ_ACTIONS, *TABLE_WRITE_ACTIONS)),
         ("events:PutEvents", "bus"),
+        ("secretsmanager:GetSecretValue", "key"),
+        ("secretsmanager:DescribeSecret", "key"),
         # Tracing, as every function.
         ("xray:PutTraceSegments", "*"),
         ("xray:PutTelemetryRecords", "*"),
@@ -469,11 +487,13 @@ def test_the_processor_may_touch_the_table_and_the_bus_and_nothing_else(synth: S
         for action in statement_actions(statement):
             for resource in listed:
                 text = json.dumps(resource)
-                kind = "table" if table in text else "bus" if bus in text else resource
+                kind = (
+                    "table" if table in text else "bus" if bus in text else "key" if key in text else resource
+                )
                 assert (action, kind) in allowed, f"the processor may {action} on {text}"
                 seen.add((action, kind))
     assert {a for a, kind in seen if kind == "table"} == {*TABLE_READ_ACTIONS, *TABLE_WRITE_ACTIONS}
-    assert ("events:PutEvents", "bus") in seen
+    assert ("events:PutEvents", "bus") in seen and ("secretsmanager:GetSecretValue", "key") in seen
     assert clock.processor.access == each.consumer.access
 
 

@@ -24,14 +24,15 @@ from decimal import Decimal
 
 from webstore.basket import Basket
 from webstore.catalog import Package, PackageType, Store
-from webstore.checkout import pages
+from webstore.checkout import pages, stripe_page
 from webstore.checkout.gateway import (
     ChargeRequest,
     ChargeResult,
     ChargeStatus,
     PaymentGateway,
-    SandboxGateway,
 )
+from webstore.checkout.gateway_choice import gateway_for_store, gateway_refusal
+from webstore.checkout.stripe_gateway import StripeGateway
 from webstore.checkout.summary import order_summary
 from webstore.errors import DomainError, Invalid
 from webstore.event_types import EventType
@@ -70,9 +71,15 @@ def receipt_url(services: Services, ident: str) -> str:
     return f"{checkout_url(services, ident)}/receipt"
 
 
-def gateway_for(services: Services) -> PaymentGateway:
-    """The sandbox everywhere for now; a real processor is one more adapter behind the port."""
-    return SandboxGateway()
+def return_url(services: Services, ident: str) -> str:
+    """Where a processor sends the player back after paying (checkout.stripe_checkout)."""
+    return f"{checkout_url(services, ident)}/return"
+
+
+def gateway_for(services: Services, store: Store) -> PaymentGateway:
+    """The store's gateway: its Stripe account, else the sandbox (refused in production unless
+    the store opts in: checkout.gateway_choice)."""
+    return gateway_for_store(services, store)
 
 
 # --- the page ------------------------------------------------------------------------------
@@ -92,6 +99,11 @@ def checkout_page(services: Services, ident: str) -> PageResult:
             ),
         )
     reprice(basket, loaded.store, services.now())
+    gateway = gateway_for(services, loaded.store)
+    if isinstance(gateway, StripeGateway):  # the Payment Element instead of the card form
+        return stripe_page.page(
+            services, basket, loaded.store, gateway, return_url=return_url(services, ident)
+        )
     return PageResult(html=_form(services, basket, store=loaded.store))
 
 
@@ -172,7 +184,7 @@ def pay(
     previous = loaded.attempt
     now = services.now()
     if loaded.order is not None:  # paid already (perhaps by an attempt that died before completing)
-        return _already_paid(services, loaded, key, gateway_for(services), now)
+        return _already_paid(services, loaded, key, gateway_for(services, loaded.store), now)
     if basket.complete:
         return _after_payment(services, basket)
     if previous is not None and previous.status is AttemptStatus.DECLINED:
@@ -182,13 +194,15 @@ def pay(
     if previous is not None and basket.checkout_attempt != key:
         # This attempt's claim was taken over after it timed out: it must not charge now, and
         # whatever it charged before it stopped goes back (idempotent).
-        refunded = gateway_for(services).refund_attempt(key)
+        refunded = gateway_for(services, loaded.store).refund_attempt(key)
         _release(services, basket, key, now, reason="superseded by a newer attempt")
         return PageResult(409, _form(services, basket, _superseded(refunded), store=loaded.store))
-    refusal = _not_payable(loaded)
+    refusal = _not_payable(loaded) or gateway_refusal(services, loaded.store)
     if refusal:
+        _give_back(services, loaded.store, key)
         return PageResult(422, pages.message_page("Checkout", refusal))
     if previous is None and not consent and _has_subscription(basket):
+        _give_back(services, loaded.store, key)  # a processor's payment made without it goes back
         reprice(basket, loaded.store, now)
         return PageResult(422, _form(services, basket, CONSENT_REQUIRED, store=loaded.store))
     # What the store sells now: the catalog (fulfilment uses this read too), the buyer and the
@@ -207,6 +221,7 @@ def pay(
     try:
         basket.as_sold_now(_catalog_of(view, basket, tiers.values()), current.coupons, now, tiers)
     except DomainError as refused:
+        _give_back(services, loaded.store, key)
         return PageResult(
             422,
             pages.message_page(
@@ -227,7 +242,7 @@ def pay(
             return pay(services, ident, key, card_number, consent=consent, email=email)
     else:
         superseded = previous.taken_over
-    gateway = gateway_for(services)
+    gateway = gateway_for(services, loaded.store)
     if superseded:
         # The order is not recorded (the claim checked) and the old attempt can no longer record
         # it (fulfilment checks the claim): whatever it charged goes back. The claim kept its
@@ -256,7 +271,14 @@ def pay(
         return PageResult(402, _form(services, basket, charge.reason, store=loaded.store))
     if charge.status is ChargeStatus.REDIRECT:
         return PageResult(redirect=charge.redirect_url)
-    return settle(services, basket, key, amount_due, charge, view=view, buyer=current.user)
+    return settle(services, basket, key, amount_due, charge, view=view, buyer=current.user, gateway=gateway)
+
+
+def _give_back(services: Services, store: Store, key: str) -> None:
+    """A refused attempt: what a processor already took for it (a payment confirmed in the page
+    before the pay step ran) goes back. The sandbox takes nothing before the pay step."""
+    if store.gateways.stripe is not None:
+        gateway_for(services, store).refund_attempt(key)
 
 
 def _price_changed(basket: Basket, store: Store, now: datetime, shown_amount: str | None) -> bool:
@@ -319,6 +341,7 @@ def settle(
     *,
     view: StoreView | None = None,
     buyer: User | None = None,
+    gateway: PaymentGateway | None = None,
 ) -> PageResult:
     """A paid charge: fulfil the order (idempotent per basket) and complete the basket.
 
@@ -326,7 +349,9 @@ def settle(
     an order fulfilment refuses (a coupon or gift card ran out meanwhile, the claim was taken
     over), any unexpected error before the payment is recorded, and an order that another
     attempt's charge already paid all refund this charge."""
-    gateway = gateway_for(services)
+    if gateway is None:
+        store = view.store if view is not None else StoreRepository(services.table).store(basket.account_id)
+        gateway = gateway_for(services, store)
     now = services.now()
     try:
         order = _order(basket, amount_due, gateway.name, key, charge.saved_method)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from webstore.errors import Conflict, Invalid
 from webstore.payments import planning
 from webstore.payments.events import publish_status
+from webstore.payments.gateway_refunds import refund_at_processor
 from webstore.payments.recording import run_pending_chunks
 from webstore.payments.status import PaymentStatus, transition
 from webstore.repo import Transaction
@@ -28,9 +29,17 @@ _CHANGE_ACTIONS = 8
 
 
 def change_payment(
-    services: Services, account_id: int, transaction_id: str, status: str | None, username: str | None
+    services: Services,
+    account_id: int,
+    transaction_id: str,
+    status: str | None,
+    username: str | None,
+    *,
+    refunded_at_processor: bool = False,
 ) -> PaymentRecord:
-    """Change status and/or reassign the payment to another player; the payment as it is now."""
+    """Change status and/or reassign the payment to another player; the payment as it is now.
+    A refund of a payment a processor took goes back through it first (unless it reports the
+    refund itself: `refunded_at_processor`) and is recorded only when it accepted."""
     if status is None and username is None:
         raise Invalid("Send status and/or username", field="status")
     new_status = PaymentStatus.parse_stored(status) if status is not None else None
@@ -43,6 +52,8 @@ def change_payment(
         new_owner = None
     if change is None and new_owner is None:
         return payment
+    if new_status is PaymentStatus.REFUND and change is not None and not refunded_at_processor:
+        refund_at_processor(services, payment)
 
     now = services.now()
     updated = planning.reassigned(payment, new_owner) if new_owner else payment.model_copy(deep=True)

@@ -79,6 +79,6 @@ def change_tier(
             field="package_id",
         )
     if new.price > current.price:
-        return upgrades.upgrade(services, account_id, tier, current, new, gateway_for(services))
+        return upgrades.upgrade(services, account_id, tier, current, new, gateway_for(services, view.store))
     tiers.schedule_change(account_id, tier, new.id)
     return f"The tier changes to {new.name} at the next renewal"

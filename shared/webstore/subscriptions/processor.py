@@ -116,7 +116,7 @@ def run_due(
     """Process everything due at or before `now` (at most `limit` items; only `shards` when
     fanned out). Business dates (renewal dates, retries) come from `now`; claims expire on the
     services' real clock."""
-    run = _Run(services, now, gateway or gateway_for(services))
+    run = _Run(services, now, gateway)
     pending = list(range(SCHEDULE_SHARDS)) if shards is None else list(shards)
     while pending and (limit is None or len(run.report.outcomes) < limit):
         # A record's next item stays in its shard: only shards where something was done can
@@ -126,10 +126,10 @@ def run_due(
 
 
 class _Run:
-    def __init__(self, services: Services, now: datetime, gateway: PaymentGateway) -> None:
+    def __init__(self, services: Services, now: datetime, gateway: PaymentGateway | None) -> None:
         self.services = services
         self.now = now
-        self.gateway = gateway
+        self._gateway = gateway  # tests' override; else each store's own (its Stripe account)
         self.claim = uuid.uuid4().hex
         self.report = RunReport(now)
         self.schedule = ScheduleRepository(services.table)
@@ -218,7 +218,8 @@ class _Run:
         lines = planning.current_lines(rp, tiers, view)
         amount = planning.renewal_amount(lines)
         ids = planning.idempotency(rp)
-        result = self.gateway.charge_saved(
+        gateway = self._gateway or gateway_for(self.services, view.store)
+        result = gateway.charge_saved(
             OffSessionCharge(
                 idempotency_key=ids.charge,
                 saved_method=rp.saved_method,
@@ -231,13 +232,13 @@ class _Run:
             renewal = Renewal(rp, lines, tiers, key, self.claim, ids.order, result.reference)
             payment = record_renewal(self.services, renewal, view, self.now)
             if payment is None:
-                return self.not_recorded(rp, key, result.reference, amount)
+                return self.not_recorded(rp, key, result.reference, amount, gateway)
             detail = f"payment {payment.transaction_id}, {amount} {rp.currency}"
             return Outcome(OutcomeKind.RENEWAL_CHARGED, rp.reference, rp.account_id, detail)
         return self.declined(rp, tiers, view, key, result.reason)
 
     def not_recorded(
-        self, rp: RecurringPayment, key: ScheduleKey, reference: str, amount: Decimal
+        self, rp: RecurringPayment, key: ScheduleKey, reference: str, amount: Decimal, gateway: PaymentGateway
     ) -> Outcome:
         """The charge went through but the cycle was not recorded by this run: another run
         recorded it (the same idempotent charge), or the subscription ended meanwhile (a refund):
@@ -245,7 +246,7 @@ class _Run:
         fresh = self.recurring.get(rp.account_id, rp.reference)
         if fresh is not None and fresh.payment_sequence > rp.payment_sequence:
             return Outcome(OutcomeKind.BUSY, rp.reference, rp.account_id, "recorded by another run")
-        refunded = self.gateway.refund(reference, amount)
+        refunded = gateway.refund(reference, amount)
         self.schedule.release(key, self.claim)
         detail = f"the subscription changed before the renewal was recorded; charge refunded={refunded}"
         return Outcome(OutcomeKind.FAILED, rp.reference, rp.account_id, detail)

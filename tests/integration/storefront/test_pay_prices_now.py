@@ -32,7 +32,7 @@ from webstore.payments import planning
 @pytest.fixture
 def gateway(monkeypatch: pytest.MonkeyPatch, demo: DemoStore) -> RecordingGateway:
     books = RecordingGateway()
-    monkeypatch.setattr(checkout, "gateway_for", lambda services: books)
+    monkeypatch.setattr(checkout, "gateway_for", lambda services, store: books)
     return books
 
 
