@@ -36,7 +36,7 @@ def test_a_player_cancels_and_undoes_in_the_browser(
     page = context.new_page()
     try:
         page.goto(auth["url"])
-        page.get_by_label("Username").fill("Sub_e2e")
+        page.get_by_label("Username").fill("Manage_e2e")
         page.get_by_role("button", name="Continue").click()
         page.wait_for_url(checkout_link, timeout=10_000)
         page.locator("#consent").check()
@@ -72,7 +72,7 @@ def test_a_player_cancels_and_undoes_in_the_browser(
         context.close()
 
     completed = webhook_receiver.wait_for(
-        "payment.completed", lambda e: e["subject"]["customer"]["username"]["username"] == "Sub_e2e"
+        "payment.completed", lambda e: e["subject"]["customer"]["username"]["username"] == "Manage_e2e"
     )
     assert completed["subject"]["manage_url"] == manage_url
     webhook_receiver.wait_for(

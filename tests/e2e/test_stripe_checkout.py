@@ -131,7 +131,7 @@ def test_a_player_pays_with_stripe_and_the_operator_refunds_it(
         assert calls[2:4] == [["create", "payment"], ["mount", "#payment-element"]]
         intent = secret.split("_secret_")[0]
         assert pay_in_page(stripe_api, intent) == "succeeded"  # what Stripe does on confirm
-        page.get_by_label("I agree to these recurring charges until I cancel").check()
+        page.locator("#consent").check()
         page.get_by_role("button", name="Pay").click()
         try:
             page.wait_for_url(complete_url, timeout=30_000)

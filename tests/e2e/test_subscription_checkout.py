@@ -46,7 +46,7 @@ def test_a_player_agrees_to_the_recurring_charge_and_subscribes(
         page.wait_for_url(checkout_link, timeout=10_000)
         assert "VIP: $4.99 USD every month" in page.content()
         assert "Cancel any time" in page.content()
-        consent = page.get_by_label("I agree to these recurring charges until I cancel")
+        consent = page.locator("#consent")
         page.get_by_role("button", name="Pay now").click()  # unticked: the browser keeps the form
         page.wait_for_timeout(500)
         assert page.url == checkout_link and not consent.is_checked()
