@@ -50,7 +50,8 @@ class MojangProfiles:
         import urllib.request
 
         opener = urllib.request.build_opener(_no_redirects())
-        request = urllib.request.Request(url, headers={"Accept": "application/json", "User-Agent": "webstore"})
+        headers = {"Accept": "application/json", "User-Agent": "webstore"}
+        request = urllib.request.Request(url, headers=headers)
         try:
             with opener.open(request, timeout=self.timeout_seconds) as response:
                 return int(response.status), response.read(MAX_BODY_BYTES)
