@@ -122,12 +122,18 @@ def _resolved(
 
 
 def registered(services: Services, identification: Identification) -> User:
-    """Make the identification's registry writes now (one write call); the user."""
-    if identification.writes:
+    """Make the identification's registry writes now (one write call: a put, or a transaction
+    when a first-seen account is bound too); the user."""
+    users, user = UserRepository(services.table), identification.user
+    if identification.new_offline:
+        users.save_offline(user)
+    elif identification.new_account:
         tx = services.transaction()
         identification.add_writes(tx)
         tx.commit()
-    return identification.user
+    elif identification.resolved_at is not None:
+        users.save_online_resolution(user, identification.resolved_at)
+    return user
 
 
 def identify_now(

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from webstore import keys
-from webstore.db import ConditionFailed, Item, Table, Transaction
+from webstore.db import Item, Table, Transaction
 from webstore.errors import Conflict, Invalid
 
 USERNAME = re.compile(r"^[A-Za-z0-9_]{3,16}$")  # Minecraft's rule for Java Edition names
@@ -85,6 +85,16 @@ def _user_attributes(user: User) -> Item:
     return {"entity": "user", "username_id": user.id, "username": user.username, "uuid": user.uuid}
 
 
+def _offline_binding(user: User) -> tuple[Item, str]:
+    return {**keys.user_key(user.username), **_user_attributes(user)}, "attribute_not_exists(PK)"
+
+
+def _resolution(user: User, resolved_at: datetime) -> tuple[Item, str, dict[str, int]]:
+    at = int(resolved_at.timestamp())
+    item = {**keys.online_name_key(user.username), **_user_attributes(user), "resolved_at": at}
+    return item, "attribute_not_exists(PK) OR resolved_at < :at", {":at": at}
+
+
 class UserRepository:
     def __init__(self, table: Table) -> None:
         self.table = table
@@ -105,10 +115,8 @@ class UserRepository:
         registration of the same name wins and is returned."""
         user = User(self.next_id(), username, keys.player_uuid(username))
         try:
-            self.table.put(
-                {**keys.user_key(username), **_user_attributes(user)}, condition="attribute_not_exists(PK)"
-            )
-        except ConditionFailed:
+            self.save_offline(user)
+        except AlreadyRegistered:
             raced = self.find(username)  # someone registered it first: theirs stands
             if raced is None:
                 raise
@@ -118,11 +126,13 @@ class UserRepository:
     @staticmethod
     def add_offline(tx: Transaction, user: User) -> None:
         """Bind a new offline name to `user` (fails with AlreadyRegistered if bound meanwhile)."""
-        tx.put(
-            {**keys.user_key(user.username), **_user_attributes(user)},
-            condition="attribute_not_exists(PK)",
-            fails=AlreadyRegistered(),
-        )
+        item, condition = _offline_binding(user)
+        tx.put(item, condition=condition, fails=AlreadyRegistered())
+
+    def save_offline(self, user: User) -> None:
+        """`add_offline` as a write of its own (one PutItem)."""
+        item, condition = _offline_binding(user)
+        self.table.put(item, condition=condition, fails=AlreadyRegistered())
 
     # --- online identities ---
 
@@ -147,16 +157,13 @@ class UserRepository:
     @staticmethod
     def add_online_resolution(tx: Transaction, user: User, resolved_at: datetime) -> None:
         """Cache what a name resolved to; an older resolution never replaces a newer one."""
-        tx.put(
-            {
-                **keys.online_name_key(user.username),
-                **_user_attributes(user),
-                "resolved_at": int(resolved_at.timestamp()),
-            },
-            condition="attribute_not_exists(PK) OR resolved_at < :at",
-            values={":at": int(resolved_at.timestamp())},
-            fails=AlreadyRegistered(),
-        )
+        item, condition, values = _resolution(user, resolved_at)
+        tx.put(item, condition=condition, values=values, fails=AlreadyRegistered())
+
+    def save_online_resolution(self, user: User, resolved_at: datetime) -> None:
+        """`add_online_resolution` as a write of its own (one PutItem)."""
+        item, condition, values = _resolution(user, resolved_at)
+        self.table.put(item, condition=condition, values=values, fails=AlreadyRegistered())
 
     # --- ids ---
 
