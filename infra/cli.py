@@ -36,6 +36,11 @@ def main(argv: list[str] | None = None) -> int:
         help="believe X-Forwarded-For only from this proxy (default: the socket's address, as API Gateway)",
     )
     serve.add_argument(
+        "--identity-base-url",
+        metavar="URL",
+        help="Mojang's profile lookup (or a stand-in) for online-mode stores (WEBSTORE_IDENTITY_BASE_URL)",
+    )
+    serve.add_argument(
         "--webhook",
         action="append",
         default=[],
@@ -73,6 +78,7 @@ def main(argv: list[str] | None = None) -> int:
                 credentials_file=args.credentials_file,
                 webhooks=tuple(_webhook(value) for value in args.webhook),
                 trusted_proxy=args.trusted_proxy,
+                identity_base_url=args.identity_base_url,
             )
         )
 

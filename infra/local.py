@@ -52,6 +52,8 @@ class LocalConfig:
     # The client address is the socket's, as API Gateway takes it. Only behind a proxy named
     # here (an address, or a comma-separated list) is its X-Forwarded-For believed.
     trusted_proxy: str | None = None
+    # Where online-mode stores resolve player names (None: the setting's default, Mojang's API).
+    identity_base_url: str | None = None
 
 
 def interface_app(interface: Interface) -> FastAPI:
@@ -81,6 +83,8 @@ def configure_environment(config: LocalConfig) -> None:
         os.environ["WEBSTORE_DYNAMODB_ENDPOINT"] = config.dynamodb_endpoint
     if config.next_check is not None:
         os.environ["WEBSTORE_NEXT_CHECK_OVERRIDE"] = str(config.next_check)
+    if config.identity_base_url:
+        os.environ["WEBSTORE_IDENTITY_BASE_URL"] = config.identity_base_url
     services_module.reset()
 
 
