@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from webstore.catalog import StoreProfile
-from webstore.errors import Invalid
+from webstore.errors import Invalid, NotFound
 from webstore.identity.mojang import mojang_profiles
 from webstore.identity.offline import OfflineIdentities
 from webstore.identity.port import Account, PlayerIdentities
@@ -154,6 +154,18 @@ def identify_now(
         except AlreadyRegistered:
             known = None  # read again: theirs is there now
     raise AlreadyRegistered()
+
+
+def identify_in_store(
+    services: Services, account_id: int, username: str, *, field: str = "username", refresh: bool = False
+) -> User:
+    """`identify_now` for a caller that has not read the store: the store and the registry's
+    entries in one read first (operator calls naming a player: bans, payment reassignment)."""
+    username = check_username(username, field)
+    store, known = UserRepository(services.table).store_and_registry(account_id, username)
+    if store is None:
+        raise NotFound("Store not found")
+    return identify_now(services, store, username, known, field=field, refresh=refresh)
 
 
 def plugin_uuid(user: User) -> str:

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from webstore import keys
-from webstore.db import Item, Table, Transaction
+from webstore.catalog import Store
+from webstore.db import Item, Table, Transaction, from_item
 from webstore.errors import Conflict, Invalid
 
 USERNAME = re.compile(r"^[A-Za-z0-9_]{3,16}$")  # Minecraft's rule for Java Edition names
@@ -133,6 +134,19 @@ class UserRepository:
         """`add_offline` as a write of its own (one PutItem)."""
         item, condition = _offline_binding(user)
         self.table.put(item, condition=condition, fails=AlreadyRegistered())
+
+    def store_and_registry(self, account_id: int, username: str) -> tuple[Store | None, RegistryRead]:
+        """A store (for its identity mode) and what the registry holds for `username` in both
+        namespaces: one BatchGetItem (for callers that have not read the store)."""
+        store_key = keys.key(keys.store_pk(account_id), keys.STORE_ITEM)
+        wanted = [store_key, keys.user_key(username), keys.online_name_key(username)]
+        found = {(i["PK"], i["SK"]): i for i in self.table.batch_get(wanted)}
+        store, offline, online = (found.get((k["PK"], k["SK"])) for k in wanted)
+        registry = RegistryRead(
+            offline=user_of_item(offline) if offline else None,
+            online=resolution_of_item(online) if online else None,
+        )
+        return (from_item(Store, store) if store else None), registry
 
     # --- online identities ---
 

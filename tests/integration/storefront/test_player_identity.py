@@ -276,3 +276,20 @@ def test_offline_due_players_carry_the_names_offline_uuid_as_32_hex(
     )
     assert information.json()["account"]["online_mode"] is False
     assert name_service.requests == []
+
+
+def test_online_operator_calls_naming_a_player_use_the_real_account(
+    demo: DemoStore, invoke: Invoke, online: StandInNameService
+) -> None:
+    from functions.operator import create_ban, update_payment
+
+    headers = secret_headers(demo.server_secret)
+    ban = invoke(create_ban.handler, "POST", "/bans", body={"user": "notch", "reason": "x"}, headers=headers)
+    assert ban.status == 200, ban.body
+    assert ban.json()["data"]["user"] == {"ign": "Notch", "uuid": NOTCH_DASHED}
+    txn = manual_payment(invoke, demo.server_secret, ign="Notch")["txn_id"]
+    moved = invoke(
+        update_payment.handler, "PUT", f"/payments/{txn}", body={"username": "JEB_"}, headers=headers
+    )
+    assert moved.status == 200, moved.body
+    assert moved.json()["player"]["name"] == "jeb_" and moved.json()["player"]["uuid"] == JEB[0]
