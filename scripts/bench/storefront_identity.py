@@ -4,6 +4,7 @@ in Minecraft online mode, names resolved by the stand-in name service on 127.0.0
 
 from __future__ import annotations
 
+import atexit
 from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
@@ -18,6 +19,7 @@ from webstore import services
 ACCOUNT = 2
 RETURN = "http://localhost:3000/basket"
 _running = ExitStack()  # the stand-in serves until the process ends
+atexit.register(_running.close)  # stopped while its thread still runs (not by the GC at exit)
 
 
 def setup(ctx: dict[str, Any]) -> None:
