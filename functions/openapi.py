@@ -67,6 +67,8 @@ ERROR_STATUSES = {
     "422": "Invalid request: the message (and `field_details`) names the field at fault",
     "429": "Too many failed attempts, or polled too early; see `Retry-After`",
     "500": "Unexpected error",
+    "503": "A service it depends on is not answering (an online-mode store's Minecraft name service); "
+    "nothing was changed, see `Retry-After`",
 }
 # And what an operation that reads a JSON body answers to a body sent as something else.
 UNSUPPORTED_MEDIA_TYPE = {"415": "The body was not sent with `Content-Type: application/json`"}
