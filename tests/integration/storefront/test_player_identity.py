@@ -293,3 +293,59 @@ def test_online_operator_calls_naming_a_player_use_the_real_account(
     )
     assert moved.status == 200, moved.body
     assert moved.json()["player"]["name"] == "jeb_" and moved.json()["player"]["uuid"] == JEB[0]
+
+
+# --- first logins racing, gifts and checkout links -------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["offline", "online"])
+def test_concurrent_first_logins_of_one_player_agree_on_one_id(
+    demo: DemoStore,
+    invoke: Invoke,
+    name_service: StandInNameService,
+    make_basket: Callable[..., Basket],
+    atomic_calls: None,
+    mode: str,
+) -> None:
+    from tests.support.threads import in_threads
+
+    if mode == "online":
+        set_online_mode(demo.table, ACCOUNT)
+    baskets = [make_basket() for _ in range(4)]
+    statuses: list[int] = []
+    in_threads(
+        lambda ident: statuses.append(submit(invoke, ident, "jeb_").status), [(b.ident,) for b in baskets]
+    )
+    assert statuses == [303] * 4
+    ids = {stored(demo, b.ident).username_id for b in baskets}
+    assert len(ids) == 1 and None not in ids
+    created = [create(invoke, demo, username="JEB_") for _ in range(2)]
+    assert {c.json()["data"]["username_id"] for c in created} == ids
+
+
+def test_online_gift_recipient_and_checkout_link_are_real_accounts(
+    demo: DemoStore, invoke: Invoke, online: StandInNameService, make_basket: Callable[..., Basket]
+) -> None:
+    from functions.operator import create_checkout_link
+    from tests.integration.storefront.support import add
+
+    basket = make_basket()
+    assert submit(invoke, basket.ident, "notch").status == 303
+    gifted = add(invoke, basket.ident, package_id=10, target_username_id="JEB_")
+    assert gifted.status == 200, gifted.body
+    [line] = stored(demo, basket.ident).lines
+    assert line.gift_username == "jeb_"
+    unknown = add(invoke, basket.ident, package_id=10, target_username_id="NoSuchPlayer123")
+    assert_error(unknown, 422, "target_username_id", "no Minecraft account")
+
+    link = invoke(
+        create_checkout_link.handler,
+        "POST",
+        "/checkout",
+        body={"package_id": 10, "username": "notch"},
+        headers=secret_headers(demo.server_secret),
+    )
+    assert link.status == 201, link.body
+    ident = link.json()["url"].rsplit("/", 1)[-1]
+    assert stored(demo, ident).username == "Notch"
+    assert online.requests == ["notch", "JEB_", "NoSuchPlayer123"]  # notch came from the registry
