@@ -46,14 +46,14 @@ class LocalConfig:
     region: str = "us-east-1"
     catalog: Path | None = DEMO_CATALOG  # None: import nothing
     next_check: int | None = None
+    # Where online-mode stores resolve player names (None: the setting's default, Mojang's API).
+    identity_base_url: str | None = None
     credentials_file: Path | None = None
     # Webhook receivers to add to the imported store: (url, signing secret or None to generate).
     webhooks: tuple[tuple[str, str | None], ...] = ()
     # The client address is the socket's, as API Gateway takes it. Only behind a proxy named
     # here (an address, or a comma-separated list) is its X-Forwarded-For believed.
     trusted_proxy: str | None = None
-    # Where online-mode stores resolve player names (None: the setting's default, Mojang's API).
-    identity_base_url: str | None = None
 
 
 def interface_app(interface: Interface) -> FastAPI:
