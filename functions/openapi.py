@@ -67,6 +67,8 @@ ERROR_STATUSES = {
     "422": "Invalid request: the message (and `field_details`) names the field at fault",
     "429": "Too many failed attempts, or polled too early; see `Retry-After`",
     "500": "Unexpected error",
+    "503": "A service it depends on is not answering (an online-mode store's Minecraft name service); "
+    "nothing was changed, see `Retry-After`",
 }
 # What some operations answer besides: the tier upgrade charges a saved payment method.
 OPERATION_STATUSES = {

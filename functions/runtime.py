@@ -100,8 +100,8 @@ def _install_error_handlers(app: FastAPI, interface: Interface) -> None:
     async def domain_error(request: Request, error: DomainError) -> Response:
         fields = [{"field": error.field, "message": error.detail}] if error.field else None
         response = render(request, error.status, error.title, error.detail, fields)
-        if isinstance(error, Throttled):
-            response.headers["Retry-After"] = str(error.retry_after)
+        if isinstance(error, Throttled) or getattr(error, "retry_after", None):  # 429, 503
+            response.headers["Retry-After"] = str(error.retry_after)  # type: ignore[attr-defined]
         return response
 
     @app.exception_handler(RequestValidationError)

@@ -31,6 +31,11 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--catalog", type=Path, help="catalog file to import instead of the demo store")
     serve.add_argument("--no-catalog", action="store_true", help="import nothing")
     serve.add_argument("--next-check", type=int, help="seconds between queue polls, for every server")
+    serve.add_argument(
+        "--identity-base-url",
+        metavar="URL",
+        help="Mojang's profile lookup (or a stand-in) for online-mode stores (WEBSTORE_IDENTITY_BASE_URL)",
+    )
     serve.add_argument("--credentials-file", type=Path, help="write the URLs and keys here as JSON")
     serve.add_argument(
         "--trusted-proxy",
@@ -90,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
                 region=args.region,
                 catalog=None if args.no_catalog else (args.catalog or DEMO_CATALOG),
                 next_check=args.next_check,
+                identity_base_url=args.identity_base_url,
                 credentials_file=args.credentials_file,
                 webhooks=tuple(_webhook(value) for value in args.webhook),
                 trusted_proxy=args.trusted_proxy,

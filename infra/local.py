@@ -50,6 +50,8 @@ class LocalConfig:
     region: str = "us-east-1"
     catalog: Path | None = DEMO_CATALOG  # None: import nothing
     next_check: int | None = None
+    # Where online-mode stores resolve player names (None: the setting's default, Mojang's API).
+    identity_base_url: str | None = None
     credentials_file: Path | None = None
     # Webhook receivers to add to the imported store: (url, signing secret or None to generate).
     webhooks: tuple[tuple[str, str | None], ...] = ()
@@ -91,6 +93,8 @@ def configure_environment(config: LocalConfig) -> None:
         os.environ["WEBSTORE_NEXT_CHECK_OVERRIDE"] = str(config.next_check)
     if config.stripe_api_base:
         os.environ["WEBSTORE_STRIPE_API_BASE"] = config.stripe_api_base
+    if config.identity_base_url:
+        os.environ["WEBSTORE_IDENTITY_BASE_URL"] = config.identity_base_url
     services_module.reset()
 
 

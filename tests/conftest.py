@@ -23,6 +23,7 @@ from tests.support.demo import DemoStore, import_other_store, restore_demo
 from tests.support.invocation import Invoke
 from tests.support.lambda_events import Response
 from tests.support.moto_transactions import backup_once
+from tests.support.name_service import JEB, NOTCH, StandInNameService, running_name_service
 from webstore import db
 from webstore import services as services_module
 from webstore.catalog_import import ImportResult
@@ -75,6 +76,19 @@ def fresh_auth_cache() -> Iterator[None]:
     auth.cache.clear()
     yield
     auth.cache.clear()
+
+
+@pytest.fixture
+def name_service(monkeypatch: pytest.MonkeyPatch) -> Iterator[StandInNameService]:
+    """The stand-in Mojang profile lookup (knows Notch and jeb_), set as the services' identity
+    base URL with a short timeout (tests/support/name_service.py)."""
+    with running_name_service(NOTCH, JEB) as service:
+        monkeypatch.setenv("WEBSTORE_IDENTITY_BASE_URL", service.base_url)
+        monkeypatch.setenv("WEBSTORE_IDENTITY_TIMEOUT_SECONDS", "0.5")
+        service.hang_seconds = 1.5
+        services_module.reset()
+        yield service
+    services_module.reset()
 
 
 @pytest.fixture

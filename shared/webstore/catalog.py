@@ -94,7 +94,9 @@ class StoreProfile(Model):
     platform_type: str = "Minecraft (Java Edition)"
     platform_type_id: str = "minecraft"
     game_type: str = "Minecraft"
-    online_mode: bool = True
+    # Minecraft online mode: players are the Mojang accounts their names resolve to (real UUID
+    # and casing, webstore.identity); false: offline-mode identities (the name's offline UUID).
+    online_mode: bool = False
     log_events: bool = False
     disabled: bool = False
     supports_usernames: bool = True

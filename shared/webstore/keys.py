@@ -296,8 +296,19 @@ def secret_key(secret_hash: str) -> dict[str, str]:
 
 
 def user_key(username: str) -> dict[str, str]:
-    """The platform-wide player registry: one stable username_id per username."""
+    """The platform-wide player registry, offline identities: one stable username_id per username."""
     return {"PK": f"USER#{username.lower()}", "SK": "USER"}
+
+
+def online_name_key(username: str) -> dict[str, str]:
+    """Online identities (Minecraft accounts): what a username resolved to, and when. The ':'
+    cannot occur in a username, so these never meet the offline keys above."""
+    return {"PK": f"USER#online:{username.lower()}", "SK": "USER"}
+
+
+def online_account_key(account_uuid: str) -> dict[str, str]:
+    """Online identities: the one username_id of a Minecraft account (by its UUID, 32 hex)."""
+    return {"PK": f"USERACCOUNT#{account_uuid.replace('-', '').lower()}", "SK": "USER"}
 
 
 USERS_SEQUENCE_KEY = {"PK": "SEQ#USERS", "SK": "SEQ"}

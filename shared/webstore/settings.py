@@ -17,7 +17,7 @@ import os
 from functools import lru_cache
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
 ENV_PREFIX = "WEBSTORE_"
 
@@ -78,6 +78,20 @@ class Settings(BaseModel):
     # loads Stripe.js from (a stand-in in the browser tests).
     stripe_api_base: str | None = None
     stripe_js_url: str = "https://js.stripe.com/v3/"
+    # Online-mode Minecraft stores resolve usernames to accounts through Mojang's public profile
+    # lookup at this base URL (`GET {base}/users/profiles/minecraft/{name}`); the local stack and
+    # tests point it at a stand-in (`webstore serve --identity-base-url`). docs/players.md.
+    identity_base_url: str = "https://api.mojang.com"
+    # How long one lookup may take before the auth page says the name service is unavailable.
+    identity_timeout_seconds: float = Field(default=3.0, gt=0, le=10)
+
+    @field_validator("identity_base_url")
+    @classmethod
+    def _absolute_http_url(cls, value: str) -> str:
+        scheme, _, rest = value.partition("://")
+        if scheme not in ("https", "http") or not rest.split("/")[0]:
+            raise ValueError("must be an absolute http(s) URL, e.g. https://api.mojang.com")
+        return value.rstrip("/")
 
     def missing(self) -> list[str]:
         """The environment variables of required settings that are not set."""

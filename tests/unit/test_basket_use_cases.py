@@ -107,7 +107,8 @@ def package(package_id: int = 10, **fields: Any) -> Package:
 def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeBaskets]:
     repository = FakeBaskets(store=store(), packages={10: package(), 11: package(11, user_limit=2)})
     monkeypatch.setattr(baskets, "basket_repository", lambda services: repository)
-    monkeypatch.setattr(baskets, "user_repository", lambda services: repository.directory)
+    directory = repository.directory
+    monkeypatch.setattr(baskets, "identify_player", lambda services, store, name: directory.ensure(name))
     yield repository
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ipaddress
 
 from webstore.errors import Invalid
+from webstore.identity.identify import identify_in_store
 from webstore.operator import schemas, views
 from webstore.operator.player_events import last_seen_ref
 from webstore.operator.players import is_uuid, normalize_uuid
@@ -14,7 +15,7 @@ from webstore.repo.account import AccountRepository
 from webstore.repo.bans import Ban, BanRepository
 from webstore.repo.player_events import PlayerEventRepository
 from webstore.repo.players import PlayerRepository
-from webstore.repo.users import User, UserRepository, check_username
+from webstore.repo.users import User
 from webstore.services import Services
 
 BANS_PER_PAGE = 100
@@ -49,7 +50,7 @@ def _banned_player(
         player, seen = events.player_and_last_seen(account_id, username_id, seen_ref)
         user = User(player.username_id, player.username, uuid_value) if player else None
         return user, uuid_value, player, seen.ip if seen else ""
-    user = UserRepository(services.table).ensure(check_username(ref, "user"))
+    user = identify_in_store(services, account_id, ref, field="user")
     player, seen = events.player_and_last_seen(account_id, user.id, seen_ref)
     return user, user.uuid, player, seen.ip if seen else ""
 

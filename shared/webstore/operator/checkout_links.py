@@ -12,10 +12,11 @@ from datetime import UTC, datetime
 from webstore import keys
 from webstore.basket import Basket, PackageRef, expiry
 from webstore.errors import Invalid, NotFound
+from webstore.identity.identify import identify_now
 from webstore.operator import schemas
 from webstore.repo.baskets import BasketRepository
 from webstore.repo.store import StoreRepository
-from webstore.repo.users import UserRepository, check_username
+from webstore.repo.users import check_username
 from webstore.services import Services
 
 
@@ -43,7 +44,7 @@ def checkout_link(
             url=f"{site}/category/{request.category_id}", expires=_expires(expiry(store, now))
         )
 
-    user = UserRepository(services.table).ensure(username)
+    user = identify_now(services, store, username)
     basket = Basket(
         ident=keys.new_basket_ident(account_id),
         account_id=account_id,

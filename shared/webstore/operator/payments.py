@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from webstore import keys
 from webstore.catalog import Package
 from webstore.errors import Invalid, NotFound
+from webstore.identity.identify import identify_now
 from webstore.money import MINOR_UNITS, round_money, symbol
 from webstore.operator import schemas, views
 from webstore.operator.packages import package_id
@@ -167,7 +168,8 @@ def create_manual_payment(
         gateway=MANUAL.name,
         note=body.note,
     )
-    return payment_view(fulfil(services, order, view))
+    buyer = identify_now(services, store, body.ign, field="ign", refresh=False)
+    return payment_view(fulfil(services, order, view, buyer))
 
 
 # --- status changes, reassignment, notes ---------------------------------------------------------

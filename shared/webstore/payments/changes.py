@@ -8,6 +8,7 @@ both apply) and publishes the transition's event.
 from __future__ import annotations
 
 from webstore.errors import Conflict, Invalid
+from webstore.identity.identify import identify_in_store
 from webstore.payments import planning
 from webstore.payments.events import publish_status
 from webstore.payments.gateway_refunds import refund_at_processor
@@ -19,7 +20,6 @@ from webstore.repo.payments import PaymentNote, PaymentRecord, PaymentRepository
 from webstore.repo.players import PlayerRepository
 from webstore.repo.queue import QueueRepository
 from webstore.repo.store import StoreRepository
-from webstore.repo.users import UserRepository
 from webstore.services import Services
 from webstore.subscriptions import endings
 
@@ -47,7 +47,7 @@ def change_payment(
     payment = repo.by_transaction(account_id, transaction_id)
     new_status = new_status or payment.status
     change = transition(payment.status, new_status) if new_status != payment.status else None
-    new_owner = UserRepository(services.table).ensure(username) if username else None
+    new_owner = identify_in_store(services, account_id, username) if username else None
     if new_owner and new_owner.id == payment.username_id:
         new_owner = None
     if change is None and new_owner is None:

@@ -27,6 +27,7 @@ from decimal import Decimal
 
 from webstore.catalog import CommandTrigger, GoalStatus
 from webstore.errors import Conflict, Invalid
+from webstore.identity.identify import identify_now
 from webstore.payments import planning
 from webstore.payments.events import publish_status
 from webstore.payments.order import Order
@@ -41,7 +42,7 @@ from webstore.repo.players import PlayerRepository
 from webstore.repo.queue import QueueRepository
 from webstore.repo.recurring_payments import RecurringPaymentRepository
 from webstore.repo.store import StoreRepository, StoreView
-from webstore.repo.users import User, UserRepository
+from webstore.repo.users import User
 from webstore.services import Services
 from webstore.subscriptions import fulfilment as subscription_fulfilment
 
@@ -58,15 +59,18 @@ def fulfil(
     same payment, nothing doubled. Conflict when a coupon, gift card or user limit refuses.
     `view` (the store partition as `StoreRepository.operator_view` reads it) and `buyer` (the
     registered user of `order.username`) save a read each when the caller already has them."""
-    users = UserRepository(services.table)
+    if view is None or view.store.id != order.account_id:
+        view = StoreRepository(services.table).operator_view(order.account_id)
+    # Players as the store's identity mode knows them; an online name resolved at login is
+    # taken from the registry however old (a payment never waits on the name service).
     if buyer is None or buyer.username.lower() != order.username.lower():
-        buyer = users.ensure(order.username)
+        buyer = identify_now(services, view.store, order.username, refresh=False)
     recipients = {buyer.username.lower(): buyer}
     for line in order.lines:
         if line.gift_username and line.gift_username.lower() not in recipients:
-            recipients[line.gift_username.lower()] = users.ensure(line.gift_username)
-    if view is None or view.store.id != order.account_id:
-        view = StoreRepository(services.table).operator_view(order.account_id)
+            recipients[line.gift_username.lower()] = identify_now(
+                services, view.store, line.gift_username, refresh=False
+            )
     if order.currency.upper() != view.store.currency:
         raise Invalid(f"The store sells in {view.store.currency}", field="currency")
     now = services.now()

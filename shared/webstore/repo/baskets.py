@@ -15,12 +15,12 @@ from pydantic import BaseModel
 from webstore import keys
 from webstore.basket import Basket
 from webstore.catalog import Category, Coupon, CreatorCode, GiftCard, Package, Store
-from webstore.db import Item, Table, TransactAction, from_item, to_item
+from webstore.db import Item, Table, TransactAction, Transaction, from_item, to_item
 from webstore.errors import Conflict, NotFound
 from webstore.item_size import check_item_size
 from webstore.repo.player_tiers import tier_slot_key
 from webstore.repo.throttle import FailureMark, failure_mark
-from webstore.repo.users import User, user_of_item
+from webstore.repo.users import RegistryRead, User, resolution_of_item, user_of_item
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class BasketReads:
     coupon_code: str | None = None
     giftcard: str | None = None
     creator_code: str | None = None
-    username: str | None = None  # a player in the registry (a gift's recipient)
+    username: str | None = None  # a player in the registry, both modes (buyer, gift recipient)
     checkout_attempt: str | None = None  # the hosted checkout's attempt key
     order: str | None = None  # fulfilment's idempotency key of the basket's order (is it paid?)
     coupon_codes: tuple[str, ...] = ()  # the current definitions of the coupons a basket holds
@@ -77,7 +77,8 @@ class StoreAndBasket:
     coupon_redemptions: int = 0  # by everyone (the coupon's global limit)
     giftcard: GiftCard | None = None
     creator_code: CreatorCode | None = None
-    user: User | None = None
+    user: User | None = None  # `username` as registered in the store's identity mode (any age)
+    registry: RegistryRead | None = None  # `username` in both modes (None: not asked for)
     attempt: CheckoutAttempt | None = None
     order: RecordedOrder | None = None
     coupons: dict[str, Coupon] = field(default_factory=dict)  # by upper-case code (coupon_codes)
@@ -123,6 +124,7 @@ class BasketRepository:
             wanted["creator_code"] = keys.key(account, keys.creator_code_sk(reads.creator_code))
         if reads.username:
             wanted["user"] = keys.user_key(reads.username)
+            wanted["online user"] = keys.online_name_key(reads.username)
         if reads.basket and reads.checkout_attempt:
             wanted["attempt"] = keys.checkout_attempt_key(reads.basket, reads.checkout_attempt)
         for code in reads.coupon_codes:
@@ -157,8 +159,13 @@ class BasketRepository:
             result.giftcard = from_item(GiftCard, item)
         if (item := found.get("creator_code")) is not None:
             result.creator_code = from_item(CreatorCode, item)
-        if (item := found.get("user")) is not None:
-            result.user = user_of_item(item)
+        if reads.username:
+            offline, online = found.get("user"), found.get("online user")
+            result.registry = RegistryRead(
+                offline=user_of_item(offline) if offline else None,
+                online=resolution_of_item(online) if online else None,
+            )
+            result.user = result.registry.user_for(result.store.online_mode)
         if (item := found.get("attempt")) is not None:
             result.attempt = from_item(CheckoutAttempt, item)
         for code in reads.coupon_codes:
@@ -204,6 +211,23 @@ class BasketRepository:
 
     def create(self, basket: Basket) -> None:
         self.table.put(self.item(basket), condition="attribute_not_exists(PK)")
+
+    def add_create(self, tx: Transaction, basket: Basket) -> None:
+        """`create` as an action of the caller's transaction (with a first-seen player's registration)."""
+        tx.put(self.item(basket), condition="attribute_not_exists(PK)")
+
+    def add_save(self, tx: Transaction, basket: Basket) -> None:
+        """`save` as an action of the caller's transaction; `basket.version` is advanced (the
+        caller reads the basket again if the transaction fails)."""
+        expected = basket.version
+        basket.version = expected + 1
+        tx.put(
+            self.item(basket),
+            condition="#v = :v",
+            names={"#v": "version"},
+            values={":v": expected},
+            fails=Conflict("The basket changed meanwhile; try again"),
+        )
 
     def save_action(self, basket: Basket) -> TransactAction:
         """Write `basket` as version+1 if nobody wrote it since it was read (for transactions)."""

@@ -58,11 +58,13 @@ def show(services: Services, basket_ident: str, return_url: str | None) -> PageR
 def submit(services: Services, basket_ident: str, return_url: str | None, username: str) -> PageResult:
     """POST: bind the basket to the player, then back to the return URL; a refused username
     shows the form again."""
-    prompt = open_auth_page(services, basket_ident, return_url)
+    prompt = open_auth_page(services, basket_ident, return_url, username.strip())
     csp = content_security_policy(prompt.return_url)
     try:
         target = authenticate(services, prompt, username)
     except DomainError as error:
+        # A refused name (unknown, taken basket) or the name service down: the form again,
+        # saying why, with the status (503 tells the player's browser nothing was done).
         if isinstance(error, Invalid) or error.field == "username":
             form = form_page(prompt, username=username, error=error.detail)
             return PageResult(error.status, form, csp=csp)

@@ -20,9 +20,10 @@ from webstore.catalog import Store
 from webstore.errors import Conflict, Invalid, NotFound
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
+from webstore.identity.identify import REGISTRATION_ATTEMPTS, Identification, identify
 from webstore.repo import plain_json
-from webstore.repo.baskets import BasketRepository
-from webstore.repo.users import User, UserRepository, check_username
+from webstore.repo.baskets import BasketReads, BasketRepository
+from webstore.repo.users import USERNAME, AlreadyRegistered, RegistryRead, User, check_username
 from webstore.services import Services
 from webstore.storefront import schemas
 from webstore.storefront.baskets import load
@@ -61,35 +62,51 @@ def auth_links(
 
 @dataclass(frozen=True)
 class AuthPrompt:
-    """What the auth page shows and acts on: a store's open basket and a checked return URL."""
+    """What the auth page shows and acts on: a store's open basket and a checked return URL
+    (and, on a submission, what the registry holds for the name typed, read with them)."""
 
     store: Store
     basket: Basket
     return_url: str
+    registry: RegistryRead | None = None
 
 
-def open_auth_page(services: Services, basket_ident: str, return_url: str | None) -> AuthPrompt:
-    loaded = load(services, basket_ident, None)
+def open_auth_page(
+    services: Services, basket_ident: str, return_url: str | None, username: str | None = None
+) -> AuthPrompt:
+    """The basket and its store in one read; with a (valid) `username`, its registry entries too."""
+    reads = BasketReads(username=username) if username and USERNAME.match(username) else None
+    loaded = load(services, basket_ident, None, reads)
     checked = check_return_url(loaded.store, return_url)
     if loaded.basket.complete:
         raise Conflict("This basket has already been paid for")
-    return AuthPrompt(store=loaded.store, basket=loaded.basket, return_url=checked)
+    return AuthPrompt(store=loaded.store, basket=loaded.basket, return_url=checked, registry=loaded.registry)
 
 
 def authenticate(services: Services, prompt: AuthPrompt, username: str) -> str:
-    """Bind the basket to the player `username` and announce it; returns where to send them.
+    """Bind the basket to the player `username` names in the store's identity mode and
+    announce it; returns where to send them.
 
     A basket belongs to one player: once authenticated, the same player may authenticate again
     (idempotent; the event is published again so the shop can refill dynamic packages), another
-    player may not (their codes, limits and dynamic packages would be someone else's).
+    player may not (their codes, limits and dynamic packages would be someone else's). A
+    first-seen player is registered in the basket's own write (one transaction). An unknown
+    online name, or the name service down, refuses before anything is written.
     """
     username = check_username(username)
-    basket = prompt.basket
-    basket.check_player(username)
-    user = UserRepository(services.table).ensure(username)
-    now = services.now()
-    if basket.authenticate(user.id, user.username, now):
-        BasketRepository(services.table).save(basket)
+    prompt.basket.check_player(username)
+    for _ in range(REGISTRATION_ATTEMPTS):
+        player = identify(services, prompt.store, username, prompt.registry)
+        basket, user, now = prompt.basket, player.user, services.now()
+        changed = basket.authenticate(user.id, user.username, now)
+        try:
+            _save(services, basket, player, changed)
+        except AlreadyRegistered:  # registered meanwhile by another request: read theirs
+            prompt = open_auth_page(services, basket.ident, prompt.return_url)
+            continue
+        break
+    else:
+        raise AlreadyRegistered()
     services.publisher.publish(
         DomainEvent(
             type=EventType.BASKET_AUTHENTICATED,
@@ -98,6 +115,19 @@ def authenticate(services: Services, prompt: AuthPrompt, username: str) -> str:
         )
     )
     return prompt.return_url
+
+
+def _save(services: Services, basket: Basket, player: Identification, changed: bool) -> None:
+    repository = BasketRepository(services.table)
+    if not player.writes:
+        if changed:
+            repository.save(basket)
+        return
+    tx = services.transaction()
+    player.add_writes(tx)
+    if changed:
+        repository.add_save(tx, basket)
+    tx.commit()
 
 
 def authenticated_subject(basket: Basket, user: User, now: datetime) -> dict[str, Any]:

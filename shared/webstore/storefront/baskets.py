@@ -21,9 +21,10 @@ from webstore import keys
 from webstore.basket import CHECKOUT_CLAIM_TIMEOUT, Basket, BasketLine, PackageRef, expiry
 from webstore.catalog import Package, Store
 from webstore.errors import Conflict, Invalid, NotFound
+from webstore.identity.identify import Identification, identify, identify_now
 from webstore.repo.baskets import BasketReads, BasketRepository, StoreAndBasket
 from webstore.repo.players import PlayerRepository
-from webstore.repo.users import UserRepository, check_username
+from webstore.repo.users import AlreadyRegistered, User, check_username
 from webstore.services import Services
 from webstore.storefront.credentials import (
     Credentials,
@@ -83,8 +84,9 @@ def basket_repository(services: Services) -> BasketRepository:
     return BasketRepository(services.table)
 
 
-def user_repository(services: Services) -> UserRepository:
-    return UserRepository(services.table)
+def identify_player(services: Services, store: Store, username: str) -> User:
+    """A gift recipient as the store's identity mode knows them, registered if first seen."""
+    return identify_now(services, store, username, field="target_username_id")
 
 
 # --- the one store-plus-basket read ------------------------------------------------------------
@@ -196,9 +198,9 @@ def create_basket(
         if request.cancel_url
         else ""
     )
-    user = None
-    if username:
-        user = read.user or user_repository(services).ensure(username)
+    # Before anything is written: an unknown online name or the name service down refuses here.
+    player = identify(services, store, username, read.registry) if username else None
+    user = player.user if player else None
 
     now = services.now()
     basket = Basket(
@@ -218,8 +220,26 @@ def create_basket(
         updated_at=now,
         expires_at=expiry(store, now),
     )
-    basket_repository(services).create(basket)
+    _create(services, store, basket, player)
     return basket
+
+
+def _create(services: Services, store: Store, basket: Basket, player: Identification | None) -> None:
+    """Write the new basket; a first-seen player is registered in the same transaction (one
+    round trip). If someone registered that player meanwhile, theirs is used."""
+    repository = basket_repository(services)
+    if player is None or not player.writes:
+        repository.create(basket)
+        return
+    tx = services.transaction()
+    player.add_writes(tx)
+    repository.add_create(tx, basket)
+    try:
+        tx.commit()
+    except AlreadyRegistered:
+        user = identify_now(services, store, player.user.username)
+        basket.username, basket.username_id = user.username, user.id
+        repository.create(basket)
 
 
 def get_basket(services: Services, token: str | None, ident: str) -> Basket:
@@ -247,7 +267,7 @@ def add_package(services: Services, token: str | None, ident: str, request: AddP
             gift_to=gift_to,
         )
         if new.gift_to:
-            recipient = loaded.user or user_repository(services).ensure(new.gift_to)
+            recipient = loaded.user or identify_player(services, loaded.store, new.gift_to)
             new.line.gift_username_id, new.line.gift_username = str(recipient.id), recipient.username
         basket.add_line(new, request.quantity, bought=_bought(repository, basket, new.line, new.package))
 
