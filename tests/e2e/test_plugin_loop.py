@@ -81,7 +81,8 @@ def test_plugin_runs_every_command_once(local_stack: dict[str, Any]) -> None:
                 "crates key give E2EPlayer legendary 1",
             ]
         )
-        # A refund queues the package's refund command, which the plugin then runs once too.
+        # A refund of a subscription payment ends the subscription at once: the package's refund
+        # command and its expiry command (the demo's VIP has the same text for both), each run once.
         refund = http.put(f"/payments/{txn}", json={"status": "refund"})
         assert refund.status_code == 200 and refund.json()["status"] == "Refund"
         time.sleep(2)
@@ -97,7 +98,7 @@ def test_plugin_runs_every_command_once(local_stack: dict[str, Any]) -> None:
                 http.request("DELETE", "/queue", data={"ids[]": [str(c["id"]) for c in commands]})
                 continue
             break
-        assert refund_ran == ["lp user {username} parent remove vip"]
+        assert refund_ran == ["lp user {username} parent remove vip"] * 2
 
 
 # --- online mode: the due player is the real Minecraft account --------------------------------
