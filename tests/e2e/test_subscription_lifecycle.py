@@ -193,6 +193,9 @@ def test_a_subscription_renews_is_cancelled_and_expires(
             assert second["txn_id"] != reference and second["id"] > first["id"]
             assert (second["amount"], second["status"]) == ("4.99", "Complete"), second
             assert second["txn_id"] in lines[0], lines
+            shown = operator.get(f"/payments/{second['txn_id']}")
+            assert shown.status_code == 200, shown.text
+            assert [p["name"] for p in shown.json()["packages"]] == ["VIP"], shown.json()
             renewed = recurring_payment(operator, reference)
             assert renewed["status"]["id"] == 1 and renewed["payment_sequence"] == 2, renewed
             next_end = instant(renewed["next_payment_date"])
