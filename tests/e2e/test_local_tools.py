@@ -4,10 +4,8 @@ processes, as a user runs them (issue 15 item 5, issue 12 build item 3)."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -21,6 +19,7 @@ import pytest
 
 from tests.e2e.conftest import ROOT, WebhookReceiver, free_port, receiving, wait_for_port
 from tests.support.local_stack import serving
+from tests.support.local_stack import webstore_tool as webstore
 from webstore import keys
 from webstore.attribute_values import serialize
 
@@ -38,20 +37,6 @@ class Stack:
     process: subprocess.Popen[bytes]
     credentials_file: Path
     credentials: dict[str, Any]
-
-
-def webstore(*args: str) -> subprocess.CompletedProcess[str]:
-    """A tool, from a shell with no AWS or WEBSTORE_ variables: the file is all it needs."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "WEBSTORE_"))}
-    env["PYTHONPATH"] = f"{ROOT}:{ROOT / 'shared'}"
-    return subprocess.run(
-        [sys.executable, "-m", "infra.cli", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 @pytest.fixture(scope="module")

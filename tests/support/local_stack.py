@@ -1,5 +1,5 @@
 """`webstore serve` started as a user would start it, on free loopback ports: one starter for
-the e2e session fixture and scripts/load_local.py."""
+the e2e fixtures and scripts/load_local.py; and the `webstore` tools run against it."""
 
 from __future__ import annotations
 
@@ -13,6 +13,21 @@ from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def webstore_tool(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """A `webstore` tool run as a user runs it, from a shell with no AWS or WEBSTORE_ variables
+    (with `--local <credentials file>`, the file is all it needs)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "WEBSTORE_"))}
+    env["PYTHONPATH"] = f"{ROOT}:{ROOT / 'shared'}"
+    return subprocess.run(
+        [sys.executable, "-m", "infra.cli", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def free_port() -> int:
