@@ -23,7 +23,7 @@ from webstore.payments.recording import fulfil
 from webstore.repo import start_read
 from webstore.repo.payments import PaymentRecord, PaymentRepository
 from webstore.repo.store import StoreRepository
-from webstore.repo.users import check_username
+from webstore.repo.users import UserRepository, check_username
 from webstore.services import Services
 from webstore.validation import COMMAND_MAP, MONEY_INPUT
 
@@ -147,6 +147,7 @@ def create_manual_payment(
     services: Services, account_id: int, body: ManualPayment, idempotency_key: str | None
 ) -> schemas.Payment:
     check_username(body.ign, "ign")
+    buyer = start_read(UserRepository(services.table).find, body.ign)  # beside the store: one round trip
     view = StoreRepository(services.table).operator_view(account_id)
     store = view.store
     packages = []
@@ -173,7 +174,7 @@ def create_manual_payment(
         gateway=MANUAL.name,
         note=body.note,
     )
-    return payment_view(fulfil(services, order, view))
+    return payment_view(fulfil(services, order, view, buyer.result()))  # a new player: fulfil registers
 
 
 # --- status changes, reassignment, notes ---------------------------------------------------------
