@@ -114,6 +114,13 @@ def scenarios(ctx: dict[str, Any]) -> Iterator[tuple[str, Any, str, str, dict[st
         {**h, "body": {"note": "n"}},
     )
     yield (
+        "op updatePayment (reassign)",
+        update_payment.handler,
+        "PUT",
+        f"/payments/{txn}",
+        {**h, "body": {"username": "BenchTwo"}},  # a known player (createPayment above)
+    )
+    yield (
         "op updatePayment (refund)",
         update_payment.handler,
         "PUT",

@@ -90,7 +90,8 @@ def change_payment(
         return tx, updated
 
     try:
-        updated = sequences.write(account_id, build, first_read=ids_read)
+        first_read = ids_read if new_plan is not None else IdAllocation.unread(account_id)
+        updated = sequences.write(account_id, build, first_read=first_read)
     except Conflict as error:
         raise Conflict("The payment changed meanwhile; read it again and retry") from error
     if change is not None and change.trigger is not None:

@@ -39,6 +39,12 @@ class IdAllocation:
         self._taken: dict[str, int] = {}  # sequence → how many ids taken
         self._added: dict[str, int] = {}  # plain counters on the item (coupon_count) → delta
 
+    @classmethod
+    def unread(cls, account_id: int) -> IdAllocation:
+        """For a write that takes no ids: nothing read, nothing to write (taking one would claim
+        a sequence is new, which its condition then refuses as contention)."""
+        return cls(account_id, None)
+
     def last(self, sequence: str) -> int:
         """The last id handed out of `sequence` when it was read (0: none yet)."""
         return self._read.get(sequence, 0)
@@ -111,14 +117,18 @@ class SequenceRepository:
         account_id: int,
         build: Callable[[IdAllocation], tuple[Transaction, R]],
         *,
-        first_read: Future[IdAllocation] | None = None,
+        first_read: Future[IdAllocation] | IdAllocation | None = None,
     ) -> R:
         """Commit the transaction `build` makes from the sequences as read (plus the `SEQ` update
         for the ids it took) and return what it returned; when a concurrent writer took the same
         ids first (`Contention`), read again and build again. `first_read`: the first read,
-        already issued beside the caller's other reads. A labelled condition's error propagates."""
+        already issued beside the caller's other reads (or `IdAllocation.unread` for a write that
+        takes no ids this time). A labelled condition's error propagates."""
         for attempt in range(MAX_ATTEMPTS):
-            ids = first_read.result() if first_read is not None and attempt == 0 else self.read(account_id)
+            if attempt == 0 and first_read is not None:
+                ids = first_read.result() if isinstance(first_read, Future) else first_read
+            else:
+                ids = self.read(account_id)
             tx, result = build(ids)
             ids.add_to(tx)
             try:
