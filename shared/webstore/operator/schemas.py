@@ -14,8 +14,10 @@ T = TypeVar("T")
 
 
 class Wire(BaseModel):
-    """A wire model compiled on first use (defer_build): a route builds the few it answers with,
-    not the interface's every model at import (the cold start)."""
+    """A response model compiled on first use (defer_build): a route builds the few it answers
+    with, not the interface's every model at import (the cold start). Request bodies stay plain
+    `BaseModel`s: FastAPI reads them as body parameters, and a deferred one is then compiled
+    with the parameter's alias, which pydantic warns has no effect."""
 
     model_config = ConfigDict(defer_build=True)
 
@@ -349,7 +351,7 @@ class Data(Wire, Generic[T]):
 # --- request bodies ---------------------------------------------------------------------------
 
 
-class CouponCreate(Wire):
+class CouponCreate(BaseModel):
     """POST /coupons, SPEC's body. Which fields matter depends on the others; `new_coupon` checks."""
 
     code: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_\-]+$")
@@ -389,7 +391,7 @@ class CouponCreate(Wire):
     note: str = Field(default="", max_length=1000)
 
 
-class PackageUpdate(Wire):
+class PackageUpdate(BaseModel):
     """PUT /package/{package}: any of these; at least one."""
 
     disabled: bool | None = None
@@ -397,7 +399,7 @@ class PackageUpdate(Wire):
     price: Decimal | None = Field(default=None, ge=0, le=Decimal("1000000"), max_digits=14, decimal_places=4)
 
 
-class BanCreate(Wire):
+class BanCreate(BaseModel):
     """POST /bans: a player by username or UUID, optionally an IP address too."""
 
     reason: str = Field(default="", max_length=1000)
@@ -443,7 +445,7 @@ class Listing(Wire):
     categories: list[ListingCategory]
 
 
-class CheckoutLinkRequest(Wire):
+class CheckoutLinkRequest(BaseModel):
     """POST /checkout: a package (or, from the legacy plugin, a category) for a player."""
 
     username: str = Field(min_length=1, max_length=64)
@@ -472,7 +474,7 @@ class GiftCardView(Wire):
     expires_at: str | None
 
 
-class GiftCardCreate(Wire):
+class GiftCardCreate(BaseModel):
     """POST /gift-cards: JSON from the C# SDK (amount as a number, ISO `expires_at`), form from
     the legacy plugin (no `expires_at`)."""
 
@@ -481,7 +483,7 @@ class GiftCardCreate(Wire):
     expires_at: str | None = Field(default=None, max_length=40)
 
 
-class GiftCardTopUp(Wire):
+class GiftCardTopUp(BaseModel):
     """PUT /gift-cards/{id}: the C# SDK sends the amount as a string in its culture's format
     (`"10,5"` is possible); the legacy plugin a form field."""
 

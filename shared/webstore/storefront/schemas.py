@@ -30,8 +30,10 @@ MAX_DYNAMIC_PRICE = Decimal(1_000_000)
 
 
 class Wire(BaseModel):
-    """A wire model compiled on first use (defer_build): a route builds the few it answers with,
-    not the interface's every model at import (the cold start)."""
+    """A response model compiled on first use (defer_build): a route builds the few it answers
+    with, not the interface's every model at import (the cold start). Request bodies (`Request`)
+    stay compiled at import: FastAPI reads them as body parameters, and a deferred one is then
+    compiled with the parameter's alias, which pydantic warns has no effect."""
 
     model_config = ConfigDict(defer_build=True)
 
@@ -39,7 +41,7 @@ class Wire(BaseModel):
 # --- requests ------------------------------------------------------------------------------
 
 
-class Request(Wire):
+class Request(BaseModel):
     """Bodies ignore fields they do not know: clients written for the real platform send extras."""
 
     model_config = ConfigDict(extra="ignore")
