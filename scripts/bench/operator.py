@@ -107,6 +107,13 @@ def scenarios(ctx: dict[str, Any]) -> Iterator[tuple[str, Any, str, str, dict[st
         {**h, "body": {"ign": "BenchTwo", "packages": [{"id": 10}], "price": 2.5}},
     )
     yield (
+        "op createPayment (known player)",
+        create_payment.handler,
+        "POST",
+        "/payments",
+        {**h, "body": {"ign": "BenchTwo", "packages": [{"id": 10}], "price": 2.5}},
+    )
+    yield (
         "op createPaymentNote",
         create_payment_note.handler,
         "POST",
