@@ -24,6 +24,9 @@ class Access(StrEnum):
     BUS_PUT = "bus:put"
     # The key that opens webhook signing secrets (webstore.secret_box): the dispatch function.
     WEBHOOK_KEY = "webhook-key:read"
+    # The same key, to open a store's sealed payment-gateway secrets (its Stripe secret key and
+    # webhook signing secret, webstore.gateway_settings): the functions that call Stripe.
+    GATEWAY_KEY = "gateway-key:read"
     # The brute-force guard's failure counters (webstore.failure_guard.GUARD_KEY_PREFIXES), and
     # nothing else of the table: a wrong server secret or checkout key is counted even on a
     # read-only route.

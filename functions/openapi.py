@@ -68,6 +68,12 @@ ERROR_STATUSES = {
     "429": "Too many failed attempts, or polled too early; see `Retry-After`",
     "500": "Unexpected error",
 }
+# What some operations answer besides: the tier upgrade charges a saved payment method.
+OPERATION_STATUSES = {
+    "updateTier": {
+        "402": "Payment declined: the saved payment method refused the upgrade's charge; nothing changed"
+    },
+}
 # And what an operation that reads a JSON body answers to a body sent as something else.
 UNSUPPORTED_MEDIA_TYPE = {"415": "The body was not sent with `Content-Type: application/json`"}
 # FastAPI's own validation error schemas, which no operation answers.
@@ -159,7 +165,11 @@ def completed_document(
                 operation["parameters"] = [
                     p for p in operation.get("parameters", []) if (p["in"], p["name"]) != ("query", "token")
                 ]
-            statuses = {**ERROR_STATUSES, **(UNSUPPORTED_MEDIA_TYPE if "requestBody" in operation else {})}
+            statuses = {
+                **ERROR_STATUSES,
+                **(UNSUPPORTED_MEDIA_TYPE if "requestBody" in operation else {}),
+                **OPERATION_STATUSES.get(operation.get("operationId", ""), {}),
+            }
             responses = operation.setdefault("responses", {})
             for status, description in statuses.items():
                 responses[status] = {"description": description, "content": error_body}

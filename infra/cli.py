@@ -7,10 +7,12 @@ import json
 import sys
 from pathlib import Path
 
-import boto3
-
+from infra.background_clock import DEFAULT_CLOCK_INTERVAL
+from infra.clock_command import add_clock_command, run_clock_command
+from infra.tools import ToolFailure, add_target_options, check_table, one_line_failures, target_from
 from webstore.catalog_import import import_catalog, parse_catalog
 from webstore.db import Table
+from webstore.gateway_settings import stripe_webhook_url
 from webstore.secret_box import NoKeyConfigured, secret_box
 from webstore.settings import Settings
 
@@ -36,25 +38,43 @@ def main(argv: list[str] | None = None) -> int:
         help="believe X-Forwarded-For only from this proxy (default: the socket's address, as API Gateway)",
     )
     serve.add_argument(
+        "--stripe-api-base",
+        metavar="URL",
+        help="send the stores' Stripe calls here (a localstripe address) instead of Stripe's API",
+    )
+    serve.add_argument(
         "--webhook",
         action="append",
         default=[],
         metavar="URL[#SECRET]",
         help="send the store's webhooks to this receiver (repeatable); signing secret after '#'",
     )
+    serve.add_argument(
+        "--clock-interval",
+        type=float,
+        default=DEFAULT_CLOCK_INTERVAL,
+        metavar="SECONDS",
+        help=f"process due subscription work every SECONDS (default {DEFAULT_CLOCK_INTERVAL:g}; 0: never)",
+    )
 
     importer = commands.add_parser("import", help="import (or re-import) a catalog file into a table")
     importer.add_argument("catalog", type=Path)
-    importer.add_argument("--table", required=True)
-    importer.add_argument("--region", default=None)
-    importer.add_argument("--dynamodb-endpoint", default=None)
+    add_target_options(importer)
+    importer.add_argument("--create-table", action="store_true", help="create the table if it does not exist")
     importer.add_argument(
         "--webhook-key-secret",
         default=None,
         metavar="ARN",
         help="Secrets Manager secret sealing webhook signing secrets (the stack's WebhookKeySecret output); "
-        "needed when the catalog has webhooks",
+        "needed when the catalog has webhooks or Stripe keys",
     )
+    importer.add_argument(
+        "--storefront-url",
+        default=None,
+        metavar="URL",
+        help="the storefront's public URL (the stack's output), to print the Stripe webhook URL in full",
+    )
+    add_clock_command(commands)
 
     args = parser.parse_args(argv)
     if args.command == "serve":
@@ -73,33 +93,61 @@ def main(argv: list[str] | None = None) -> int:
                 credentials_file=args.credentials_file,
                 webhooks=tuple(_webhook(value) for value in args.webhook),
                 trusted_proxy=args.trusted_proxy,
+                clock_interval=args.clock_interval,
+                stripe_api_base=args.stripe_api_base,
             )
         )
-
+    if args.command == "clock":
+        return run_clock_command(args)
     try:
-        catalog = parse_catalog(json.loads(args.catalog.read_text()))
-    except (OSError, ValueError) as error:
+        return import_command(args)
+    except ToolFailure as failure:
+        print(f"webstore import: {failure}", file=sys.stderr)
+        return 2
+
+
+def import_command(args: argparse.Namespace) -> int:
+    try:
+        text = args.catalog.read_text()
+    except FileNotFoundError:
+        raise ToolFailure(f"no catalog file at {args.catalog}: check the path") from None
+    except OSError as error:
+        raise ToolFailure(f"cannot read {args.catalog} ({error.strerror})") from None
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise ToolFailure(f"{args.catalog} is not valid JSON: {error}") from None
+    try:
+        catalog = parse_catalog(data)
+    except ValueError as error:
         print(f"webstore import: {error}", file=sys.stderr)
         return 2
-    client = boto3.client("dynamodb", region_name=args.region, endpoint_url=args.dynamodb_endpoint)
+    target = target_from(args)
+    local_key = (target.local or {}).get("webhook_key")
     settings = Settings(
-        **({"region": args.region} if args.region else {}),
+        **({"region": target.region} if target.region else {}),
         **({"webhook_key_secret": args.webhook_key_secret} if args.webhook_key_secret else {}),
+        **({"webhook_key": local_key} if local_key else {}),
     )
-    try:
-        result = import_catalog(Table(client, args.table), catalog, box=secret_box(settings))
-    except NoKeyConfigured:
-        print(
-            "webstore import: the catalog has webhooks; pass --webhook-key-secret (the stack's "
-            "WebhookKeySecret output) so their signing secrets can be sealed",
-            file=sys.stderr,
-        )
-        return 2
-    print(f"Imported store {result.account_id} into {args.table}")
+    with one_line_failures(target, can_create=True):
+        client = target.client()
+        check_table(target, client, create=args.create_table)
+        try:
+            result = import_catalog(Table(client, target.table), catalog, box=secret_box(settings))
+        except NoKeyConfigured:
+            raise ToolFailure(
+                "the catalog has webhooks or Stripe keys; pass --webhook-key-secret (the stack's "
+                "WebhookKeySecret output) so their secrets can be sealed"
+            ) from None
+    print(f"Imported store {result.account_id} into {target.table}")
     print(f"  public_token       {result.public_token}")
     print(f"  checkout_api_key   {result.checkout_api_key or '(unchanged; only its hash is stored)'}")
     for server_id, secret in result.server_secrets.items():
         print(f"  server {server_id} secret    {secret or '(unchanged; only its hash is stored)'}")
+    if catalog.gateways.stripe:
+        storefront = (args.storefront_url or "<storefront URL>").rstrip("/")
+        print(f"  stripe_webhook_url {stripe_webhook_url(storefront, result.public_token)}")
+        print("    (register it in the Stripe dashboard: Developers > Webhooks; see docs/stripe.md)")
     return 0
 
 

@@ -13,6 +13,7 @@ import os
 import secrets
 import socket
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,13 +24,16 @@ from fastapi import FastAPI
 
 from functions.routes import operations
 from functions.runtime import Interface, build_app
+from infra.background_clock import DEFAULT_CLOCK_INTERVAL, start_processor_clock
 from infra.embedded import embedded_dynamodb, one_call_at_a_time
+from infra.embedded_endpoint import dynamodb_endpoint
 from infra.threaded import ThreadedApp
 from webstore import keys
 from webstore import services as services_module
 from webstore.catalog import WebhookEndpoint
 from webstore.catalog_import import CatalogFile, ImportResult, import_catalog, parse_catalog
 from webstore.db import Table, create_table
+from webstore.gateway_settings import stripe_webhook_url
 from webstore.webhooks import local as local_webhooks
 from webstore.webhooks.local import LocalDispatcher
 
@@ -52,6 +56,10 @@ class LocalConfig:
     # The client address is the socket's, as API Gateway takes it. Only behind a proxy named
     # here (an address, or a comma-separated list) is its X-Forwarded-For believed.
     trusted_proxy: str | None = None
+    # Seconds between runs of the subscription processor (0: no background clock).
+    clock_interval: float = DEFAULT_CLOCK_INTERVAL
+    # The Stripe API the stores' Stripe keys talk to (a localstripe address); None: Stripe's.
+    stripe_api_base: str | None = None
 
 
 def interface_app(interface: Interface) -> FastAPI:
@@ -81,6 +89,8 @@ def configure_environment(config: LocalConfig) -> None:
         os.environ["WEBSTORE_DYNAMODB_ENDPOINT"] = config.dynamodb_endpoint
     if config.next_check is not None:
         os.environ["WEBSTORE_NEXT_CHECK_OVERRIDE"] = str(config.next_check)
+    if config.stripe_api_base:
+        os.environ["WEBSTORE_STRIPE_API_BASE"] = config.stripe_api_base
     services_module.reset()
 
 
@@ -96,7 +106,13 @@ def credentials(config: LocalConfig, catalog: CatalogFile, result: ImportResult)
     server's id, name and secret (None when kept from an earlier import: only its hash is stored)."""
     storefront = f"http://{config.host}:{config.storefront_port}"
     names = {server.id: server.name for server in catalog.servers}
+    stripe = (
+        {"stripe_webhook_url": stripe_webhook_url(storefront, result.public_token)}
+        if catalog.gateways.stripe
+        else {}
+    )
     return {
+        **stripe,
         "headless_url": f"{storefront}/api/accounts/{result.public_token}",
         "plugin_url": f"http://{config.host}:{config.operator_port}",
         "public_token": result.public_token,
@@ -191,20 +207,33 @@ def run(config: LocalConfig) -> int:
     with contextlib.ExitStack() as stack:
         for sock in sockets:
             stack.callback(sock.close)
-        if not config.dynamodb_endpoint:
+        endpoint = config.dynamodb_endpoint
+        if not endpoint:
             stack.enter_context(embedded_dynamodb())
             client = services_module.get_services().table.client
-            client._make_api_call = one_call_at_a_time(client)
+            lock = threading.Lock()  # the in-process calls and the tools' HTTP calls, one at a time
+            client._make_api_call = one_call_at_a_time(client, lock)
+            endpoint = stack.enter_context(dynamodb_endpoint(lock))
         table = prepare_table(config)
         dispatcher = start_local_bus_consumers()
         stack.callback(dispatcher.stop)
+        creds: dict[str, Any] = {}
         if config.catalog:
             catalog = parse_catalog(json.loads(config.catalog.read_text()))
             added = add_webhooks(catalog, config.webhooks)
             creds = credentials(config, catalog, import_catalog(table, catalog))
-            print_credentials(creds, config)
-            for endpoint in added:
-                print(f"Webhook endpoint {endpoint.url} signing secret {endpoint.secret}", flush=True)
+            print_credentials(creds)
+            for webhook in added:
+                print(f"Webhook endpoint {webhook.url} signing secret {webhook.secret}", flush=True)
+        if config.credentials_file:
+            write_private(
+                config.credentials_file,
+                json.dumps({**creds, **tool_access(config, endpoint)}, indent=2) + "\n",
+            )
+            print(f"Credentials written to {config.credentials_file}", flush=True)
+        clock = start_processor_clock(config.clock_interval)
+        if clock is not None:
+            stack.callback(clock.stop)
         print(f"Storefront: http://{config.host}:{config.storefront_port}  (docs: /docs)", flush=True)
         print(f"Operator:   http://{config.host}:{config.operator_port}  (docs: /docs)", flush=True)
         print("Ctrl-C stops.", flush=True)
@@ -232,7 +261,7 @@ def write_private(path: Path, text: str) -> None:
         file.write(text)
 
 
-def print_credentials(creds: dict[str, Any], config: LocalConfig) -> None:
+def print_credentials(creds: dict[str, Any]) -> None:
     print("Demo store ready:", flush=True)
     for name, value in creds.items():
         if name != "servers":
@@ -240,6 +269,21 @@ def print_credentials(creds: dict[str, Any], config: LocalConfig) -> None:
     for server in creds["servers"]:
         label = f"server {server['id']} ({server['name']})"
         print(f"  {label:20} {server['secret'] or '(unchanged; only its hash is stored)'}", flush=True)
-    if config.credentials_file:
-        write_private(config.credentials_file, json.dumps(creds, indent=2) + "\n")
-        print(f"Credentials written to {config.credentials_file}", flush=True)
+
+
+def tool_access(config: LocalConfig, endpoint: str) -> dict[str, Any]:
+    """What the `webstore` tools need to reach this stack (`--local <credentials file>`): its
+    DynamoDB endpoint (the embedded table's, on loopback: infra.embedded_endpoint), region and
+    table; the keys that endpoint takes (dummies: moto checks no signature); the public URLs
+    links are built from; the key that seals webhook signing secrets, so a tool's import seals
+    and its events are signed as serve's are."""
+    return {
+        "dynamodb_endpoint": endpoint,
+        "region": config.region,
+        "table": config.table_name,
+        "aws_access_key_id": os.environ.get("AWS_ACCESS_KEY_ID", "local"),
+        "aws_secret_access_key": os.environ.get("AWS_SECRET_ACCESS_KEY", "local"),
+        "storefront_url": f"http://{config.host}:{config.storefront_port}",
+        "operator_url": f"http://{config.host}:{config.operator_port}",
+        "webhook_key": os.environ.get("WEBSTORE_WEBHOOK_KEY"),
+    }

@@ -4,7 +4,7 @@ from fastapi.responses import Response
 
 from functions.deps import ServicesDep
 from functions.pages import render
-from functions.runtime import READ, Interface, Route, lambda_handler
+from functions.runtime import READ, Access, Interface, Route, lambda_handler
 from webstore.checkout import checkout, pages
 
 ROUTE = Route(
@@ -12,7 +12,7 @@ ROUTE = Route(
     "GET",
     "/checkout/{basket_ident}",
     "getCheckoutPage",
-    READ,
+    READ | {Access.GATEWAY_KEY},  # creates the Stripe PaymentIntent of a Stripe store
     "Checkout page",
     html=True,
 )

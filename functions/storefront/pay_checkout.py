@@ -5,7 +5,7 @@ from fastapi.responses import Response
 
 from functions.deps import ServicesDep
 from functions.pages import form_fields, render
-from functions.runtime import WRITE_AND_PUBLISH, Interface, Route, lambda_handler
+from functions.runtime import WRITE_AND_PUBLISH, Access, Interface, Route, lambda_handler
 from webstore.checkout import checkout, pages
 
 ROUTE = Route(
@@ -13,7 +13,7 @@ ROUTE = Route(
     "POST",
     "/checkout/{basket_ident}/pay",
     "payCheckout",
-    WRITE_AND_PUBLISH,
+    WRITE_AND_PUBLISH | {Access.GATEWAY_KEY},
     "Pay for a basket (form post)",
     html=True,
     timeout_seconds=25,
@@ -24,7 +24,11 @@ async def endpoint(basket_ident: str, request: Request, svc: ServicesDep) -> Res
     form = await form_fields(request)
     key, card = form.get("attempt_key", ""), form.get("card_number", "")
     shown = form.get("amount_due") or None
-    return render(lambda: checkout.pay(svc, basket_ident, key, card, shown), pages.CSP)
+    consent = bool(form.get("subscription_consent"))
+    email = form.get("email")
+    return render(
+        lambda: checkout.pay(svc, basket_ident, key, card, shown, consent=consent, email=email), pages.CSP
+    )
 
 
 handler = lambda_handler(ROUTE, endpoint)

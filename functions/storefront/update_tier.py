@@ -5,7 +5,7 @@ from typing import Annotated
 from fastapi import Path
 
 from functions.deps import TOKEN_PREFIX, BasicAuthDep, ServicesDep
-from functions.runtime import WRITE, Interface, Route, lambda_handler
+from functions.runtime import WRITE_AND_PUBLISH, Access, Interface, Route, lambda_handler
 from webstore.storefront import schemas
 from webstore.storefront.schemas import TierChangeRequest
 from webstore.storefront.tiers import change_tier
@@ -16,8 +16,9 @@ ROUTE = Route(
     "PATCH",
     f"{TOKEN_PREFIX}/tiers/{{tier_id}}",
     "updateTier",
-    WRITE,
-    "Change a player's tier (downgrades take effect at the next renewal)",
+    WRITE_AND_PUBLISH | {Access.GATEWAY_KEY},  # an upgrade charges through the store's gateway
+    "Change a player's tier (an upgrade is charged now, a downgrade takes effect at the next renewal)",
+    timeout_seconds=25,  # an upgrade charges the saved payment method
 )
 
 

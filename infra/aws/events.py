@@ -26,7 +26,8 @@ from webstore.webhooks import retry
 # The webhook retry budget (receipts before the dead-letter queue); the local stack uses it too.
 MAX_RECEIVES = retry.MAX_RECEIVES
 # The triggers this stack connects to a consumer (a declared consumer of another fails synth).
-WIRED_TRIGGERS = frozenset({Trigger.WEBHOOK_QUEUE, Trigger.TABLE_STREAM})
+# The schedule's consumer is wired by infra.aws.schedule.Clock.
+WIRED_TRIGGERS = frozenset({Trigger.WEBHOOK_QUEUE, Trigger.TABLE_STREAM, Trigger.SCHEDULE})
 
 
 def consumer_of(trigger: Trigger) -> EventConsumer:
@@ -37,7 +38,9 @@ def consumer_of(trigger: Trigger) -> EventConsumer:
     return matching[0]
 
 
-def consumer_function(scope: Construct, id: str, shared: Shared, each: EventConsumer) -> WebstoreFunction:
+def consumer_function(
+    scope: Construct, id: str, shared: Shared, each: EventConsumer, *, service: str = "webstore-events"
+) -> WebstoreFunction:
     """A consumer's function, exactly as the route table declares it."""
     consumer = each.consumer
     return WebstoreFunction(
@@ -46,7 +49,7 @@ def consumer_function(scope: Construct, id: str, shared: Shared, each: EventCons
         shared=shared,
         handler=each.handler_path,
         name=function_name(shared.config, "events", each.module),
-        service="webstore-events",
+        service=service,
         access=consumer.function_access,
         memory_mb=consumer.memory_mb,
         timeout_seconds=consumer.timeout_seconds,

@@ -80,6 +80,8 @@ class Shared:
             "WEBSTORE_STOREFRONT_URL": self.storefront_url,
             "WEBSTORE_OPERATOR_URL": self.operator_url,
             "WEBSTORE_REGION": Aws.REGION,
+            # Production refuses the sandbox gateway unless a store opts in (webstore.gateway_settings).
+            "WEBSTORE_PRODUCTION": "true" if self.config.production else "false",
             "POWERTOOLS_SERVICE_NAME": service,
             "POWERTOOLS_METRICS_NAMESPACE": METRICS_NAMESPACE,
             "POWERTOOLS_LOG_LEVEL": self.config.log_level,
@@ -158,7 +160,7 @@ class WebstoreFunction(Construct):
             )
         if Access.SECRET_GUARD in self.access and Access.TABLE_WRITE not in self.access:
             self.function.add_to_role_policy(secret_guard_statement(table_arn))
-        if Access.WEBHOOK_KEY in self.access:
+        if Access.WEBHOOK_KEY in self.access or Access.GATEWAY_KEY in self.access:
             # Its name in the environment; its value read at run time (Powertools, cached).
             self.function.add_environment("WEBSTORE_WEBHOOK_KEY_SECRET", shared.webhook_key.secret_arn)
             shared.webhook_key.grant_read(self.function)

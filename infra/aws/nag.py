@@ -40,6 +40,10 @@ STREAM_FAILURES_IS_A_DLQ = (
     "StreamFailures is itself a dead-letter destination (the stream consumer's on-failure queue); "
     "a DLQ of a DLQ would only move the problem. Its depth is alarmed."
 )
+CLOCK_DEAD_LETTERS_IS_A_DLQ = (
+    "The clock's DeadLetters queue is itself the dead-letter destination of the schedule rule's "
+    "target (invocations EventBridge could not deliver); its depth is alarmed."
+)
 
 WEBHOOK_KEY_NOT_ROTATED = (
     "The webhook key seals the stored webhook signing secrets; rotating it in Secrets Manager "
@@ -64,4 +68,5 @@ def acknowledge_findings(stack: WebstoreStack) -> None:
                     if child.node.id.startswith("Route") or child.node.id == "DefaultRoute":
                         _acknowledge(child, "AwsSolutions-APIG4", ROUTE_AUTHORIZATION)
     _acknowledge(stack.events.stream_failures, "AwsSolutions-SQS3", STREAM_FAILURES_IS_A_DLQ)
+    _acknowledge(stack.clock.dead_letters, "AwsSolutions-SQS3", CLOCK_DEAD_LETTERS_IS_A_DLQ)
     _acknowledge(stack.data.webhook_key, "AwsSolutions-SMG4", WEBHOOK_KEY_NOT_ROTATED)

@@ -28,6 +28,8 @@ PERIOD = Duration.minutes(5)
 SERVER_ERROR_RATE_PERCENT = 1
 # Webhooks retry through SQS; an oldest message older than this means a stuck pipeline.
 BUFFER_AGE_SECONDS = 15 * 60
+# Issue 12: subscription schedule items overdue by more than 10 minutes.
+SCHEDULE_OVERDUE_SECONDS = 10 * 60
 
 
 class TraceSampling(Construct):
@@ -111,6 +113,8 @@ class Observability(Construct):
         buffer: sqs.IQueue,
         dead_letter_queues: dict[str, sqs.IQueue],
         dispatch: WebstoreFunction,
+        schedule_overdue: cloudwatch.IMetric,
+        schedule_parked: cloudwatch.IMetric,
     ) -> None:
         super().__init__(scope, id)
         self.alarms: list[cloudwatch.Alarm] = []
@@ -149,6 +153,21 @@ class Observability(Construct):
             1,
             "The webhook dispatch function failed whole batches (not single deliveries)",
         )
+        # Each run reports the oldest due item's age; no report for 10 minutes is the clock
+        # itself stopped, which is as bad: missing data breaches.
+        self._alarm(
+            "ScheduleOverdue",
+            schedule_overdue,
+            SCHEDULE_OVERDUE_SECONDS,
+            "Subscription schedule items are overdue by more than 10 minutes (or the clock stopped)",
+            missing=cloudwatch.TreatMissingData.BREACHING,
+        )
+        self._alarm(
+            "ScheduleParked",
+            schedule_parked,
+            1,
+            "Subscription schedule items kept failing and were parked: fix the cause, then redrive",
+        )
         for alarm in self.alarms:
             alarm.add_alarm_action(topic.action)
         self.dashboard = self._dashboard(config, apis, table, buffer, dead_letter_queues)
@@ -160,6 +179,7 @@ class Observability(Construct):
         threshold: float,
         description: str,
         evaluation_periods: int = 1,
+        missing: cloudwatch.TreatMissingData = cloudwatch.TreatMissingData.NOT_BREACHING,
     ) -> None:
         self.alarms.append(
             cloudwatch.Alarm(
@@ -169,7 +189,7 @@ class Observability(Construct):
                 threshold=threshold,
                 evaluation_periods=evaluation_periods,
                 comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-                treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING,
+                treat_missing_data=missing,
                 alarm_description=description,
             )
         )

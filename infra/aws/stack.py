@@ -18,6 +18,7 @@ from infra.aws.data import Data
 from infra.aws.events import Events
 from infra.aws.functions import ARCHITECTURE, RUNTIME, Shared
 from infra.aws.observability import AlarmTopic, Observability, TraceSampling, function_alarms
+from infra.aws.schedule import Clock
 
 
 class WebstoreStack(Stack):
@@ -56,6 +57,7 @@ class WebstoreStack(Stack):
             webhook_key=self.data.webhook_key,
         )
         self.events = Events(self, "Events", shared=shared, bus=self.bus)
+        self.clock = Clock(self, "Clock", shared=shared)
         self.alarm_topic = AlarmTopic(self, "AlarmTopic", config=config)
         self.trace_sampling = TraceSampling(self, "TraceSampling", config=config)
 
@@ -71,7 +73,9 @@ class WebstoreStack(Stack):
             )
             function_alarms([*nested.functions.values(), nested.unmatched], self.alarm_topic.topic)
             self.operations[interface] = nested
-        function_alarms([self.events.dispatch, self.events.basket_expired], self.alarm_topic.topic)
+        function_alarms(
+            [self.events.dispatch, self.events.basket_expired, self.clock.processor], self.alarm_topic.topic
+        )
 
         self.observability = Observability(
             self,
@@ -84,8 +88,11 @@ class WebstoreStack(Stack):
             dead_letter_queues={
                 "WebhookDeadLetters": self.events.dead_letters,
                 "StreamFailures": self.events.stream_failures,
+                "ScheduleDeadLetters": self.clock.dead_letters,
             },
             dispatch=self.events.dispatch,
+            schedule_overdue=self.clock.overdue_metric(),
+            schedule_parked=self.clock.parked_metric(),
         )
 
         CfnOutput(

@@ -28,7 +28,9 @@ def setup(ctx: dict[str, Any]) -> None:
 
 
 def _pay(ident: str, key: str, card: str = "4242424242424242") -> dict[str, Any]:
-    return {"raw_body": urlencode({"attempt_key": key, "card_number": card}), "headers": FORM}
+    # The subscription consent is ticked (a basket without a subscription ignores it).
+    fields = {"attempt_key": key, "card_number": card, "subscription_consent": "yes"}
+    return {"raw_body": urlencode(fields), "headers": FORM}
 
 
 def scenarios(ctx: dict[str, Any]) -> Iterator[tuple[str, Any, str, str, dict[str, Any]]]:

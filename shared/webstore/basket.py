@@ -65,6 +65,9 @@ class BasketLine(Model):
     # What one unit adds to the payment's record (record_size.unit_bytes), kept from the
     # package when the line is added or changed: the basket's record bound needs every line's.
     unit_record_bytes: int = 0
+    # A subscription's billing period, kept from the package (the checkout shows the renewal).
+    expiry_length: int = 0
+    expiry_period: calendar.Period = "month"
 
     @property
     def record_bytes(self) -> int:
@@ -82,6 +85,8 @@ class BasketLine(Model):
             slug=package.slug or str(package.id),
             type=package.type,
             base_price=package.price,
+            expiry_length=package.expiry_length,
+            expiry_period=package.expiry_period,
         )
 
     def same_line(self, other: BasketLine) -> bool:
@@ -359,6 +364,7 @@ class Basket(Model):
                     f"{line.name} is no longer for sale; remove it from your basket", field="package_id"
                 )
             line.base_price, line.type = package.price, package.type
+            line.expiry_length, line.expiry_period = package.expiry_length, package.expiry_period
             line.unit_record_bytes = record_size.unit_bytes(package, line.variable_data)
             receiver = self.receiver_id(line)
             tier = (tiers or {}).get((receiver, line.category_id)) if receiver is not None else None
@@ -452,6 +458,7 @@ class Basket(Model):
             if package.disabled:
                 raise Invalid("This package is no longer for sale; remove it", field="package_id")
             line.base_price = package.price
+            line.expiry_length, line.expiry_period = package.expiry_length, package.expiry_period
             line.unit_record_bytes = record_size.unit_bytes(package, line.variable_data)
         self.set_quantity(line, package, quantity, bought=bought)
 

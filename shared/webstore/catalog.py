@@ -6,6 +6,7 @@ domain values only (Decimal money, datetimes); the API shapes live in `webstore.
 
 from __future__ import annotations
 
+import itertools
 from datetime import datetime
 from decimal import Decimal
 from enum import StrEnum
@@ -13,6 +14,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, HttpUrl, field_validator
 
+from webstore.gateway_settings import StoredGateways
 from webstore.money import MINOR_UNITS
 
 Int32 = Annotated[int, Field(ge=1, le=2_147_483_647)]
@@ -21,6 +23,8 @@ Slug = Annotated[str, Field(min_length=1, max_length=120, pattern=r"^[a-z0-9][a-
 Html = Annotated[str, Field(max_length=100_000)]
 Amount = Annotated[Decimal, Field(ge=0, max_digits=14, decimal_places=4)]
 Percent = Annotated[Decimal, Field(ge=0, le=100, max_digits=7, decimal_places=4)]
+HexColor = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]  # "#1a5fb4"
+WebUrl = Annotated[str, Field(max_length=2000, pattern=r"^https?://[^\s<>\"']+$")]  # an http(s) link
 
 
 class Model(BaseModel):
@@ -100,7 +104,25 @@ class StoreProfile(Model):
     allowed_return_hosts: list[str] = Field(default_factory=list)
     basket_ttl_seconds: int = Field(default=7 * 24 * 3600, ge=300, le=90 * 24 * 3600)
     emit_basket_abandoned: bool = False
+    # Days after a renewal date on which a declined renewal is tried again; after the last one
+    # fails the subscription expires (docs/subscriptions.md).
+    renewal_retry_days: list[Annotated[int, Field(ge=1, le=60)]] = Field(
+        default_factory=lambda: [1, 3, 5], max_length=10
+    )
     sidebar: list[SidebarModule] = Field(default_factory=list)
+    # Branding of the hosted pages (auth, checkout, receipt): `logo` above is the logo's URL;
+    # colours as #rrggbb (the pages pick readable text on them); the links the checkout shows.
+    primary_color: HexColor | None = None
+    accent_color: HexColor | None = None
+    terms_url: WebUrl | None = None
+    refund_policy_url: WebUrl | None = None
+
+    @field_validator("renewal_retry_days")
+    @classmethod
+    def _increasing_days(cls, value: list[int]) -> list[int]:
+        if any(later <= earlier for earlier, later in itertools.pairwise(value)):
+            raise ValueError("retry days must increase (days after the renewal date, e.g. [1, 3, 5])")
+        return value
 
     @field_validator("currency")
     @classmethod
@@ -119,6 +141,8 @@ class Store(StoreProfile):
     sales: list[Sale] = Field(default_factory=list)
     public_token: str
     checkout_key_hash: str
+    # The payment gateways (catalog file `gateways`), secrets sealed (webstore.gateway_settings).
+    gateways: StoredGateways = Field(default_factory=StoredGateways)
 
 
 class Category(Model):

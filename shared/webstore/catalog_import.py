@@ -31,6 +31,7 @@ from webstore.catalog import (
     StoreProfile,
     WebhookEndpoint,
 )
+from webstore.gateway_settings import GatewaysSection
 from webstore.repo.account import AccountRepository
 from webstore.repo.definitions import DefinitionRepository
 from webstore.repo.store import StoreRepository
@@ -71,6 +72,7 @@ class CatalogFile(Model):
     creator_codes: list[CreatorCode] = Field(default_factory=list)
     community_goals: list[CommunityGoal] = Field(default_factory=list)
     webhooks: list[WebhookEndpoint] = Field(default_factory=list)
+    gateways: GatewaysSection = Field(default_factory=GatewaysSection)
 
     def check_references(self) -> None:
         category_ids = {c.id for c in self.categories}
@@ -130,8 +132,8 @@ def _with_timestamps(data: dict[str, Any]) -> dict[str, Any]:
 def import_catalog(
     table: Table, catalog: CatalogFile, now: datetime | None = None, box: SecretBox | None = None
 ) -> ImportResult:
-    """Write the catalog into the table. Webhook signing secrets are sealed with `box`
-    (default: the box the settings name; asked for its key only when there are webhooks)."""
+    """Write the catalog into the table. Webhook signing secrets and Stripe keys are sealed
+    with `box` (default: the box the settings name; asked for its key only when there are some)."""
     now = now or datetime.now(UTC)
     settings = catalog.store
     account_id = settings.id
@@ -153,19 +155,20 @@ def import_catalog(
     checkout_hash = keys.hash_secret(checkout_key) if checkout_key else existing.checkout_key_hash  # type: ignore[union-attr]
 
     fields = settings.model_dump(exclude={"public_token", "checkout_api_key"})
+    box = box or secret_box(get_settings())
     store = Store(
         **fields,
         sales=catalog.sales,
         created_at=existing.created_at if existing else now,
         public_token=public_token,
         checkout_key_hash=checkout_hash,
+        gateways=catalog.gateways.sealed(box),  # Stripe secrets sealed (the box's key: only then)
     )
     items = [stores.store_item(store)]
     for entity in (*catalog.categories, *catalog.packages, *catalog.pages):
         items.append(stores.entity_item(account_id, entity))
     for code in catalog.creator_codes:
         items.append(accounts.creator_code_item(account_id, code))
-    box = box or secret_box(get_settings())
     # Re-importing an endpoint unchanged (same id, URL and secret) keeps it validated; a new URL
     # or secret must pass the handshake again.
     validated = (

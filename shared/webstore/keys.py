@@ -13,6 +13,7 @@ import hmac
 import re
 import secrets
 import uuid
+import zlib
 from collections.abc import Callable
 from datetime import datetime
 
@@ -269,6 +270,15 @@ def webhook_attempt_sk(at: datetime, event_id: str, endpoint_id: int, attempt: i
     return f"{WEBHOOK_ATTEMPT_PREFIX}{moment}#{event_id}#{endpoint_id:010d}#{attempt:03d}"
 
 
+PROCESSOR_EVENT_PREFIX = "PROCEVT#"
+
+
+def processor_event_sk(gateway: str, name: str) -> str:
+    """A processor webhook event handled (by its event id), or a fact about a processor object
+    that later events must see (a dispute closed): one item each, removed by TTL."""
+    return f"{PROCESSOR_EVENT_PREFIX}{gateway}#{name}"
+
+
 # Global partitions.
 
 
@@ -357,6 +367,12 @@ def tier_slot_sk(username_id: int, category_id: int) -> str:
     return f"TIERSLOT#{_n(username_id)}#{_n(category_id)}"
 
 
+def tier_upgrade_sk(tier_id: int, package_id: int, period: str) -> str:
+    """Under the account: the claim on charging one tier's upgrade to one package in one
+    billing period (`period`: the period's end, compact), so concurrent requests charge once."""
+    return f"UPGRADE#{_n(tier_id)}#{_n(package_id)}#{period}"
+
+
 def payments_of_player(account_id: int, username_id: int) -> str:
     """GSI1 partition: one player's payments (GSI1SK = payment SK) and player item (GSI1SK `~`)."""
     return f"PLAYERPAY#{account_id}#{username_id}"
@@ -393,3 +409,39 @@ def event_batch_sk(received_at: int, batch_ref: str) -> str:
 def last_seen_sk(player_ref: str) -> str:
     """Under the account: where a player (`name:<lower name>` or `id:<platform id>`) last joined."""
     return f"SEEN#{player_ref.lower()}"
+
+
+# --- subscriptions over time (webstore.recurring, docs/subscriptions.md) ---
+
+
+def recurring_payment_sk(reference: str) -> str:
+    """Under the account: a subscription's recurring payment, by its first transaction id."""
+    return f"RECURRING#{reference}"
+
+
+def timed_package_sk(username_id: int, package_id: int) -> str:
+    """Under the account: one player's timer of one timed one-off package."""
+    return f"TIMED#{_n(username_id)}#{_n(package_id)}"
+
+
+SCHEDULE_PREFIX = "SCHEDULE#"
+
+
+def schedule_pk(shard: int) -> str:
+    """One of the schedule's fixed shard partitions (PK prefix: IAM can grant it alone)."""
+    return f"{SCHEDULE_PREFIX}{shard:02d}"
+
+
+def schedule_shard(account_id: int, reference: str, shards: int) -> int:
+    """Which shard a record's schedule items live in (stable: the same record, the same shard)."""
+    return zlib.crc32(f"{account_id}#{reference}".encode()) % shards
+
+
+def schedule_sk(due: str, kind: str, account_id: int, reference: str) -> str:
+    """`due` is `recurring.schedule_moment(...)`: items sort by when they are due."""
+    return f"{due}#{kind}#{_n(account_id)}#{reference}"
+
+
+def schedule_due_range(now: str) -> tuple[str, str]:
+    """The SKs of everything due at or before `now` (a `schedule_moment`)."""
+    return "0", f"{now}#~"

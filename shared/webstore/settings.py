@@ -70,6 +70,14 @@ class Settings(BaseModel):
     # key material itself (the local stack and tests; never set in AWS).
     webhook_key_secret: str | None = None
     webhook_key: SecretStr | None = None
+    # A production stage (the CDK stack sets it from its stage): the sandbox gateway is refused
+    # there unless a store's catalog says `gateways.sandbox: true`.
+    production: bool = False
+    # Where the Stripe adapter sends its API calls (None: Stripe's own; a localstripe address
+    # for local runs and tests: `webstore serve --stripe-api-base`), and where the checkout page
+    # loads Stripe.js from (a stand-in in the browser tests).
+    stripe_api_base: str | None = None
+    stripe_js_url: str = "https://js.stripe.com/v3/"
 
     def missing(self) -> list[str]:
         """The environment variables of required settings that are not set."""

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
+from tests.support.chromium import CHROMIUM_ARGS, CHROMIUM_PATH
 from tests.support.local_stack import ROOT, free_port, serving
 
 __all__ = ["ROOT", "free_port"]  # the e2e modules import these from here
@@ -82,7 +83,11 @@ class WebhookReceiver:
 
 @pytest.fixture(scope="session")
 def webhook_receiver() -> Iterator[WebhookReceiver]:
-    receiver = WebhookReceiver(free_port())
+    yield from receiving(WebhookReceiver(free_port()))
+
+
+def receiving(receiver: WebhookReceiver) -> Iterator[WebhookReceiver]:
+    """Serve `receiver` on its port while the caller's fixture yields it."""
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
@@ -134,23 +139,13 @@ def return_site() -> Iterator[ReturnSite]:
     yield from served(ThreadingHTTPServer(("127.0.0.1", site.port), Handler), site)
 
 
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     """Debian's Chromium, headless, driven by Playwright (which cannot download its own here).
     Module-scoped: Playwright's sync API keeps an event loop running in this thread while it
     lives, and the Lambda handlers of later test modules need that thread's loop free."""
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
 

@@ -26,6 +26,15 @@ def test_credentials_file_has_exactly_the_documented_keys(local_stack: dict[str,
         "checkout_api_key",
         "server_secret",
         "servers",
+        # What the tools need (`--local`): tests/e2e/test_local_tools.py.
+        "dynamodb_endpoint",
+        "region",
+        "table",
+        "aws_access_key_id",
+        "aws_secret_access_key",
+        "storefront_url",
+        "operator_url",
+        "webhook_key",
     }
     assert local_stack["headless_url"].endswith("/api/accounts/" + local_stack["public_token"])
     assert local_stack["server_secret"] == local_stack["servers"][0]["secret"]

@@ -14,7 +14,8 @@ from functions.routes import Operation, consumers, unmatched_access
 from infra.aws.apis import api_paths
 from infra.aws.data import TTL_REMOVAL_OF_BASKET
 from infra.aws.events import MAX_RECEIVES, consumer_of
-from infra.aws.functions import SECRET_GUARD_ACTIONS, TABLE_WRITE_ACTIONS
+from infra.aws.functions import SECRET_GUARD_ACTIONS, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS
+from infra.aws.schedule import OVERDUE_ALARM_SECONDS, OVERDUE_METRIC, PARKED_METRIC, SERVICE
 from tests.support.cdk import Synthesized, synthesize
 from webstore import db
 from webstore.failure_guard import CHECKOUT_KEY, GUARD_KEY_PREFIXES, SERVER_SECRET
@@ -142,7 +143,8 @@ def test_no_function_writes_unless_its_route_declares_it(
         actions = policy_actions(template, function)
         assert ("dynamodb:GetItem" in actions) == bool(access & {Access.TABLE_READ, Access.TABLE_WRITE})
         assert ("events:PutEvents" in actions) == (Access.BUS_PUT in access), handler
-        assert ("secretsmanager:GetSecretValue" in actions) == (Access.WEBHOOK_KEY in access), handler
+        reads_key = bool(access & {Access.WEBHOOK_KEY, Access.GATEWAY_KEY})
+        assert ("secretsmanager:GetSecretValue" in actions) == reads_key, handler
         assert "dynamodb:Scan" not in actions, f"{handler} may scan"
         assert not any(a.endswith("*") for a in actions), f"{handler}: wildcard action"
 
@@ -228,10 +230,18 @@ def test_trace_sampling_covers_every_function_and_costs_less_than_the_requests(s
     assert traces <= HTTP_API_PER_MILLION + LAMBDA_REQUESTS_PER_MILLION
 
 
-def test_functions_share_runtime_layer_tracing_and_settings(synth: Synthesized) -> None:
+def test_functions_share_runtime_layer_tracing_and_settings(
+    synth: Synthesized, route_table: tuple[Operation, ...]
+) -> None:
+    key_readers = {
+        handler
+        for handler, access in declared_access(route_table).items()
+        if access & {Access.WEBHOOK_KEY, Access.GATEWAY_KEY}
+    }
+    assert DISPATCH_HANDLER in key_readers
     expected_env = {
         "WEBSTORE_TABLE_NAME", "WEBSTORE_EVENT_BUS_NAME", "WEBSTORE_EVENTS", "WEBSTORE_STOREFRONT_URL",
-        "WEBSTORE_OPERATOR_URL", "WEBSTORE_REGION", "POWERTOOLS_SERVICE_NAME",
+        "WEBSTORE_OPERATOR_URL", "WEBSTORE_REGION", "WEBSTORE_PRODUCTION", "POWERTOOLS_SERVICE_NAME",
         "POWERTOOLS_METRICS_NAMESPACE", "POWERTOOLS_LOG_LEVEL",
     }  # fmt: skip
     code_keys = set()
@@ -243,29 +253,44 @@ def test_functions_share_runtime_layer_tracing_and_settings(synth: Synthesized) 
         assert len(properties["Layers"]) == 1
         assert "LoggingConfig" in properties
         # Nothing secret rides in the template: exactly the settings, no keys or secrets (the
-        # dispatch function gets the webhook key's ARN, and reads its value at run time).
+        # dispatch function and those calling Stripe get the key's ARN, and read its value at run time).
         variables = properties["Environment"]["Variables"]
-        key_name = {"WEBSTORE_WEBHOOK_KEY_SECRET"} if handler == DISPATCH_HANDLER else set()
+        key_name = {"WEBSTORE_WEBHOOK_KEY_SECRET"} if handler in key_readers else set()
         assert set(variables) == expected_env | key_name, handler
         assert variables["WEBSTORE_EVENTS"] == "eventbridge"
         code_keys.add(properties["Code"]["S3Key"])
     assert len(code_keys) == 1, "one shared code asset"
 
 
-def test_the_webhook_key_is_generated_and_only_the_dispatch_function_reads_it(synth: Synthesized) -> None:
+def test_the_stage_key_is_generated_and_only_its_declared_readers_read_it(
+    synth: Synthesized, route_table: tuple[Operation, ...]
+) -> None:
+    """The dispatch function (webhook secrets, manage links in subjects), the manage pages
+    (signed links) and the functions calling Stripe: those whose declaration names the key."""
     [(key_id, key)] = resources(synth.template, "AWS::SecretsManager::Secret").items()
     assert "GenerateSecretString" in key["Properties"]  # the value is made by Secrets Manager
     assert "SecretString" not in key["Properties"]  # never in the template
     _, _, dispatch = functions_by_handler(synth)[DISPATCH_HANDLER]
     variables = dispatch["Properties"]["Environment"]["Variables"]
     assert variables["WEBSTORE_WEBHOOK_KEY_SECRET"] == {"Ref": key_id}
+    declared = declared_access(route_table)
+    for handler, (_, _, function) in functions_by_handler(synth).items():
+        reads = bool(declared[handler] & {Access.WEBHOOK_KEY, Access.GATEWAY_KEY})
+        assert ("WEBSTORE_WEBHOOK_KEY_SECRET" in function["Properties"]["Environment"]["Variables"]) == reads
+    stripe_callers = {h for h, access in declared.items() if Access.GATEWAY_KEY in access}
+    assert any(h.endswith("stripe_webhook.handler") for h in stripe_callers), stripe_callers
     readers = [
         statement["Resource"]
         for policy in resources(synth.template, "AWS::IAM::Policy").values()
         for statement in policy["Properties"]["PolicyDocument"]["Statement"]
         if "secretsmanager:GetSecretValue" in statement["Action"]
     ]
-    assert readers == [{"Ref": key_id}]  # one grant, on that secret only
+    assert readers and all(reader == {"Ref": key_id} for reader in readers)  # that secret only
+    declared = declared_access(route_table)
+    assert {h for h, access in declared.items() if Access.WEBHOOK_KEY in access} >= {
+        DISPATCH_HANDLER,
+        "functions.storefront.get_subscription_page.handler",
+    }
 
 
 def test_bus_rule_feeds_the_buffer_and_dead_letters_are_wired(synth: Synthesized) -> None:
@@ -273,7 +298,9 @@ def test_bus_rule_feeds_the_buffer_and_dead_letters_are_wired(synth: Synthesized
     events = synth.stack.events
     buffer, dead = logical_id(synth, events.buffer), logical_id(synth, events.dead_letters)
     bus = logical_id(synth, synth.stack.bus)
-    (rule,) = resources(template, "AWS::Events::Rule").values()
+    (rule,) = [
+        r for r in resources(template, "AWS::Events::Rule").values() if "EventPattern" in r["Properties"]
+    ]
     assert rule["Properties"]["EventBusName"] == {"Ref": bus}
     assert rule["Properties"]["EventPattern"] == {"source": ["webstore"]}
     (target,) = rule["Properties"]["Targets"]
@@ -344,7 +371,7 @@ def test_alarms_cover_every_function_and_the_pipeline(synth: Synthesized) -> Non
     # errors alarm per function, plus the dispatch-failures alarm
     assert len([a for a in per_function if a["MetricName"] == "Errors"]) == len(functions) + 1
     sqs = [a["MetricName"] for a in alarms if a.get("Namespace") == "AWS/SQS"]
-    assert sqs.count("ApproximateNumberOfMessagesVisible") == 2  # both dead-letter queues
+    assert sqs.count("ApproximateNumberOfMessagesVisible") == 3  # webhooks, stream, schedule
     assert "ApproximateAgeOfOldestMessage" in sqs
     rates = [a for a in alarms if "Metrics" in a]
     assert len(rates) == 2  # 5xx rate of each API
@@ -380,3 +407,123 @@ def test_unmatched_requests_reach_the_interface_app(synth: Synthesized) -> None:
             "IntegrationUri"
         ]
         assert uri == {"Fn::GetAtt": [function_id, "Arn"]}
+
+
+# --- the clock (issue 12): the subscription processor, every minute -------------------------
+
+
+def test_the_clock_invokes_the_processor_every_minute_with_a_dead_letter_queue(synth: Synthesized) -> None:
+    clock = synth.stack.clock
+    processor = logical_id(synth, clock.processor.function)
+    dead = logical_id(synth, clock.dead_letters)
+    schedules = [
+        (name, rule["Properties"])
+        for name, rule in resources(synth.template, "AWS::Events::Rule").items()
+        if "ScheduleExpression" in rule["Properties"]
+    ]
+    [(rule_id, rule)] = schedules
+    assert rule["ScheduleExpression"] == "rate(1 minute)"
+    assert rule["State"] == "ENABLED"
+    (target,) = rule["Targets"]
+    assert target["Arn"] == {"Fn::GetAtt": [processor, "Arn"]}
+    assert target["DeadLetterConfig"] == {"Arn": {"Fn::GetAtt": [dead, "Arn"]}}
+    assert target["RetryPolicy"] == {"MaximumEventAgeInSeconds": 60, "MaximumRetryAttempts": 2}
+    # Only this rule may invoke the processor; only this rule may send to its dead letters.
+    permissions = [
+        p["Properties"]
+        for p in resources(synth.template, "AWS::Lambda::Permission").values()
+        if p["Properties"]["FunctionName"] == {"Fn::GetAtt": [processor, "Arn"]}
+    ]
+    assert permissions == [
+        {
+            "Action": "lambda:InvokeFunction",
+            "FunctionName": {"Fn::GetAtt": [processor, "Arn"]},
+            "Principal": "events.amazonaws.com",
+            "SourceArn": {"Fn::GetAtt": [rule_id, "Arn"]},
+        }
+    ]
+    queue_policies = [
+        statement
+        for policy in resources(synth.template, "AWS::SQS::QueuePolicy").values()
+        if {"Ref": dead} in policy["Properties"]["Queues"]
+        for statement in policy["Properties"]["PolicyDocument"]["Statement"]
+        if statement["Effect"] == "Allow"
+    ]
+    assert [s["Principal"] for s in queue_policies] == [{"Service": "events.amazonaws.com"}]
+    assert queue_policies[0]["Condition"] == {
+        "ArnEquals": {"aws:SourceArn": {"Fn::GetAtt": [rule_id, "Arn"]}}
+    }
+    # A failed run is retried by the next minute's, not by Lambda on top of it.
+    (invoke_config,) = resources(synth.template, "AWS::Lambda::EventInvokeConfig").values()
+    assert invoke_config["Properties"]["MaximumRetryAttempts"] == 0
+    assert invoke_config["Properties"]["FunctionName"] == {"Ref": processor}
+
+
+def test_the_processor_may_touch_the_table_the_bus_and_the_gateway_key_and_nothing_else(
+    synth: Synthesized,
+) -> None:
+    clock = synth.stack.clock
+    each = consumer_of(Trigger.SCHEDULE)
+    # Renewals charge each store's own gateway: the key that opens its sealed Stripe secret.
+    assert each.consumer.access == {Access.TABLE_READ, Access.TABLE_WRITE, Access.BUS_PUT, Access.GATEWAY_KEY}
+    template, _, function = functions_by_handler(synth)[each.handler_path]
+    assert template is synth.template
+    assert function["Properties"]["Environment"]["Variables"]["POWERTOOLS_SERVICE_NAME"] == SERVICE
+    table = logical_id(synth, synth.stack.data.table)
+    bus = logical_id(synth, synth.stack.bus)
+    key = logical_id(synth, synth.stack.data.webhook_key)
+    allowed = {
+        *((a, "table") for a in (*TABLE_READ_ACTIONS, *TABLE_WRITE_ACTIONS)),
+        ("events:PutEvents", "bus"),
+        ("secretsmanager:GetSecretValue", "key"),
+        ("secretsmanager:DescribeSecret", "key"),
+        # Tracing, as every function.
+        ("xray:PutTraceSegments", "*"),
+        ("xray:PutTelemetryRecords", "*"),
+    }
+    seen = set()
+    for statement in policy_statements(template, function):
+        listed = statement["Resource"] if isinstance(statement["Resource"], list) else [statement["Resource"]]
+        for action in statement_actions(statement):
+            for resource in listed:
+                text = json.dumps(resource)
+                kind = (
+                    "table" if table in text else "bus" if bus in text else "key" if key in text else resource
+                )
+                assert (action, kind) in allowed, f"the processor may {action} on {text}"
+                seen.add((action, kind))
+    assert {a for a, kind in seen if kind == "table"} == {*TABLE_READ_ACTIONS, *TABLE_WRITE_ACTIONS}
+    assert ("events:PutEvents", "bus") in seen and ("secretsmanager:GetSecretValue", "key") in seen
+    assert clock.processor.access == each.consumer.access
+
+
+def test_the_clock_alarms_on_errors_overdue_items_and_dead_letters(synth: Synthesized) -> None:
+    alarms = list(resources(synth.template, "AWS::CloudWatch::Alarm").values())
+    processor = {"Ref": logical_id(synth, synth.stack.clock.processor.function)}
+    errors = [
+        a["Properties"]
+        for a in alarms
+        if a["Properties"].get("MetricName") == "Errors"
+        and a["Properties"].get("Dimensions") == [{"Name": "FunctionName", "Value": processor}]
+    ]
+    assert len(errors) == 1 and errors[0]["AlarmActions"]
+    (overdue,) = [a["Properties"] for a in alarms if a["Properties"].get("MetricName") == OVERDUE_METRIC]
+    assert overdue["Namespace"] == "Webstore"
+    assert overdue["Dimensions"] == [{"Name": "service", "Value": SERVICE}]
+    assert overdue["Statistic"] == "Maximum"
+    assert overdue["Threshold"] == OVERDUE_ALARM_SECONDS == 600
+    assert overdue["ComparisonOperator"] == "GreaterThanOrEqualToThreshold"
+    assert overdue["TreatMissingData"] == "breaching"  # no run reporting: the clock stopped
+    assert overdue["AlarmActions"]
+    (parked,) = [a["Properties"] for a in alarms if a["Properties"].get("MetricName") == PARKED_METRIC]
+    assert parked["Dimensions"] == [{"Name": "service", "Value": SERVICE}]
+    assert (parked["Threshold"], parked["TreatMissingData"]) == (1, "notBreaching")
+    assert parked["AlarmActions"]
+    dead = {"Fn::GetAtt": [logical_id(synth, synth.stack.clock.dead_letters), "QueueName"]}
+    depth = [
+        a["Properties"]
+        for a in alarms
+        if a["Properties"].get("MetricName") == "ApproximateNumberOfMessagesVisible"
+        and a["Properties"].get("Dimensions") == [{"Name": "QueueName", "Value": dead}]
+    ]
+    assert len(depth) == 1 and depth[0]["Threshold"] == 1 and depth[0]["AlarmActions"]

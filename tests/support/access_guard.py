@@ -121,6 +121,29 @@ class GuardedPublisher:
         return getattr(self.inner, name)
 
 
+class GuardedSecretBox:
+    """The sealing key under the guard: opening a sealed secret (a webhook signing secret, a
+    store's Stripe keys) needs the key's access, as the stack grants Secrets Manager reads."""
+
+    KEY_ACCESS = frozenset({Access.WEBHOOK_KEY, Access.GATEWAY_KEY})
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def open(self, sealed: str) -> str:
+        invocation = _current.get()
+        if invocation is not None and not invocation.access & self.KEY_ACCESS:
+            problem = "opened a sealed secret without the sealing key's access"
+            invocation.refuse(problem)
+            raise ClientError(
+                {"Error": {"Code": "AccessDeniedException", "Message": problem}}, "GetSecretValue"
+            )
+        return str(self.inner.open(sealed))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
 @contextmanager
 def enforced(name: str, access: frozenset[Access]) -> Iterator[Invocation]:
     """Run a handler under the guard; fails the test if it went beyond `access`."""
@@ -130,6 +153,8 @@ def enforced(name: str, access: frozenset[Access]) -> Iterator[Invocation]:
     )
     if not isinstance(services.publisher, GuardedPublisher):
         services.publisher = GuardedPublisher(services.publisher)
+    if not isinstance(services.secrets, GuardedSecretBox):
+        services.secrets = GuardedSecretBox(services.secrets)  # type: ignore[assignment]
     invocation = Invocation(name, frozenset(access))
     token = _current.set(invocation)
     try:

@@ -6,7 +6,8 @@ import re
 from pathlib import Path
 
 from webstore.checkout.gateway import SandboxGateway
-from webstore.payments.gateways import GATEWAYS, MANUAL, SANDBOX, UNKNOWN_GATEWAY_ID, gateway_id
+from webstore.checkout.stripe_gateway import StripeGateway
+from webstore.payments.gateways import GATEWAYS, MANUAL, SANDBOX, STRIPE, UNKNOWN_GATEWAY_ID, gateway_id
 from webstore.payments.order import Order
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -22,5 +23,11 @@ def test_ids_are_distinct_and_every_source_uses_the_table() -> None:
     assert len(ids) == len(GATEWAYS) and UNKNOWN_GATEWAY_ID not in ids
     assert (SandboxGateway.gateway_id, SandboxGateway.name) == (SANDBOX.id, SANDBOX.name)
     assert Order.model_fields["gateway"].default == MANUAL.name
-    assert [gateway_id(name) for name in ("Manual", "Sandbox", "Stripe")] == [1, 2, UNKNOWN_GATEWAY_ID]
+    assert (StripeGateway.gateway_id, StripeGateway.name) == (STRIPE.id, STRIPE.name)
+    assert [gateway_id(name) for name in ("Manual", "Sandbox", "Stripe", "PayPal")] == [
+        1,
+        2,
+        3,
+        UNKNOWN_GATEWAY_ID,
+    ]
     assert "gateway id 2" in (DOCS / "checkout.md").read_text()

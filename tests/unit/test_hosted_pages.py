@@ -11,8 +11,9 @@ from decimal import Decimal
 
 from functions.pages import render
 from webstore.basket import Basket, BasketLine
-from webstore.catalog import Store
+from webstore.catalog import PackageType, Store, Tax, TaxMode
 from webstore.checkout import pages as checkout_pages
+from webstore.checkout.summary import order_summary
 from webstore.errors import Conflict, NotFound
 from webstore.storefront import pages
 from webstore.storefront.auth_page import form_page
@@ -28,7 +29,7 @@ def store() -> Store:
 
 
 def basket() -> Basket:
-    line = BasketLine(package_id=1, category_id=1, ident="pkg_1_1", name="<Sword>", line_price=Decimal("2.5"))
+    line = BasketLine(package_id=1, category_id=1, ident="pkg_1_1", name="<Sword>", base_price=Decimal("2.5"))
     return Basket(
         ident="1-" + "a" * 32, account_id=1, currency="USD", created_at=NOW, updated_at=NOW, lines=[line]
     )
@@ -41,11 +42,26 @@ def style_hashes(html: str) -> list[str]:
     ]
 
 
+def checkout_view(s: Store) -> checkout_pages.CheckoutView:
+    return checkout_pages.CheckoutView(
+        store=s,
+        summary=order_summary(basket(), s, NOW),
+        pay_url="https://x.test/pay",
+        attempt_key="k" * 16,
+    )
+
+
+def receipt_view(s: Store) -> checkout_pages.ReceiptView:
+    return checkout_pages.ReceiptView(
+        store=s, summary=order_summary(basket(), s, NOW), transaction_id="tbx-1-0"
+    )
+
+
 def test_every_hosted_page_is_the_one_frame_whose_style_its_policy_allows() -> None:
     rendered = [
         form_page(AuthPrompt(store(), basket(), "https://shop.test/back")),
-        checkout_pages.checkout_page(basket(), pay_url="https://x.test/pay", attempt_key="k" * 16),
-        checkout_pages.receipt_page(basket(), "tbx-1-00000000"),
+        checkout_pages.checkout_page(checkout_view(store())),
+        checkout_pages.receipt_page(receipt_view(store())),
         checkout_pages.message_page("Checkout", "Your basket is empty."),
         pages.problem_page("Cannot log in", "Basket not found"),
     ]
@@ -57,11 +73,34 @@ def test_every_hosted_page_is_the_one_frame_whose_style_its_policy_allows() -> N
         assert f"style-src 'sha256-{pages.STYLE_HASH}'" in policy and "unsafe-inline" not in policy
 
 
+def test_a_branded_page_brings_the_policy_that_allows_its_theme_and_images() -> None:
+    branded = store().model_copy(update={"primary_color": "#2D1B69", "logo": "https://img.test/logo.png"})
+    for page in (
+        checkout_pages.checkout_page(checkout_view(branded)),
+        checkout_pages.receipt_page(receipt_view(branded)),
+    ):
+        [frame, theme] = style_hashes(page)
+        assert frame == pages.STYLE_HASH and ":root{--brand:#2d1b69;--on-brand:#ffffff" in page
+        result = pages.PageResult(402, page)
+        assert result.csp is not None and result.csp == page.policy
+        assert f"style-src 'sha256-{frame}' 'sha256-{theme}';" in result.csp
+        assert "img-src https: http:;" in result.csp and "script-src" not in result.csp
+        assert '<img src="https://img.test/logo.png" alt=""' in page
+    own = pages.content_security_policy("https://shop.test/")
+    assert pages.PageResult(html=checkout_pages.checkout_page(checkout_view(branded)), csp=own).csp == own
+
+
+def test_an_unstyled_store_adds_no_stylesheet_and_no_logo_of_another_scheme() -> None:
+    plain = store().model_copy(update={"logo": "javascript:alert(1)"})
+    page = checkout_pages.checkout_page(checkout_view(plain))
+    assert style_hashes(page) == [pages.STYLE_HASH] and "javascript:" not in page and "<img" not in page
+
+
 def test_values_are_escaped_and_the_store_language_is_kept() -> None:
     html = form_page(AuthPrompt(store(), basket(), 'https://shop.test/?a="><b>'), username="<i>", error="<u>")
     assert "Demo &lt;Craft&gt;" in html and "&quot;&gt;&lt;b&gt;" in html
     assert "<i>" not in html and "<u>" not in html and '<html lang="de">' in html
-    assert "&lt;Sword&gt;" in checkout_pages.summary(basket())
+    assert "&lt;Sword&gt;" in checkout_pages.order(order_summary(basket(), store(), NOW))
 
 
 def test_form_action_allows_the_return_origin_only() -> None:
@@ -97,3 +136,68 @@ def test_a_result_brings_its_own_policy_and_redirects_are_not_stored() -> None:
     moved = render(lambda: pages.PageResult(redirect="https://shop.test/thanks"))
     assert moved.status_code == 303 and moved.headers["location"] == "https://shop.test/thanks"
     assert moved.headers["cache-control"] == "no-store" and moved.headers["referrer-policy"] == "no-referrer"
+
+
+def test_a_processor_fills_the_payment_slot_and_keeps_the_rest_of_the_form() -> None:
+    method = checkout_pages.PaymentMethod(
+        fields=pages.Safe("<div id=payment-element></div>"),
+        form_attributes=pages.Safe('id=stripe-payment method=post action="#" data-client-secret="cs"'),
+        scripts=pages.Safe('<script src="https://js.stripe.test/v3"></script>'),
+        policy="script-src https://js.stripe.test; frame-src https://js.stripe.test",
+    )
+    s = store().model_copy(update={"primary_color": "#2d1b69"})
+    page = checkout_pages.checkout_page(checkout_view(s), payment_method=method)
+    assert '<form id=stripe-payment method=post action="#" data-client-secret="cs">' in page
+    assert "<div id=payment-element></div>" in page and "name=card_number" not in page
+    assert 'name="email"' in page and 'id="pay" type="submit"' in page
+    assert page.endswith("</main>\n</body>\n</html>\n") and '<script src="https://js.stripe.test/v3">' in page
+    assert page.policy is not None and page.policy.endswith(
+        "frame-ancestors 'none'; script-src https://js.stripe.test; frame-src https://js.stripe.test"
+    )
+    assert (
+        "sha256-"
+        + pages.style_hash(":root{--brand:#2d1b69;--on-brand:#ffffff;--link:#2d1b69;--accent:#2d1b69}")
+        in page.policy
+    )
+    sandbox = checkout_pages.checkout_page(checkout_view(s))
+    assert (
+        '<form method=post action="https://x.test/pay" id="pay-form">' in sandbox
+        and "name=card_number" in sandbox
+    )
+
+
+def test_the_receipt_links_the_subscriptions_page_when_it_has_one() -> None:
+    line = BasketLine(
+        package_id=1,
+        category_id=1,
+        ident="pkg_1_1",
+        name="VIP",
+        base_price=Decimal("4.99"),
+        type=PackageType.SUBSCRIPTION,
+        expiry_length=1,
+    )
+    paid = Basket(
+        ident="1-" + "b" * 32, account_id=1, currency="USD", created_at=NOW, updated_at=NOW, lines=[line]
+    )
+    view = checkout_pages.ReceiptView(
+        store=store(),
+        summary=order_summary(paid, store(), NOW),
+        transaction_id="tbx-1-0",
+        manage_url='https://shop.test/subscriptions/tok?a="b"',
+    )
+    page = checkout_pages.receipt_page(view)
+    href = "https://shop.test/subscriptions/tok?a=&quot;b&quot;"
+    assert f'<a id=manage href="{href}">Manage or cancel your subscription</a>' in page
+    assert "<dt>Next renewal</dt><dd>1 July 2026</dd>" in page and "on this receipt" in page
+    without = checkout_pages.receipt_page(receipt_view(store()))
+    assert "id=manage" not in without and "Your subscription" not in without
+
+
+def test_inclusive_tax_is_a_note_under_the_rows() -> None:
+    taxed = store().model_copy(update={"tax": Tax(mode=TaxMode.INCLUSIVE, rate=Decimal(20))})
+    priced = basket()
+    priced.lines[0].base_price = Decimal("12.00")
+    priced.reprice(taxed, NOW)
+    html = checkout_pages.order(order_summary(priced, taxed, NOW))
+    assert '<p class="note">Prices include $2.00 USD sales tax (20%).</p>' in html
+    assert "Sales tax</th>" not in html and 'data-amount="12.00">$12.00 USD</td></tr></tbody>' in html

@@ -24,14 +24,16 @@ from decimal import Decimal
 
 from webstore.basket import Basket
 from webstore.catalog import Package, PackageType, Store
-from webstore.checkout import pages
+from webstore.checkout import pages, stripe_page
 from webstore.checkout.gateway import (
     ChargeRequest,
     ChargeResult,
     ChargeStatus,
     PaymentGateway,
-    SandboxGateway,
 )
+from webstore.checkout.gateway_choice import gateway_for_store, gateway_refusal
+from webstore.checkout.stripe_gateway import StripeGateway
+from webstore.checkout.summary import order_summary
 from webstore.errors import DomainError, Invalid
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
@@ -50,11 +52,15 @@ from webstore.repo.store import StoreRepository, StoreView
 from webstore.repo.users import User
 from webstore.services import Services
 from webstore.storefront.baskets import CHECKOUT_CLAIM_TIMEOUT, Loaded, load, reprice
+from webstore.storefront.inputs import check_email
 from webstore.storefront.pages import PageResult  # the hosted pages' one result type
 
 logger = logging.getLogger(__name__)
 
 ATTEMPT_KEY = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+CONSENT_REQUIRED = (
+    "This basket holds a subscription: tick the box to agree to its recurring charge before paying."
+)
 
 
 def checkout_url(services: Services, ident: str) -> str:
@@ -65,9 +71,15 @@ def receipt_url(services: Services, ident: str) -> str:
     return f"{checkout_url(services, ident)}/receipt"
 
 
-def gateway_for(services: Services) -> PaymentGateway:
-    """The sandbox everywhere for now; a real processor is one more adapter behind the port."""
-    return SandboxGateway()
+def return_url(services: Services, ident: str) -> str:
+    """Where a processor sends the player back after paying (checkout.stripe_checkout)."""
+    return f"{checkout_url(services, ident)}/return"
+
+
+def gateway_for(services: Services, store: Store) -> PaymentGateway:
+    """The store's gateway: its Stripe account, else the sandbox (refused in production unless
+    the store opts in: checkout.gateway_choice)."""
+    return gateway_for_store(services, store)
 
 
 # --- the page ------------------------------------------------------------------------------
@@ -87,16 +99,46 @@ def checkout_page(services: Services, ident: str) -> PageResult:
             ),
         )
     reprice(basket, loaded.store, services.now())
-    return PageResult(html=_form(services, basket))
+    gateway = gateway_for(services, loaded.store)
+    if isinstance(gateway, StripeGateway):  # the Payment Element instead of the card form
+        return stripe_page.page(
+            services, basket, loaded.store, gateway, return_url=return_url(services, ident)
+        )
+    return PageResult(html=_form(services, basket, store=loaded.store))
 
 
-def _form(services: Services, basket: Basket, error: str = "") -> str:
-    return pages.checkout_page(
+def _form(
+    services: Services, basket: Basket, error: str = "", *, store: Store | None = None, field: str = ""
+) -> str:
+    """The checkout form (with `error`: again, after a refused payment). Without `store` (a
+    path that did not read it) the page is unbranded."""
+    store = store or _unbranded(basket)
+    view = pages.CheckoutView.of(
         basket,
+        store,
+        services.now(),
         pay_url=f"{checkout_url(services, basket.ident)}/pay",
         attempt_key=secrets.token_urlsafe(24),
         error=error,
+        error_field=field,
     )
+    return pages.checkout_page(view)
+
+
+def _unbranded(basket: Basket) -> Store:
+    """A stand-in store for rendering only: the basket's currency, no name, theme or links."""
+    return Store(
+        id=basket.account_id,
+        name="Checkout",
+        currency=basket.currency,
+        created_at=basket.created_at,
+        public_token="-",
+        checkout_key_hash="-",
+    )
+
+
+def _has_subscription(basket: Basket) -> bool:
+    return any(line.type is PackageType.SUBSCRIPTION and not line.dynamic for line in basket.lines)
 
 
 def _not_payable(loaded: Loaded) -> str:
@@ -114,32 +156,55 @@ def _not_payable(loaded: Loaded) -> str:
 
 
 def pay(
-    services: Services, ident: str, key: str, card_number: str, shown_amount: str | None = None
+    services: Services,
+    ident: str,
+    key: str,
+    card_number: str,
+    shown_amount: str | None = None,
+    *,
+    consent: bool = False,
+    email: str | None = None,
 ) -> PageResult:
     """Pay for the basket under attempt `key`. `shown_amount`: the amount due the form showed;
-    a new attempt never charges more (the store's prices went up meanwhile: the form again)."""
+    a new attempt never charges more (the store's prices went up meanwhile: the form again).
+    `consent`: the player ticked the recurring-charge box (required for a subscription).
+    `email`: the receipt address the form sent (blank: keep the basket's), stored by the claim."""
     if not ATTEMPT_KEY.match(key or ""):
         raise Invalid("attempt_key is missing or malformed; reload the checkout page", field="attempt_key")
     # One read: the basket, its store, this attempt, and the basket's order if already recorded.
     loaded = load(services, ident, None, BasketReads(checkout_attempt=key, order=order_key(ident)))
     basket = loaded.basket
+    try:
+        basket.email = check_email(email or "") or basket.email
+    except Invalid as refused:
+        if basket.complete or loaded.order is not None:
+            raise
+        basket.email = (email or "")[:254]  # shown again to be corrected (this copy is not stored)
+        return PageResult(422, _form(services, basket, refused.detail, store=loaded.store, field="email"))
     previous = loaded.attempt
     now = services.now()
     if loaded.order is not None:  # paid already (perhaps by an attempt that died before completing)
-        return _already_paid(services, loaded, key, gateway_for(services), now)
+        return _already_paid(services, loaded, key, gateway_for(services, loaded.store), now)
     if basket.complete:
         return _after_payment(services, basket)
     if previous is not None and previous.status is AttemptStatus.DECLINED:
-        return PageResult(402, _form(services, basket, previous.reason or "The payment was declined"))
+        return PageResult(
+            402, _form(services, basket, previous.reason or "The payment was declined", store=loaded.store)
+        )
     if previous is not None and basket.checkout_attempt != key:
         # This attempt's claim was taken over after it timed out: it must not charge now, and
         # whatever it charged before it stopped goes back (idempotent).
-        refunded = gateway_for(services).refund_attempt(key)
+        refunded = gateway_for(services, loaded.store).refund_attempt(key)
         _release(services, basket, key, now, reason="superseded by a newer attempt")
-        return PageResult(409, _form(services, basket, _superseded(refunded)))
-    refusal = _not_payable(loaded)
+        return PageResult(409, _form(services, basket, _superseded(refunded), store=loaded.store))
+    refusal = _not_payable(loaded) or gateway_refusal(services, loaded.store)
     if refusal:
+        _give_back(services, loaded.store, key)
         return PageResult(422, pages.message_page("Checkout", refusal))
+    if previous is None and not consent and _has_subscription(basket):
+        _give_back(services, loaded.store, key)  # a processor's payment made without it goes back
+        reprice(basket, loaded.store, now)
+        return PageResult(422, _form(services, basket, CONSENT_REQUIRED, store=loaded.store))
     # What the store sells now: the catalog (fulfilment uses this read too), the buyer and the
     # coupons' current definitions, each read once, before anything is claimed or charged.
     catalog = start_read(StoreRepository(services.table).operator_view, basket.account_id)
@@ -156,6 +221,7 @@ def pay(
     try:
         basket.as_sold_now(_catalog_of(view, basket, tiers.values()), current.coupons, now, tiers)
     except DomainError as refused:
+        _give_back(services, loaded.store, key)
         return PageResult(
             422,
             pages.message_page(
@@ -167,16 +233,16 @@ def pay(
             "The store's prices went up since this page was shown: the total is now "
             f"{basket.total_price - basket.giftcard_amount} {basket.currency}. Check it and pay again."
         )
-        return PageResult(409, _form(services, basket, message))
+        return PageResult(409, _form(services, basket, message, store=loaded.store))
     if previous is None:
         superseded = basket.checkout_attempt  # a stale claim of an attempt that stopped, or None
         try:
             _claim(services, basket, key, now)
         except AlreadyPaid:  # recorded since the read: answer as if the read had seen it
-            return pay(services, ident, key, card_number)
+            return pay(services, ident, key, card_number, consent=consent, email=email)
     else:
         superseded = previous.taken_over
-    gateway = gateway_for(services)
+    gateway = gateway_for(services, loaded.store)
     if superseded:
         # The order is not recorded (the claim checked) and the old attempt can no longer record
         # it (fulfilment checks the claim): whatever it charged goes back. The claim kept its
@@ -187,17 +253,32 @@ def pay(
 
     try:
         charge = gateway.charge(
-            ChargeRequest(key, amount_due, basket.currency, f"Basket {ident}", card_number, basket.email)
+            ChargeRequest(
+                key,
+                amount_due,
+                basket.currency,
+                f"Basket {ident}",
+                card_number,
+                basket.email,
+                save_method=_has_subscription(basket),  # renewals charge it off-session
+            )
         )
     except Exception as error:  # the processor may or may not have taken the money
-        return _unfulfilled(services, basket, key, gateway, error)
+        return _unfulfilled(services, basket, key, gateway, error, store=loaded.store)
     if charge.status is ChargeStatus.DECLINED:
         _release(services, basket, key, now, reason=charge.reason)
         _publish_declined(services, basket, charge.reason, gateway.name)
-        return PageResult(402, _form(services, basket, charge.reason))
+        return PageResult(402, _form(services, basket, charge.reason, store=loaded.store))
     if charge.status is ChargeStatus.REDIRECT:
         return PageResult(redirect=charge.redirect_url)
-    return settle(services, basket, key, amount_due, charge, view=view, buyer=current.user)
+    return settle(services, basket, key, amount_due, charge, view=view, buyer=current.user, gateway=gateway)
+
+
+def _give_back(services: Services, store: Store, key: str) -> None:
+    """A refused attempt: what a processor already took for it (a payment confirmed in the page
+    before the pay step ran) goes back. The sandbox takes nothing before the pay step."""
+    if store.gateways.stripe is not None:
+        gateway_for(services, store).refund_attempt(key)
 
 
 def _price_changed(basket: Basket, store: Store, now: datetime, shown_amount: str | None) -> bool:
@@ -260,6 +341,7 @@ def settle(
     *,
     view: StoreView | None = None,
     buyer: User | None = None,
+    gateway: PaymentGateway | None = None,
 ) -> PageResult:
     """A paid charge: fulfil the order (idempotent per basket) and complete the basket.
 
@@ -267,12 +349,15 @@ def settle(
     an order fulfilment refuses (a coupon or gift card ran out meanwhile, the claim was taken
     over), any unexpected error before the payment is recorded, and an order that another
     attempt's charge already paid all refund this charge."""
-    gateway = gateway_for(services)
+    if gateway is None:
+        store = view.store if view is not None else StoreRepository(services.table).store(basket.account_id)
+        gateway = gateway_for(services, store)
     now = services.now()
     try:
-        payment = fulfil(services, _order(basket, amount_due, gateway.name, key), view, buyer)
+        order = _order(basket, amount_due, gateway.name, key, charge.saved_method)
+        payment = fulfil(services, order, view, buyer)
     except Exception as error:
-        return _unfulfilled(services, basket, key, gateway, error)
+        return _unfulfilled(services, basket, key, gateway, error, store=view.store if view else None)
     if payment.checkout_attempt != key:  # recorded under another charge: this one is a second
         refunded = gateway.refund_attempt(key)
         _release(services, basket, key, now, reason="the order was already paid")
@@ -282,7 +367,13 @@ def settle(
 
 
 def _unfulfilled(
-    services: Services, basket: Basket, key: str, gateway: PaymentGateway, error: Exception
+    services: Services,
+    basket: Basket,
+    key: str,
+    gateway: PaymentGateway,
+    error: Exception,
+    *,
+    store: Store | None = None,
 ) -> PageResult:
     """Fulfilment failed after the charge. If the order was recorded all the same (the error
     came after its transaction), the payment stands and a resubmit finishes; otherwise the
@@ -306,7 +397,7 @@ def _unfulfilled(
         logger.exception("checkout: fulfilment failed after the charge; refunded=%s", refunded)
     outcome = "your payment was refunded" if refunded else "contact the store for a refund"
     message = f"We could not complete the order ({reason}); {outcome}."
-    return PageResult(409, _form(services, basket, message))
+    return PageResult(409, _form(services, basket, message, store=store))
 
 
 def _already_paid(
@@ -391,8 +482,9 @@ def _after_payment(services: Services, basket: Basket) -> PageResult:
     return PageResult(redirect=receipt_url(services, basket.ident))
 
 
-def _order(basket: Basket, amount_due: Decimal, gateway: str, key: str) -> Order:
+def _order(basket: Basket, amount_due: Decimal, gateway: str, key: str, saved_method: str) -> Order:
     return Order(
+        saved_method=saved_method,
         account_id=basket.account_id,
         idempotency_key=order_key(basket.ident),
         checkout_attempt=key,
@@ -474,7 +566,21 @@ def _publish_declined(services: Services, basket: Basket, reason: str, gateway: 
 
 
 def receipt(services: Services, ident: str) -> PageResult:
-    basket = BasketRepository(services.table).get(ident)
+    """The paid basket as the checkout showed it (priced as of its completion), with its
+    transaction id; read with its store (one round trip) for the store's name and look."""
+    loaded = load(services, ident, None)
+    basket, store = loaded.basket, loaded.store
     if not basket.complete or not basket.transaction_id:
         return PageResult(redirect=checkout_url(services, ident))
-    return PageResult(html=pages.receipt_page(basket, basket.transaction_id))
+    view = pages.ReceiptView(
+        store=store,
+        summary=order_summary(basket, store, basket.updated_at),
+        transaction_id=basket.transaction_id,
+        username=basket.username,
+        email=basket.email or "",
+        continue_url=basket.complete_url,
+        manage_url=f"{checkout_url(services, ident)}/subscription"
+        if any(line.type is PackageType.SUBSCRIPTION for line in basket.lines)
+        else None,
+    )
+    return PageResult(html=pages.receipt_page(view))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from webstore.errors import Conflict, Invalid
 from webstore.payments import planning
 from webstore.payments.events import publish_status
+from webstore.payments.gateway_refunds import refund_at_processor
 from webstore.payments.recording import run_pending_chunks
 from webstore.payments.status import TRANSITIONS, PaymentStatus, transition
 from webstore.repo import Transaction, start_read
@@ -20,6 +21,7 @@ from webstore.repo.sequences import IdAllocation, SequenceRepository
 from webstore.repo.store import StoreRepository
 from webstore.repo.users import UserRepository
 from webstore.services import Services
+from webstore.subscriptions import endings
 
 # Room the status change's transaction keeps for its own actions (payment, players' counters)
 # beside the first chunk of commands.
@@ -29,9 +31,17 @@ _QUEUEING = frozenset(new for (_, new), change in TRANSITIONS.items() if change.
 
 
 def change_payment(
-    services: Services, account_id: int, transaction_id: str, status: str | None, username: str | None
+    services: Services,
+    account_id: int,
+    transaction_id: str,
+    status: str | None,
+    username: str | None,
+    *,
+    refunded_at_processor: bool = False,
 ) -> PaymentRecord:
-    """Change status and/or reassign the payment to another player; the payment as it is now."""
+    """Change status and/or reassign the payment to another player; the payment as it is now.
+    A refund of a payment a processor took goes back through it first (unless it reports the
+    refund itself: `refunded_at_processor`) and is recorded only when it accepted."""
     if status is None and username is None:
         raise Invalid("Send status and/or username", field="status")
     new_status = PaymentStatus.parse_stored(status) if status is not None else None
@@ -41,7 +51,8 @@ def change_payment(
     view_read = start_read(StoreRepository(services.table).operator_view, account_id) if queues else None
     sequences = SequenceRepository(services.table)
     ids_read = start_read(sequences.read, account_id) if queues else None
-    payment = PaymentRepository(services.table).by_transaction(account_id, transaction_id)
+    repo = PaymentRepository(services.table)
+    payment = repo.by_transaction(account_id, transaction_id)
     new_status = new_status or payment.status
     change = transition(payment.status, new_status) if new_status != payment.status else None
     new_owner = UserRepository(services.table).ensure(username) if username else None
@@ -49,25 +60,32 @@ def change_payment(
         new_owner = None
     if change is None and new_owner is None:
         return payment
+    if new_status is PaymentStatus.REFUND and change is not None and not refunded_at_processor:
+        refund_at_processor(services, payment)
 
     now = services.now()
     new_plan = None
     planned: list[QueuedCommand] = []
+    ending = None
     if change is not None and change.trigger is not None and change.trigger.value not in payment.plans:
         new_plan = change.trigger.value
         view = view_read.result() if view_read else StoreRepository(services.table).operator_view(account_id)
         planned = planning.commands_for(payment.lines, view, change.trigger, now)
+        # A subscription payment refunded or charged back ends its subscription at once: its
+        # expiry commands join this plan (docs/subscriptions.md).
+        ending = endings.ending_by_payment(services, payment, new_plan, view, now)
+        planned += ending.expiry_commands if ending else []
+    room = planning.MAX_TRANSACTION_ACTIONS - _CHANGE_ACTIONS - endings.action_count(ending)
 
     def build(ids: IdAllocation) -> tuple[Transaction, PaymentRecord]:
+        """The change's transaction, its command ids taken from `ids` (built again on contention)."""
         updated = planning.reassigned(payment, new_owner) if new_owner else payment.model_copy(deep=True)
         updated.status = new_status
         updated.updated_at = now
         first_chunk = []
         if new_plan is not None:
             commands = planning.with_ids(planned, ids.take("command", len(planned)), payment.id)
-            first_chunk = planning.plan_commands(
-                updated, new_plan, commands, planning.MAX_TRANSACTION_ACTIONS - _CHANGE_ACTIONS
-            )
+            first_chunk = planning.plan_commands(updated, new_plan, commands, room)
         tx = Transaction(services.table)
         PaymentRepository.add_change(
             tx,
@@ -87,6 +105,8 @@ def change_payment(
                     tx, account_id, counter_change.username_id, counter_change.counters
                 )
         QueueRepository(services.table).add_enqueue(tx, account_id, first_chunk)
+        if ending is not None:
+            endings.add_ending(tx, ending)
         return tx, updated
 
     try:
@@ -97,7 +117,11 @@ def change_payment(
     if change is not None and change.trigger is not None:
         run_pending_chunks(services, updated, change.trigger.value)
     if change is not None:
-        publish_status(services.publisher, updated, change.event)
+        recurring = ending.after if ending else None
+        initial = None  # the subscription's first payment, when this is a renewal's
+        if recurring is not None and recurring.initial_payment_id != updated.id:
+            initial = repo.get(account_id, recurring.initial_payment_id)
+        publish_status(services.publisher, updated, change.event, recurring=recurring, initial=initial)
     return updated
 
 

@@ -1,6 +1,7 @@
 """The events of a payment: `payment.*` with the payment subject, and `recurring-payment.*` for
-its subscription lines. Event ids derive from the payment, so a re-run publishes the same ids
-and receivers dedupe them."""
+the subscription (webstore.recurring) it starts, renews or ends. Event ids derive from the
+payment (and the subscription's change), so a re-run publishes the same ids and receivers
+dedupe them."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from typing import Any
 
 from webstore.event_types import EventType
 from webstore.events import DomainEvent, Publisher
-from webstore.payments.status import RECURRING_FOLLOWS, RecurringStatus
+from webstore.payments.status import RECURRING_FOLLOWS
 from webstore.payments.subject import SubjectLine, SubjectPayment, payment_subject
-from webstore.repo.payments import PaymentLine, PaymentRecord
+from webstore.recurring import RecurringPayment
+from webstore.repo.payments import PaymentRecord
 
 EVENT_NAMESPACE = uuid_module.UUID("6f1c2a4e-8f4b-4c1e-9d0a-2b7e5c3d9a10")
 
@@ -20,9 +22,16 @@ def event_id(account_id: int, reference: str, event_type: str) -> str:
     return str(uuid_module.uuid5(EVENT_NAMESPACE, f"{account_id}:{reference}:{event_type}"))
 
 
-def publish_status(publisher: Publisher, payment: PaymentRecord, event_type: EventType | None = None) -> None:
+def publish_status(
+    publisher: Publisher,
+    payment: PaymentRecord,
+    event_type: EventType | None = None,
+    recurring: RecurringPayment | None = None,
+    initial: PaymentRecord | None = None,
+) -> None:
     """Publish the payment in its current status (or as `event_type`), then what it means for
-    its subscription lines."""
+    the subscription it started or ended (`recurring`, as it stands after this payment;
+    `initial`: its first payment when that is not `payment`)."""
     event_type = event_type or payment.status.event_type
     publisher.publish(
         DomainEvent(
@@ -32,48 +41,72 @@ def publish_status(publisher: Publisher, payment: PaymentRecord, event_type: Eve
             id=event_id(payment.account_id, payment.transaction_id, event_type),
         )
     )
-    recurring = payment.status.recurring_event
-    if recurring and event_type in RECURRING_FOLLOWS:
-        publish_recurring(publisher, payment, recurring)
+    recurring_event = payment.status.recurring_event
+    if recurring is not None and recurring_event and event_type in RECURRING_FOLLOWS:
+        publish_recurring(publisher, recurring, recurring_event, last=payment, initial=initial)
 
 
-def publish_recurring(publisher: Publisher, payment: PaymentRecord, event_type: EventType) -> None:
-    """One event per subscription line of the payment."""
-    for line in payment.lines:
-        if not line.subscription:
-            continue
-        reference = f"{payment.transaction_id}-{line.package_id}"
-        publisher.publish(
-            DomainEvent(
-                type=event_type,
-                account_id=payment.account_id,
-                subject=recurring_subject(
-                    payment, line, reference, ended=event_type is EventType.RECURRING_ENDED
-                ),
-                id=event_id(payment.account_id, reference, event_type),
-            )
+def publish_recurring(
+    publisher: Publisher,
+    recurring: RecurringPayment,
+    event_type: EventType,
+    *,
+    last: PaymentRecord,
+    initial: PaymentRecord | None = None,
+) -> None:
+    """One `recurring-payment.*` event; its id is derived from what changed (a re-run of the
+    same change publishes the same id, receivers dedupe it)."""
+    publisher.publish(
+        DomainEvent(
+            type=event_type,
+            account_id=recurring.account_id,
+            subject=recurring_subject(recurring, last=last, initial=initial),
+            id=event_id(recurring.account_id, recurring_event_key(recurring, event_type), event_type),
         )
+    )
+
+
+def recurring_event_key(recurring: RecurringPayment, event_type: EventType) -> str:
+    """What makes one recurring event distinct from the others of its type and subscription."""
+    ref = recurring.reference
+    if event_type is EventType.RECURRING_RENEWED:
+        return f"{ref}:{recurring.payment_sequence}"
+    if event_type is EventType.RECURRING_STATUS_CHANGED:
+        return f"{ref}:{recurring.payment_sequence}:{recurring.fail_count}:{recurring.status.value}"
+    if event_type is EventType.RECURRING_CANCELLATION_REQUESTED:
+        return f"{ref}:requested:{recurring.cancel_requested_at}"
+    if event_type is EventType.RECURRING_CANCELLATION_ABORTED:
+        return f"{ref}:aborted:{recurring.updated_at}"
+    return ref
 
 
 def recurring_subject(
-    payment: PaymentRecord, line: PaymentLine, reference: str, *, ended: bool
+    recurring: RecurringPayment, *, last: PaymentRecord, initial: PaymentRecord | None = None
 ) -> dict[str, Any]:
-    """The recurring-payment subject of one subscription line (COMPAT: recurring-payment.*)."""
-    subject = stored_payment_subject(payment)
-    status = RecurringStatus.CANCELLED if ended else RecurringStatus.ACTIVE
+    """The recurring-payment subject (COMPAT: recurring-payment.*). `initial` defaults to `last`
+    (the first payment); a pending cancellation shows as `cancelled_at` (when it was asked
+    for) and `cancel_reason` while the status is still active (docs/subscriptions.md)."""
+    last_subject = stored_payment_subject(last)
+    first = recurring.lines[0] if recurring.lines else None
+    cancelled_at = recurring.cancelled_at or recurring.cancel_requested_at
     return {
-        "reference": reference,
-        "created_at": payment.created_at.isoformat(),
-        "next_payment_at": None,
-        "status": {"id": status.id, "description": status.description},
-        "initial_payment": subject,
-        "last_payment": subject,
-        "fail_count": 0,
-        "price": {"amount": float(line.price), "currency": payment.currency},
-        "cancelled_at": payment.updated_at.isoformat() if ended else None,
-        "cancel_reason": str(payment.status) if ended else None,
-        "product": {"id": line.package_id, "name": line.name},
-        "custom": payment.custom,
+        "reference": recurring.reference,
+        "created_at": recurring.created_at.isoformat(),
+        "paused_at": None,
+        "paused_until": None,
+        "next_payment_at": recurring.next_payment_at.isoformat()
+        if recurring.next_payment_at and recurring.ongoing
+        else None,
+        "status": {"id": recurring.status.value, "description": recurring.status.description},
+        "initial_payment": stored_payment_subject(initial) if initial is not None else last_subject,
+        "last_payment": last_subject,
+        "fail_count": recurring.fail_count,
+        "price": {"amount": float(recurring.amount), "currency": recurring.currency},
+        "cancelled_at": cancelled_at.isoformat() if cancelled_at else None,
+        "cancel_reason": recurring.cancel_reason,
+        "product": {"id": first.package_id, "name": first.name} if first else None,
+        "products": [{"id": line.package_id, "name": line.name} for line in recurring.lines],
+        "custom": last.custom,
     }
 
 
@@ -109,5 +142,14 @@ def stored_payment_subject(payment: PaymentRecord) -> dict[str, Any]:
             gift_cards=[(g.card_number, g.amount) for g in payment.giftcards],
             custom=payment.custom,
             creator_code=payment.creator_code,
+            recurring_payment_reference=payment.recurring_payment_reference,
+            payment_sequence=payment_sequence(payment),
         )
     )
+
+
+def payment_sequence(payment: PaymentRecord) -> str:
+    """`oneoff`, `recurring` (a subscription's payment of subscription lines only) or `mixed`."""
+    if not payment.recurring_payment_reference:
+        return "oneoff"
+    return "recurring" if all(line.subscription for line in payment.lines) else "mixed"

@@ -18,7 +18,8 @@ class GatewayKind:
 
 MANUAL = GatewayKind(1, "Manual")  # recorded by an admin tool (POST /payments)
 SANDBOX = GatewayKind(2, "Sandbox")  # the hosted checkout's sandbox gateway
-GATEWAYS = (MANUAL, SANDBOX)
+STRIPE = GatewayKind(3, "Stripe")  # the store owner's Stripe account (checkout.stripe_gateway)
+GATEWAYS = (MANUAL, SANDBOX, STRIPE)
 UNKNOWN_GATEWAY_ID = 0  # a stored name not in the table (no adapter records one today)
 
 _BY_NAME = {gateway.name: gateway.id for gateway in GATEWAYS}

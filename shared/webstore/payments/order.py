@@ -52,6 +52,8 @@ class Order(Model):
     checkout_attempt: str | None = None
     custom: dict[str, Any] | None = None
     note: str = ""
+    # The gateway's reference of the payment method saved for off-session renewals ("": none).
+    saved_method: str = ""
 
     @field_validator("idempotency_key")
     @classmethod

@@ -6,8 +6,10 @@
 1. One transaction (retried on contention) holding every invariant: the payment id (dense, from
    the account's sequence; its command and tier ids too), the order's idempotency record, coupon
    redemptions and per-player uses, gift card balances, user_limit purchase counts, community
-   goal progress, tiers, store stats, the player records, the payment (with its command plan)
-   and the first chunk of queued commands. A failed limit raises the Conflict its repository
+   goal progress, tiers, store stats, the player records, the payment (with its command plan),
+   the first chunk of queued commands, and what it starts over time: the recurring payment of
+   its subscription lines with its first schedule item, and its timed packages' timers
+   (webstore.subscriptions.fulfilment). A failed limit raises the Conflict its repository
    named; contention re-reads.
 2. When the commands do not fit in that transaction, the rest follow in chunks of <= 100
    actions, each also advancing `chunks_done` on the payment with a condition, so a re-run
@@ -29,6 +31,7 @@ from webstore.errors import Conflict, Invalid
 from webstore.payments import planning
 from webstore.payments.events import publish_status
 from webstore.payments.order import Order
+from webstore.recurring import RecurringPayment
 from webstore.repo import Contention, Transaction
 from webstore.repo.checkout_attempts import CheckoutAttemptRepository
 from webstore.repo.payment_effects import EffectKeys, EffectReads, PaymentEffectsRepository
@@ -36,9 +39,11 @@ from webstore.repo.payments import PaymentLine, PaymentRecord, PaymentRepository
 from webstore.repo.player_tiers import PlayerTierRepository
 from webstore.repo.players import PlayerRepository
 from webstore.repo.queue import QueueRepository
+from webstore.repo.recurring_payments import RecurringPaymentRepository
 from webstore.repo.store import StoreRepository, StoreView
 from webstore.repo.users import User, UserRepository
 from webstore.services import Services
+from webstore.subscriptions import fulfilment as subscription_fulfilment
 
 MAX_ATTEMPTS = 40
 # Contention retries stop after this long even before MAX_ATTEMPTS: well inside the pay and
@@ -77,6 +82,7 @@ def fulfil(
         coupon_codes=tuple(order.coupons),
         goal_ids=tuple(goal.id for goal in view.goals),
         tier_slots=tuple((line.username_id, line.category_id) for line in tier_lines),
+        timers=subscription_fulfilment.timer_slots(lines, view),
     )
     effects = PaymentEffectsRepository(services.table)
 
@@ -108,7 +114,7 @@ def fulfil(
         except Contention:  # someone else's payment got the id first, or the same order: re-read
             _backoff(attempt)
             continue
-        return _finish(services, payment)
+        return _finish(services, payment, recording.recurring)
     raise Conflict("The store is busy; the payment was not recorded, try again")
 
 
@@ -125,11 +131,17 @@ def _payment_of_order(services: Services, account_id: int, payment_id: int) -> P
     return payment
 
 
-def _finish(services: Services, payment: PaymentRecord) -> PaymentRecord:
-    """Queue the remaining command chunks of every trigger, then publish the payment event."""
+def _finish(
+    services: Services, payment: PaymentRecord, recurring: RecurringPayment | None = None
+) -> PaymentRecord:
+    """Queue the remaining command chunks of every trigger, then publish the payment event (and
+    the start of the subscription it started: read again when resuming)."""
     for trigger in list(payment.plans):
         run_pending_chunks(services, payment, trigger)
-    publish_status(services.publisher, payment)
+    reference = payment.recurring_payment_reference
+    if recurring is None and reference == payment.transaction_id:
+        recurring = RecurringPaymentRepository(services.table).get(payment.account_id, reference)
+    publish_status(services.publisher, payment, recurring=recurring)
     return payment
 
 
@@ -176,6 +188,7 @@ class _Recording:
         self.lines = lines
         self.now = now
         self.a = order.account_id
+        self.recurring: RecurringPayment | None = None
 
     def payment(self, reads: EffectReads) -> PaymentRecord:
         self.coupons = planning.order_coupons(self.order.coupons, reads.coupons, self.buyer)
@@ -194,7 +207,7 @@ class _Recording:
     ) -> Transaction:
         tx = Transaction(self.services.table)
         effects = PaymentEffectsRepository
-        PaymentRepository.add_new(tx, payment)
+        PaymentRepository.add_order(tx, payment)  # its id: `reads.ids`, in the same transaction
         for coupon in self.coupons:
             effects.add_coupon_redemption(tx, self.a, coupon, self.buyer.id)
         for card in self.order.giftcards:
@@ -211,7 +224,10 @@ class _Recording:
             if goal_read.goal.status is GoalStatus.ACTIVE:
                 progressed = planning.advance_goal(goal_read.goal, payment.amount, self.now)
                 effects.add_goal_progress(tx, self.a, goal_read, progressed, self.now)
-        self._tiers(tx, reads, payment, tier_lines)
+        tiers = self._tiers(tx, reads, payment, tier_lines)
+        self.recurring = subscription_fulfilment.add_to_payment(
+            tx, payment, self.view, reads, tiers, self.order.saved_method, self.now
+        )
         month = planning.month_of(self.now)
         spent = reads.spent_before + payment.amount
         stats = planning.stats_after(reads.stats, payment, self.buyer, spent, self.now)
@@ -229,7 +245,9 @@ class _Recording:
         reads: EffectReads,
         payment: PaymentRecord,
         tier_lines: list[PaymentLine],
-    ) -> None:
+    ) -> dict[tuple[int, int], int]:
+        """Write the tiers the payment sets; their ids by (player, category)."""
+        written = {}
         for line in tier_lines:
             package = self.view.package(line.package_id)
             assert package is not None
@@ -240,3 +258,5 @@ class _Recording:
             PlayerTierRepository.add_tier(
                 tx, self.a, planning.new_tier(line, package, tier_id, payment, self.now)
             )
+            written[(line.username_id, line.category_id)] = tier_id
+        return written

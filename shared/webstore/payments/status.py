@@ -1,7 +1,8 @@
 """A payment's status: its wire id and description, the events it publishes, and which
 changes an operator may make (COMPAT.md: payment status ids; docs/operator.md).
 
-The one table of payment statuses; stored payments are complete, refund or chargeback.
+The one table of payment statuses; stored payments are complete, refund or chargeback. (A
+recurring payment's own status is webstore.recurring.RecurringStatus.)
 """
 
 from __future__ import annotations
@@ -72,8 +73,8 @@ _EVENTS = {
     PaymentStatus.CHARGEBACK: EventType.PAYMENT_DISPUTE_OPENED,
     PaymentStatus.DECLINED: EventType.PAYMENT_DECLINED,
 }
-# A subscription starts with its first payment and ends with its refund or chargeback (there is
-# no renewal billing yet, so `renewed` is not emitted).
+# A subscription starts with its first payment and ends at once with a refund or chargeback of
+# any of its payments (renewals, retries and period ends: webstore.subscriptions).
 _RECURRING_EVENTS = {
     PaymentStatus.COMPLETE: EventType.RECURRING_STARTED,
     PaymentStatus.REFUND: EventType.RECURRING_ENDED,
@@ -111,18 +112,3 @@ def transition(current: PaymentStatus, new: PaymentStatus) -> Transition:
     if found is None:
         raise Conflict(f"A {current} payment cannot become {new}", field="status")
     return found
-
-
-class RecurringStatus(StrEnum):
-    """A recurring payment's status as its subject shows it (COMPAT: recurring-payment.*)."""
-
-    ACTIVE = "active"
-    CANCELLED = "cancelled"
-
-    @property
-    def id(self) -> int:
-        return 1 if self is RecurringStatus.ACTIVE else 2
-
-    @property
-    def description(self) -> str:
-        return self.value.capitalize()

@@ -45,6 +45,8 @@ class SubjectPayment:
     custom: dict[str, Any] | None = None
     creator_code: str = ""
     decline_reason: str | None = None
+    recurring_payment_reference: str | None = None  # the subscription it started or renewed
+    payment_sequence: str = "oneoff"  # oneoff | recurring (subscription lines only) | mixed
 
 
 def payment_subject(payment: SubjectPayment) -> dict[str, Any]:
@@ -60,7 +62,7 @@ def payment_subject(payment: SubjectPayment) -> dict[str, Any]:
     return {
         "transaction_id": payment.transaction_id,
         "status": {"id": payment.status.id, "description": payment.status.description},
-        "payment_sequence": "oneoff",
+        "payment_sequence": payment.payment_sequence,
         "created_at": payment.created_at.isoformat(),
         "price": price(base),
         "price_paid": price(payment.price_paid),
@@ -94,7 +96,7 @@ def payment_subject(payment: SubjectPayment) -> dict[str, Any]:
         "gift_cards": [
             {"card_number": number, "amount": price(amount)} for number, amount in payment.gift_cards
         ],
-        "recurring_payment_reference": None,
+        "recurring_payment_reference": payment.recurring_payment_reference,
         "custom": payment.custom,
         "revenue_share": [],
         "decline_reason": (

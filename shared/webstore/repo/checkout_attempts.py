@@ -40,7 +40,8 @@ class CheckoutAttemptRepository:
     def claim(self, basket: Basket, key: str, order_key: str, now: datetime, stale_before: datetime) -> None:
         """Create the attempt and mark the basket with it, if the basket is the version read,
         not complete, holds no live claim (none, null, or one started before `stale_before`),
-        and its order (fulfilment's idempotency key `order_key`) is not recorded: AlreadyPaid."""
+        and its order (fulfilment's idempotency key `order_key`) is not recorded: AlreadyPaid.
+        The basket's `email` is written with the claim (the checkout form may have set it)."""
         tx = Transaction(self.table)
         tx.check(
             keys.key(keys.account_pk(basket.account_id), keys.order_sk(order_key)),
@@ -65,13 +66,15 @@ class CheckoutAttemptRepository:
             keys.basket_key(basket.ident),
             # A basket being paid for does not expire (no basket.abandoned for a paid order,
             # even if the process dies between fulfilment and completion).
-            "SET checkout_attempt = :k, checkout_started_at = :now REMOVE expires_at ADD #v :one",
+            "SET checkout_attempt = :k, checkout_started_at = :now, email = :email"
+            " REMOVE expires_at ADD #v :one",
             condition="#v = :v AND complete = :false AND (attribute_not_exists(checkout_attempt)"
             " OR attribute_type(checkout_attempt, :null) OR checkout_started_at < :stale)",
             names={"#v": "version"},
             values={
                 ":k": key,
                 ":now": now.isoformat(),
+                ":email": basket.email,  # the receipt address, as the checkout form last sent it
                 ":one": 1,
                 ":v": basket.version,
                 ":false": False,

@@ -21,8 +21,10 @@ from webstore.catalog import CommunityGoal, Coupon
 from webstore.db import Item, Table, Transaction, from_item, to_item
 from webstore.errors import Conflict
 from webstore.players import StoreStats
+from webstore.recurring import TimedPackage
 from webstore.repo.payments import GiftCardUse
 from webstore.repo.player_tiers import tier_slot_key
+from webstore.repo.recurring_payments import timed_key
 from webstore.repo.sequences import IdAllocation, SequenceRepository
 
 
@@ -48,6 +50,7 @@ class EffectReads:
     stats: StoreStats = field(default_factory=StoreStats)
     stats_version: int | None = None  # None: no stats item yet; 0: one without a version
     spent_before: Decimal = Decimal(0)  # the buyer's spend this month
+    timers: dict[tuple[int, int], TimedPackage] = field(default_factory=dict)  # (player, package)
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,7 @@ class EffectKeys:
     coupon_codes: tuple[str, ...] = ()
     goal_ids: tuple[int, ...] = ()
     tier_slots: tuple[tuple[int, int], ...] = ()  # (player, category)
+    timers: tuple[tuple[int, int], ...] = ()  # (player, timed package)
 
 
 def _key(item: Item) -> tuple[str, str]:
@@ -85,6 +89,8 @@ class PaymentEffectsRepository:
         slot_keys = {slot: tier_slot_key(a, *slot) for slot in wanted.tier_slots}
         all_keys = [order_key, seq_key, stats_key, spend_key, *coupon_keys.values(), *goal_keys]
         all_keys += slot_keys.values()
+        timer_keys = {timer: timed_key(a, *timer) for timer in wanted.timers}
+        all_keys += timer_keys.values()
         found = {_key(i): i for i in self.table.batch_get(all_keys, consistent=True)}
 
         def get(key: Mapping[str, str]) -> Item | None:
@@ -110,6 +116,9 @@ class PaymentEffectsRepository:
         for slot, key in slot_keys.items():
             if (item := get(key)) is not None:
                 reads.tier_slots[slot] = int(item["tier_id"])
+        for timer, key in timer_keys.items():
+            if (item := get(key)) is not None:
+                reads.timers[timer] = from_item(TimedPackage, item)
         stats_item = get(stats_key)
         if stats_item is not None:
             reads.stats = from_item(StoreStats, stats_item)

@@ -74,6 +74,8 @@ class PaymentRecord(Model):
     creator_code: str = ""
     basket_ident: str | None = None
     checkout_attempt: str | None = None  # the attempt whose charge paid it (hosted checkout)
+    # The subscription this payment started or renewed (webstore.recurring): its reference.
+    recurring_payment_reference: str | None = None
     custom: dict[str, Any] | None = None
     notes: list[PaymentNote] = Field(default_factory=list)
     idempotency_key: str
@@ -151,9 +153,24 @@ class PaymentRepository:
 
     @staticmethod
     def add_new(tx: Transaction, payment: PaymentRecord) -> None:
+        """The payment under the next id of the account's `payment` sequence (`previous → id`,
+        so ids stay dense) and the order record of its idempotency key. Both conditions failing
+        is contention: someone took the id, or recorded the same order first (read again).
+        For writers that take no other ids in the transaction (renewals, upgrades); fulfilment
+        takes the payment's with its commands' and tiers' (`IdAllocation`) and `add_order`."""
+        previous = payment.id - 1
+        tx.update(
+            keys.key(keys.account_pk(payment.account_id), keys.SEQUENCES_ITEM),
+            "SET payment = :id",
+            condition="payment = :prev" if previous else "attribute_not_exists(payment)",
+            values={":id": payment.id, ":prev": previous} if previous else {":id": payment.id},
+        )
+        PaymentRepository.add_order(tx, payment)
+
+    @staticmethod
+    def add_order(tx: Transaction, payment: PaymentRecord) -> None:
         """The order record of the payment's idempotency key (absent: someone recording the same
-        order first is contention, read again). The payment's id is taken from the `payment`
-        sequence in the same transaction (`IdAllocation`, so ids stay dense)."""
+        order first is contention, read again)."""
         tx.put(
             {
                 **keys.key(keys.account_pk(payment.account_id), keys.order_sk(payment.idempotency_key)),
@@ -230,6 +247,25 @@ class PaymentRepository:
             names=names,
             values=values,
             fails=fails,
+        )
+
+    @staticmethod
+    def add_plan(
+        tx: Transaction,
+        account_id: int,
+        payment_id: int,
+        key: str,
+        chunks: list[list[QueuedCommand]],
+        done: int,
+    ) -> None:
+        """Store a new command plan `key` on a payment (an expiry's commands), `done` chunks of it
+        queued in this transaction; a plan of that key already there: contention (planned once)."""
+        tx.update(
+            PaymentRepository.key(account_id, payment_id),
+            "SET plans.#t = :plan, chunks_done.#t = :done",
+            condition="attribute_exists(PK) AND attribute_not_exists(plans.#t)",
+            names={"#t": key},
+            values={":plan": [[c.model_dump() for c in chunk] for chunk in chunks], ":done": done},
         )
 
     def add_note(self, account_id: int, transaction_id: str, note: PaymentNote) -> PaymentRecord:

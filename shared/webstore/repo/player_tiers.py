@@ -72,6 +72,37 @@ class PlayerTierRepository:
         """Write the tier whole (its slot, read or claimed in the same transaction, owns the id)."""
         tx.put(tier_item(account_id, tier))
 
+    @staticmethod
+    def add_change(tx: Transaction, account_id: int, before: Tier, after: Tier) -> None:
+        """Write `after` (a renewal, an end), conditional on the tier still being what was read:
+        the same subscription, package, status and pending downgrade (else contention)."""
+        values: dict[str, object] = {
+            ":ref": before.recurring_payment_reference,
+            ":pkg": before.package_id,
+            ":status": before.status_id,
+        }
+        if before.pending_downgrade_package_id is None:
+            pending = "(attribute_not_exists(#pending) OR attribute_type(#pending, :null))"
+            values[":null"] = "NULL"
+        else:
+            pending = "#pending = :pending"
+            values[":pending"] = before.pending_downgrade_package_id
+        tx.put(
+            tier_item(account_id, after),
+            condition="recurring_payment_reference = :ref AND package_id = :pkg AND status_id = :status"
+            f" AND {pending}",
+            names={"#pending": "pending_downgrade_package_id"},
+            values=values,
+        )
+
+    def get_many(self, account_id: int, tier_ids: list[int]) -> dict[int, Tier]:
+        """Tiers by id (one consistent BatchGetItem; none for no ids)."""
+        if not tier_ids:
+            return {}
+        items = self.table.batch_get([tier_key(account_id, t) for t in tier_ids], consistent=True)
+        tiers = [tier_of_item(i) for i in items if i.get("entity") == "tier"]
+        return {tier.id: tier for tier in tiers}
+
     def get(self, account_id: int, tier_id: int) -> Tier | None:
         item = self.table.get(tier_key(account_id, tier_id), consistent=True)
         return tier_of_item(item) if item and item.get("entity") == "tier" else None

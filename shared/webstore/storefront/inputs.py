@@ -14,6 +14,7 @@ from webstore.repo.users import check_username
 
 MAX_CUSTOM_BYTES = 8 * 1024
 MAX_CUSTOM_DEPTH = 8
+MAX_EMAIL = 254  # RFC 5321's path limit; createBasket's schema says the same
 _EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]+\.[^@\s]+$")
 
 
@@ -21,6 +22,8 @@ def check_email(email: str) -> str | None:
     email = email.strip()
     if not email:
         return None
+    if len(email) > MAX_EMAIL:
+        raise Invalid(f"email is longer than {MAX_EMAIL} characters", field="email")
     if not _EMAIL.match(email):
         raise Invalid("email is not an email address", field="email")
     return email

@@ -4,19 +4,22 @@ Rules (docs/players.md):
 - the new package must be an enabled subscription package of the tier's (tiered) category;
 - a downgrade (a package that costs the same or less) is recorded as the tier's pending
   downgrade: status 2 "pending downgrade", effective at the next renewal, no money moves now;
-- an upgrade is refused with 422: it is paid for, by adding the package to a basket, where the
-  prorated difference (the package's `prorate_price`) is charged at checkout;
+- an upgrade (a dearer package) is charged now: the prorated difference (the package's
+  `prorate_price`) off-session to the method the subscription saved, then the tier moves
+  (`subscriptions.upgrades`; a declined charge is 402 and changes nothing);
 - choosing the current package cancels a pending downgrade (status back to 1 "active").
 The write is conditional on the tier still being on the package it was read with.
 
 Round trips: the catalog Query, the tier GetItem and the caller's failure mark (GetItem: the
-guard against guessed checkout keys), issued together; then one UpdateItem.
+guard against guessed checkout keys), issued together; then one UpdateItem (a downgrade). An
+upgrade moves money and takes more (docs/subscriptions.md, "Upgrade").
 """
 
 from __future__ import annotations
 
 from webstore import keys
 from webstore.catalog import PackageType
+from webstore.checkout.checkout import gateway_for
 from webstore.errors import Invalid, NotFound
 from webstore.repo import start_read
 from webstore.repo.player_tiers import PlayerTierRepository
@@ -28,6 +31,7 @@ from webstore.storefront.credentials import (
     require_present,
     start_mark_read,
 )
+from webstore.subscriptions import upgrades
 
 
 def _tier_id(value: str) -> int:
@@ -69,11 +73,12 @@ def change_tier(
         tiers.schedule_change(account_id, tier, None)
         return f"Pending downgrade cancelled; the tier stays on {new.name}"
     current = view.package(tier.package_id)
-    if current is None or new.price > current.price:
+    if current is None:
         raise Invalid(
-            f"{new.name} is an upgrade: add package {new.id} to a basket; checkout charges the "
-            "prorated difference (its prorate_price)",
+            f"The tier's package is no longer sold: add package {new.id} to a basket instead",
             field="package_id",
         )
+    if new.price > current.price:
+        return upgrades.upgrade(services, account_id, tier, current, new, gateway_for(services, view.store))
     tiers.schedule_change(account_id, tier, new.id)
     return f"The tier changes to {new.name} at the next renewal"

@@ -28,6 +28,7 @@ from webstore.event_types import EventType
 from webstore.events import DomainEvent
 from webstore.repo.webhooks import ClaimState, DeliveryAttempt, WebhookRepository
 from webstore.services import Services
+from webstore.subscriptions.manage_links import with_manage_url
 from webstore.webhooks.envelope import (
     SIGNATURE_HEADER,
     echo_matches,
@@ -100,6 +101,7 @@ class WebhookDispatcher:
 
     def dispatch(self, event: DomainEvent) -> DispatchResult:
         result = DispatchResult(event.id)
+        event = with_manage_url(event, self.services.settings.storefront_url, self.services.secrets)
         for endpoint in self.store.endpoints(event.account_id):
             if subscribes(endpoint.events, event.type):
                 result.outcomes.append(self._deliver(event, endpoint))

@@ -278,3 +278,39 @@ def test_the_local_worker_gives_up_after_its_retries(aws: Services, receiver_fac
     finally:
         worker.stop()
     assert len(receiver.events) == 3  # the first try and two retries
+
+
+# --- the manage link (webstore.subscriptions.manage_links) --------------------------------------
+
+
+def test_subscription_webhooks_carry_the_signed_manage_link(aws: Services, receiver_factory: Factory) -> None:
+    from webstore.subscriptions.manage_links import open_token
+
+    receiver = receiver_factory(echo_then())
+    add_endpoint(aws, ACCOUNT, 1, receiver.url)
+    dispatcher = WebhookDispatcher(aws)
+    dispatcher.dispatch(
+        DomainEvent(
+            type="payment.completed",
+            account_id=ACCOUNT,
+            subject={"recurring_payment_reference": "tbx-5-0a0b0c0d"},
+        )
+    )
+    dispatcher.dispatch(
+        DomainEvent(
+            type="recurring-payment.renewed", account_id=ACCOUNT, subject={"reference": "tbx-5-0a0b0c0d"}
+        )
+    )
+    dispatcher.dispatch(
+        DomainEvent(
+            type="payment.completed", account_id=ACCOUNT, subject={"transaction_id": "tbx-6-0a0b0c0d"}
+        )
+    )
+    payment, recurring, one_off = receiver.events
+    for received in (payment, recurring):
+        url = received.body["subject"]["manage_url"]
+        prefix = f"{aws.settings.storefront_url}/subscriptions/"
+        assert url.startswith(prefix)
+        assert open_token(aws.secrets, url.removeprefix(prefix)) == (ACCOUNT, "tbx-5-0a0b0c0d")
+        assert verify(SECRET, received.raw, received.headers["X-Signature"])  # signed with the link
+    assert "manage_url" not in one_off.body["subject"]

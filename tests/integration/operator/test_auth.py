@@ -39,6 +39,7 @@ SAMPLE_PARAMS = {
     "code": "WELCOME10",
     "gift_card_id": "1",
     "player": "Steve",
+    "reference": "tbx-1-00000000",
 }
 OPERATOR_ROUTES = operations(Interface.OPERATOR)
 

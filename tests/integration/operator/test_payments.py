@@ -230,8 +230,11 @@ def test_refund_queues_refund_commands_once(demo: DemoStore, invoke: Invoke) -> 
     refunded = invoke(update_payment.handler, "PUT", f"/payments/{txn}", headers=h, body={"status": "refund"})
     assert refunded.status == 200 and refunded.json()["status"] == "Refund"
     added = [c for c in queue_items(demo) if c["SK"] not in before]
+    # VIP is a subscription: the refund ends it at once, so its expiry commands follow
+    # (docs/subscriptions.md).
     assert [(c["command"], c["trigger"]) for c in added] == [
-        ("lp user {username} parent remove vip", "refund")
+        ("lp user {username} parent remove vip", "refund"),
+        ("lp user {username} parent remove vip", "expiry"),
     ]
     assert [e for e in local_bus().published if e.type.startswith("payment.")][-1].type == "payment.refunded"
     # Again, or to another state: no second set of commands; refund is final.
@@ -251,7 +254,7 @@ def test_refund_queues_refund_commands_once(demo: DemoStore, invoke: Invoke) -> 
         ).status
         == 409
     )
-    assert len(queue_items(demo)) == len(before) + 1
+    assert len(queue_items(demo)) == len(before) + 2  # nothing more than the refund queued
     assert (
         invoke(update_payment.handler, "PUT", f"/payments/{txn}", headers=h, body={"status": "paid"}).status
         == 422

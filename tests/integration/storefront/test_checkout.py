@@ -18,12 +18,14 @@ from functions.storefront import (
     pay_checkout,
 )
 from tests.integration.operator.support import manual_payment
+from tests.integration.storefront.support import ACCOUNT
 from tests.support.demo import DemoStore
 from tests.support.invocation import Invoke
 from tests.support.lambda_events import Response
 from tests.support.threads import in_threads
 from webstore.checkout import checkout
 from webstore.checkout.gateway import SANDBOX_DECLINED_CARD
+from webstore.repo.store import StoreRepository
 from webstore.services import get_services
 
 FORM = {"content-type": "application/x-www-form-urlencoded"}
@@ -304,5 +306,5 @@ def test_sandbox_and_manual_payments_show_their_own_gateway_ids(demo: DemoStore,
             headers={"X-Tebex-Secret": demo.server_secret},
         )
         assert one.json()["gateway"] == expected[name]
-    sandbox = checkout.gateway_for(get_services())
+    sandbox = checkout.gateway_for(get_services(), StoreRepository(demo.table).store(ACCOUNT))
     assert (sandbox.gateway_id, sandbox.name) == (2, "Sandbox")

@@ -79,7 +79,7 @@ def assert_books_balance(gateway: RecordingGateway, demo: DemoStore) -> None:
 @pytest.fixture
 def gateway(monkeypatch: pytest.MonkeyPatch, demo: DemoStore) -> RecordingGateway:
     books = RecordingGateway()
-    monkeypatch.setattr(checkout, "gateway_for", lambda services: books)
+    monkeypatch.setattr(checkout, "gateway_for", lambda services, store: books)
     return books
 
 

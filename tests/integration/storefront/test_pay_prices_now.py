@@ -32,7 +32,7 @@ from webstore.payments import planning
 @pytest.fixture
 def gateway(monkeypatch: pytest.MonkeyPatch, demo: DemoStore) -> RecordingGateway:
     books = RecordingGateway()
-    monkeypatch.setattr(checkout, "gateway_for", lambda services: books)
+    monkeypatch.setattr(checkout, "gateway_for", lambda services, store: books)
     return books
 
 
@@ -52,6 +52,8 @@ def submit(invoke: Invoke, ident: str, form: Response) -> Response:
     shown = re.search(r'name=amount_due value="([^"]+)"', form.body)
     assert shown, form.body
     fields = {"attempt_key": attempt_key_of(form), "card_number": "4242", "amount_due": shown.group(1)}
+    if "name=subscription_consent" in form.body:  # the player ticks the subscription's consent
+        fields["subscription_consent"] = "yes"
     return invoke(
         pay_checkout.handler, "POST", f"/checkout/{ident}/pay", raw_body=urlencode(fields), headers=FORM
     )

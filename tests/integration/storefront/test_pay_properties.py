@@ -49,7 +49,7 @@ def test_every_charge_is_the_basket_total_and_ends_paid_or_refunded(
     mishap: str,
 ) -> None:
     books = RecordingGateway()
-    monkeypatch.setattr(checkout, "gateway_for", lambda services: books)
+    monkeypatch.setattr(checkout, "gateway_for", lambda services, store: books)
     created = invoke(
         create_basket.handler, "POST", f"/api/accounts/{demo.token}/baskets", body={"username": "Steve"}
     )

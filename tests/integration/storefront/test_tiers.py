@@ -196,7 +196,7 @@ def test_downgrade_is_recorded_for_the_next_renewal_and_can_be_cancelled(
     assert change(invoke, demo, "7", 2).json()["message"] == "The tier is already on MVP"
 
 
-def test_upgrade_is_paid_through_a_basket(
+def test_an_upgrade_without_a_subscription_to_charge_is_paid_through_a_basket(
     demo: DemoStore, invoke: Invoke, seed_tier: Callable[..., Tier]
 ) -> None:
     seed_tier(package_id=1)

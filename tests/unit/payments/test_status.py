@@ -7,8 +7,9 @@ import pytest
 from webstore.catalog import CommandTrigger
 from webstore.errors import Conflict, Invalid
 from webstore.event_types import EventType
-from webstore.payments.status import PaymentStatus, RecurringStatus, transition
+from webstore.payments.status import PaymentStatus, transition
 from webstore.players import TIER_STATUSES, TierStatus
+from webstore.recurring import RecurringStatus
 
 
 def test_wire_ids_and_descriptions_are_compat_md() -> None:
@@ -63,6 +64,12 @@ def test_only_stored_statuses_may_be_set() -> None:
 
 
 def test_recurring_and_tier_statuses() -> None:
-    assert (RecurringStatus.ACTIVE.id, RecurringStatus.CANCELLED.description) == (1, "Cancelled")
+    assert [(s.value, s.description) for s in RecurringStatus] == [
+        (1, "Active"),
+        (2, "Past due"),
+        (3, "Cancelled"),
+        (4, "Expired"),
+    ]
+    assert [s for s in RecurringStatus if s.ongoing] == [RecurringStatus.ACTIVE, RecurringStatus.PAST_DUE]
     assert TIER_STATUSES == {1: "active", 2: "pending downgrade", 3: "cancelled", 4: "expired"}
     assert [s for s in TierStatus if s.ongoing] == [TierStatus.ACTIVE, TierStatus.PENDING_DOWNGRADE]

@@ -1,0 +1,42 @@
+"""POST /webhooks/stripe/{token} — the store's Stripe webhook endpoint (docs/stripe.md): the
+signature verified with the store's sealed signing secret, each event handled once."""
+
+from typing import Annotated
+
+from fastapi import Header, Path, Request
+from pydantic import BaseModel
+
+from functions.deps import ServicesDep
+from functions.runtime import WRITE_AND_PUBLISH, Access, Interface, Route, lambda_handler
+from webstore.checkout import processor_events
+
+ROUTE = Route(
+    Interface.STOREFRONT,
+    "POST",
+    "/webhooks/stripe/{token}",
+    "receiveStripeWebhook",
+    WRITE_AND_PUBLISH | {Access.GATEWAY_KEY},
+    "Stripe webhook events of a store",
+    timeout_seconds=25,
+)
+
+
+class Received(BaseModel):
+    received: bool
+    id: str
+    type: str
+    result: str  # handled | duplicate | ignored
+
+
+async def endpoint(
+    token: Annotated[str, Path(max_length=80)],
+    request: Request,
+    svc: ServicesDep,
+    stripe_signature: Annotated[str | None, Header(max_length=2000)] = None,
+) -> Received:
+    payload = await request.body()
+    outcome = processor_events.receive(svc, token, payload, stripe_signature)
+    return Received(received=True, id=outcome.event_id, type=outcome.type, result=outcome.result)
+
+
+handler = lambda_handler(ROUTE, endpoint)

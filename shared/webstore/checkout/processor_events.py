@@ -1,0 +1,225 @@
+"""Stripe's webhook events for a store: verified, handled once, harmless when replayed or late.
+
+- The signature is checked with the `stripe` library's own code against the store's sealed
+  signing secret before anything is read or written; a bad one is refused (400).
+- Each event id is handled once: a handled event is recorded (a conditional put with a TTL)
+  after its effect, and a recorded one is acknowledged without effect. The effects themselves
+  are idempotent by state (an order is fulfilled once per basket, a status change applies once),
+  so a crash between the effect and the record only repeats a no-op.
+- Out of order is harmless: a payment is settled from the PaymentIntent as Stripe has it now
+  (a refunded or disputed one is never fulfilled), a refund or dispute of a payment not
+  recorded is acknowledged and ignored, and a dispute already closed is not opened again.
+- Unknown types are acknowledged (200) and ignored.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from webstore import keys
+from webstore.catalog import Store
+from webstore.checkout import checkout, stripe_checkout
+from webstore.checkout.gateway_choice import stripe_of, webhook_secret
+from webstore.checkout.stripe_gateway import StripeGateway, StripeIntent, _intent, plain
+from webstore.errors import Conflict, DomainError, NotFound
+from webstore.event_types import EventType
+from webstore.payments.changes import change_payment
+from webstore.payments.events import publish_status
+from webstore.payments.gateways import STRIPE
+from webstore.payments.status import PaymentStatus
+from webstore.repo.baskets import BasketReads, BasketRepository
+from webstore.repo.payments import PaymentRecord, PaymentRepository
+from webstore.repo.processor_events import ProcessorEventRepository
+from webstore.repo.store import StoreRepository
+from webstore.services import Services
+from webstore.storefront.baskets import load
+
+logger = logging.getLogger(__name__)
+
+GATEWAY = "stripe"
+DISPUTE_WON = frozenset({"won", "warning_closed"})  # an inquiry closed without a chargeback: kept
+
+
+class BadSignature(DomainError):
+    """The request is not signed by the store's Stripe webhook secret (400: nothing touched)."""
+
+    status = 400
+    title = "Bad signature"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    event_id: str
+    type: str
+    result: str  # handled | duplicate | ignored: what became of it, for logs and tests
+
+
+def receive(services: Services, token: str, payload: bytes, signature: str | None) -> Outcome:
+    """Verify, then handle a Stripe event for the store `token` names, once."""
+    from stripe import SignatureVerificationError, Webhook
+
+    store = _store(services, token)
+    secret = webhook_secret(services, store)
+    gateway = stripe_of(services, store)
+    if secret is None or gateway is None:
+        raise NotFound("This store does not take Stripe payments")
+    try:
+        event = Webhook.construct_event(payload, signature or "", secret)
+    except (SignatureVerificationError, ValueError) as error:
+        raise BadSignature("The Stripe-Signature header does not verify", field="Stripe-Signature") from error
+    event_id, event_type = str(event["id"]), str(event["type"])
+    obj = plain(event["data"]["object"])
+    events = ProcessorEventRepository(services.table)
+    if events.seen(store.id, GATEWAY, [event_id]):
+        return Outcome(event_id, event_type, "duplicate")
+    handler = _HANDLERS.get(event_type)
+    result = handler(services, store, gateway, obj) if handler else "ignored"
+    events.record(store.id, GATEWAY, event_id, services.now())
+    return Outcome(event_id, event_type, result)
+
+
+def _store(services: Services, token: str) -> Store:
+    store = StoreRepository(services.table).store(keys.account_of(token))
+    if not hmac.compare_digest(store.public_token, token):
+        raise NotFound("Store not found")
+    return store
+
+
+# --- payments ---------------------------------------------------------------------------
+
+
+def _succeeded(services: Services, store: Store, gateway: StripeGateway, obj: Any) -> str:
+    intent = _intent(obj)
+    ident = _our_basket(store, intent)
+    if ident is None:
+        # Not a checkout of this store. An off-session charge (metadata `off_session_charge`: the
+        # renewal cycle's idempotency key) is settled by its caller from `charge_saved`'s answer.
+        return "ignored"
+    # Settled from the PaymentIntent as Stripe has it now (pay reads it again).
+    stripe_checkout.settle_intent(services, ident, intent, gateway)
+    return "handled"
+
+
+def _failed(services: Services, store: Store, gateway: StripeGateway, obj: Any) -> str:
+    """A declined try in the page: `payment.declined` for the basket. Nothing is written: the
+    player may still pay the same PaymentIntent with another card."""
+    intent = _intent(obj)
+    ident = _our_basket(store, intent)
+    if ident is None:
+        return "ignored"
+    try:
+        loaded = load(services, ident, None, BasketReads(order=checkout.order_key(ident)))
+    except NotFound:
+        return "ignored"
+    if loaded.basket.complete or loaded.order is not None:
+        return "ignored"  # paid meanwhile (a late failure of an earlier try)
+    checkout._publish_declined(
+        services, loaded.basket, intent.error or "The payment was declined", STRIPE.name
+    )
+    return "handled"
+
+
+# --- refunds and disputes ---------------------------------------------------------------
+
+
+def _refunded(services: Services, store: Store, gateway: StripeGateway, obj: Any) -> str:
+    """A refund made in the Stripe dashboard (or by our own refund call): recorded as the
+    operator's refund is, once the charge is refunded in full. Partial refunds are left to the
+    owner (the platform has no partial refund status)."""
+    if not obj.get("refunded"):
+        return "ignored"
+    payment = _payment_of(services, store, gateway, obj.get("payment_intent"))
+    if payment is None:
+        return "ignored"
+    try:
+        change_payment(
+            services,
+            store.id,
+            payment.transaction_id,
+            PaymentStatus.REFUND.value,
+            None,
+            refunded_at_processor=True,
+        )
+    except Conflict as refused:  # a chargeback is not refunded on top (Stripe refunds only a charge)
+        logger.warning("stripe: refund not recorded: %s", refused.detail)
+        return "ignored"
+    return "handled"
+
+
+def _dispute_opened(services: Services, store: Store, gateway: StripeGateway, obj: Any) -> str:
+    """A chargeback: its commands, status chargeback, `payment.dispute.opened` (the change's)."""
+    dispute_id = str(obj.get("id"))
+    if ProcessorEventRepository(services.table).seen(store.id, GATEWAY, [_closed(dispute_id)]):
+        return "ignored"  # closed already (events out of order): its outcome stands
+    payment = _payment_of(services, store, gateway, obj.get("payment_intent"))
+    if payment is None or payment.status is not PaymentStatus.COMPLETE:
+        return "ignored"
+    change_payment(services, store.id, payment.transaction_id, PaymentStatus.CHARGEBACK.value, None)
+    return "handled"
+
+
+def _dispute_closed(services: Services, store: Store, gateway: StripeGateway, obj: Any) -> str:
+    """Won: the payment is complete again (`payment.dispute.won`); lost: it stays a chargeback
+    (`payment.dispute.lost`); then `payment.dispute.closed`. Recorded first, so a late
+    `created` does not open it again."""
+    dispute_id = str(obj.get("id"))
+    ProcessorEventRepository(services.table).record(store.id, GATEWAY, _closed(dispute_id), services.now())
+    payment = _payment_of(services, store, gateway, obj.get("payment_intent"))
+    if payment is None:
+        return "ignored"
+    won = obj.get("status") in DISPUTE_WON
+    if won and payment.status is PaymentStatus.CHARGEBACK:
+        payment = change_payment(
+            services, store.id, payment.transaction_id, PaymentStatus.COMPLETE.value, None
+        )
+    elif not won and payment.status is PaymentStatus.COMPLETE:  # its opening never arrived
+        payment = change_payment(
+            services, store.id, payment.transaction_id, PaymentStatus.CHARGEBACK.value, None
+        )
+        publish_status(services.publisher, payment, EventType.PAYMENT_DISPUTE_LOST)
+    elif not won:
+        publish_status(services.publisher, payment, EventType.PAYMENT_DISPUTE_LOST)
+    elif payment.status is PaymentStatus.COMPLETE:
+        publish_status(services.publisher, payment, EventType.PAYMENT_DISPUTE_WON)
+    publish_status(services.publisher, payment, EventType.PAYMENT_DISPUTE_CLOSED)
+    return "handled"
+
+
+def _closed(dispute_id: str) -> str:
+    return f"dispute-closed#{dispute_id}"
+
+
+def _our_basket(store: Store, intent: StripeIntent) -> str | None:
+    ident = intent.metadata.get("basket_ident")
+    if not ident or intent.metadata.get("account_id") != str(store.id):
+        return None
+    return ident
+
+
+def _payment_of(
+    services: Services, store: Store, gateway: StripeGateway, intent_id: Any
+) -> PaymentRecord | None:
+    """The payment a PaymentIntent paid (its basket's order, recorded under that intent)."""
+    if not isinstance(intent_id, str) or not intent_id.startswith("pi_"):
+        return None
+    ident = _our_basket(store, gateway.intent(intent_id))
+    if ident is None:
+        return None
+    order = (
+        BasketRepository(services.table).read(store.id, BasketReads(order=checkout.order_key(ident))).order
+    )
+    if order is None or order.checkout_attempt != intent_id:
+        return None  # never fulfilled (refused, or paid by another attempt and refunded)
+    return PaymentRepository(services.table).get(store.id, order.payment_id, consistent=True)
+
+
+_HANDLERS = {
+    "payment_intent.succeeded": _succeeded,
+    "payment_intent.payment_failed": _failed,
+    "charge.refunded": _refunded,
+    "charge.dispute.created": _dispute_opened,
+    "charge.dispute.closed": _dispute_closed,
+}

@@ -1,0 +1,202 @@
+"""Cancelling a subscription at the end of its paid period, and undoing that: by the player on
+the manage page (signed link, form token) and by the operator (DELETE /recurring-payments/{ref}).
+
+The contract with the processor (`webstore.recurring`, docs/subscriptions.md): a cancellation
+is `cancel_requested_at` + `cancel_reason` on the recurring payment, set by one conditional
+update (still ongoing, none pending); nothing else changes until the period ends, when the
+processor ends it as CANCELLED with the expiry commands and `recurring-payment.ended`. Undo
+removes the request, conditional on it existing and the period not having ended.
+
+Both answer idempotently: cancelling what is already cancelled (or undoing what is not) changes
+nothing; a repeated cancel publishes the same event again under the same id (a retried request
+after a lost publish still tells receivers once; they dedupe by id). Event ids derive from the
+reference and the instant of the change (`payments.events.recurring_event_key`), so cancel →
+undo → cancel again sends three events.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from webstore import keys
+from webstore.catalog import PackageType
+from webstore.errors import Conflict, Forbidden, NotFound
+from webstore.event_types import EventType
+from webstore.payments.events import publish_recurring
+from webstore.recurring import RecurringPayment
+from webstore.repo import start_read
+from webstore.repo.baskets import BasketRepository
+from webstore.repo.payments import PaymentRepository
+from webstore.repo.recurring_payments import RecurringPaymentRepository
+from webstore.repo.store import StoreRepository
+from webstore.services import Services
+from webstore.storefront.pages import PageResult
+from webstore.subscriptions import manage_links as links
+from webstore.subscriptions import manage_page as page
+from webstore.subscriptions.manage_page import ManageView
+from webstore.subscriptions.recurring_view import RecurringPaymentOut, recurring_payment_out
+
+PLAYER_REASON = "Cancelled by the player"
+OPERATOR_REASON = "Cancelled by the store"
+
+
+@dataclass(frozen=True)
+class PageForm:
+    """What the manage page's form posted, and the request's Origin header."""
+
+    action: str
+    form_token: str
+    reason: str
+    origin: str | None
+
+
+# --- the use cases both interfaces share ------------------------------------------------------
+
+
+def _read(services: Services, account_id: int, reference: str) -> RecurringPayment:
+    recurring = RecurringPaymentRepository(services.table).get(account_id, reference)
+    if recurring is None:
+        raise NotFound("Recurring payment not found")
+    return recurring
+
+
+def cancel(services: Services, account_id: int, reference: str, reason: str) -> RecurringPayment:
+    """Ask for the subscription to end when its paid period does (idempotent)."""
+    now = services.now()
+    repository = RecurringPaymentRepository(services.table)
+    recurring = _read(services, account_id, reference)
+    if not recurring.ongoing:
+        raise Conflict("The subscription has already ended", field="reference")
+    if recurring.cancel_requested_at is None:
+        try:
+            recurring = repository.request_cancel(account_id, reference, now, reason)
+        except Conflict:  # a concurrent request won: answer as it did, or its refusal
+            recurring = _read(services, account_id, reference)
+            if not recurring.ongoing or recurring.cancel_requested_at is None:
+                raise
+    _publish(services, recurring, EventType.RECURRING_CANCELLATION_REQUESTED)
+    return recurring
+
+
+def abort(services: Services, account_id: int, reference: str) -> RecurringPayment:
+    """Take a pending cancellation back before the period ends (idempotent)."""
+    now = services.now()
+    recurring = _read(services, account_id, reference)
+    if not recurring.ongoing:
+        raise Conflict("The subscription has already ended", field="reference")
+    requested = recurring.cancel_requested_at
+    if requested is None:
+        return recurring
+    if recurring.next_payment_at is not None and recurring.next_payment_at <= now:
+        raise Conflict("The paid period has ended; the cancellation can no longer be undone")
+    try:
+        recurring = RecurringPaymentRepository(services.table).abort_cancel(account_id, reference, now)
+    except Conflict:  # a concurrent undo won (nothing pending now): the same answer
+        recurring = _read(services, account_id, reference)
+        if not recurring.ongoing or recurring.cancel_requested_at is not None:
+            raise
+    _publish(services, recurring, EventType.RECURRING_CANCELLATION_ABORTED)
+    return recurring
+
+
+def _publish(services: Services, recurring: RecurringPayment, event_type: EventType) -> None:
+    """The event with the recurring-payment subject (its last and first payments read for it)."""
+    payments = PaymentRepository(services.table)
+    initial_future = (
+        start_read(payments.get, recurring.account_id, recurring.initial_payment_id)
+        if recurring.initial_payment_id != recurring.last_payment_id
+        else None
+    )
+    last = payments.get(recurring.account_id, recurring.last_payment_id)
+    if last is None:
+        raise Conflict(f"The last payment of {recurring.reference} is missing")
+    initial = initial_future.result() if initial_future else None
+    publish_recurring(services.publisher, recurring, event_type, last=last, initial=initial)
+
+
+# --- the operator interface ---------------------------------------------------------------------
+
+
+def operator_view(services: Services, account_id: int, reference: str) -> RecurringPaymentOut:
+    return recurring_payment_out(_read(services, account_id, reference), services.settings.operator_url)
+
+
+def operator_cancel(services: Services, account_id: int, reference: str) -> RecurringPaymentOut:
+    recurring = cancel(services, account_id, reference, OPERATOR_REASON)
+    return recurring_payment_out(recurring, services.settings.operator_url)
+
+
+# --- the player's page --------------------------------------------------------------------------
+
+
+def _view(store_name: str, recurring: RecurringPayment) -> ManageView:
+    return ManageView(
+        store=store_name,
+        packages=[
+            line.name if line.quantity == 1 else f"{line.quantity} x {line.name}" for line in recurring.lines
+        ],
+        amount=recurring.amount,
+        currency=recurring.currency,
+        period_length=recurring.period_length,
+        period_unit=recurring.period_unit,
+        status=recurring.status.description,
+        ongoing=recurring.ongoing,
+        next_payment_at=recurring.next_payment_at,
+        cancel_requested_at=recurring.cancel_requested_at,
+        ended_at=recurring.cancelled_at,
+    )
+
+
+def show_page(services: Services, token: str) -> PageResult:
+    """The page for a genuine link (404 for anything else, having read nothing)."""
+    account_id, reference = links.open_token(services.secrets, token)
+    store_future = start_read(StoreRepository(services.table).store, account_id)
+    recurring = RecurringPaymentRepository(services.table).get(account_id, reference)
+    store = store_future.result()
+    if recurring is None:
+        raise NotFound(links.NOT_FOUND)
+    action = page.UNDO if recurring.cancel_requested_at else page.CANCEL
+    form_token = links.form_token(services.secrets, account_id, reference, action, services.now())
+    return PageResult(html=page.manage_page(_view(store.name, recurring), form_token))
+
+
+def submit_page(services: Services, token: str, form: PageForm) -> PageResult:
+    """Cancel or undo, then back to the page (303). A forged or stale form is 403, a bad link
+    404, and neither writes anything."""
+    account_id, reference = links.open_token(services.secrets, token)
+    # A browser names the page's origin, or "null" (the hosted pages send no referrer): any
+    # other origin is another site's form. The form token is what proves the page issued it.
+    if form.origin not in (None, "null") and not _same_origin(form.origin, services.settings.storefront_url):
+        raise Forbidden("The form was sent from another site")
+    if form.action not in page.ACTIONS:
+        raise Forbidden("Unknown action")
+    links.check_form_token(
+        services.secrets, account_id, reference, form.action, form.form_token, services.now()
+    )
+    if form.action == page.CANCEL:
+        reason = " ".join(form.reason.split())[: page.MAX_REASON] or PLAYER_REASON
+        cancel(services, account_id, reference, reason)
+    else:
+        abort(services, account_id, reference)
+    return PageResult(
+        redirect=links.manage_url(services.settings.storefront_url, services.secrets, account_id, reference)
+    )
+
+
+def page_of_basket(services: Services, basket_ident: str) -> PageResult:
+    """The receipt's link: a paid basket with a subscription → its manage page (303)."""
+    account_id = keys.account_of(basket_ident, "Basket")
+    basket = BasketRepository(services.table).get(basket_ident)
+    has_subscription = any(line.type is PackageType.SUBSCRIPTION for line in basket.lines)
+    if not basket.complete or not basket.transaction_id or not has_subscription:
+        raise NotFound("This basket has no subscription")
+    url = links.manage_url(
+        services.settings.storefront_url, services.secrets, account_id, basket.transaction_id
+    )
+    return PageResult(redirect=url)
+
+
+def _same_origin(origin: str, storefront_url: str) -> bool:
+    mine, theirs = urlsplit(storefront_url), urlsplit(origin)
+    return (mine.scheme, mine.netloc.lower()) == (theirs.scheme, theirs.netloc.lower())

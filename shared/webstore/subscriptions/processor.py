@@ -1,0 +1,389 @@
+"""The processor: everything due up to an instant, each item once (docs/subscriptions.md).
+
+`run_due(services, now)` reads the schedule's shards (one Query each per pass: SK <= now) and, for
+each due item: claims it (conditional; a claim expires after CLAIM_SECONDS of real time, so an
+item whose run died is taken by a later run), acts, and finishes in the transaction of what it
+did (which removes the item under the claim and puts the next one). Passes repeat until nothing
+more is due, so processing "as of" a far instant plays every period up to it in order.
+
+What a duplicate run or a crash cannot do: charge twice (the gateway's idempotency key is per
+subscription, cycle and attempt), record a cycle twice (the payment's order record is per
+subscription and cycle; the recurring payment's change is conditional on the sequence and fail
+count read), or queue commands twice (they are written in those same transactions).
+
+Callers: `webstore clock run`, the local server's background clock and the scheduled Lambda.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from decimal import Decimal
+from enum import StrEnum
+
+from webstore.catalog import CommandTrigger
+from webstore.checkout.checkout import gateway_for
+from webstore.checkout.gateway import ChargeStatus, OffSessionCharge, PaymentGateway
+from webstore.errors import Conflict
+from webstore.event_types import EventType
+from webstore.payments import planning as payment_planning
+from webstore.payments.events import publish_recurring
+from webstore.payments.recording import run_pending_chunks
+from webstore.players import Tier
+from webstore.recurring import SCHEDULE_SHARDS, RecurringPayment, RecurringStatus, ScheduleItem, ScheduleKind
+from webstore.repo import Contention, Transaction
+from webstore.repo.account import AccountRepository
+from webstore.repo.payments import PaymentLine, PaymentRecord, PaymentRepository
+from webstore.repo.player_tiers import PlayerTierRepository
+from webstore.repo.queue import QueueRepository
+from webstore.repo.recurring_payments import RecurringPaymentRepository
+from webstore.repo.schedule import Backlog, DueItem, ScheduleKey, ScheduleRepository, schedule_key
+from webstore.repo.store import StoreRepository, StoreView
+from webstore.services import Services
+from webstore.subscriptions import planning
+from webstore.subscriptions.endings import Ending, add_ending, plan_ending
+from webstore.subscriptions.renewals import Renewal, record_renewal
+
+logger = logging.getLogger(__name__)
+
+CLAIM_SECONDS = 300  # a run that died holding an item gives it up after this long
+EXPIRY_PLAN = "expiry"  # the command plan of a subscription's end, on its last payment
+
+
+class OutcomeKind(StrEnum):
+    RENEWAL_CHARGED = "renewal charged"
+    RENEWAL_DECLINED = "renewal declined"  # retried later; the perk stays
+    EXPIRED = "expired"  # the last attempt was declined, or there was nothing to charge
+    CANCELLED = "cancelled"  # the end of a cancelled subscription's paid period
+    REPLACED = "replaced"  # its tiers belong to a newer subscription: ended without commands
+    TIMED_EXPIRY = "timed expiry"  # a timed one-off package ran out
+    STALE = "stale"  # the item no longer matched its record (moved, ended): removed
+    BUSY = "busy"  # another run holds the item
+    FAILED = "failed"  # an error: the item is released for the next run
+
+
+@dataclass(frozen=True)
+class Outcome:
+    kind: OutcomeKind
+    reference: str
+    account_id: int
+    detail: str = ""
+
+    def describe(self) -> str:
+        """One line per item, as `webstore clock run` prints it."""
+        detail = f" ({self.detail})" if self.detail else ""
+        return f"{self.kind.value}: account {self.account_id} {self.reference}{detail}"
+
+
+@dataclass
+class RunReport:
+    now: datetime
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    def count(self, kind: OutcomeKind) -> int:
+        return sum(1 for outcome in self.outcomes if outcome.kind is kind)
+
+    @property
+    def failed(self) -> list[Outcome]:
+        return [outcome for outcome in self.outcomes if outcome.kind is OutcomeKind.FAILED]
+
+    def summary(self) -> str:
+        if not self.outcomes:
+            return f"Nothing due up to {self.now.isoformat()}"
+        counts = Counter(outcome.kind for outcome in self.outcomes)
+        parts = ", ".join(f"{counts[kind]} {kind.value}" for kind in OutcomeKind if counts[kind])
+        return f"{len(self.outcomes)} item(s) due up to {self.now.isoformat()}: {parts}"
+
+
+def backlog(services: Services, now: datetime) -> Backlog:
+    """How many items are due at `now` and the oldest one's due time (the "overdue" alarm):
+    key-only Queries, one per shard."""
+    return ScheduleRepository(services.table).backlog(now)
+
+
+def run_due(
+    services: Services,
+    now: datetime,
+    *,
+    limit: int | None = None,
+    shards: Iterable[int] | None = None,
+    gateway: PaymentGateway | None = None,
+) -> RunReport:
+    """Process everything due at or before `now` (at most `limit` items; only `shards` when
+    fanned out). Business dates (renewal dates, retries) come from `now`; claims expire on the
+    services' real clock."""
+    run = _Run(services, now, gateway)
+    pending = list(range(SCHEDULE_SHARDS)) if shards is None else list(shards)
+    while pending and (limit is None or len(run.report.outcomes) < limit):
+        # A record's next item stays in its shard: only shards where something was done can
+        # have new items due (a renewal or retry already due when processing "as of" later).
+        pending = [shard for shard in pending if run.shard(shard, limit)]
+    return run.report
+
+
+class _Run:
+    def __init__(self, services: Services, now: datetime, gateway: PaymentGateway | None) -> None:
+        self.services = services
+        self.now = now
+        self._gateway = gateway  # tests' override; else each store's own (its Stripe account)
+        self.claim = uuid.uuid4().hex
+        self.report = RunReport(now)
+        self.schedule = ScheduleRepository(services.table)
+        self.recurring = RecurringPaymentRepository(services.table)
+        self.tiers = PlayerTierRepository(services.table)
+        self.views: dict[int, StoreView] = {}
+        self.seen: set[ScheduleKey] = set()  # items this run handled (done, failed or busy)
+
+    def shard(self, shard: int, limit: int | None) -> bool:
+        """One pass over one shard; whether anything was done."""
+        progressed = False
+        start = None
+        while True:
+            room = None if limit is None else limit - len(self.report.outcomes)
+            if room is not None and room <= 0:
+                return progressed
+            due, start = self.schedule.due(shard, self.now, limit=room, start=start)
+            for item in due:
+                if item.key in self.seen:
+                    continue
+                if limit is not None and len(self.report.outcomes) >= limit:
+                    return progressed
+                self.seen.add(item.key)
+                outcome = self.process(item)
+                self.report.outcomes.append(outcome)
+                progressed |= outcome.kind not in (OutcomeKind.BUSY, OutcomeKind.FAILED)
+            if start is None:
+                return progressed
+
+    def process(self, due: DueItem) -> Outcome:
+        item = due.item
+        real_now = self.services.now()
+        claimed = self.schedule.claim(
+            due.key, self.claim, real_now + timedelta(seconds=CLAIM_SECONDS), real_now
+        )
+        if claimed is None:
+            return Outcome(OutcomeKind.BUSY, item.reference, item.account_id)
+        try:
+            if item.kind is ScheduleKind.EXPIRY:
+                return self.timed_expiry(due.key, item)
+            return self.renewal(due.key, item)
+        except Exception as error:  # one item's failure never stops the run; the next retries it
+            logger.exception("subscriptions: processing %s failed", due.key.sk)
+            self.schedule.release(due.key, self.claim)
+            detail = f"attempt {claimed.attempts}: {type(error).__name__}: {error}"
+            return Outcome(OutcomeKind.FAILED, item.reference, item.account_id, detail)
+
+    def view(self, account_id: int) -> StoreView:
+        if account_id not in self.views:
+            self.views[account_id] = StoreRepository(self.services.table).operator_view(account_id)
+        return self.views[account_id]
+
+    def drop(self, key: ScheduleKey, item: ScheduleItem) -> Outcome:
+        tx = Transaction(self.services.table)
+        ScheduleRepository.add_done(tx, key, self.claim)
+        tx.commit()
+        return Outcome(OutcomeKind.STALE, item.reference, item.account_id)
+
+    # --- subscriptions ---------------------------------------------------------------------------
+
+    def renewal(self, key: ScheduleKey, item: ScheduleItem) -> Outcome:
+        rp = self.recurring.get(item.account_id, item.reference)
+        tiers = self.tiers.get_many(item.account_id, rp.tier_ids) if rp else {}
+        action = planning.due_action(rp, key.sk, tiers)
+        if action is planning.DueAction.STALE or rp is None:
+            return self.drop(key, item)
+        view = self.view(rp.account_id)
+        if action is planning.DueAction.END_REPLACED:
+            ending = plan_ending(
+                rp, tiers, view, RecurringStatus.CANCELLED, planning.REASON_REPLACED, self.now, commands=False
+            )
+            return self.end(ending, key, OutcomeKind.REPLACED)
+        if action is planning.DueAction.END_CANCELLED:
+            ending = plan_ending(rp, tiers, view, RecurringStatus.CANCELLED, None, self.now)
+            return self.end(ending, key, OutcomeKind.CANCELLED, cancel_requested=True)
+        if action is planning.DueAction.END_NO_METHOD:
+            ending = plan_ending(
+                rp, tiers, view, RecurringStatus.EXPIRED, planning.REASON_NO_METHOD, self.now
+            )
+            return self.end(ending, key, OutcomeKind.EXPIRED)
+        return self.charge(rp, tiers, view, key)
+
+    def charge(
+        self, rp: RecurringPayment, tiers: dict[int, Tier], view: StoreView, key: ScheduleKey
+    ) -> Outcome:
+        lines = planning.current_lines(rp, tiers, view)
+        amount = planning.renewal_amount(lines)
+        ids = planning.idempotency(rp)
+        gateway = self._gateway or gateway_for(self.services, view.store)
+        result = gateway.charge_saved(
+            OffSessionCharge(
+                idempotency_key=ids.charge,
+                saved_method=rp.saved_method,
+                amount=amount,
+                currency=rp.currency,
+                description=f"Renewal {rp.payment_sequence + 1} of {rp.reference}",
+            )
+        )
+        if result.status is ChargeStatus.PAID:
+            renewal = Renewal(rp, lines, tiers, key, self.claim, ids.order, result.reference)
+            payment = record_renewal(self.services, renewal, view, self.now)
+            if payment is None:
+                return self.not_recorded(rp, key, result.reference, amount, gateway)
+            detail = f"payment {payment.transaction_id}, {amount} {rp.currency}"
+            return Outcome(OutcomeKind.RENEWAL_CHARGED, rp.reference, rp.account_id, detail)
+        return self.declined(rp, tiers, view, key, result.reason)
+
+    def not_recorded(
+        self, rp: RecurringPayment, key: ScheduleKey, reference: str, amount: Decimal, gateway: PaymentGateway
+    ) -> Outcome:
+        """The charge went through but the cycle was not recorded by this run: another run
+        recorded it (the same idempotent charge), or the subscription ended meanwhile (a refund):
+        then the charge goes back."""
+        fresh = self.recurring.get(rp.account_id, rp.reference)
+        if fresh is not None and fresh.payment_sequence > rp.payment_sequence:
+            return Outcome(OutcomeKind.BUSY, rp.reference, rp.account_id, "recorded by another run")
+        refunded = gateway.refund(reference, amount)
+        self.schedule.release(key, self.claim)
+        detail = f"the subscription changed before the renewal was recorded; charge refunded={refunded}"
+        return Outcome(OutcomeKind.FAILED, rp.reference, rp.account_id, detail)
+
+    def declined(
+        self, rp: RecurringPayment, tiers: dict[int, Tier], view: StoreView, key: ScheduleKey, reason: str
+    ) -> Outcome:
+        retry_days = view.store.renewal_retry_days
+        retry_at = planning.retry_time(rp, retry_days, rp.fail_count + 1)
+        if retry_at is None:
+            ending = plan_ending(
+                rp,
+                tiers,
+                view,
+                RecurringStatus.EXPIRED,
+                planning.REASON_DECLINED,
+                self.now,
+                fail_count=rp.fail_count + 1,
+            )
+            return self.end(ending, key, OutcomeKind.EXPIRED, detail=reason)
+        next_key = schedule_key(ScheduleKind.RENEWAL, rp.account_id, rp.reference, retry_at)
+        after = planning.declined(rp, retry_days, next_key.sk, self.now)
+        tx = Transaction(self.services.table)
+        RecurringPaymentRepository.add_change(
+            tx, rp, after, fails=Conflict("The subscription changed meanwhile; read it again")
+        )
+        ScheduleRepository.add_done(tx, key, self.claim)
+        ScheduleRepository.add_item(
+            tx,
+            next_key,
+            ScheduleItem(
+                kind=ScheduleKind.RENEWAL, account_id=rp.account_id, reference=rp.reference, due_at=retry_at
+            ),
+        )
+        tx.commit()
+        self.publish(after, EventType.RECURRING_STATUS_CHANGED)
+        detail = f"attempt {after.fail_count}: {reason}; retry at {retry_at.isoformat()}"
+        return Outcome(OutcomeKind.RENEWAL_DECLINED, rp.reference, rp.account_id, detail)
+
+    def end(
+        self,
+        ending: Ending,
+        key: ScheduleKey,
+        kind: OutcomeKind,
+        *,
+        cancel_requested: bool | None = None,
+        detail: str = "",
+    ) -> Outcome:
+        """Commit an ending: the recurring payment, tiers, the item, and the expiry commands
+        planned on its last payment; then `status-changed` and `ended`."""
+        rp = ending.before
+        commands = ending.expiry_commands
+        if commands:
+            ids = AccountRepository(self.services.table).next_ids(rp.account_id, "command", len(commands))
+            commands = payment_planning.with_ids(commands, ids, rp.last_payment_id)
+        tx = Transaction(self.services.table)
+        add_ending(tx, ending, claim=self.claim, cancel_requested=cancel_requested)
+        room = payment_planning.MAX_TRANSACTION_ACTIONS - len(tx) - 1
+        chunks = payment_planning.chunk_commands(commands, room)
+        if chunks:
+            PaymentRepository.add_plan(tx, rp.account_id, rp.last_payment_id, EXPIRY_PLAN, chunks, 1)
+            QueueRepository(self.services.table).add_enqueue(tx, rp.account_id, chunks[0])
+        tx.commit()
+        last = self.last_payment(ending.after)
+        if len(chunks) > 1:
+            run_pending_chunks(self.services, last, EXPIRY_PLAN)
+        self.publish(ending.after, EventType.RECURRING_STATUS_CHANGED, last)
+        self.publish(ending.after, EventType.RECURRING_ENDED, last)
+        ended = f"{len(commands)} expiry command(s)"
+        return Outcome(kind, rp.reference, rp.account_id, f"{detail}; {ended}" if detail else ended)
+
+    def last_payment(self, rp: RecurringPayment) -> PaymentRecord:
+        payment = PaymentRepository(self.services.table).get(
+            rp.account_id, rp.last_payment_id, consistent=True
+        )
+        if payment is None:
+            raise Conflict(f"The last payment of {rp.reference} is missing")
+        return payment
+
+    def publish(self, rp: RecurringPayment, event_type: EventType, last: PaymentRecord | None = None) -> None:
+        last = last or self.last_payment(rp)
+        initial = None
+        if rp.initial_payment_id != last.id:
+            initial = PaymentRepository(self.services.table).get(rp.account_id, rp.initial_payment_id)
+        publish_recurring(self.services.publisher, rp, event_type, last=last, initial=initial)
+
+    # --- timed packages --------------------------------------------------------------------------
+
+    def timed_expiry(self, key: ScheduleKey, item: ScheduleItem) -> Outcome:
+        username_id, package_id = _timed_parts(item.reference)
+        timer = self.recurring.get_timed(item.account_id, username_id, package_id)
+        if timer is None or timer.expired or timer.schedule_sk != key.sk:
+            return self.drop(key, item)
+        payments = PaymentRepository(self.services.table)
+        payment = payments.get(item.account_id, timer.payment_id, consistent=True)
+        if payment is None:
+            raise Conflict(f"The payment of timer {item.reference} is missing")
+        plan = planning.timed_plan_key(username_id, package_id)
+        line = _timed_line(payment, username_id, package_id)
+        view = self.view(item.account_id)
+        commands = (
+            payment_planning.commands_for([line], view, CommandTrigger.EXPIRY, self.now) if line else []
+        )
+        if commands:
+            ids = AccountRepository(self.services.table).next_ids(item.account_id, "command", len(commands))
+            commands = payment_planning.with_ids(commands, ids, payment.id)
+        expired = timer.model_copy(update={"expired": True, "schedule_sk": None, "updated_at": self.now})
+        tx = Transaction(self.services.table)
+        RecurringPaymentRepository.add_timer(tx, expired, timer)
+        ScheduleRepository.add_done(tx, key, self.claim)
+        chunks = payment_planning.chunk_commands(
+            commands, payment_planning.MAX_TRANSACTION_ACTIONS - len(tx) - 1
+        )
+        if chunks and plan not in payment.plans:
+            PaymentRepository.add_plan(tx, item.account_id, payment.id, plan, chunks, 1)
+            QueueRepository(self.services.table).add_enqueue(tx, item.account_id, chunks[0])
+        try:
+            tx.commit()
+        except Contention:  # bought again meanwhile: the timer moved, this item is stale
+            return Outcome(OutcomeKind.STALE, item.reference, item.account_id, "extended meanwhile")
+        if len(chunks) > 1:
+            payment.plans[plan], payment.chunks_done[plan] = chunks, 1
+            run_pending_chunks(self.services, payment, plan)
+        return Outcome(
+            OutcomeKind.TIMED_EXPIRY, item.reference, item.account_id, f"{len(commands)} expiry command(s)"
+        )
+
+
+def _timed_parts(reference: str) -> tuple[int, int]:
+    """(player, package) of a timer reference (`recurring.timed_reference`)."""
+    _, username_id, package_id = reference.split("-")
+    return int(username_id), int(package_id)
+
+
+def _timed_line(payment: PaymentRecord, username_id: int, package_id: int) -> PaymentLine | None:
+    """The payment's line of the timed package for that player, as one unit (a perk ends once)."""
+    for line in payment.lines:
+        if line.package_id == package_id and line.username_id == username_id and not line.dynamic:
+            return line.model_copy(update={"quantity": 1})
+    return None

@@ -1,0 +1,165 @@
+"""Recording a paid renewal: one transaction holds the new payment (same recurring payment
+reference, next sequence; idempotent per subscription and cycle through its order record), its
+goal/stats/spend/player effects, the recurring payment one period on, its tiers renewed (a
+pending downgrade applied), its schedule item replaced by the next one, and the first chunk of
+the `renewal` commands. Then the remaining chunks, `payment.completed` and
+`recurring-payment.renewed`."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+
+from webstore import keys
+from webstore.catalog import CommandTrigger, GoalStatus
+from webstore.errors import Conflict
+from webstore.event_types import EventType
+from webstore.payments import planning as payment_planning
+from webstore.payments.events import publish_recurring, publish_status
+from webstore.payments.recording import run_pending_chunks
+from webstore.players import Tier
+from webstore.recurring import RecurringLine, RecurringPayment, ScheduleItem, ScheduleKind
+from webstore.repo import Contention, Transaction
+from webstore.repo.account import AccountRepository
+from webstore.repo.payment_effects import EffectKeys, PaymentEffectsRepository
+from webstore.repo.payments import PaymentRecord, PaymentRepository
+from webstore.repo.player_tiers import PlayerTierRepository
+from webstore.repo.players import PlayerRepository
+from webstore.repo.queue import QueueRepository
+from webstore.repo.recurring_payments import RecurringPaymentRepository
+from webstore.repo.schedule import ScheduleKey, ScheduleRepository, schedule_key
+from webstore.repo.store import StoreView
+from webstore.repo.users import User
+from webstore.services import Services
+from webstore.subscriptions import planning
+
+MAX_ATTEMPTS = 20
+
+
+@dataclass(frozen=True)
+class Renewal:
+    """One paid cycle to record."""
+
+    recurring: RecurringPayment  # as read before charging
+    lines: list[RecurringLine]  # what was charged for (pending downgrades applied)
+    tiers: dict[int, Tier]  # the subscription's tiers as read
+    item: ScheduleKey  # the due item being processed
+    claim: str
+    order_key: str  # fulfilment's idempotency key of this cycle
+    gateway_reference: str
+
+
+def record_renewal(
+    services: Services, renewal: Renewal, view: StoreView, now: datetime
+) -> PaymentRecord | None:
+    """The renewal payment, recorded once; None when the subscription changed meanwhile
+    (another run recorded this cycle, or it ended): the caller decides about the charge."""
+    rp = renewal.recurring
+    a = rp.account_id
+    buyer = User(id=rp.username_id, username=rp.username, uuid=rp.uuid or keys.player_uuid(rp.username))
+    lines = planning.payment_lines_of(renewal.lines)
+    commands = payment_planning.commands_for(lines, view, CommandTrigger.RENEWAL, now)
+    command_ids = AccountRepository(services.table).next_ids(a, "command", len(commands)) if commands else []
+    effects = PaymentEffectsRepository(services.table)
+    wanted = EffectKeys(
+        account_id=a,
+        idempotency_key=renewal.order_key,
+        buyer_id=rp.username_id,
+        month=payment_planning.month_of(now),
+        goal_ids=tuple(goal.id for goal in view.goals),
+    )
+    amount = planning.renewal_amount(renewal.lines)
+    tiers = renewal.tiers
+    for attempt in range(MAX_ATTEMPTS):
+        if attempt:  # a tier changed meanwhile (a downgrade scheduled or withdrawn): read again
+            tiers = PlayerTierRepository(services.table).get_many(a, rp.tier_ids)
+        reads = effects.read(wanted)
+        if reads.order_payment_id is not None:  # recorded with its recurring payment change
+            return None
+        payment_id = reads.last_payment_id + 1
+        payment = PaymentRecord(
+            id=payment_id,
+            transaction_id=keys.new_transaction_id(payment_id),
+            account_id=a,
+            amount=amount,
+            currency=rp.currency,
+            gateway=rp.gateway,
+            email=rp.email,
+            username_id=rp.username_id,
+            username=rp.username,
+            uuid=rp.uuid,
+            lines=lines,
+            custom=rp.custom,
+            idempotency_key=renewal.order_key,
+            recurring_payment_reference=rp.reference,
+            created_at=now,
+            updated_at=now,
+        )
+        after = planning.renewed(rp, renewal.lines, payment_id, "", now)
+        assert after.next_payment_at is not None
+        next_key = schedule_key(ScheduleKind.RENEWAL, a, rp.reference, after.next_payment_at)
+        after.schedule_sk = next_key.sk
+
+        tx = Transaction(services.table)
+        PaymentRepository.add_new(tx, payment)
+        for goal_read in reads.goals:
+            if goal_read.goal.status is GoalStatus.ACTIVE:
+                progressed = payment_planning.advance_goal(goal_read.goal, amount, now)
+                effects.add_goal_progress(tx, a, goal_read, progressed, now)
+        spent = reads.spent_before + amount
+        stats = payment_planning.stats_after(reads.stats, payment, buyer, spent, now)
+        effects.add_stats(tx, a, stats, reads.stats_version)
+        effects.add_spend(tx, a, payment_planning.month_of(now), buyer.id, reads.spent_before, spent)
+        counters: dict[str, int | Decimal] = {"payments": 1, f"total_{payment.currency}": amount}
+        PlayerRepository.add_player(tx, a, buyer, email=rp.email, now=now, counters=counters)
+        RecurringPaymentRepository.add_change(
+            tx, rp, after, fails=Conflict("The subscription changed meanwhile; read it again")
+        )
+        for tier in _own_tiers(rp, tiers):
+            PlayerTierRepository.add_change(tx, a, tier, planning.renewed_tier(tier, after.next_payment_at))
+        ScheduleRepository.add_done(tx, renewal.item, renewal.claim)
+        ScheduleRepository.add_item(
+            tx,
+            next_key,
+            ScheduleItem(
+                kind=ScheduleKind.RENEWAL, account_id=a, reference=rp.reference, due_at=after.next_payment_at
+            ),
+        )
+        room = payment_planning.MAX_TRANSACTION_ACTIONS - len(tx) - 1
+        first = payment_planning.plan_commands(
+            payment,
+            CommandTrigger.RENEWAL.value,
+            payment_planning.with_ids(commands, command_ids, payment_id),
+            room,
+        )
+        PaymentRepository.add_payment(tx, payment)
+        QueueRepository(services.table).add_enqueue(tx, a, first)
+        try:
+            tx.commit()
+        except Contention:  # another payment took the id, a goal or the stats moved: read again
+            time.sleep(random.uniform(0, 0.005 * (attempt + 1)))
+            continue
+        except Conflict:
+            return None
+        run_pending_chunks(services, payment, CommandTrigger.RENEWAL.value)
+        publish_status(services.publisher, payment)
+        initial = PaymentRepository(services.table).get(a, rp.initial_payment_id)
+        publish_recurring(
+            services.publisher, after, EventType.RECURRING_RENEWED, last=payment, initial=initial
+        )
+        return payment
+    raise Conflict("The store is busy; the renewal was not recorded (the next run tries again)")
+
+
+def _own_tiers(recurring: RecurringPayment, tiers: dict[int, Tier]) -> list[Tier]:
+    """The subscription's tiers that are still its own (not replaced by another subscription)."""
+    return [
+        tier
+        for tier_id in recurring.tier_ids
+        if (tier := tiers.get(tier_id)) is not None
+        and tier.recurring_payment_reference == recurring.reference
+        and tier.ongoing
+    ]

@@ -1,0 +1,322 @@
+"""A tier upgrade (PATCH {headless_url}/tiers/{id} to a dearer package of the tier's category):
+charged at once, off-session, to the method the subscription saved, then recorded.
+
+Steps, each resumable (docs/subscriptions.md, "Upgrade"):
+1. Claim: one `UpgradeClaim` per tier, target package and billing period
+   (`repo.tier_upgrades`), taken with a condition, so concurrent PATCHes charge once: the
+   others answer 409 while it is held.
+2. Charge the prorated difference (`basket.tier_prorate_price`, what the storefront shows as
+   the package's `prorate_price`) with `PaymentGateway.charge_saved`, idempotency key per tier,
+   package, period and attempt. Declined → the claim says so, 402, nothing else changed (a
+   later PATCH tries again under a new attempt). Paid → the claim says so: whoever comes next
+   records, nobody charges again.
+3. Record, in one transaction (idempotent through the payment's order record): a payment of the
+   prorated amount (same `recurring_payment_reference`, not a renewal: the sequence stays), its
+   goal/stats/spend/player effects, the tier on the new package (a pending downgrade dropped),
+   the recurring payment's line on the new package and price (renewals charge it from now on),
+   and the first chunk of the new deliverables: the `purchase` commands of every package of the
+   category above the current one up to the new one (tiers are cumulative on the real platform:
+   Bronze → Gold runs Silver's and Gold's). Then the rest of the chunks and `payment.completed`.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from datetime import datetime, timedelta
+from decimal import Decimal
+
+from webstore import keys
+from webstore.basket import tier_prorate_price
+from webstore.catalog import CommandTrigger, GoalStatus, Package, PackageType
+from webstore.checkout.gateway import ChargeStatus, OffSessionCharge, PaymentGateway
+from webstore.errors import Conflict, DomainError, Invalid
+from webstore.payments import planning as payment_planning
+from webstore.payments.events import publish_status
+from webstore.payments.recording import run_pending_chunks
+from webstore.players import Tier, TierStatus
+from webstore.recurring import RecurringPayment
+from webstore.repo import Contention, Transaction
+from webstore.repo.account import AccountRepository
+from webstore.repo.payment_effects import EffectKeys, PaymentEffectsRepository
+from webstore.repo.payments import PaymentLine, PaymentRecord, PaymentRepository
+from webstore.repo.player_tiers import PlayerTierRepository
+from webstore.repo.players import PlayerRepository
+from webstore.repo.queue import QueueRepository
+from webstore.repo.recurring_payments import RecurringPaymentRepository
+from webstore.repo.store import StoreRepository, StoreView
+from webstore.repo.tier_upgrades import TierUpgradeRepository, UpgradeClaim, UpgradeState, period_key
+from webstore.repo.users import User
+from webstore.services import Services
+
+UPGRADED = "Tier successfully upgraded, please allow a few moments for your changes to take effect."
+LEASE = timedelta(seconds=60)  # how long a charging request holds the claim (then another may resume)
+MAX_ATTEMPTS = 20
+
+
+class PaymentDeclined(DomainError):
+    """The saved payment method refused the charge; nothing changed."""
+
+    status = 402
+    title = "Payment declined"
+
+
+def upgrade(
+    services: Services, account_id: int, tier: Tier, current: Package, new: Package, gateway: PaymentGateway
+) -> str:
+    """Charge the prorated difference to the subscription's saved method, then move the tier.
+    Conflict (409) while another request charges the same upgrade; PaymentDeclined (402)."""
+    now = services.now()
+    recurring = RecurringPaymentRepository(services.table).get(account_id, tier.recurring_payment_reference)
+    _check_upgradable(recurring, tier)
+    assert recurring is not None
+    period = period_key(tier.next_payment_date)
+    claims = TierUpgradeRepository(services.table)
+    claim = claims.get(account_id, tier.id, new.id, period)
+    if claim is None or claim.state is not UpgradeState.PAID:
+        amount = tier_prorate_price(tier, current, new, recurring.currency, now)
+        wanted = UpgradeClaim(
+            tier_id=tier.id,
+            package_id=new.id,
+            period=period,
+            state=UpgradeState.CHARGING,
+            attempt=1,
+            amount=amount,
+            claimed_until=now,
+            updated_at=now,
+        )
+        claim = claims.claim(account_id, claim, wanted, now, LEASE)
+        claim = _charge(services, claims, account_id, recurring, claim, new, gateway, now)
+    record_upgrade(services, recurring, tier, new, claim, gateway, now)
+    return UPGRADED
+
+
+def _check_upgradable(recurring: RecurringPayment | None, tier: Tier) -> None:
+    if recurring is None or not recurring.ongoing or tier.id not in recurring.tier_ids:
+        raise Invalid(
+            "The tier has no running subscription to charge: add the package to a basket "
+            "(checkout charges its prorate_price)",
+            field="package_id",
+        )
+    if recurring.cancel_requested_at is not None:
+        raise Invalid(
+            "The subscription is cancelled; undo the cancellation before upgrading", field="package_id"
+        )
+    if not recurring.saved_method:
+        raise Invalid(
+            "No saved payment method to charge: add the package to a basket "
+            "(checkout charges its prorate_price)",
+            field="package_id",
+        )
+
+
+def _charge(
+    services: Services,
+    claims: TierUpgradeRepository,
+    account_id: int,
+    recurring: RecurringPayment,
+    claim: UpgradeClaim,
+    new: Package,
+    gateway: PaymentGateway,
+    now: datetime,
+) -> UpgradeClaim:
+    if claim.amount <= 0:  # nothing left of the period to pay for
+        return claims.settle(account_id, claim, UpgradeState.PAID, "", now)
+    result = gateway.charge_saved(
+        OffSessionCharge(
+            idempotency_key=f"tier-upgrade-{account_id}-{claim.tier_id}-{new.id}-{claim.period}-{claim.attempt}",
+            saved_method=recurring.saved_method,
+            amount=claim.amount,
+            currency=recurring.currency,
+            description=f"Upgrade to {new.name} ({recurring.reference})",
+        )
+    )
+    if result.status is ChargeStatus.PAID:
+        return claims.settle(account_id, claim, UpgradeState.PAID, result.reference, now)
+    claims.settle(account_id, claim, UpgradeState.DECLINED, "", now)
+    reason = result.reason or "The payment was declined"
+    raise PaymentDeclined(f"{reason}; the tier was not changed", field="package_id")
+
+
+def deliverables(view: StoreView, current: Package, new: Package) -> list[Package]:
+    """The packages an upgrade from `current` to `new` adds: those of the category priced above
+    the current one, up to the new one (cumulative tiers), cheapest first."""
+    found = [
+        p
+        for p in view.packages
+        if p.category_id == new.category_id
+        and p.type is PackageType.SUBSCRIPTION
+        and not p.disabled
+        and current.price < p.price <= new.price
+    ]
+    if new not in found:
+        found.append(new)
+    return sorted(found, key=lambda p: (p.price, p.order, p.id))
+
+
+def record_upgrade(
+    services: Services,
+    recurring: RecurringPayment,
+    tier: Tier,
+    new: Package,
+    claim: UpgradeClaim,
+    gateway: PaymentGateway,
+    now: datetime,
+) -> PaymentRecord:
+    """The paid upgrade recorded once (its order record), the tier and subscription moved. A
+    contention re-reads both; when the tier has left the package it was charged for meanwhile
+    (a renewal applied a downgrade, the subscription ended), the charge is refunded: Conflict."""
+    a = recurring.account_id
+    view = StoreRepository(services.table).operator_view(a)
+    current = view.package(tier.package_id)
+    from_package_id = tier.package_id
+    line = next(line for line in recurring.lines if line.tier_id == tier.id)
+    buyer = User(
+        id=recurring.username_id,
+        username=recurring.username,
+        uuid=recurring.uuid or keys.player_uuid(recurring.username),
+    )
+    payment_line = PaymentLine(
+        package_id=new.id,
+        category_id=new.category_id,
+        name=new.name,
+        quantity=line.quantity,
+        base_price=new.price,
+        price=claim.amount,
+        variables=dict(line.variables),
+        username_id=line.username_id,
+        username=line.username,
+        uuid=line.uuid,
+        subscription=True,
+    )
+    added = deliverables(view, current, new) if current is not None else [new]
+    command_lines = [payment_line.model_copy(update={"package_id": p.id, "name": p.name}) for p in added]
+    commands = payment_planning.commands_for(command_lines, view, CommandTrigger.PURCHASE, now)
+    command_ids = AccountRepository(services.table).next_ids(a, "command", len(commands)) if commands else []
+    order_key = f"tier-upgrade-{tier.id}-{new.id}-{claim.period}"
+    effects = PaymentEffectsRepository(services.table)
+    wanted = EffectKeys(
+        account_id=a,
+        idempotency_key=order_key,
+        buyer_id=recurring.username_id,
+        month=payment_planning.month_of(now),
+        goal_ids=tuple(goal.id for goal in view.goals),
+    )
+    payments = PaymentRepository(services.table)
+    for attempt in range(MAX_ATTEMPTS):
+        reads = effects.read(wanted)
+        if reads.order_payment_id is not None:  # recorded (by this request before, or another)
+            payment = payments.get(a, reads.order_payment_id, consistent=True)
+            if payment is None:
+                raise Conflict("The upgrade's payment is missing")
+            return _finish(services, payment)
+        if attempt:
+            recurring, tier = _reread(services, recurring, tier, from_package_id, claim, gateway)
+        payment_id = reads.last_payment_id + 1
+        payment = PaymentRecord(
+            id=payment_id,
+            transaction_id=keys.new_transaction_id(payment_id),
+            account_id=a,
+            amount=claim.amount,
+            currency=recurring.currency,
+            gateway=recurring.gateway,
+            email=recurring.email,
+            username_id=recurring.username_id,
+            username=recurring.username,
+            uuid=recurring.uuid,
+            lines=[payment_line],
+            custom=recurring.custom,
+            idempotency_key=order_key,
+            recurring_payment_reference=recurring.reference,
+            created_at=now,
+            updated_at=now,
+        )
+        tx = Transaction(services.table)
+        PaymentRepository.add_new(tx, payment)
+        for goal_read in reads.goals:
+            if goal_read.goal.status is GoalStatus.ACTIVE:
+                progressed = payment_planning.advance_goal(goal_read.goal, claim.amount, now)
+                effects.add_goal_progress(tx, a, goal_read, progressed, now)
+        spent = reads.spent_before + claim.amount
+        stats = payment_planning.stats_after(reads.stats, payment, buyer, spent, now)
+        effects.add_stats(tx, a, stats, reads.stats_version)
+        effects.add_spend(tx, a, payment_planning.month_of(now), buyer.id, reads.spent_before, spent)
+        counters: dict[str, int | Decimal] = {"payments": 1, f"total_{payment.currency}": claim.amount}
+        PlayerRepository.add_player(tx, a, buyer, email=recurring.email, now=now, counters=counters)
+        RecurringPaymentRepository.add_change(tx, recurring, moved_recurring(recurring, tier.id, new, now))
+        PlayerTierRepository.add_change(tx, a, tier, moved_tier(tier, new))
+        room = payment_planning.MAX_TRANSACTION_ACTIONS - len(tx) - 1
+        first = payment_planning.plan_commands(
+            payment,
+            CommandTrigger.PURCHASE.value,
+            payment_planning.with_ids(commands, command_ids, payment_id),
+            room,
+        )
+        PaymentRepository.add_payment(tx, payment)
+        QueueRepository(services.table).add_enqueue(tx, a, first)
+        try:
+            tx.commit()
+        except Contention:  # another payment took the id, the stats moved, the tier changed: again
+            time.sleep(random.uniform(0, 0.005 * (attempt + 1)))
+            continue
+        return _finish(services, payment)
+    raise Conflict("The store is busy; the upgrade is paid and will be recorded when you try again")
+
+
+def _reread(
+    services: Services,
+    recurring: RecurringPayment,
+    tier: Tier,
+    from_package_id: int,
+    claim: UpgradeClaim,
+    gateway: PaymentGateway,
+) -> tuple[RecurringPayment, Tier]:
+    fresh = RecurringPaymentRepository(services.table).get(recurring.account_id, recurring.reference)
+    fresh_tier = PlayerTierRepository(services.table).get(recurring.account_id, tier.id)
+    if (
+        fresh is not None
+        and fresh.ongoing
+        and fresh_tier is not None
+        and fresh_tier.ongoing
+        and fresh_tier.package_id == from_package_id
+        and fresh_tier.recurring_payment_reference == fresh.reference
+    ):
+        return fresh, fresh_tier
+    if claim.charge_reference:
+        gateway.refund(claim.charge_reference, claim.amount)
+    TierUpgradeRepository(services.table).settle(
+        recurring.account_id,
+        claim,
+        UpgradeState.REFUNDED,
+        claim.charge_reference,
+        services.now(),
+        held=UpgradeState.PAID,
+    )
+    raise Conflict("The tier changed meanwhile; the upgrade's charge was refunded", field="package_id")
+
+
+def _finish(services: Services, payment: PaymentRecord) -> PaymentRecord:
+    run_pending_chunks(services, payment, CommandTrigger.PURCHASE.value)
+    publish_status(services.publisher, payment)
+    return payment
+
+
+def moved_recurring(
+    recurring: RecurringPayment, tier_id: int, new: Package, now: datetime
+) -> RecurringPayment:
+    """The subscription renewing the new package for that tier's line (its list price)."""
+    lines = [
+        line.model_copy(update={"package_id": new.id, "name": new.name, "price": new.price * line.quantity})
+        if line.tier_id == tier_id
+        else line
+        for line in recurring.lines
+    ]
+    return recurring.model_copy(
+        update={"lines": lines, "amount": sum((line.price for line in lines), Decimal(0)), "updated_at": now}
+    )
+
+
+def moved_tier(tier: Tier, new: Package) -> Tier:
+    return tier.model_copy(
+        update={"package_id": new.id, "status_id": TierStatus.ACTIVE, "pending_downgrade_package_id": None}
+    )
