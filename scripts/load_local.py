@@ -8,8 +8,8 @@ at 1 and 16 concurrent clients.
 Each client sends its share of `--requests` GETs (the store, its packages, a basket) one after
 another, so the load is closed-loop and bounded in count and in time (`--max-seconds` per level).
 With one event loop serving blocking calls, 16 clients queued behind one another; the local
-server now runs each request on a worker thread (`infra.threaded`), so p50 at 16 clients stays
-near one client's while the embedded table still serves one call at a time.
+server now runs each request on a worker thread (`infra.threaded`); p50 at 16 clients is then
+set by the server's CPU under one GIL (figures and reasons in docs/testing.md).
 """
 
 from __future__ import annotations

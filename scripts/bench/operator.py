@@ -107,11 +107,25 @@ def scenarios(ctx: dict[str, Any]) -> Iterator[tuple[str, Any, str, str, dict[st
         {**h, "body": {"ign": "BenchTwo", "packages": [{"id": 10}], "price": 2.5}},
     )
     yield (
+        "op createPayment (known player)",
+        create_payment.handler,
+        "POST",
+        "/payments",
+        {**h, "body": {"ign": "BenchTwo", "packages": [{"id": 10}], "price": 2.5}},
+    )
+    yield (
         "op createPaymentNote",
         create_payment_note.handler,
         "POST",
         f"/payments/{txn}/note",
         {**h, "body": {"note": "n"}},
+    )
+    yield (
+        "op updatePayment (reassign)",
+        update_payment.handler,
+        "PUT",
+        f"/payments/{txn}",
+        {**h, "body": {"username": "BenchTwo"}},  # a known player (createPayment above)
     )
     yield (
         "op updatePayment (refund)",

@@ -118,3 +118,4 @@ def scenarios(ctx: dict[str, Any]) -> Iterator[tuple[str, Any, str, str, dict[st
         {"body": {"package_id": 1}, "headers": basic},
     )
     yield "getSidebar (featured package)", get_sidebar.handler, "GET", f"{base}/sidebar", {}
+    yield "getSidebar (featured, served before)", get_sidebar.handler, "GET", f"{base}/sidebar", {}

@@ -317,13 +317,16 @@ class Transaction:
     Repositories add actions (`put`, `update`, `delete`, `check`) with `fails=` the domain error
     to raise when that action's condition does not hold; `commit()` writes them all or nothing.
     A failed action without a label is contention (someone wrote first): `commit()` raises
-    `Contention`, which callers may retry after reading again.
+    `Contention`, which callers may retry after reading again. An action added with
+    `contended=True` (an id taken from what was read) means contention when it fails, whatever
+    else failed with it: the other failures may only follow from the stale read.
     """
 
     def __init__(self, table: Table) -> None:
         self.table = table
         self.actions: list[TransactAction] = []
         self.labels: list[DomainError | None] = []
+        self.contended: set[int] = set()
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -353,7 +356,10 @@ class Transaction:
         names: Mapping[str, str] | None = None,
         values: Mapping[str, Any] | None = None,
         fails: DomainError | None = None,
+        contended: bool = False,
     ) -> Transaction:
+        if contended:
+            self.contended.add(len(self.actions))
         return self.add(TransactAction.update(key, expression, condition, names, values), fails)
 
     def delete(
@@ -379,11 +385,13 @@ class Transaction:
         return self.add(TransactAction.check(key, condition, names, values), fails)
 
     def commit(self) -> None:
-        """One TransactWriteItems. Raises the label of the first failed action that has one,
-        else Contention (with the reasons)."""
+        """One TransactWriteItems. Raises Contention when a `contended` action failed, else the
+        label of the first failed action that has one, else Contention (with the reasons)."""
         try:
             self.table.transact(self.actions)
         except TransactionCancelled as cancelled:
+            if self.contended.intersection(cancelled.failed_indexes):
+                raise Contention(cancelled.reasons) from cancelled
             for index in cancelled.failed_indexes:
                 if index < len(self.labels) and self.labels[index] is not None:
                     raise self.labels[index] from cancelled  # type: ignore[misc]

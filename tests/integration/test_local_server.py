@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import stat
 import threading
 import time
@@ -17,7 +18,7 @@ from typing import Any
 import httpx
 import uvicorn
 
-from infra.local import LocalConfig, server_config, write_private
+from infra.local import LocalConfig, bind, server_config, write_private
 from infra.threaded import ThreadedApp
 from tests.support.local_stack import free_port
 
@@ -88,3 +89,17 @@ def test_the_credentials_file_is_readable_by_its_owner_only(tmp_path: Path) -> N
     fresh = tmp_path / "fresh.json"
     write_private(fresh, "{}")
     assert stat.S_IMODE(fresh.stat().st_mode) == 0o600
+
+
+def test_the_connections_it_accepts_send_small_responses_at_once() -> None:
+    """No Nagle: a small response's body (a second write after the head) is not held back
+    until the client's delayed ACK (~40 ms a request on loopback)."""
+    listener = bind("127.0.0.1", free_port(), "--port")
+    try:
+        listener.listen(1)
+        with socket.create_connection(listener.getsockname()[:2]):
+            accepted, _ = listener.accept()
+            with accepted:
+                assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+    finally:
+        listener.close()

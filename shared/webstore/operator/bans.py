@@ -11,10 +11,11 @@ from webstore.operator import schemas, views
 from webstore.operator.player_events import last_seen_ref
 from webstore.operator.players import is_uuid, normalize_uuid
 from webstore.players import Player
-from webstore.repo.account import AccountRepository
+from webstore.repo import Transaction, start_read
 from webstore.repo.bans import Ban, BanRepository
 from webstore.repo.player_events import PlayerEventRepository
 from webstore.repo.players import PlayerRepository
+from webstore.repo.sequences import IdAllocation, SequenceRepository
 from webstore.repo.users import User
 from webstore.services import Services
 
@@ -57,8 +58,11 @@ def _banned_player(
 
 def create_ban(services: Services, account_id: int, body: schemas.BanCreate) -> schemas.Ban:
     """Ban a player by username or UUID, and an IP: the one given, else the player's last known
-    one from the join events (if any); counts on the player record."""
+    one from the join events (if any); counts on the player record. The ban's id is taken in
+    the same transaction (the id sequence is read beside the player lookup)."""
     ip = ban_address(body.ip)
+    sequences = SequenceRepository(services.table)
+    ids_read = start_read(sequences.read, account_id)
     # The official plugin sends ip "": ban the address the player last joined from (POST /events),
     # read in the same request as the player record.
     user, uuid_value, player, last_ip = _banned_player(
@@ -66,18 +70,21 @@ def create_ban(services: Services, account_id: int, body: schemas.BanCreate) -> 
     )
     ip = ip or last_ip
     now = services.now()
-    ban = Ban(
-        id=AccountRepository(services.table).next_ids(account_id, "ban")[0],
-        time=now,
-        ip=ip,
-        payment_email=player.email if player else "",
-        reason=body.reason,
-        ign=user.username if user else "",
-        uuid=uuid_value,
-    )
-    tx = services.transaction()
-    BanRepository(services.table).add(tx, account_id, ban)
-    if user is not None:
-        PlayerRepository.add_player(tx, account_id, user, email="", now=now, counters={"bans": 1})
-    tx.commit()
-    return views.ban_view(ban)
+
+    def build(ids: IdAllocation) -> tuple[Transaction, Ban]:
+        ban = Ban(
+            id=ids.take("ban")[0],
+            time=now,
+            ip=ip,
+            payment_email=player.email if player else "",
+            reason=body.reason,
+            ign=user.username if user else "",
+            uuid=uuid_value,
+        )
+        tx = services.transaction()
+        BanRepository(services.table).add(tx, account_id, ban)
+        if user is not None:
+            PlayerRepository.add_player(tx, account_id, user, email="", now=now, counters={"bans": 1})
+        return tx, ban
+
+    return views.ban_view(sequences.write(account_id, build, first_read=ids_read))

@@ -14,7 +14,9 @@ from webstore.catalog import Coupon, Discount, DiscountType, Effective
 from webstore.errors import Invalid, NotFound
 from webstore.operator import schemas, views
 from webstore.operator.client_times import parse_client_datetime
+from webstore.repo import start_read
 from webstore.repo.account import AccountRepository
+from webstore.repo.sequences import SequenceRepository
 from webstore.repo.store import StoreRepository, StoreView
 from webstore.repo.users import check_username
 from webstore.services import Services
@@ -160,13 +162,14 @@ def new_coupon(body: schemas.CouponCreate, view: StoreView, coupon_id: int, now:
 
 
 def create_coupon(services: Services, account_id: int, body: schemas.CouponCreate) -> schemas.Coupon:
+    """The coupon under the next id, taken in its own transaction; the id sequence is read beside
+    the catalog (one round trip), and a refused coupon spends no id."""
+    ids_read = start_read(SequenceRepository(services.table).read, account_id)
     view = StoreRepository(services.table).catalog(account_id, with_packages=True)
-    accounts = AccountRepository(services.table)
     now = services.now()
-    # Validate before spending an id; ids may have gaps (the list pages by cursor, not by id).
-    new_coupon(body, view, 1, now)
-    coupon = new_coupon(body, view, accounts.next_ids(account_id, "coupon")[0], now)
-    accounts.create_coupon(account_id, coupon)
+    coupon = AccountRepository(services.table).create_coupon(
+        account_id, lambda coupon_id: new_coupon(body, view, coupon_id, now), first_read=ids_read
+    )
     return views.coupon_view(coupon)
 
 

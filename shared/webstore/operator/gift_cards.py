@@ -15,8 +15,9 @@ from webstore.catalog import GiftCard
 from webstore.errors import Invalid, NotFound
 from webstore.operator import schemas
 from webstore.operator.client_times import parse_client_datetime
-from webstore.repo.account import AccountRepository
+from webstore.repo import Transaction, start_read
 from webstore.repo.gift_cards import GiftCardRepository
+from webstore.repo.sequences import IdAllocation, SequenceRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
 
@@ -66,22 +67,31 @@ def get_gift_card(services: Services, account_id: int, ref: str) -> schemas.Gift
 def create_gift_card(
     services: Services, account_id: int, body: schemas.GiftCardCreate
 ) -> schemas.GiftCardView:
-    """A new card in the store's currency with a random 16-character number."""
+    """A new card in the store's currency with a random 16-character number, its id taken in the
+    same transaction (the id sequence is read beside the store)."""
     now = services.now()
     expires_at = parse_expiry(body.expires_at, now) if body.expires_at else None
+    sequences = SequenceRepository(services.table)
+    ids_read = start_read(sequences.read, account_id)
     store = StoreRepository(services.table).store(account_id)
-    card = GiftCard(
-        id=AccountRepository(services.table).next_ids(account_id, "giftcard")[0],
-        card_number=secrets.token_hex(8).upper(),
-        balance=body.amount,
-        starting_balance=body.amount,
-        currency=store.currency,
-        note=body.note,
-        expires_at=expires_at,
-        created_at=now,
-    )
-    GiftCardRepository(services.table).create(account_id, card)
-    return gift_card_view(card)
+    cards = GiftCardRepository(services.table)
+
+    def build(ids: IdAllocation) -> tuple[Transaction, GiftCard]:
+        card = GiftCard(
+            id=ids.take("giftcard")[0],
+            card_number=secrets.token_hex(8).upper(),
+            balance=body.amount,
+            starting_balance=body.amount,
+            currency=store.currency,
+            note=body.note,
+            expires_at=expires_at,
+            created_at=now,
+        )
+        tx = services.transaction()
+        cards.add_new(tx, account_id, card)
+        return tx, card
+
+    return gift_card_view(sequences.write(account_id, build, first_read=ids_read))
 
 
 def top_up_gift_card(

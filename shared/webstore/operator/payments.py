@@ -21,6 +21,7 @@ from webstore.payments.gateways import MANUAL, gateway_id
 from webstore.payments.order import MAX_LINES, Order, OrderLine
 from webstore.payments.planning import split_price
 from webstore.payments.recording import fulfil
+from webstore.repo import start_read
 from webstore.repo.payments import PaymentRecord, PaymentRepository
 from webstore.repo.store import StoreRepository
 from webstore.repo.users import check_username
@@ -69,15 +70,20 @@ def latest_payments(services: Services, account_id: int, limit: int) -> list[sch
 
 def payment_page(services: Services, account_id: int, page: int) -> schemas.PaymentPage:
     """Page N of 25, latest first. Ids are dense, so page N is the id range counted down from
-    the payment sequence: a GetItem of the counter + one Query, whatever N is."""
+    the payment sequence: a GetItem of the counter, then one Query, whatever N is. Page 1 is the
+    latest 25 whatever the count, so its Query goes beside the GetItem (one round trip)."""
     if page < 1:
         raise Invalid("page must be at least 1", field="page")
     repo = PaymentRepository(services.table)
+    latest = start_read(repo.latest, account_id, PER_PAGE) if page == 1 else None
     total = repo.payment_count(account_id)
     last_page = max(1, math.ceil(total / PER_PAGE))
     highest = total - PER_PAGE * (page - 1)
     lowest = max(1, highest - PER_PAGE + 1)
-    found = repo.id_range(account_id, lowest, highest) if highest >= 1 else []
+    if latest is not None:
+        found = latest.result()
+    else:
+        found = repo.id_range(account_id, lowest, highest) if highest >= 1 else []
     base = f"{services.settings.operator_url}/payments?paged=1&page="
     return schemas.PaymentPage(
         total=total,

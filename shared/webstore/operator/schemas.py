@@ -5,45 +5,55 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from webstore.catalog import BasketType, DiscountType
 from webstore.keys import INT32_MAX
 
 T = TypeVar("T")
 
+
+class Wire(BaseModel):
+    """A response model compiled on first use (defer_build): a route builds the few it answers
+    with, not the interface's every model at import (the cold start). Request bodies stay plain
+    `BaseModel`s: FastAPI reads them as body parameters, and a deferred one is then compiled
+    with the parameter's alias, which pydantic warns has no effect."""
+
+    model_config = ConfigDict(defer_build=True)
+
+
 # --- queue ------------------------------------------------------------------------------------
 
 
-class QueueMeta(BaseModel):
+class QueueMeta(Wire):
     execute_offline: bool
     next_check: int
     more: bool
 
 
-class DuePlayer(BaseModel):
+class DuePlayer(Wire):
     id: int
     name: str
     uuid: str | None
 
 
-class DuePlayers(BaseModel):
+class DuePlayers(Wire):
     meta: QueueMeta
     players: list[DuePlayer]
 
 
-class CommandConditions(BaseModel):
+class CommandConditions(Wire):
     delay: int
     slots: int
 
 
-class CommandPlayer(BaseModel):
+class CommandPlayer(Wire):
     id: int
     name: str
     uuid: str | None
 
 
-class Command(BaseModel):
+class Command(Wire):
     id: int
     command: str
     payment: int  # 0 for a manual command: CS reads a non-nullable long
@@ -52,22 +62,22 @@ class Command(BaseModel):
     player: CommandPlayer
 
 
-class OfflineMeta(BaseModel):
+class OfflineMeta(Wire):
     limited: bool
 
 
-class OfflineCommands(BaseModel):
+class OfflineCommands(Wire):
     meta: OfflineMeta
     commands: list[Command]
 
 
-class OnlinePlayer(BaseModel):
+class OnlinePlayer(Wire):
     id: int
     username: str | None
     meta: dict[str, Any] | None = None
 
 
-class OnlineCommands(BaseModel):
+class OnlineCommands(Wire):
     player: OnlinePlayer
     commands: list[Command]
 
@@ -75,12 +85,12 @@ class OnlineCommands(BaseModel):
 # --- information ------------------------------------------------------------------------------
 
 
-class Currency(BaseModel):
+class Currency(Wire):
     iso_4217: str
     symbol: str
 
 
-class InformationAccount(BaseModel):
+class InformationAccount(Wire):
     id: int
     domain: str
     name: str
@@ -90,12 +100,12 @@ class InformationAccount(BaseModel):
     log_events: bool
 
 
-class ServerRef(BaseModel):
+class ServerRef(Wire):
     id: int
     name: str
 
 
-class Information(BaseModel):
+class Information(Wire):
     account: InformationAccount
     server: ServerRef
 
@@ -103,28 +113,28 @@ class Information(BaseModel):
 # --- payments ---------------------------------------------------------------------------------
 
 
-class Gateway(BaseModel):
+class Gateway(Wire):
     id: int
     name: str
 
 
-class PaymentPlayer(BaseModel):
+class PaymentPlayer(Wire):
     id: int
     name: str
     uuid: str | None
 
 
-class PaymentPackage(BaseModel):
+class PaymentPackage(Wire):
     id: int
     name: str
 
 
-class PaymentNote(BaseModel):
+class PaymentNote(Wire):
     created_at: str
     note: str
 
 
-class Payment(BaseModel):
+class Payment(Wire):
     id: int
     txn_id: str
     amount: str
@@ -139,7 +149,7 @@ class Payment(BaseModel):
     creator_code: str
 
 
-class PaymentPage(BaseModel):
+class PaymentPage(Wire):
     total: int
     per_page: int
     current_page: int
@@ -151,7 +161,7 @@ class PaymentPage(BaseModel):
     data: list[Payment]
 
 
-class PaymentField(BaseModel):
+class PaymentField(Wire):
     name: str
     type: str
     rules: str
@@ -161,26 +171,26 @@ class PaymentField(BaseModel):
 # --- coupons ----------------------------------------------------------------------------------
 
 
-class CouponEffective(BaseModel):
+class CouponEffective(Wire):
     type: str
     packages: list[int]
     categories: list[int]
 
 
-class CouponDiscount(BaseModel):
+class CouponDiscount(Wire):
     type: str
     percentage: float
     value: float
 
 
-class CouponExpire(BaseModel):
+class CouponExpire(Wire):
     redeem_unlimited: str
     expire_never: str
     limit: int
     date: str  # never null: MC parses it (NO_EXPIRY when the coupon does not expire)
 
 
-class Coupon(BaseModel):
+class Coupon(Wire):
     id: int
     code: str
     effective: CouponEffective
@@ -194,7 +204,7 @@ class Coupon(BaseModel):
     note: str
 
 
-class Pagination(BaseModel):
+class Pagination(Wire):
     totalResults: int  # SPEC names it so
     currentPage: int
     lastPage: int
@@ -202,7 +212,7 @@ class Pagination(BaseModel):
     next: str | None
 
 
-class CouponList(BaseModel):
+class CouponList(Wire):
     pagination: Pagination
     data: list[Coupon]
 
@@ -210,7 +220,7 @@ class CouponList(BaseModel):
 # --- goals, packages, sales, bans, players ----------------------------------------------------
 
 
-class CommunityGoal(BaseModel):
+class CommunityGoal(Wire):
     id: int
     created_at: str
     updated_at: str
@@ -227,12 +237,12 @@ class CommunityGoal(BaseModel):
     sale: int
 
 
-class PackageSale(BaseModel):
+class PackageSale(Wire):
     active: bool
     discount: float
 
 
-class OperatorPackage(BaseModel):
+class OperatorPackage(Wire):
     id: int
     name: str
     order: int
@@ -268,19 +278,19 @@ class VerbosePackage(OperatorPackage):
     description: str
 
 
-class SaleEffective(BaseModel):
+class SaleEffective(Wire):
     type: str
     packages: list[int]
     categories: list[int]
 
 
-class SaleDiscount(BaseModel):
+class SaleDiscount(Wire):
     type: str
     percentage: float
     value: float
 
 
-class Sale(BaseModel):
+class Sale(Wire):
     id: int
     name: str
     effective: SaleEffective
@@ -290,12 +300,12 @@ class Sale(BaseModel):
     order: int
 
 
-class BanUser(BaseModel):
+class BanUser(Wire):
     ign: str
     uuid: str | None
 
 
-class Ban(BaseModel):
+class Ban(Wire):
     id: int
     time: str
     ip: str
@@ -304,7 +314,7 @@ class Ban(BaseModel):
     user: BanUser
 
 
-class LookupPlayer(BaseModel):
+class LookupPlayer(Wire):
     id: str
     username: str  # what the official plugin reads
     name: str  # what the C# SDK reads (the same name)
@@ -312,7 +322,7 @@ class LookupPlayer(BaseModel):
     plugin_username_id: int
 
 
-class LookupPayment(BaseModel):
+class LookupPayment(Wire):
     txn_id: str
     time: int
     price: float
@@ -320,7 +330,7 @@ class LookupPayment(BaseModel):
     status: int
 
 
-class PlayerLookup(BaseModel):
+class PlayerLookup(Wire):
     player: LookupPlayer
     banCount: int  # SPEC names it so
     chargebackRate: float
@@ -330,11 +340,11 @@ class PlayerLookup(BaseModel):
     purchaseTotals: dict[str, float] | list[Any]
 
 
-class DataList(BaseModel, Generic[T]):
+class DataList(Wire, Generic[T]):
     data: list[T]
 
 
-class Data(BaseModel, Generic[T]):
+class Data(Wire, Generic[T]):
     data: T
 
 
@@ -400,12 +410,12 @@ class BanCreate(BaseModel):
 # --- drop-in routes the plugins call (issue 11; docs/compatibility.md) ------------------------
 
 
-class ListingSale(BaseModel):
+class ListingSale(Wire):
     active: bool
     discount: float
 
 
-class ListingPackage(BaseModel):
+class ListingPackage(Wire):
     """A package of the in-game `/buy` menu: `image` is a URL or `false` (never null), as the
     official plugin reads it as a string."""
 
@@ -418,7 +428,7 @@ class ListingPackage(BaseModel):
     sale: ListingSale
 
 
-class ListingSubcategory(BaseModel):
+class ListingSubcategory(Wire):
     id: int
     order: int
     name: str
@@ -431,7 +441,7 @@ class ListingCategory(ListingSubcategory):
     subcategories: list[ListingSubcategory]
 
 
-class Listing(BaseModel):
+class Listing(Wire):
     categories: list[ListingCategory]
 
 
@@ -443,18 +453,18 @@ class CheckoutLinkRequest(BaseModel):
     category_id: int | None = Field(default=None, ge=1, le=INT32_MAX)
 
 
-class CheckoutLink(BaseModel):
+class CheckoutLink(Wire):
     url: str
     expires: str
 
 
-class GiftCardBalanceView(BaseModel):
+class GiftCardBalanceView(Wire):
     starting: str
     remaining: str
     currency: str
 
 
-class GiftCardView(BaseModel):
+class GiftCardView(Wire):
     id: int
     code: str
     balance: GiftCardBalanceView
@@ -487,12 +497,12 @@ class GiftCardTopUp(BaseModel):
         return value
 
 
-class ActivePackageRef(BaseModel):
+class ActivePackageRef(Wire):
     id: int
     name: str
 
 
-class ActivePackage(BaseModel):
+class ActivePackage(Wire):
     txn_id: str
     date: str
     quantity: int

@@ -13,12 +13,12 @@ from webstore.payments import planning
 from webstore.payments.events import publish_status
 from webstore.payments.gateway_refunds import refund_at_processor
 from webstore.payments.recording import run_pending_chunks
-from webstore.payments.status import PaymentStatus, transition
-from webstore.repo import Transaction
-from webstore.repo.account import AccountRepository
+from webstore.payments.status import TRANSITIONS, PaymentStatus, transition
+from webstore.repo import Transaction, start_read
 from webstore.repo.payments import PaymentNote, PaymentRecord, PaymentRepository
 from webstore.repo.players import PlayerRepository
-from webstore.repo.queue import QueueRepository
+from webstore.repo.queue import QueuedCommand, QueueRepository
+from webstore.repo.sequences import IdAllocation, SequenceRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
 from webstore.subscriptions import endings
@@ -26,6 +26,8 @@ from webstore.subscriptions import endings
 # Room the status change's transaction keeps for its own actions (payment, players' counters)
 # beside the first chunk of commands.
 _CHANGE_ACTIONS = 8
+# The statuses a change to queues commands for (every transition to them has a trigger).
+_QUEUEING = frozenset(new for (_, new), change in TRANSITIONS.items() if change.trigger is not None)
 
 
 def change_payment(
@@ -43,6 +45,12 @@ def change_payment(
     if status is None and username is None:
         raise Invalid("Send status and/or username", field="status")
     new_status = PaymentStatus.parse_stored(status) if status is not None else None
+    # A refund or chargeback queues its trigger's commands: the store (what to queue) and the id
+    # sequences are read beside the payment, so the change is one read and one transaction.
+    queues = new_status in _QUEUEING
+    view_read = start_read(StoreRepository(services.table).operator_view, account_id) if queues else None
+    sequences = SequenceRepository(services.table)
+    ids_read = start_read(sequences.read, account_id) if queues else None
     repo = PaymentRepository(services.table)
     payment = repo.by_transaction(account_id, transaction_id)
     new_status = new_status or payment.status
@@ -56,47 +64,54 @@ def change_payment(
         refund_at_processor(services, payment)
 
     now = services.now()
-    updated = planning.reassigned(payment, new_owner) if new_owner else payment.model_copy(deep=True)
-    updated.status = new_status
-    updated.updated_at = now
-    first_chunk = []
     new_plan = None
+    planned: list[QueuedCommand] = []
     ending = None
     if change is not None and change.trigger is not None and change.trigger.value not in payment.plans:
         new_plan = change.trigger.value
-        view = StoreRepository(services.table).operator_view(account_id)
+        view = view_read.result() if view_read else StoreRepository(services.table).operator_view(account_id)
         planned = planning.commands_for(payment.lines, view, change.trigger, now)
         # A subscription payment refunded or charged back ends its subscription at once: its
         # expiry commands join this plan (docs/subscriptions.md).
         ending = endings.ending_by_payment(services, payment, new_plan, view, now)
         planned += ending.expiry_commands if ending else []
-        if planned:
-            ids = AccountRepository(services.table).next_ids(account_id, "command", len(planned))
-            planned = planning.with_ids(planned, ids, payment.id)
-        room = planning.MAX_TRANSACTION_ACTIONS - _CHANGE_ACTIONS - endings.action_count(ending)
-        first_chunk = planning.plan_commands(updated, new_plan, planned, room)
+    room = planning.MAX_TRANSACTION_ACTIONS - _CHANGE_ACTIONS - endings.action_count(ending)
 
-    tx = Transaction(services.table)
-    PaymentRepository.add_change(
-        tx,
-        payment,
-        updated,
-        new_plan,
-        fails=Conflict("The payment changed meanwhile; read it again and retry"),
-    )
-    for counter_change in planning.counter_changes(payment, updated):
-        if counter_change.new_owner:
-            assert new_owner is not None
-            PlayerRepository.add_player(
-                tx, account_id, new_owner, email=updated.email, now=now, counters=counter_change.counters
-            )
-        else:
-            PlayerRepository.add_counters(tx, account_id, counter_change.username_id, counter_change.counters)
-    QueueRepository(services.table).add_enqueue(tx, account_id, first_chunk)
-    if ending is not None:
-        endings.add_ending(tx, ending)
+    def build(ids: IdAllocation) -> tuple[Transaction, PaymentRecord]:
+        """The change's transaction, its command ids taken from `ids` (built again on contention)."""
+        updated = planning.reassigned(payment, new_owner) if new_owner else payment.model_copy(deep=True)
+        updated.status = new_status
+        updated.updated_at = now
+        first_chunk = []
+        if new_plan is not None:
+            commands = planning.with_ids(planned, ids.take("command", len(planned)), payment.id)
+            first_chunk = planning.plan_commands(updated, new_plan, commands, room)
+        tx = Transaction(services.table)
+        PaymentRepository.add_change(
+            tx,
+            payment,
+            updated,
+            new_plan,
+            fails=Conflict("The payment changed meanwhile; read it again and retry"),
+        )
+        for counter_change in planning.counter_changes(payment, updated):
+            if counter_change.new_owner:
+                assert new_owner is not None
+                PlayerRepository.add_player(
+                    tx, account_id, new_owner, email=updated.email, now=now, counters=counter_change.counters
+                )
+            else:
+                PlayerRepository.add_counters(
+                    tx, account_id, counter_change.username_id, counter_change.counters
+                )
+        QueueRepository(services.table).add_enqueue(tx, account_id, first_chunk)
+        if ending is not None:
+            endings.add_ending(tx, ending)
+        return tx, updated
+
     try:
-        tx.commit()
+        first_read = ids_read if new_plan is not None else IdAllocation.unread(account_id)
+        updated = sequences.write(account_id, build, first_read=first_read)
     except Conflict as error:
         raise Conflict("The payment changed meanwhile; read it again and retry") from error
     if change is not None and change.trigger is not None:

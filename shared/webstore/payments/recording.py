@@ -4,12 +4,13 @@
 `order.idempotency_key`:
 
 1. One transaction (retried on contention) holding every invariant: the payment id (dense, from
-   the account's sequence), the order's idempotency record, coupon redemptions and per-player
-   uses, gift card balances, user_limit purchase counts, community goal progress, tiers, store
-   stats, the player records, the payment (with its command plan), the first chunk of queued
-   commands, and what it starts over time: the recurring payment of its subscription lines with
-   its first schedule item, and its timed packages' timers (webstore.subscriptions.fulfilment).
-   A failed limit raises the Conflict its repository named; contention re-reads.
+   the account's sequence; its command and tier ids too), the order's idempotency record, coupon
+   redemptions and per-player uses, gift card balances, user_limit purchase counts, community
+   goal progress, tiers, store stats, the player records, the payment (with its command plan),
+   the first chunk of queued commands, and what it starts over time: the recurring payment of
+   its subscription lines with its first schedule item, and its timed packages' timers
+   (webstore.subscriptions.fulfilment). A failed limit raises the Conflict its repository
+   named; contention re-reads.
 2. When the commands do not fit in that transaction, the rest follow in chunks of <= 100
    actions, each also advancing `chunks_done` on the payment with a condition, so a re-run
    continues where a crash stopped and never queues a chunk twice.
@@ -33,7 +34,6 @@ from webstore.payments.events import publish_status
 from webstore.payments.order import Order
 from webstore.recurring import RecurringPayment
 from webstore.repo import Contention, Transaction
-from webstore.repo.account import AccountRepository
 from webstore.repo.checkout_attempts import CheckoutAttemptRepository
 from webstore.repo.payment_effects import EffectKeys, EffectReads, PaymentEffectsRepository
 from webstore.repo.payments import PaymentLine, PaymentRecord, PaymentRepository
@@ -77,12 +77,7 @@ def fulfil(
     lines = planning.payment_lines(order, view, buyer, recipients)
     planning.check_user_limits(lines, view)
     purchase_commands = planning.commands_for(lines, view, CommandTrigger.PURCHASE, now)
-    accounts = AccountRepository(services.table)
-    command_ids = (
-        accounts.next_ids(order.account_id, "command", len(purchase_commands)) if purchase_commands else []
-    )
     tier_lines = planning.tier_lines(lines, view)
-    spare_tier_ids = accounts.next_ids(order.account_id, "tier", len(tier_lines)) if tier_lines else []
     wanted = EffectKeys(
         account_id=order.account_id,
         idempotency_key=order.idempotency_key,
@@ -104,8 +99,12 @@ def fulfil(
             return _finish(services, _payment_of_order(services, order.account_id, reads.order_payment_id))
         recording = _Recording(services, order, view, buyer, lines, now)
         payment = recording.payment(reads)
+        ids = reads.ids  # the payment, its commands and new tiers take theirs in the transaction
+        ids.take("payment")  # the payment's: the one after the read's last, as new_payment made it
+        command_ids = ids.take("command", len(purchase_commands))
         commands = planning.with_ids(purchase_commands, command_ids, payment.id)
-        tx = recording.transaction(reads, payment, tier_lines, spare_tier_ids)
+        tx = recording.transaction(reads, payment, tier_lines)
+        ids.add_to(tx)
         claimed = bool(order.checkout_attempt and order.basket_ident)
         room = planning.MAX_TRANSACTION_ACTIONS - len(tx) - 1 - int(claimed)  # the payment, the claim
         first = planning.plan_commands(payment, CommandTrigger.PURCHASE.value, commands, room)
@@ -208,11 +207,11 @@ class _Recording:
         )
 
     def transaction(
-        self, reads: EffectReads, payment: PaymentRecord, tier_lines: list[PaymentLine], tier_ids: list[int]
+        self, reads: EffectReads, payment: PaymentRecord, tier_lines: list[PaymentLine]
     ) -> Transaction:
         tx = Transaction(self.services.table)
         effects = PaymentEffectsRepository
-        PaymentRepository.add_new(tx, payment)
+        PaymentRepository.add_order(tx, payment)  # its id: `reads.ids`, in the same transaction
         for coupon in self.coupons:
             effects.add_coupon_redemption(tx, self.a, coupon, self.buyer.id)
         for card in self.order.giftcards:
@@ -229,7 +228,7 @@ class _Recording:
             if goal_read.goal.status is GoalStatus.ACTIVE:
                 progressed = planning.advance_goal(goal_read.goal, payment.amount, self.now)
                 effects.add_goal_progress(tx, self.a, goal_read, progressed, self.now)
-        tiers = self._tiers(tx, reads, payment, tier_lines, tier_ids)
+        tiers = self._tiers(tx, reads, payment, tier_lines)
         self.recurring = subscription_fulfilment.add_to_payment(
             tx, payment, self.view, reads, tiers, self.order.saved_method, self.now
         )
@@ -250,17 +249,15 @@ class _Recording:
         reads: EffectReads,
         payment: PaymentRecord,
         tier_lines: list[PaymentLine],
-        tier_ids: list[int],
     ) -> dict[tuple[int, int], int]:
         """Write the tiers the payment sets; their ids by (player, category)."""
-        spare = list(tier_ids)
         written = {}
         for line in tier_lines:
             package = self.view.package(line.package_id)
             assert package is not None
             tier_id = reads.tier_slots.get((line.username_id, line.category_id))
             if tier_id is None:
-                tier_id = spare.pop(0)
+                tier_id = reads.ids.take("tier")[0]
                 PlayerTierRepository.add_slot(tx, self.a, line.username_id, line.category_id, tier_id)
             PlayerTierRepository.add_tier(
                 tx, self.a, planning.new_tier(line, package, tier_id, payment, self.now)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
 
 from webstore import keys
 from webstore.catalog import Coupon, CreatorCode, GiftCard, Server, WebhookEndpoint
 from webstore.db import ConditionFailed, Item, Table, Transaction, from_item, start_read, to_item
 from webstore.errors import Conflict, NotFound
+from webstore.repo.sequences import IdAllocation, SequenceRepository
 from webstore.secret_box import SecretBox
 
 
@@ -25,10 +28,12 @@ class AccountRepository:
     def __init__(self, table: Table) -> None:
         self.table = table
 
-    # --- sequences: per-account atomic counters; ids stay within 32 bits ---
+    # --- sequences: request paths take ids in their own transaction (repo/sequences.py) ---
 
     def next_ids(self, account_id: int, sequence: str, count: int = 1) -> list[int]:
-        """Reserve `count` consecutive ids of `sequence` (one UpdateItem)."""
+        """Reserve `count` consecutive ids of `sequence` (one UpdateItem, before the write that
+        uses them): for the background paths (renewals, expiries) that have not moved to
+        `IdAllocation` yet; a request path takes its ids in its transaction instead."""
         result = self.table.update(
             keys.key(keys.account_pk(account_id), keys.SEQUENCES_ITEM),
             "ADD #s :n",
@@ -91,14 +96,6 @@ class AccountRepository:
             to_item(coupon, pk, keys.coupon_code_sk(coupon.code), "coupon_code"),
         )
 
-    def _count_coupons(self, tx: Transaction, account_id: int, delta: int) -> None:
-        """`coupon_count` on the sequences item: the operator's coupon list total."""
-        tx.update(
-            keys.key(keys.account_pk(account_id), keys.SEQUENCES_ITEM),
-            "ADD coupon_count :delta",
-            values={":delta": delta},
-        )
-
     def coupon_count(self, account_id: int) -> int:
         item = self.table.get(keys.key(keys.account_pk(account_id), keys.SEQUENCES_ITEM))
         return int((item or {}).get("coupon_count", 0))
@@ -120,20 +117,34 @@ class AccountRepository:
         )
         return total
 
-    def create_coupon(self, account_id: int, coupon: Coupon) -> None:
-        """The coupon, its code item (the code is unique) and the count: one transaction."""
-        by_id, by_code = self.coupon_items(account_id, coupon)
-        tx = Transaction(self.table)
-        tx.put(
-            by_id, condition="attribute_not_exists(PK)", fails=Conflict(f"Coupon {coupon.id} already exists")
-        )
-        tx.put(
-            by_code,
-            condition="attribute_not_exists(PK)",
-            fails=Conflict(f"A coupon with code {coupon.code!r} already exists", field="code"),
-        )
-        self._count_coupons(tx, account_id, 1)
-        tx.commit()
+    def create_coupon(
+        self,
+        account_id: int,
+        make: Callable[[int], Coupon],
+        *,
+        first_read: Future[IdAllocation] | None = None,
+    ) -> Coupon:
+        """A new coupon, `make(id)` under the next `coupon` id: the coupon, its code item (the code
+        is unique), the count and the id in one transaction (read again on contention)."""
+
+        def build(ids: IdAllocation) -> tuple[Transaction, Coupon]:
+            coupon = make(ids.take("coupon")[0])
+            by_id, by_code = self.coupon_items(account_id, coupon)
+            tx = Transaction(self.table)
+            tx.put(
+                by_id,
+                condition="attribute_not_exists(PK)",
+                fails=Conflict(f"Coupon {coupon.id} already exists"),
+            )
+            tx.put(
+                by_code,
+                condition="attribute_not_exists(PK)",
+                fails=Conflict(f"A coupon with code {coupon.code!r} already exists", field="code"),
+            )
+            ids.add("coupon_count", 1)
+            return tx, coupon
+
+        return SequenceRepository(self.table).write(account_id, build, first_read=first_read)
 
     def coupon(self, account_id: int, coupon_id: int) -> Coupon:
         item = self.table.get(keys.key(keys.account_pk(account_id), keys.coupon_sk(coupon_id)))
@@ -203,7 +214,8 @@ class AccountRepository:
             fails=NotFound("Coupon not found"),
         )
         tx.delete(keys.key(pk, keys.coupon_code_sk(coupon.code)))
-        self._count_coupons(tx, account_id, -1)
+        # `coupon_count` on the sequences item: the operator's coupon list total
+        tx.update(SequenceRepository.key(account_id), "ADD coupon_count :delta", values={":delta": -1})
         tx.commit()
 
     # --- gift cards, creator codes, webhook endpoints ---

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from webstore import keys
 from webstore.catalog import GiftCard
-from webstore.db import GSI1, Table, from_item
+from webstore.db import GSI1, Table, Transaction, from_item
 from webstore.errors import Conflict, NotFound
 from webstore.repo.account import AccountRepository
 
@@ -36,9 +36,9 @@ class GiftCardRepository:
             raise NotFound("Gift card not found")
         return from_item(GiftCard, items[0])
 
-    def create(self, account_id: int, card: GiftCard) -> None:
-        """A new card; its number must be new (Conflict otherwise)."""
-        self.table.put(
+    def add_new(self, tx: Transaction, account_id: int, card: GiftCard) -> None:
+        """A new card in `tx`; its number must be new (Conflict otherwise)."""
+        tx.put(
             AccountRepository(self.table).giftcard_item(account_id, card),
             condition="attribute_not_exists(PK)",
             fails=Conflict("A gift card with this number already exists"),

@@ -2,7 +2,8 @@
 compare against: coupon redemptions and uses, gift card balances, purchase counts per player,
 community goal progress, the store stats (`4STATS`) and each player's monthly spend.
 
-`read` fetches everything one attempt needs in one consistent BatchGetItem; the `add_*` writers
+`read` fetches everything one attempt needs in one consistent BatchGetItem (the id sequences
+too: the payment takes its ids from them in its transaction); the `add_*` writers
 put their actions, labelled with the domain error a failed condition means, into the payment's
 transaction.
 """
@@ -24,6 +25,7 @@ from webstore.recurring import TimedPackage
 from webstore.repo.payments import GiftCardUse
 from webstore.repo.player_tiers import tier_slot_key
 from webstore.repo.recurring_payments import timed_key
+from webstore.repo.sequences import IdAllocation, SequenceRepository
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,7 @@ class EffectReads:
 
     order_payment_id: int | None = None  # the payment an earlier run recorded for this order
     last_payment_id: int = 0
+    ids: IdAllocation = field(default_factory=lambda: IdAllocation(0, None))  # the sequences as read
     coupons: dict[str, Coupon] = field(default_factory=dict)  # by upper-case code
     goals: list[GoalRead] = field(default_factory=list)
     tier_slots: dict[tuple[int, int], int] = field(default_factory=dict)  # (player, category) → tier id
@@ -78,7 +81,7 @@ class PaymentEffectsRepository:
         a = wanted.account_id
         pk = keys.account_pk(a)
         order_key = keys.key(pk, keys.order_sk(wanted.idempotency_key))
-        seq_key = keys.key(pk, keys.SEQUENCES_ITEM)
+        seq_key = SequenceRepository.key(a)
         stats_key = keys.key(keys.store_pk(a), keys.STATS_ITEM)
         spend_key = keys.key(pk, keys.spend_sk(wanted.month, wanted.buyer_id))
         coupon_keys = {code.upper(): coupon_code_key(a, code) for code in wanted.coupon_codes}
@@ -96,7 +99,8 @@ class PaymentEffectsRepository:
         reads = EffectReads()
         order = get(order_key)
         reads.order_payment_id = int(order["payment_id"]) if order else None
-        reads.last_payment_id = int((get(seq_key) or {}).get("payment", 0))
+        reads.ids = SequenceRepository.allocation(a, found)
+        reads.last_payment_id = reads.ids.last("payment")
         for code, key in coupon_keys.items():
             if (item := get(key)) is not None:
                 reads.coupons[code] = from_item(Coupon, item)

@@ -16,14 +16,17 @@ from __future__ import annotations
 import hmac
 from concurrent.futures import Future
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from webstore import keys
-from webstore.catalog import Store
 from webstore.errors import Invalid, NotFound, Unauthorized
 from webstore.failure_guard import CHECKOUT_KEY
 from webstore.repo import start_read
 from webstore.repo.throttle import FailureMark
 from webstore.services import Services
+
+if TYPE_CHECKING:  # the catalog's models are loaded by the routes that use them, not by this check
+    from webstore.catalog import Store
 
 
 @dataclass(frozen=True)

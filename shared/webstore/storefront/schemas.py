@@ -29,6 +29,15 @@ MAX_DYNAMIC_PER_REQUEST = 50
 MAX_DYNAMIC_PRICE = Decimal(1_000_000)
 
 
+class Wire(BaseModel):
+    """A response model compiled on first use (defer_build): a route builds the few it answers
+    with, not the interface's every model at import (the cold start). Request bodies (`Request`)
+    stay compiled at import: FastAPI reads them as body parameters, and a deferred one is then
+    compiled with the parameter's alias, which pydantic warns has no effect."""
+
+    model_config = ConfigDict(defer_build=True)
+
+
 # --- requests ------------------------------------------------------------------------------
 
 
@@ -135,11 +144,11 @@ class TierChangeRequest(Request):
 # --- responses -----------------------------------------------------------------------------
 
 
-class Envelope(BaseModel, Generic[T]):
+class Envelope(Wire, Generic[T]):
     data: T
 
 
-class Webstore(BaseModel):
+class Webstore(Wire):
     id: int
     description: str
     name: str
@@ -155,7 +164,7 @@ class Webstore(BaseModel):
     supports_gifting: bool
 
 
-class CMSPage(BaseModel):
+class CMSPage(Wire):
     id: int
     created_at: str
     updated_at: str
@@ -169,12 +178,12 @@ class CMSPage(BaseModel):
     content: str
 
 
-class CategoryRef(BaseModel):
+class CategoryRef(Wire):
     id: int
     name: str
 
 
-class PackageMedia(BaseModel):
+class PackageMedia(Wire):
     type: str
     name: str | None
     url: str
@@ -182,7 +191,7 @@ class PackageMedia(BaseModel):
     primary: bool
 
 
-class Package(BaseModel):
+class Package(Wire):
     id: int
     ident: str
     name: str
@@ -211,17 +220,17 @@ class Package(BaseModel):
     vip_status: str | None = None
 
 
-class TierStatus(BaseModel):
+class TierStatus(Wire):
     id: int
     description: str
 
 
-class PendingDowngrade(BaseModel):
+class PendingDowngrade(Wire):
     id: int
     name: str
 
 
-class Tier(BaseModel):
+class Tier(Wire):
     id: int
     created_at: str
     username_id: str
@@ -233,7 +242,7 @@ class Tier(BaseModel):
     pending_downgrade_package: PendingDowngrade | None
 
 
-class Category(BaseModel):
+class Category(Wire):
     id: int
     name: str
     slug: str | None
@@ -248,23 +257,23 @@ class Category(BaseModel):
     dynamic: bool
 
 
-class BasketCoupon(BaseModel):
+class BasketCoupon(Wire):
     code: str
     coupon_code: str  # what existing clients read (COMPAT.md); same value as `code`
 
 
-class BasketGiftCard(BaseModel):
+class BasketGiftCard(Wire):
     card_number: str
 
 
-class InBasket(BaseModel):
+class InBasket(Wire):
     quantity: int
     price: Money
     gift_username_id: str | None
     gift_username: str | None
 
 
-class BasketPackage(BaseModel):
+class BasketPackage(Wire):
     id: int
     ident: str
     description: str
@@ -277,7 +286,7 @@ class BasketPackage(BaseModel):
     is_recurring: bool
 
 
-class BasketLinks(BaseModel):
+class BasketLinks(Wire):
     """`checkout` only while unpaid, `payment` only once paid: absent keys, not nulls (SPEC)."""
 
     checkout: str | None = None
@@ -288,7 +297,7 @@ class BasketLinks(BaseModel):
         return {k: v for k, v in (("checkout", self.checkout), ("payment", self.payment)) if v is not None}
 
 
-class Basket(BaseModel):
+class Basket(Wire):
     id: str
     ident: str
     complete: bool
@@ -312,16 +321,16 @@ class Basket(BaseModel):
     links: BasketLinks
 
 
-class AuthLink(BaseModel):
+class AuthLink(Wire):
     name: str
     url: str
 
 
-class Message(BaseModel):
+class Message(Wire):
     message: str
 
 
-class Success(BaseModel):
+class Success(Wire):
     success: bool
     message: str
 
@@ -329,7 +338,7 @@ class Success(BaseModel):
 # --- the sidebar (COMPAT names the modules only; shapes decided in docs/players.md) ----------
 
 
-class TopCustomer(BaseModel):
+class TopCustomer(Wire):
     header: str
     username: str
     username_id: str  # the platform id (Minecraft: UUID without dashes)
@@ -338,11 +347,11 @@ class TopCustomer(BaseModel):
     month: str
 
 
-class PackageName(BaseModel):
+class PackageName(Wire):
     name: str
 
 
-class RecentPayment(BaseModel):
+class RecentPayment(Wire):
     username: str
     username_id: str
     package: PackageName
@@ -353,12 +362,12 @@ class RecentPayment(BaseModel):
     date: str
 
 
-class RecentPayments(BaseModel):
+class RecentPayments(Wire):
     header: str
     payments: list[RecentPayment]
 
 
-class Goal(BaseModel):
+class Goal(Wire):
     """community_goal: the spec's keys (header, bar_style, …) and the goal itself."""
 
     header: str
@@ -377,7 +386,7 @@ class Goal(BaseModel):
     repeatable: bool
 
 
-class PaymentGoal(BaseModel):
+class PaymentGoal(Wire):
     header: str
     bar_style: str
     bar_animated: bool
@@ -389,30 +398,30 @@ class PaymentGoal(BaseModel):
     currency: str
 
 
-class TextBox(BaseModel):
+class TextBox(Wire):
     header: str
     text: str  # the spec's key
     content: str  # the same HTML (earlier name)
 
 
-class FeaturedPackage(BaseModel):
+class FeaturedPackage(Wire):
     header: str
     package: Package
 
 
-class GiftCardBalance(BaseModel):
+class GiftCardBalance(Wire):
     """The shop renders a card-number form; the module tells it which currency balances are in."""
 
     header: str
     currency: str
 
 
-class ServerStatusPlayers(BaseModel):
+class ServerStatusPlayers(Wire):
     online: int
     max: int
 
 
-class ServerStatus(BaseModel):
+class ServerStatus(Wire):
     """The game server's address as configured. Lambda does not ping game servers: `online` is
     false and `players` null; the shop may ping `hostname:port` itself."""
 
@@ -436,7 +445,7 @@ ModuleData = (
 )
 
 
-class Module(BaseModel):
+class Module(Wire):
     """The headless spec's Module (`id`, `type`, `start_time`, `end_time`, `data`), with the
     module's `title` and `order` as configured."""
 

@@ -10,6 +10,7 @@ from functions.operator import (
 from tests.integration.operator.support import call, manual_payment
 from tests.support.demo import DemoStore
 from tests.support.invocation import Invoke
+from tests.support.threads import in_threads
 from webstore import keys
 
 
@@ -45,3 +46,18 @@ def test_bans_by_username_and_uuid(demo: DemoStore, invoke: Invoke) -> None:
         == 422
     )
     assert call(invoke, demo, create_ban, "POST", "/bans", body={"reason": "x"}).status == 422
+
+
+def test_concurrent_bans_get_distinct_dense_ids(demo: DemoStore, invoke: Invoke, atomic_calls: None) -> None:
+    """The ban id is taken in the ban's transaction: racing bans retry on contention."""
+    ids: list[int] = []
+
+    def ban(index: int) -> None:
+        response = call(
+            invoke, demo, create_ban, "POST", "/bans", body={"user": f"Racer{index}", "ip": "192.0.2.1"}
+        )
+        assert response.status == 200, response.body
+        ids.append(response.json()["data"]["id"])
+
+    in_threads(ban, [(i,) for i in range(5)])
+    assert sorted(ids) == [1, 2, 3, 4, 5]

@@ -15,6 +15,7 @@ from functions.operator import (
 from tests.integration.operator.support import call
 from tests.support.demo import DemoStore
 from tests.support.invocation import Invoke
+from tests.support.threads import in_threads
 
 COUPON = {"code": "SPRING", "effective_on": "cart", "discount_type": "percentage", "discount_percentage": 15}
 
@@ -108,3 +109,25 @@ def test_coupon_list_paginates_by_cursor_with_totals(demo: DemoStore, invoke: In
     assert [c["id"] for c in jumped["data"]] == list(range(26, 34))
     call(invoke, demo, delete_coupon, "DELETE", "/coupons/2")
     assert call(invoke, demo, get_coupons, "GET", "/coupons").json()["pagination"]["totalResults"] == 32
+
+
+def test_concurrent_creates_get_distinct_ids_and_the_count_follows(
+    demo: DemoStore, invoke: Invoke, atomic_calls: None
+) -> None:
+    """The id and the count are written in the coupon's transaction: racing creates retry on
+    contention and neither is lost."""
+    before = call(invoke, demo, get_coupons, "GET", "/coupons").json()["pagination"]["totalResults"]
+    ids: list[int] = []
+
+    def create(index: int) -> None:
+        response = call(
+            invoke, demo, create_coupon, "POST", "/coupons", body={**COUPON, "code": f"RACE{index}"}
+        )
+        assert response.status == 200, response.body
+        ids.append(response.json()["data"]["id"])
+
+    in_threads(create, [(i,) for i in range(5)])
+    assert sorted(ids) == list(range(before + 1, before + 6))  # the demo's coupons hold ids 1..before
+    assert (
+        call(invoke, demo, get_coupons, "GET", "/coupons").json()["pagination"]["totalResults"] == before + 5
+    )

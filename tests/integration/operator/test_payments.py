@@ -475,3 +475,28 @@ def test_a_change_made_from_a_stale_read_is_refused_and_writes_nothing(demo: Dem
         tx.commit()
     stored = PaymentRepository(services.table).get(1, stale.id, consistent=True)
     assert stored is not None and stored.status is PaymentStatus.REFUND
+
+
+def test_concurrent_payments_take_distinct_dense_ids_in_their_transactions(
+    demo: DemoStore, atomic_calls: None
+) -> None:
+    """Each payment takes its id and its commands' ids in its own transaction: racing payments
+    lose to each other (contention), read again, and end with distinct ids and no gaps."""
+    services = get_services()
+    seq_key = keys.key(keys.account_pk(1), keys.SEQUENCES_ITEM)
+    before = demo.table.get(seq_key, consistent=True) or {}
+    payments: list[int] = []
+    command_ids: list[int] = []
+
+    def pay(index: int) -> None:
+        payment = recording.fulfil(services, order(f"race-{index}", username=f"Racer{index}"))
+        payments.append(payment.id)
+        command_ids.extend(c.id for chunk in payment.plans["purchase"] for c in chunk)
+
+    in_threads(pay, [(i,) for i in range(6)])
+    first_payment = int(before.get("payment", 0)) + 1
+    assert sorted(payments) == list(range(first_payment, first_payment + 6))
+    first_command = int(before.get("command", 0)) + 1
+    assert command_ids and sorted(command_ids) == list(range(first_command, first_command + len(command_ids)))
+    sequence = demo.table.get(seq_key, consistent=True)
+    assert sequence is not None and int(sequence["command"]) == max(command_ids)

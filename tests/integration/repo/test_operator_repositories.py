@@ -18,6 +18,7 @@ from webstore.repo.bans import Ban, BanRepository
 from webstore.repo.definitions import DefinitionRepository
 from webstore.repo.players import PlayerRepository
 from webstore.repo.queue import CommandPointer, QueuedCommand, QueueRepository
+from webstore.repo.sequences import SequenceRepository
 from webstore.repo.store import StoreRepository
 from webstore.repo.throttle import ThrottleRepository
 from webstore.repo.users import User
@@ -89,27 +90,36 @@ def test_failures_count_within_a_window_and_a_lapsed_window_starts_over(table: T
 def test_a_coupon_code_is_unique_and_the_count_follows_creates_and_deletes(demo: DemoStore) -> None:
     accounts = AccountRepository(demo.table)
     before = accounts.coupon_count(A)
-    accounts.create_coupon(A, coupon(50, "FRESH"))
+    fresh = accounts.create_coupon(A, lambda coupon_id: coupon(coupon_id, "FRESH"))
     assert accounts.coupon_count(A) == before + 1
-    assert accounts.coupon_by_code(A, "fresh").id == 50 and accounts.coupon(A, 50).code == "FRESH"
+    assert accounts.coupon_by_code(A, "fresh").id == fresh.id and accounts.coupon(A, fresh.id).code == "FRESH"
     with pytest.raises(Conflict, match="code 'FRESH' already exists") as taken:
-        accounts.create_coupon(A, coupon(51, "FRESH"))
+        accounts.create_coupon(A, lambda coupon_id: coupon(coupon_id, "FRESH"))
     assert taken.value.field == "code"
-    with pytest.raises(Conflict, match="Coupon 50 already exists"):
-        accounts.create_coupon(A, coupon(50, "OTHER"))
-    accounts.delete_coupon(A, coupon(50, "FRESH"))
-    assert accounts.coupon_count(A) == before
+    # the refused create spent no id
+    assert accounts.create_coupon(A, lambda coupon_id: coupon(coupon_id, "NEXT")).id == fresh.id + 1
+    accounts.delete_coupon(A, fresh)
+    assert accounts.coupon_count(A) == before + 1
     with pytest.raises(NotFound):
         accounts.coupon_by_code(A, "FRESH")
     with pytest.raises(NotFound, match="Coupon not found"):
-        accounts.delete_coupon(A, coupon(50, "FRESH"))
-    assert accounts.coupon_count(A) == before  # nothing written by the refused delete
+        accounts.delete_coupon(A, fresh)
+    assert accounts.coupon_count(A) == before + 1  # nothing written by the refused delete
+
+
+def test_a_coupon_id_already_taken_by_an_item_is_refused(table: Table) -> None:
+    """An imported coupon the sequence was not raised past: the id's condition refuses."""
+    by_id, by_code = AccountRepository(table).coupon_items(A, coupon(1, "IMPORTED"))
+    DefinitionRepository(table).overwrite([by_id, by_code])
+    with pytest.raises(Conflict, match="Coupon 1 already exists"):
+        AccountRepository(table).create_coupon(A, lambda coupon_id: coupon(coupon_id, "OTHER"))
+    assert SequenceRepository(table).read(A).last("coupon") == 0  # the id was not spent
 
 
 def test_coupon_pages_by_cursor_and_by_skipping(table: Table) -> None:
     accounts = AccountRepository(table)
-    for coupon_id in range(1, 8):
-        accounts.create_coupon(A, coupon(coupon_id, f"C{coupon_id}"))
+    for _ in range(1, 8):
+        accounts.create_coupon(A, lambda coupon_id: coupon(coupon_id, f"C{coupon_id}"))
     first = accounts.coupon_page(A, 3)
     assert [c.id for c in first.coupons] == [1, 2, 3] and first.more_after and first.total == 7
     after = accounts.coupon_page(A, 3, after=6)
@@ -120,17 +130,6 @@ def test_coupon_pages_by_cursor_and_by_skipping(table: Table) -> None:
     assert [c.id for c in accounts.coupon_page(A, 3, skip=3).coupons] == [4, 5, 6]
     assert accounts.coupon_page(A, 3, skip=9).coupons == []  # past the end
     assert accounts.coupon_page(A, 3, after=keys.INT32_MAX).coupons == []
-
-
-def test_sequences_hand_out_ids_stay_above_imported_ones_and_stop_at_32_bits(table: Table) -> None:
-    accounts = AccountRepository(table)
-    assert accounts.next_ids(A, "ban", 3) == [1, 2, 3]
-    accounts.raise_sequence(A, "ban", 10)
-    accounts.raise_sequence(A, "ban", 5)  # never lowers it (the condition fails quietly)
-    assert accounts.next_ids(A, "ban") == [11]
-    accounts.raise_sequence(A, "coupon", keys.INT32_MAX)
-    with pytest.raises(Conflict, match="coupon id space of this account is exhausted"):
-        accounts.next_ids(A, "coupon")
 
 
 def test_recounting_coupons_sets_the_counter_from_the_items(table: Table) -> None:

@@ -130,6 +130,27 @@ def test_missing_or_disabled_targets_are_left_out(demo: DemoStore, invoke: Invok
     assert modules[0]["data"]["package"]["name"] == "Diamond Sword"
 
 
+def test_an_instance_reads_the_packages_it_saw_featured_beside_the_query_and_never_stale(
+    demo: DemoStore, invoke: Invoke
+) -> None:
+    """The ids a sidebar featured are remembered per instance and read early; the packages are
+    read afresh every time, and a changed feature is read after the Query."""
+    featured = by_type(sidebar(invoke, demo))["featured_package"]["package"]
+    assert featured["id"] == 11
+    repo = StoreRepository(demo.table)
+    package = repo.package(1, 11)
+    assert package is not None
+    demo.table.put(repo.entity_item(1, package.model_copy(update={"name": "Renamed"})))
+    assert by_type(sidebar(invoke, demo))["featured_package"]["package"]["name"] == "Renamed"
+    store = repo.store(1)
+    store.sidebar = [
+        SidebarModule(type="featured_package", title="Sword", order=1, settings={"package_id": 10})
+    ]
+    demo.table.put(repo.store_item(store))
+    modules = sidebar(invoke, demo)
+    assert [m["data"]["package"]["name"] for m in modules] == ["Diamond Sword"]
+
+
 def test_unknown_token(demo: DemoStore, invoke: Invoke) -> None:
     response = invoke(get_sidebar.handler, "GET", f"/api/accounts/1-{'0' * 32}/sidebar")
     assert response.status == 404
