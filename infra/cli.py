@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 import boto3
 
-from webstore.catalog_import import import_catalog, parse_catalog
+from webstore.catalog_file import CatalogError, load_catalog
+from webstore.catalog_import import import_catalog, preview_import
 from webstore.db import Table
 from webstore.secret_box import NoKeyConfigured, secret_box
 from webstore.settings import Settings
@@ -56,7 +56,18 @@ def main(argv: list[str] | None = None) -> int:
         "needed when the catalog has webhooks",
     )
 
+    importer.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
+
+    catalog_tools = commands.add_parser("catalog", help="the catalog file's format")
+    catalog_commands = catalog_tools.add_subparsers(dest="catalog_command", required=True)
+    catalog_commands.add_parser("schema", help="print the catalog file's JSON Schema (docs/catalog.md)")
+
     args = parser.parse_args(argv)
+    if args.command == "catalog":
+        from webstore.catalog_file import schema_text
+
+        sys.stdout.write(schema_text())
+        return 0
     if args.command == "serve":
         from infra.local import DEMO_CATALOG, LocalConfig, run
 
@@ -77,9 +88,10 @@ def main(argv: list[str] | None = None) -> int:
         )
 
     try:
-        catalog = parse_catalog(json.loads(args.catalog.read_text()))
-    except (OSError, ValueError) as error:
-        print(f"webstore import: {error}", file=sys.stderr)
+        catalog = load_catalog(args.catalog)
+    except CatalogError as error:
+        for problem in error.problems:
+            print(f"webstore import: {problem}", file=sys.stderr)
         return 2
     client = boto3.client("dynamodb", region_name=args.region, endpoint_url=args.dynamodb_endpoint)
     settings = Settings(
@@ -87,6 +99,10 @@ def main(argv: list[str] | None = None) -> int:
         **({"webhook_key_secret": args.webhook_key_secret} if args.webhook_key_secret else {}),
     )
     try:
+        if args.dry_run:
+            changes = preview_import(Table(client, args.table), catalog, box=secret_box(settings))
+            print(f"Would change store {catalog.store.id} in {args.table}: {changes.summary()} (dry run)")
+            return 0
         result = import_catalog(Table(client, args.table), catalog, box=secret_box(settings))
     except NoKeyConfigured:
         print(
@@ -95,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    print(f"Imported store {result.account_id} into {args.table}")
+    print(f"Imported store {result.account_id} into {args.table}: {result.changes.summary()}")
     print(f"  public_token       {result.public_token}")
     print(f"  checkout_api_key   {result.checkout_api_key or '(unchanged; only its hash is stored)'}")
     for server_id, secret in result.server_secrets.items():

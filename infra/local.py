@@ -28,7 +28,8 @@ from infra.threaded import ThreadedApp
 from webstore import keys
 from webstore import services as services_module
 from webstore.catalog import WebhookEndpoint
-from webstore.catalog_import import CatalogFile, ImportResult, import_catalog, parse_catalog
+from webstore.catalog_file import CatalogError, load_catalog
+from webstore.catalog_import import CatalogFile, ImportResult, import_catalog
 from webstore.db import Table, create_table
 from webstore.webhooks import local as local_webhooks
 from webstore.webhooks.local import LocalDispatcher
@@ -178,7 +179,14 @@ async def serve_forever(config: LocalConfig, sockets: list[socket.socket]) -> No
 
 
 def run(config: LocalConfig) -> int:
-    """Serve until Ctrl-C (exit code 0); 1, with one line on stderr, when a port is busy."""
+    """Serve until Ctrl-C (exit code 0); 1, with one line on stderr, when a port is busy; 2, with
+    one line per mistake (as `webstore import` prints them), when the catalog file is wrong."""
+    try:
+        catalog = load_catalog(config.catalog) if config.catalog else None
+    except CatalogError as error:
+        for problem in error.problems:
+            print(f"webstore serve: {problem}", file=sys.stderr, flush=True)
+        return 2
     try:
         sockets = bind_ports(config)
     except PortBusy as error:
@@ -195,8 +203,7 @@ def run(config: LocalConfig) -> int:
         table = prepare_table(config)
         dispatcher = start_local_bus_consumers()
         stack.callback(dispatcher.stop)
-        if config.catalog:
-            catalog = parse_catalog(json.loads(config.catalog.read_text()))
+        if catalog:
             added = add_webhooks(catalog, config.webhooks)
             creds = credentials(config, catalog, import_catalog(table, catalog))
             print_credentials(creds, config)
