@@ -96,7 +96,7 @@ MISTAKES: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
         lambda d: d["packages"][0].pop("expiry_length"),
         'packages[0] (id 1 "VIP").expiry_length: a subscription needs a period: expiry_length 1 or more',
     ),
-    ("store without a currency", lambda d: d["store"].pop("currency"), 'store.currency: required'),
+    ("store without a currency", lambda d: d["store"].pop("currency"), "store.currency: required"),
     (
         "negative price",
         lambda d: d["packages"][3].update(price="-5"),
