@@ -8,6 +8,7 @@ from pathlib import Path
 
 import boto3
 
+from infra.state import DEFAULT_STATE_DIR
 from webstore.catalog_file import CatalogError, load_catalog
 from webstore.catalog_import import import_catalog, preview_import
 from webstore.db import Table
@@ -30,6 +31,13 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--no-catalog", action="store_true", help="import nothing")
     serve.add_argument("--next-check", type=int, help="seconds between queue polls, for every server")
     serve.add_argument("--credentials-file", type=Path, help="write the URLs and keys here as JSON")
+    serve.add_argument(
+        "--state-dir",
+        type=Path,
+        default=DEFAULT_STATE_DIR,
+        help="keep the store, baskets, payments and keys here across restarts (default: .webstore)",
+    )
+    serve.add_argument("--fresh", action="store_true", help="start over: forget what --state-dir holds")
     serve.add_argument(
         "--trusted-proxy",
         metavar="ADDRESS[,ADDRESS]",
@@ -82,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
                 catalog=None if args.no_catalog else (args.catalog or DEMO_CATALOG),
                 next_check=args.next_check,
                 credentials_file=args.credentials_file,
+                state_dir=args.state_dir,
+                fresh=args.fresh,
                 webhooks=tuple(_webhook(value) for value in args.webhook),
                 trusted_proxy=args.trusted_proxy,
             )

@@ -13,6 +13,7 @@ import os
 import secrets
 import socket
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from fastapi import FastAPI
 from functions.routes import operations
 from functions.runtime import Interface, build_app
 from infra.embedded import embedded_dynamodb, one_call_at_a_time
+from infra.state import DEFAULT_STATE_DIR, LocalState
 from infra.threaded import ThreadedApp
 from webstore import keys
 from webstore import services as services_module
@@ -48,6 +50,9 @@ class LocalConfig:
     catalog: Path | None = DEMO_CATALOG  # None: import nothing
     next_check: int | None = None
     credentials_file: Path | None = None
+    # Where the stack keeps its data across restarts (infra/state.py); None: nowhere.
+    state_dir: Path | None = DEFAULT_STATE_DIR
+    fresh: bool = False  # start over: delete what state_dir holds
     # Webhook receivers to add to the imported store: (url, signing secret or None to generate).
     webhooks: tuple[tuple[str, str | None], ...] = ()
     # The client address is the socket's, as API Gateway takes it. Only behind a proxy named
@@ -192,20 +197,34 @@ def run(config: LocalConfig) -> int:
     except PortBusy as error:
         print(error, file=sys.stderr, flush=True)
         return 1
+    state = LocalState.open(config.state_dir, fresh=config.fresh) if config.state_dir else None
+    if state:
+        os.environ.setdefault("WEBSTORE_WEBHOOK_KEY", state.webhook_key())
     configure_environment(config)
     with contextlib.ExitStack() as stack:
         for sock in sockets:
             stack.callback(sock.close)
+        lock = threading.RLock()
         if not config.dynamodb_endpoint:
             stack.enter_context(embedded_dynamodb())
             client = services_module.get_services().table.client
-            client._make_api_call = one_call_at_a_time(client)
+            client._make_api_call = one_call_at_a_time(client, lock)
         table = prepare_table(config)
+        if state and not config.dynamodb_endpoint:
+            state.restore(table)
+            stack.enter_context(state.kept(services_module.get_services().table, lock))
         dispatcher = start_local_bus_consumers()
         stack.callback(dispatcher.stop)
         if catalog:
             added = add_webhooks(catalog, config.webhooks)
-            creds = credentials(config, catalog, import_catalog(table, catalog))
+            result = import_catalog(table, catalog)
+            creds = credentials(config, catalog, result)
+            if state:
+                creds = state.remembered_credentials(creds)
+                print(
+                    f"State: {state.directory} ({state.restored_items} items restored; --fresh starts over)"
+                )
+                print(f"Catalog: {result.changes.summary()}", flush=True)
             print_credentials(creds, config)
             for endpoint in added:
                 print(f"Webhook endpoint {endpoint.url} signing secret {endpoint.secret}", flush=True)
