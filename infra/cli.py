@@ -37,6 +37,11 @@ def main(argv: list[str] | None = None) -> int:
         default=DEFAULT_STATE_DIR,
         help="keep the store, baskets, payments and keys here across restarts (default: .webstore)",
     )
+    serve.add_argument(
+        "--cors-origins",
+        metavar="ORIGIN[,ORIGIN]",
+        help="origins browsers may call the storefront from (default: cdk.json's corsOrigins, else *)",
+    )
     serve.add_argument("--fresh", action="store_true", help="start over: forget what --state-dir holds")
     serve.add_argument(
         "--trusted-proxy",
@@ -92,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
                 credentials_file=args.credentials_file,
                 state_dir=args.state_dir,
                 fresh=args.fresh,
+                cors_origins=args.cors_origins,
                 webhooks=tuple(_webhook(value) for value in args.webhook),
                 trusted_proxy=args.trusted_proxy,
             )

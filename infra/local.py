@@ -21,9 +21,11 @@ from typing import Any
 import boto3
 import uvicorn
 from fastapi import FastAPI
+from starlette.middleware.cors import CORSMiddleware
 
 from functions.routes import operations
 from functions.runtime import Interface, build_app
+from infra.cors import cdk_json_origins, storefront_policy
 from infra.embedded import embedded_dynamodb, one_call_at_a_time
 from infra.state import DEFAULT_STATE_DIR, LocalState
 from infra.threaded import ThreadedApp
@@ -53,6 +55,7 @@ class LocalConfig:
     # Where the stack keeps its data across restarts (infra/state.py); None: nowhere.
     state_dir: Path | None = DEFAULT_STATE_DIR
     fresh: bool = False  # start over: delete what state_dir holds
+    cors_origins: str | None = None  # None: cdk.json's corsOrigins, as the deployed stack
     # Webhook receivers to add to the imported store: (url, signing secret or None to generate).
     webhooks: tuple[tuple[str, str | None], ...] = ()
     # The client address is the socket's, as API Gateway takes it. Only behind a proxy named
@@ -62,6 +65,15 @@ class LocalConfig:
 
 def interface_app(interface: Interface) -> FastAPI:
     return build_app(interface, [(op.route, op.endpoint) for op in operations(interface)])
+
+
+def with_cors(app: FastAPI, interface: Interface, config: LocalConfig) -> FastAPI:
+    """The storefront answers CORS as API Gateway does in AWS: the same policy (infra/cors.py),
+    origins from cdk.json's `corsOrigins` unless `--cors-origins` names others."""
+    if interface is Interface.STOREFRONT:
+        origins = config.cors_origins if config.cors_origins is not None else cdk_json_origins()
+        app.add_middleware(CORSMiddleware, **storefront_policy(origins).middleware_options())
+    return app
 
 
 def configure_environment(config: LocalConfig) -> None:
@@ -168,7 +180,7 @@ def bind_ports(config: LocalConfig) -> list[socket.socket]:
 
 async def serve_forever(config: LocalConfig, sockets: list[socket.socket]) -> None:
     apps = [
-        (ThreadedApp(interface_app(interface)), port, sock)
+        (ThreadedApp(with_cors(interface_app(interface), interface, config)), port, sock)
         for (interface, port), sock in zip(
             ((Interface.STOREFRONT, config.storefront_port), (Interface.OPERATOR, config.operator_port)),
             sockets,
