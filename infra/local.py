@@ -28,6 +28,7 @@ from functions.runtime import Interface, build_app
 from infra.cors import cdk_json_origins, storefront_policy
 from infra.embedded import embedded_dynamodb, one_call_at_a_time
 from infra.state import DEFAULT_STATE_DIR, LocalState
+from infra.swagger import with_offline_docs
 from infra.threaded import ThreadedApp
 from webstore import keys
 from webstore import services as services_module
@@ -180,7 +181,7 @@ def bind_ports(config: LocalConfig) -> list[socket.socket]:
 
 async def serve_forever(config: LocalConfig, sockets: list[socket.socket]) -> None:
     apps = [
-        (ThreadedApp(with_cors(interface_app(interface), interface, config)), port, sock)
+        (ThreadedApp(with_cors(with_offline_docs(interface_app(interface)), interface, config)), port, sock)
         for (interface, port), sock in zip(
             ((Interface.STOREFRONT, config.storefront_port), (Interface.OPERATOR, config.operator_port)),
             sockets,
