@@ -3,7 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 # Two installs into one virtualenv (pyproject.toml's extras): `serve` needs the runtime and the
-# `local` extra only (~1/10 of the whole); everything else (tests, lint, CDK) the `dev` extra.
+# `local` extra only (~1/8 of the whole); everything else (tests, lint, CDK) the `dev` extra.
+# --no-compile: Python compiles what `serve` imports on first use, not all of moto and botocore.
 LOCAL_STAMP := $(VENV)/.installed-local
 STAMP := $(VENV)/.installed-dev
 
@@ -17,7 +18,7 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 
 $(LOCAL_STAMP): pyproject.toml constraints.txt | $(PY)
-	$(PY) -m pip install -q --disable-pip-version-check -c constraints.txt -e '.[local]'
+	$(PY) -m pip install -q --disable-pip-version-check --no-compile -c constraints.txt -e '.[local]'
 	touch $(LOCAL_STAMP)
 
 $(STAMP): pyproject.toml constraints.txt | $(PY)

@@ -106,7 +106,9 @@ def main() -> None:
             shutil.rmtree(top, ignore_errors=True)
 
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-    print(f"`make serve` on a fresh clone ({head.stdout.strip()}), until the URLs are printed:")
+    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    print(f"`make serve` on a fresh clone ({head.stdout.strip()}), until the URLs are printed")
+    print(f"({os.cpu_count()} CPUs, load average {load} at the end):")
     for kind, runs in results.items():
         seconds = sorted(r[0] for r in runs)[len(runs) // 2]
         print(f"  {kind:16} {seconds:5.1f} s   (virtualenv {runs[-1][1]:.0f} MB)")
