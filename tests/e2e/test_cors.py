@@ -4,6 +4,7 @@ call the local storefront: CORS answered as API Gateway answers it in AWS, from 
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import httpx
@@ -59,15 +60,16 @@ def test_the_operator_interface_has_no_cors(local_stack: dict[str, Any]) -> None
 
 def test_an_origin_list_allows_only_its_origins() -> None:
     """`serve --cors-origins` (or cdk.json's corsOrigins) naming origins: others get no header."""
-    from starlette.testclient import TestClient
-
     from functions.runtime import Interface
     from infra.local import LocalConfig, interface_app, with_cors
 
     app = with_cors(interface_app(Interface.STOREFRONT), Interface.STOREFRONT, LocalConfig(cors_origins=SHOP))
     preflight = {"Access-Control-Request-Method": "GET"}
-    with TestClient(app) as http:
-        allowed = http.options("/api/accounts/x", headers={"Origin": SHOP, **preflight})
-        refused = http.options("/api/accounts/x", headers={"Origin": "https://evil.example", **preflight})
+
+    async def ask(origin: str) -> httpx.Response:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as http:
+            return await http.options("/api/accounts/x", headers={"Origin": origin, **preflight})
+
+    allowed, refused = asyncio.run(ask(SHOP)), asyncio.run(ask("https://evil.example"))
     assert allowed.headers["access-control-allow-origin"] == SHOP
     assert "access-control-allow-origin" not in refused.headers
