@@ -34,14 +34,14 @@ def load_catalog(path: Path) -> CatalogFile:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise CatalogError([f"{path}: no such file"]) from None
+        raise CatalogError([f"no catalog file at {path}: check the path"]) from None
     except (OSError, UnicodeDecodeError) as error:
         raise CatalogError([f"{path}: cannot be read ({error})"]) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise CatalogError(
-            [f"{path}: not valid JSON at line {error.lineno} column {error.colno}: {error.msg}"]
+            [f"{path} is not valid JSON: line {error.lineno} column {error.colno}: {error.msg}"]
         ) from None
     return check_catalog(data, source=str(path))
 

@@ -139,9 +139,9 @@ def test_every_mistake_is_listed_at_once(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("content", "expected"),
     [
-        ('{"store": {', "not valid JSON at line 1 column 12"),
+        ('{"store": {', "is not valid JSON: line 1 column 12"),
         ("[1, 2]", "the top level must be a JSON object"),
-        (None, "no such file"),
+        (None, "no catalog file at"),
     ],
 )
 def test_unreadable_files_are_one_line(tmp_path: Path, content: str | None, expected: str) -> None:
