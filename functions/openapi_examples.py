@@ -39,6 +39,7 @@ RULES: tuple[tuple[Interface, str, str], ...] = (
     (Interface.OPERATOR, r"^/queue", "Command queue"),
     (Interface.OPERATOR, r"^/events$", "Player events"),
     (Interface.OPERATOR, r"^/payments", "Payments"),
+    (Interface.OPERATOR, r"^/recurring-payments/", "Subscriptions"),
     (Interface.OPERATOR, r"^/checkout$", "Payments"),
     (Interface.OPERATOR, r"^/(package|packages)(/|$)", "Packages"),
     (Interface.OPERATOR, r"^/(user|player)/", "Players"),
@@ -66,6 +67,7 @@ PARAMETERS: dict[str, Any] = {
     "ip_address": "203.0.113.7",
     "ipAddress": "203.0.113.7",
     "transaction": TRANSACTION,
+    "reference": TRANSACTION,  # a subscription is named by the transaction that started it
     "coupon_id": "1",
     "code": "WELCOME10",
     "community_goal": 1,

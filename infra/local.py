@@ -230,7 +230,7 @@ def run(config: LocalConfig) -> int:
         stack.callback(dispatcher.stop)
         if catalog:
             added = add_webhooks(catalog, config.webhooks)
-            result = import_catalog(table, catalog)
+            result = import_catalog(table, catalog, pinned_webhooks={e.id for e in added})
             creds = credentials(config, catalog, result)
             if state:
                 creds = state.remembered_credentials(creds)

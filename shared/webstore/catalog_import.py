@@ -9,7 +9,7 @@ their hashes are stored.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -291,7 +291,8 @@ def plan_changes(
     compare("sale", catalog.sales, sales, sales, same_definition("sale"))
     compare("goal", catalog.community_goals, existing.goals, active_goals, same_definition("goal"))
     compare("server", catalog.servers, existing.servers, existing.servers, same_server)
-    compare("webhook", catalog.webhooks, webhooks, existing.webhooks, same_webhook)
+    removable_webhooks = {i: w for i, w in existing.webhooks.items() if i not in existing.pinned_webhooks}
+    compare("webhook", catalog.webhooks, webhooks, removable_webhooks, same_webhook)
     return changes
 
 
@@ -321,13 +322,18 @@ def preview_import(table: Table, catalog: CatalogFile, box: SecretBox | None = N
 
 
 def import_catalog(
-    table: Table, catalog: CatalogFile, now: datetime | None = None, box: SecretBox | None = None
+    table: Table,
+    catalog: CatalogFile,
+    now: datetime | None = None,
+    box: SecretBox | None = None,
+    pinned_webhooks: Collection[int] = (),
 ) -> ImportResult:
     """Make the store equal to the file: write its definitions, and disable (packages, goals) or
     remove (categories, pages, coupons the file brought, servers, webhook endpoints) what the
     file no longer has; payments, players and history are not touched. Webhook signing secrets
     are sealed with `box` (default: the box the settings name; asked for its key only when
-    there are webhooks)."""
+    there are webhooks). `pinned_webhooks`: ids of the file's endpoints that a later import of a
+    file without them keeps (`webstore serve --webhook` adds them, no file has them)."""
     now = now or datetime.now(UTC)
     settings = catalog.store
     account_id = settings.id
@@ -405,7 +411,11 @@ def import_catalog(
         secrets[entry.id] = secret
 
     _remove_what_the_file_dropped(definitions, imported, changes, account_id)
-    definitions.record_import(account_id, (c.id for c in catalog.coupons))
+    still_there = set(imported.webhooks) | {w.id for w in catalog.webhooks}
+    pinned = (imported.pinned_webhooks & still_there - set(changes.removed.get("webhook", []))) | set(
+        pinned_webhooks
+    )
+    definitions.record_import(account_id, (c.id for c in catalog.coupons), pinned)
     if catalog.coupons or changes.removed.get("coupon"):
         accounts.recount_coupons(account_id)
     for sequence, entries in (

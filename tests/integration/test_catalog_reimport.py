@@ -18,7 +18,7 @@ import pytest
 
 from tests.support.demo import demo_catalog_data
 from webstore import keys
-from webstore.catalog import Coupon, Discount
+from webstore.catalog import Coupon, Discount, WebhookEndpoint
 from webstore.catalog_import import import_catalog, parse_catalog, preview_import
 from webstore.db import Table, create_table
 from webstore.repo.account import AccountRepository
@@ -157,3 +157,30 @@ def test_the_cli_prints_the_summary_and_dry_run_writes_nothing(
     assert real.returncode == 0, real.stderr
     assert real.stdout.splitlines()[0] == f"Imported store 1 into cli-table: {summary}"
     assert cli_import(dynamodb_endpoint, catalog, "--dry-run").stdout.endswith(": no changes (dry run)\n")
+
+
+def test_webhooks_serve_added_survive_a_file_without_them(table: Table) -> None:
+    """`webstore serve --webhook URL` adds an endpoint no file has: importing the file again (as
+    `webstore import --local` does) keeps it; an endpoint the file brought and dropped goes."""
+    from webstore.secret_box import SecretBox
+
+    box = SecretBox(lambda: "k" * 64)
+    data = demo_catalog_data()
+    data["webhooks"] = [{"id": 1, "url": "https://hooks.example.com/file", "secret": "whsec-file-0123456789"}]
+    served = parse_catalog(data)
+    served.webhooks.append(
+        WebhookEndpoint(id=2, url="http://127.0.0.1:9000/hook", secret="whsec-local-0123456789")
+    )
+    import_catalog(table, served, box=box, pinned_webhooks={2})
+
+    result = import_catalog(table, parse_catalog(demo_catalog_data()), box=box)
+
+    assert result.changes.removed == {"webhook": [1]}
+    left = table.client.query(
+        TableName=table.name,
+        KeyConditionExpression="PK = :pk AND begins_with(SK, :sk)",
+        ExpressionAttributeValues={":pk": {"S": keys.account_pk(ACCOUNT)}, ":sk": {"S": keys.WEBHOOK_PREFIX}},
+    )["Items"]
+    assert [int(i["id"]["N"]) for i in left] == [2]
+    again = import_catalog(table, parse_catalog(demo_catalog_data()), box=box)
+    assert again.changes.summary() == "no changes"

@@ -29,6 +29,8 @@ class ImportedDefinitions:
     webhooks: dict[int, Item] = field(default_factory=dict)  # as stored: secrets sealed
     # Coupon ids the last import wrote (the operator interface creates coupons too; those stay).
     imported_coupons: set[int] = field(default_factory=set)
+    # Webhook endpoints `webstore serve --webhook` added: not in any file, so no import removes them.
+    pinned_webhooks: set[int] = field(default_factory=set)
 
 
 class DefinitionRepository:
@@ -67,6 +69,7 @@ class DefinitionRepository:
                 into[int(item["id"])] = from_item(model, item)
         manifest = self.table.get(keys.key(account, IMPORT_MANIFEST), consistent=True)
         found.imported_coupons = {int(i) for i in (manifest or {}).get("coupons", [])}
+        found.pinned_webhooks = {int(i) for i in (manifest or {}).get("pinned_webhooks", [])}
         return found
 
     def _all(
@@ -82,13 +85,17 @@ class DefinitionRepository:
             if start is None:
                 return items
 
-    def record_import(self, account_id: int, coupon_ids: Iterable[int]) -> None:
-        """Remember which coupons came from the file, so the next import removes only those."""
+    def record_import(
+        self, account_id: int, coupon_ids: Iterable[int], pinned_webhooks: Iterable[int]
+    ) -> None:
+        """Remember which coupons came from the file (the next import removes only those) and
+        which webhook endpoints no import removes."""
         self.table.put(
             {
                 **keys.key(keys.account_pk(account_id), IMPORT_MANIFEST),
                 "entity": "import_manifest",
                 "coupons": sorted(coupon_ids),
+                "pinned_webhooks": sorted(pinned_webhooks),
             }
         )
 
