@@ -30,6 +30,7 @@ REF = "#/components/schemas/{model}"
 # (interface, path pattern, tag), the first match wins.
 RULES: tuple[tuple[Interface, str, str], ...] = (
     (Interface.STOREFRONT, r"^/(auth|checkout)/", "Hosted pages"),
+    (Interface.STOREFRONT, r"^/webhooks/", "Payment processor webhooks"),
     (Interface.STOREFRONT, r"/(coupons|giftcards|creator-codes)(/remove)?$", "Basket discounts"),
     (Interface.STOREFRONT, r"/dynamic-packages$|/tiers/", "Players"),
     (Interface.STOREFRONT, r"/baskets", "Baskets"),
@@ -82,6 +83,7 @@ PARAMETERS: dict[str, Any] = {
     "after": 1,
     "before": 3,
     "idempotency-key": "manual-2025-06-01-steve-1",
+    "stripe-signature": "t=1748800000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd",
 }
 
 REQUEST_BODIES: dict[str, Any] = {
