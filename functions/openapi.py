@@ -21,6 +21,7 @@ from starlette.routing import BaseRoute
 
 from functions.declarations import Interface
 from functions.deps import basic_credentials
+from functions.openapi_examples import describe
 from functions.operator_deps import server_identity
 from webstore.operator.auth import SECRET_HEADERS
 
@@ -145,7 +146,8 @@ def completed_document(
     document: dict[str, Any], routes: Iterable[BaseRoute], interface: Interface
 ) -> dict[str, Any]:
     """FastAPI's document with every operation's error responses (our body, in place of the
-    default 422), its security requirement, and the components they name."""
+    default 422), its security requirement, the components they name, and its description,
+    tags and examples."""
     error_name, error_components = error_schemas(interface)
     components = document.setdefault("components", {})
     schemas = components.setdefault("schemas", {})
@@ -153,6 +155,8 @@ def completed_document(
         schemas.pop(unused, None)
     schemas.update(error_components)
     error_body = {"application/json": {"schema": {"$ref": REF.format(model=error_name)}}}
+    # Descriptions, tags, examples and the bodies handlers parse themselves (functions/openapi_examples.py).
+    describe(document, routes, interface)
 
     security = {
         (route.path_format, method.lower()): security_of(route.dependant)

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import os
+
+from infra.node import jsii_node
+
+os.environ.setdefault("JSII_NODE", jsii_node())  # the project's Node, before aws_cdk starts jsii
+
 from aws_cdk import App, Validations
 from cdk_nag import AwsSolutionsChecks
 

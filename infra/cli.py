@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from infra.background_clock import DEFAULT_CLOCK_INTERVAL
 from infra.clock_command import add_clock_command, run_clock_command
+from infra.state import DEFAULT_STATE_DIR
 from infra.tools import ToolFailure, add_target_options, check_table, one_line_failures, target_from
-from webstore.catalog_import import import_catalog, parse_catalog
+from webstore.catalog_file import CatalogError, load_catalog
+from webstore.catalog_import import import_catalog, preview_import
 from webstore.db import Table
 from webstore.gateway_settings import stripe_webhook_url
 from webstore.secret_box import NoKeyConfigured, secret_box
@@ -37,6 +38,18 @@ def main(argv: list[str] | None = None) -> int:
         help="Mojang's profile lookup (or a stand-in) for online-mode stores (WEBSTORE_IDENTITY_BASE_URL)",
     )
     serve.add_argument("--credentials-file", type=Path, help="write the URLs and keys here as JSON")
+    serve.add_argument(
+        "--state-dir",
+        type=Path,
+        default=DEFAULT_STATE_DIR,
+        help="keep the store, baskets, payments and keys here across restarts (default: .webstore)",
+    )
+    serve.add_argument(
+        "--cors-origins",
+        metavar="ORIGIN[,ORIGIN]",
+        help="origins browsers may call the storefront from (default: cdk.json's corsOrigins, else *)",
+    )
+    serve.add_argument("--fresh", action="store_true", help="start over: forget what --state-dir holds")
     serve.add_argument(
         "--trusted-proxy",
         metavar="ADDRESS[,ADDRESS]",
@@ -81,7 +94,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     add_clock_command(commands)
 
+    importer.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
+
+    catalog_tools = commands.add_parser("catalog", help="the catalog file's format")
+    catalog_commands = catalog_tools.add_subparsers(dest="catalog_command", required=True)
+    catalog_commands.add_parser("schema", help="print the catalog file's JSON Schema (docs/catalog.md)")
+
     args = parser.parse_args(argv)
+    if args.command == "catalog":
+        from webstore.catalog_file import schema_text
+
+        sys.stdout.write(schema_text())
+        return 0
     if args.command == "serve":
         from infra.local import DEMO_CATALOG, LocalConfig, run
 
@@ -97,6 +121,9 @@ def main(argv: list[str] | None = None) -> int:
                 next_check=args.next_check,
                 identity_base_url=args.identity_base_url,
                 credentials_file=args.credentials_file,
+                state_dir=args.state_dir,
+                fresh=args.fresh,
+                cors_origins=args.cors_origins,
                 webhooks=tuple(_webhook(value) for value in args.webhook),
                 trusted_proxy=args.trusted_proxy,
                 clock_interval=args.clock_interval,
@@ -114,19 +141,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def import_command(args: argparse.Namespace) -> int:
     try:
-        text = args.catalog.read_text()
-    except FileNotFoundError:
-        raise ToolFailure(f"no catalog file at {args.catalog}: check the path") from None
-    except OSError as error:
-        raise ToolFailure(f"cannot read {args.catalog} ({error.strerror})") from None
-    try:
-        data = json.loads(text)
-    except ValueError as error:
-        raise ToolFailure(f"{args.catalog} is not valid JSON: {error}") from None
-    try:
-        catalog = parse_catalog(data)
-    except ValueError as error:
-        print(f"webstore import: {error}", file=sys.stderr)
+        catalog = load_catalog(args.catalog)
+    except CatalogError as error:
+        for problem in error.problems:
+            print(f"webstore import: {problem}", file=sys.stderr)
         return 2
     target = target_from(args)
     local_key = (target.local or {}).get("webhook_key")
@@ -137,15 +155,22 @@ def import_command(args: argparse.Namespace) -> int:
     )
     with one_line_failures(target, can_create=True):
         client = target.client()
-        check_table(target, client, create=args.create_table)
+        check_table(target, client, create=args.create_table and not args.dry_run)
+        table = Table(client, target.table)
         try:
-            result = import_catalog(Table(client, target.table), catalog, box=secret_box(settings))
+            if args.dry_run:
+                changes = preview_import(table, catalog, box=secret_box(settings))
+                print(
+                    f"Would change store {catalog.store.id} in {target.table}: {changes.summary()} (dry run)"
+                )
+                return 0
+            result = import_catalog(table, catalog, box=secret_box(settings))
         except NoKeyConfigured:
             raise ToolFailure(
                 "the catalog has webhooks or Stripe keys; pass --webhook-key-secret (the stack's "
                 "WebhookKeySecret output) so their secrets can be sealed"
             ) from None
-    print(f"Imported store {result.account_id} into {target.table}")
+    print(f"Imported store {result.account_id} into {target.table}: {result.changes.summary()}")
     print(f"  public_token       {result.public_token}")
     print(f"  checkout_api_key   {result.checkout_api_key or '(unchanged; only its hash is stored)'}")
     for server_id, secret in result.server_secrets.items():

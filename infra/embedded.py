@@ -23,17 +23,16 @@ def embedded_dynamodb() -> Iterator[None]:
         yield
 
 
-def one_call_at_a_time(
-    client: Any, lock: threading.Lock | None = None
-) -> Callable[[str, dict[str, Any]], Any]:
+def one_call_at_a_time(client: Any, lock: Any = None) -> Callable[[str, dict[str, Any]], Any]:
     """A `_make_api_call` for `client` that runs its calls one at a time.
 
     moto is not thread-safe inside a call: a transaction deep-copies the table while another
     thread (a request, the webhook delivery thread, a parallel read) may be writing to it, and
     fails with "dictionary changed size during iteration". DynamoDB makes every call atomic;
     serialising the embedded table's calls restores that, while threads still interleave
-    between calls as concurrent Lambda instances do. Pass `lock` to share it with the embedded
-    table's HTTP endpoint (infra.embedded_endpoint), whose calls come from other processes."""
+    between calls as concurrent Lambda instances do. Pass a reentrant `lock` to hold it across
+    several calls (the local stack's state snapshots); share it with the embedded table's
+    HTTP endpoint (infra.embedded_endpoint), whose calls come from other processes."""
     original = client._make_api_call
     lock = lock or threading.Lock()
 

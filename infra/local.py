@@ -21,17 +21,22 @@ from typing import Any
 import boto3
 import uvicorn
 from fastapi import FastAPI
+from starlette.middleware.cors import CORSMiddleware
 
 from functions.routes import operations
 from functions.runtime import Interface, build_app
 from infra.background_clock import DEFAULT_CLOCK_INTERVAL, start_processor_clock
+from infra.cors import cdk_json_origins, storefront_policy
 from infra.embedded import embedded_dynamodb, one_call_at_a_time
 from infra.embedded_endpoint import dynamodb_endpoint
+from infra.state import DEFAULT_STATE_DIR, LocalState
+from infra.swagger import with_offline_docs
 from infra.threaded import ThreadedApp
 from webstore import keys
 from webstore import services as services_module
 from webstore.catalog import WebhookEndpoint
-from webstore.catalog_import import CatalogFile, ImportResult, import_catalog, parse_catalog
+from webstore.catalog_file import CatalogError, load_catalog
+from webstore.catalog_import import CatalogFile, ImportResult, import_catalog
 from webstore.db import Table, create_table
 from webstore.gateway_settings import stripe_webhook_url
 from webstore.webhooks import local as local_webhooks
@@ -53,6 +58,10 @@ class LocalConfig:
     # Where online-mode stores resolve player names (None: the setting's default, Mojang's API).
     identity_base_url: str | None = None
     credentials_file: Path | None = None
+    # Where the stack keeps its data across restarts (infra/state.py); None: nowhere.
+    state_dir: Path | None = DEFAULT_STATE_DIR
+    fresh: bool = False  # start over: delete what state_dir holds
+    cors_origins: str | None = None  # None: cdk.json's corsOrigins, as the deployed stack
     # Webhook receivers to add to the imported store: (url, signing secret or None to generate).
     webhooks: tuple[tuple[str, str | None], ...] = ()
     # The client address is the socket's, as API Gateway takes it. Only behind a proxy named
@@ -66,6 +75,15 @@ class LocalConfig:
 
 def interface_app(interface: Interface) -> FastAPI:
     return build_app(interface, [(op.route, op.endpoint) for op in operations(interface)])
+
+
+def with_cors(app: FastAPI, interface: Interface, config: LocalConfig) -> FastAPI:
+    """The storefront answers CORS as API Gateway does in AWS: the same policy (infra/cors.py),
+    origins from cdk.json's `corsOrigins` unless `--cors-origins` names others."""
+    if interface is Interface.STOREFRONT:
+        origins = config.cors_origins if config.cors_origins is not None else cdk_json_origins()
+        app.add_middleware(CORSMiddleware, **storefront_policy(origins).middleware_options())
+    return app
 
 
 def configure_environment(config: LocalConfig) -> None:
@@ -185,7 +203,7 @@ def bind_ports(config: LocalConfig) -> list[socket.socket]:
 
 async def serve_forever(config: LocalConfig, sockets: list[socket.socket]) -> None:
     apps = [
-        (ThreadedApp(interface_app(interface)), port, sock)
+        (ThreadedApp(with_cors(with_offline_docs(interface_app(interface)), interface, config)), port, sock)
         for (interface, port), sock in zip(
             ((Interface.STOREFRONT, config.storefront_port), (Interface.OPERATOR, config.operator_port)),
             sockets,
@@ -201,31 +219,53 @@ async def serve_forever(config: LocalConfig, sockets: list[socket.socket]) -> No
 
 
 def run(config: LocalConfig) -> int:
-    """Serve until Ctrl-C (exit code 0); 1, with one line on stderr, when a port is busy."""
+    """Serve until Ctrl-C (exit code 0); 1, with one line on stderr, when a port is busy; 2, with
+    one line per mistake (as `webstore import` prints them), when the catalog file is wrong."""
+    try:
+        catalog = load_catalog(config.catalog) if config.catalog else None
+    except CatalogError as error:
+        for problem in error.problems:
+            print(f"webstore serve: {problem}", file=sys.stderr, flush=True)
+        return 2
     try:
         sockets = bind_ports(config)
     except PortBusy as error:
         print(error, file=sys.stderr, flush=True)
         return 1
+    state = LocalState.open(config.state_dir, fresh=config.fresh) if config.state_dir else None
+    if state:
+        os.environ.setdefault("WEBSTORE_WEBHOOK_KEY", state.webhook_key())
     configure_environment(config)
     with contextlib.ExitStack() as stack:
         for sock in sockets:
             stack.callback(sock.close)
+        # The in-process calls, the tools' HTTP calls and the state's snapshots, one at a time
+        # (reentrant: a snapshot holds it across its scan pages).
+        lock = threading.RLock()
         endpoint = config.dynamodb_endpoint
         if not endpoint:
             stack.enter_context(embedded_dynamodb())
             client = services_module.get_services().table.client
-            lock = threading.Lock()  # the in-process calls and the tools' HTTP calls, one at a time
             client._make_api_call = one_call_at_a_time(client, lock)
-            endpoint = stack.enter_context(dynamodb_endpoint(lock))
+            on_write = state.note_write if state else None  # a tool's write is kept too
+            endpoint = stack.enter_context(dynamodb_endpoint(lock, on_write=on_write))
         table = prepare_table(config)
+        if state and not config.dynamodb_endpoint:
+            state.restore(table)
+            stack.enter_context(state.kept(services_module.get_services().table, lock))
         dispatcher = start_local_bus_consumers()
         stack.callback(dispatcher.stop)
         creds: dict[str, Any] = {}
-        if config.catalog:
-            catalog = parse_catalog(json.loads(config.catalog.read_text()))
+        if catalog:
             added = add_webhooks(catalog, config.webhooks)
-            creds = credentials(config, catalog, import_catalog(table, catalog))
+            result = import_catalog(table, catalog, pinned_webhooks={e.id for e in added})
+            creds = credentials(config, catalog, result)
+            if state:
+                creds = state.remembered_credentials(creds)
+                print(
+                    f"State: {state.directory} ({state.restored_items} items restored; --fresh starts over)"
+                )
+                print(f"Catalog: {result.changes.summary()}", flush=True)
             print_credentials(creds)
             for webhook in added:
                 print(f"Webhook endpoint {webhook.url} signing secret {webhook.secret}", flush=True)

@@ -26,6 +26,7 @@ from functions.declarations import Interface, Route
 from functions.routes import Operation, operations, unmatched_access
 from infra.aws.config import Domain, StageConfig, Throttle
 from infra.aws.functions import Shared, WebstoreFunction, function_name
+from infra.cors import CorsPolicy
 
 # API Gateway waits at most 30 s for an integration; a longer Lambda timeout would be a lie.
 MAX_TIMEOUT_SECONDS = 29
@@ -74,12 +75,15 @@ class Apis(Construct):
     def __init__(self, scope: Construct, id: str, *, config: StageConfig) -> None:
         super().__init__(scope, id)
         self.config = config
+        policy = CorsPolicy(config.cors_origins)  # infra/cors.py: the local stack answers the same
         cors = apigwv2.CorsPreflightOptions(
-            # Shops call the storefront interface from browsers, with Basic auth set by script.
-            allow_origins=list(config.cors_origins),
-            allow_methods=[apigwv2.CorsHttpMethod.ANY],
-            allow_headers=["Authorization", "Content-Type", "X-Requested-With"],
-            max_age=Duration.hours(1),
+            allow_origins=list(policy.allow_origins),
+            allow_methods=[
+                apigwv2.CorsHttpMethod.ANY if m == "*" else apigwv2.CorsHttpMethod(m)
+                for m in policy.allow_methods
+            ],
+            allow_headers=list(policy.allow_headers),
+            max_age=Duration.seconds(policy.max_age_seconds),
         )
         storefront = self._api(
             Interface.STOREFRONT, cors, config.storefront_throttle, config.storefront_domain

@@ -11,6 +11,9 @@ from typing import Any
 
 from constructs import Node
 
+from infra.cors import CONTEXT_KEY as CORS_CONTEXT_KEY
+from infra.cors import storefront_policy
+
 PRODUCTION_STAGES = frozenset({"production", "prod"})
 # (reservoir per second, rate) of X-Ray sampling. No reservoir: a quiet shop is sampled at the
 # rate like a busy one. Production 1%: $0.05 of traces per million requests, 4% of the request
@@ -102,7 +105,6 @@ class StageConfig:
         rate = float(get("traceSamplingRate", sampling[1]))
         if not 0 <= rate <= 1:
             raise ValueError(f"traceSamplingRate {rate}: a fraction between 0 and 1")
-        origins = get("corsOrigins", "*")
         return cls(
             stage=stage,
             production=production,
@@ -117,9 +119,7 @@ class StageConfig:
             operator_throttle=Throttle(
                 int(get("operatorRateLimit", operator[0])), int(get("operatorBurstLimit", operator[1]))
             ),
-            cors_origins=tuple(
-                o.strip() for o in (origins if isinstance(origins, list) else str(origins).split(","))
-            ),
+            cors_origins=storefront_policy(get(CORS_CONTEXT_KEY)).allow_origins,
             alarm_email=get("alarmEmail"),
             log_level=str(get("logLevel", "INFO")).upper(),
             snap_start=_flag(get("snapStart", False)),

@@ -9,6 +9,7 @@ their hashes are stored.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -22,8 +23,10 @@ from webstore.catalog import (
     Coupon,
     CreatorCode,
     GiftCard,
+    GoalStatus,
     Model,
     Package,
+    PackageType,
     Page,
     Sale,
     Server,
@@ -33,14 +36,14 @@ from webstore.catalog import (
 )
 from webstore.gateway_settings import GatewaysSection
 from webstore.repo.account import AccountRepository
-from webstore.repo.definitions import DefinitionRepository
+from webstore.repo.definitions import DefinitionRepository, ImportedDefinitions
 from webstore.repo.store import StoreRepository
 from webstore.repo.webhooks import WebhookRepository
-from webstore.secret_box import SecretBox, secret_box
+from webstore.secret_box import SealBroken, SecretBox, secret_box
 from webstore.settings import get_settings
 
 if TYPE_CHECKING:
-    from webstore.db import Table
+    from webstore.db import Item, Table
 
 EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
 
@@ -48,6 +51,8 @@ EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
 class StoreSettings(StoreProfile):
     """The store section of a catalog file: Store without what the import issues itself."""
 
+    # Required in a file (a store priced in a currency its operator never chose is a mistake).
+    currency: str = Field(min_length=3, max_length=3)
     # Optional fixed credentials (local development); generated when absent.
     public_token: str | None = None
     checkout_api_key: str | None = None
@@ -60,7 +65,14 @@ class ServerEntry(Model):
     secret: str | None = None  # optional fixed secret (local development)
 
 
+# A problem in a catalog file: where (a path into the JSON document) and what.
+Location = tuple[str | int, ...]
+Problem = tuple[Location, str]
+
+
 class CatalogFile(Model):
+    # The JSON Schema an editor checks the file against (`webstore catalog schema`); not stored.
+    schema_ref: str | None = Field(default=None, alias="$schema")
     store: StoreSettings
     servers: list[ServerEntry] = Field(default_factory=list)
     categories: list[Category] = Field(default_factory=list)
@@ -74,29 +86,109 @@ class CatalogFile(Model):
     webhooks: list[WebhookEndpoint] = Field(default_factory=list)
     gateways: GatewaysSection = Field(default_factory=GatewaysSection)
 
-    def check_references(self) -> None:
+    def problems(self) -> list[Problem]:
+        """What the models alone cannot see: references between sections and uniqueness."""
+        found: list[Problem] = []
         category_ids = {c.id for c in self.categories}
+        package_ids = {p.id for p in self.packages}
         server_ids = {s.id for s in self.servers}
-        for category in self.categories:
+        for n, category in enumerate(self.categories):
             if category.parent_id is not None and category.parent_id not in category_ids:
-                raise ValueError(f"category {category.id}: parent {category.parent_id} is not in the file")
-        for package in self.packages:
+                found.append(
+                    (("categories", n, "parent_id"), f"category {category.parent_id} is not in the file")
+                )
+        for n, package in enumerate(self.packages):
             if package.category_id not in category_ids:
-                raise ValueError(f"package {package.id}: category {package.category_id} is not in the file")
-            for command in package.commands:
+                found.append(
+                    (("packages", n, "category_id"), f"category {package.category_id} is not in the file")
+                )
+            if package.type == PackageType.SUBSCRIPTION and package.expiry_length == 0:
+                found.append(
+                    (
+                        ("packages", n, "expiry_length"),
+                        "a subscription needs a period: expiry_length 1 or more",
+                    )
+                )
+            for c, command in enumerate(package.commands):
                 if command.server_id not in server_ids:
-                    raise ValueError(f"package {package.id}: server {command.server_id} is not in the file")
-        for label, items in (
-            ("category", self.categories),
-            ("package", self.packages),
-            ("coupon", self.coupons),
-        ):
-            ids = [i.id for i in items]
-            if len(ids) != len(set(ids)):
-                raise ValueError(f"duplicate {label} ids")
-        codes = [c.code.upper() for c in self.coupons]
-        if len(codes) != len(set(codes)):
-            raise ValueError("duplicate coupon codes")
+                    where: Location = ("packages", n, "commands", c, "server_id")
+                    found.append((where, f"server {command.server_id} is not in the file"))
+        discounts: list[tuple[str, Sequence[Sale | Coupon]]] = [
+            ("sales", self.sales),
+            ("coupons", self.coupons),
+        ]
+        for section, entries in discounts:
+            for n, entry in enumerate(entries):
+                effective = entry.effective
+                for m, package_id in enumerate(effective.packages):
+                    if package_id not in package_ids:
+                        where = (section, n, "effective", "packages", m)
+                        found.append((where, f"package {package_id} is not in the file"))
+                for m, category_id in enumerate(effective.categories):
+                    if category_id not in category_ids:
+                        where = (section, n, "effective", "categories", m)
+                        found.append((where, f"category {category_id} is not in the file"))
+        for section, attribute in UNIQUE:
+            seen: dict[Any, int] = {}
+            for n, entry in enumerate(getattr(self, section)):
+                value = getattr(entry, attribute)
+                if value is None:
+                    continue
+                value = value.upper() if attribute == "code" else value
+                if value in seen:
+                    message = f"duplicate {attribute} {value!r} (also {section}[{seen[value]}])"
+                    found.append(((section, n, attribute), message))
+                else:
+                    seen[value] = n
+        return found
+
+    def check_references(self) -> None:
+        """Raise ValueError naming the first problem (callers wanting all use `problems`)."""
+        for location, message in self.problems():
+            raise ValueError(f"{'.'.join(map(str, location))}: {message}")
+
+
+# What must be unique within a section (coupon and gift card codes are compared uppercased).
+UNIQUE: tuple[tuple[str, str], ...] = (
+    ("servers", "id"),
+    ("categories", "id"),
+    ("categories", "slug"),
+    ("packages", "id"),
+    ("packages", "slug"),
+    ("sales", "id"),
+    ("pages", "id"),
+    ("pages", "slug"),
+    ("coupons", "id"),
+    ("coupons", "code"),
+    ("gift_cards", "id"),
+    ("creator_codes", "code"),
+    ("community_goals", "id"),
+    ("webhooks", "id"),
+)
+
+
+# The kinds of catalog entities a re-import makes equal to the file, in summary order.
+KINDS = ("package", "category", "page", "coupon", "sale", "goal", "server", "webhook")
+PLURALS = {"category": "categories"}
+
+
+@dataclass
+class CatalogChanges:
+    """What an import changes, by kind: ids added, changed (definition differs) and removed."""
+
+    added: dict[str, list[int]] = field(default_factory=dict)
+    changed: dict[str, list[int]] = field(default_factory=dict)
+    removed: dict[str, list[int]] = field(default_factory=dict)
+
+    def summary(self) -> str:
+        """`+2 packages, ~1 coupon, -1 package`, or `no changes`."""
+        parts = [
+            f"{sign}{len(ids)} {kind if len(ids) == 1 else PLURALS.get(kind, kind + 's')}"
+            for sign, by_kind in (("+", self.added), ("~", self.changed), ("-", self.removed))
+            for kind in KINDS
+            if (ids := by_kind.get(kind))
+        ]
+        return ", ".join(parts) or "no changes"
 
 
 @dataclass
@@ -105,6 +197,7 @@ class ImportResult:
     public_token: str
     checkout_api_key: str | None  # None: kept from an earlier import (only its hash is stored)
     server_secrets: dict[int, str | None] = field(default_factory=dict)  # None: kept
+    changes: CatalogChanges = field(default_factory=CatalogChanges)
 
 
 def parse_catalog(data: dict[str, Any]) -> CatalogFile:
@@ -113,27 +206,136 @@ def parse_catalog(data: dict[str, Any]) -> CatalogFile:
     return catalog
 
 
+# Fields a catalog file may leave out, filled in before validation (the JSON Schema marks them optional).
+FILLED_IN: dict[str, tuple[str, ...]] = {
+    "packages": ("created_at", "updated_at"),
+    "pages": ("created_at", "updated_at"),
+    "community_goals": ("created_at", "updated_at"),
+    "coupons": ("created_at",),
+    "gift_cards": ("created_at", "starting_balance"),
+}
+
+
 def _with_timestamps(data: dict[str, Any]) -> dict[str, Any]:
-    """Catalog files may leave out created/updated times; fill them with a fixed epoch."""
+    """Catalog files may leave out created/updated times (a fixed epoch) and a gift card's
+    starting balance (its balance). Anything malformed is left for validation to name."""
     stamped = dict(data)
-    for section in ("packages", "pages", "community_goals"):
+    defaults = {"created_at": EPOCH.isoformat(), "updated_at": EPOCH.isoformat()}
+    for section, names in FILLED_IN.items():
+        entries = data.get(section)
+        if not isinstance(entries, list):
+            continue
         stamped[section] = [
-            {"created_at": EPOCH.isoformat(), "updated_at": EPOCH.isoformat(), **entry}
-            for entry in data.get(section, [])
+            {
+                **{n: defaults.get(n, entry.get("balance", 0)) for n in names},
+                **entry,
+            }
+            if isinstance(entry, dict)
+            else entry
+            for entry in entries
         ]
-    for section in ("coupons", "gift_cards"):
-        stamped[section] = [{"created_at": EPOCH.isoformat(), **entry} for entry in data.get(section, [])]
-    stamped["gift_cards"] = [
-        {"starting_balance": entry.get("balance", 0), **entry} for entry in stamped.get("gift_cards", [])
-    ]
     return stamped
 
 
+# Fields an import keeps (runtime state), left out when comparing a stored entity with the file.
+RUNTIME_FIELDS = {
+    "package": {"created_at", "updated_at"},
+    "page": {"created_at", "updated_at"},
+    "goal": {"created_at", "updated_at", "current", "times_achieved", "last_achieved"},
+    "coupon": {"created_at"},
+}
+
+
+def plan_changes(
+    existing: ImportedDefinitions, catalog: CatalogFile, box: SecretBox | None
+) -> CatalogChanges:
+    """Compare the file with what the table holds; `box` opens stored webhook secrets (needed
+    only when the file or the table has webhooks)."""
+    changes = CatalogChanges()
+    sales = {s.id: s for s in existing.store.sales} if existing.store else {}
+    active_packages = {i: p for i, p in existing.packages.items() if not p.disabled}
+    active_goals = {i: g for i, g in existing.goals.items() if g.status != GoalStatus.DISABLED}
+    removable_coupons = {i: c for i, c in existing.coupons.items() if i in existing.imported_coupons}
+    in_file = {w.id for w in catalog.webhooks}
+    webhooks = {i: _opened(item, box) if i in in_file else None for i, item in existing.webhooks.items()}
+
+    def compare(kind: str, new: list[Any], old: dict[int, Any], removable: dict[int, Any], same: Any) -> None:
+        for entity in new:
+            if entity.id not in old:
+                changes.added.setdefault(kind, []).append(entity.id)
+            elif not same(entity, old[entity.id]):
+                changes.changed.setdefault(kind, []).append(entity.id)
+        gone = sorted(set(removable) - {e.id for e in new})
+        if gone:
+            changes.removed[kind] = gone
+
+    def same_definition(kind: str) -> Any:
+        runtime = RUNTIME_FIELDS.get(kind, set())
+        return lambda new, old: new.model_dump(exclude=runtime) == old.model_dump(exclude=runtime)
+
+    def same_server(new: ServerEntry, old: Server) -> bool:
+        rotated = new.secret is not None and keys.hash_secret(new.secret) != old.secret_hash
+        return new.name == old.name and new.next_check == old.next_check and not rotated
+
+    def same_webhook(new: WebhookEndpoint, old: WebhookEndpoint | None) -> bool:
+        return old is not None and (str(new.url), new.events, new.secret) == (
+            str(old.url),
+            old.events,
+            old.secret,
+        )
+
+    compare("package", catalog.packages, existing.packages, active_packages, same_definition("package"))
+    compare(
+        "category", catalog.categories, existing.categories, existing.categories, same_definition("category")
+    )
+    compare("page", catalog.pages, existing.pages, existing.pages, same_definition("page"))
+    compare("coupon", catalog.coupons, existing.coupons, removable_coupons, same_definition("coupon"))
+    compare("sale", catalog.sales, sales, sales, same_definition("sale"))
+    compare("goal", catalog.community_goals, existing.goals, active_goals, same_definition("goal"))
+    compare("server", catalog.servers, existing.servers, existing.servers, same_server)
+    removable_webhooks = {i: w for i, w in existing.webhooks.items() if i not in existing.pinned_webhooks}
+    compare("webhook", catalog.webhooks, webhooks, removable_webhooks, same_webhook)
+    return changes
+
+
+def _opened(item: Item, box: SecretBox | None) -> WebhookEndpoint | None:
+    """A stored endpoint with its secret opened; None when it cannot be (then it counts as changed)."""
+    if box is None:
+        return None
+    try:
+        return AccountRepository.webhook_endpoint(item, box)
+    except SealBroken:
+        return None
+
+
+def _webhook_box(
+    catalog: CatalogFile, existing: ImportedDefinitions, box: SecretBox | None
+) -> SecretBox | None:
+    """The box sealing webhook secrets, asked for its key only when webhooks are involved."""
+    if not (catalog.webhooks or existing.webhooks):
+        return box
+    return box or secret_box(get_settings())
+
+
+def preview_import(table: Table, catalog: CatalogFile, box: SecretBox | None = None) -> CatalogChanges:
+    """What `import_catalog` would change, writing nothing (`webstore import --dry-run`)."""
+    existing = DefinitionRepository(table).imported(catalog.store.id)
+    return plan_changes(existing, catalog, _webhook_box(catalog, existing, box))
+
+
 def import_catalog(
-    table: Table, catalog: CatalogFile, now: datetime | None = None, box: SecretBox | None = None
+    table: Table,
+    catalog: CatalogFile,
+    now: datetime | None = None,
+    box: SecretBox | None = None,
+    pinned_webhooks: Collection[int] = (),
 ) -> ImportResult:
-    """Write the catalog into the table. Webhook signing secrets and Stripe keys are sealed
-    with `box` (default: the box the settings name; asked for its key only when there are some)."""
+    """Make the store equal to the file: write its definitions, and disable (packages, goals) or
+    remove (categories, pages, coupons the file brought, servers, webhook endpoints) what the
+    file no longer has; payments, players and history are not touched. Webhook signing secrets
+    and Stripe keys are sealed with `box` (default: the box the settings name; asked for its key
+    only when there are some). `pinned_webhooks`: ids of the file's endpoints that a later import of a
+    file without them keeps (`webstore serve --webhook` adds them, no file has them)."""
     now = now or datetime.now(UTC)
     settings = catalog.store
     account_id = settings.id
@@ -141,7 +343,10 @@ def import_catalog(
     accounts = AccountRepository(table)
     definitions = DefinitionRepository(table)
 
-    existing = definitions.existing_store(account_id)
+    imported = definitions.imported(account_id)
+    existing = imported.store
+    box = _webhook_box(catalog, imported, box)
+    changes = plan_changes(imported, catalog, box)
     public_token = (
         settings.public_token
         or (existing.public_token if existing else None)
@@ -177,10 +382,11 @@ def import_catalog(
             for e in WebhookRepository(table, box).endpoints(account_id, consistent=True)
             if e.validated
         }
-        if catalog.webhooks
+        if catalog.webhooks and box
         else set()
     )
     for endpoint in catalog.webhooks:
+        assert box is not None  # _webhook_box gives one whenever the file has webhooks
         if (endpoint.id, str(endpoint.url), endpoint.secret) in validated:
             endpoint = endpoint.model_copy(update={"validated": True})
         items.append(accounts.webhook_item(account_id, endpoint, box))
@@ -192,6 +398,9 @@ def import_catalog(
     for card in catalog.gift_cards:
         definitions.upsert(accounts.giftcard_item(account_id, card), keep=("balance",))
     for coupon in catalog.coupons:
+        previous_coupon = imported.coupons.get(coupon.id)
+        if previous_coupon and previous_coupon.code.upper() != coupon.code.upper():
+            definitions.remove_coupon_code(account_id, previous_coupon.code)
         # Definition fields change, the redemption count stays.
         for item in accounts.coupon_items(account_id, coupon):
             definitions.upsert(item)
@@ -205,7 +414,13 @@ def import_catalog(
         accounts.save_server(account_id, server, previous.secret_hash if previous else None)
         secrets[entry.id] = secret
 
-    if catalog.coupons:
+    _remove_what_the_file_dropped(definitions, imported, changes, account_id)
+    still_there = set(imported.webhooks) | {w.id for w in catalog.webhooks}
+    pinned = (imported.pinned_webhooks & still_there - set(changes.removed.get("webhook", []))) | set(
+        pinned_webhooks
+    )
+    definitions.record_import(account_id, (c.id for c in catalog.coupons), pinned)
+    if catalog.coupons or changes.removed.get("coupon"):
         accounts.recount_coupons(account_id)
     for sequence, entries in (
         ("coupon", catalog.coupons),
@@ -215,4 +430,25 @@ def import_catalog(
     ):
         if entries:
             accounts.raise_sequence(account_id, sequence, max(e.id for e in entries))
-    return ImportResult(account_id, public_token, checkout_key, secrets)
+    return ImportResult(account_id, public_token, checkout_key, secrets, changes)
+
+
+def _remove_what_the_file_dropped(
+    definitions: DefinitionRepository, imported: ImportedDefinitions, changes: CatalogChanges, account_id: int
+) -> None:
+    """Sales ride in the store item, already written as the file has them."""
+    removed = changes.removed
+    for package_id in removed.get("package", []):
+        definitions.disable_package(account_id, package_id)
+    for goal_id in removed.get("goal", []):
+        definitions.disable_goal(account_id, goal_id)
+    for category_id in removed.get("category", []):
+        definitions.remove_category(account_id, category_id)
+    for page_id in removed.get("page", []):
+        definitions.remove_page(account_id, page_id)
+    for coupon_id in removed.get("coupon", []):
+        definitions.remove_coupon(account_id, imported.coupons[coupon_id])
+    for server_id in removed.get("server", []):
+        definitions.remove_server(account_id, imported.servers[server_id])
+    for endpoint_id in removed.get("webhook", []):
+        definitions.remove_webhook(account_id, endpoint_id)

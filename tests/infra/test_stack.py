@@ -16,6 +16,7 @@ from infra.aws.data import TTL_REMOVAL_OF_BASKET
 from infra.aws.events import MAX_RECEIVES, consumer_of
 from infra.aws.functions import SECRET_GUARD_ACTIONS, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS
 from infra.aws.schedule import OVERDUE_ALARM_SECONDS, OVERDUE_METRIC, PARKED_METRIC, SERVICE
+from infra.cors import cdk_json_origins, storefront_policy
 from tests.support.cdk import Synthesized, synthesize
 from webstore import db
 from webstore.failure_guard import CHECKOUT_KEY, GUARD_KEY_PREFIXES, SERVER_SECRET
@@ -348,6 +349,14 @@ def test_apis_have_stage_throttling_access_logs_and_storefront_cors(synth: Synth
     operator = apis[logical_id(synth, synth.stack.apis.operator)]["Properties"]
     assert storefront["ProtocolType"] == operator["ProtocolType"] == "HTTP"
     assert "CorsConfiguration" in storefront and "CorsConfiguration" not in operator
+    # The policy the local stack answers with (infra/cors.py, tests/e2e/test_cors.py).
+    policy = storefront_policy(cdk_json_origins())
+    assert storefront["CorsConfiguration"] == {
+        "AllowOrigins": list(policy.allow_origins),
+        "AllowMethods": list(policy.allow_methods),
+        "AllowHeaders": list(policy.allow_headers),
+        "MaxAge": policy.max_age_seconds,
+    }
     stages = resources(synth.template, "AWS::ApiGatewayV2::Stage").values()
     assert len(stages) == 2
     for stage in stages:

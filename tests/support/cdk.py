@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "1")
+from infra.node import jsii_node
+
+os.environ.setdefault("JSII_NODE", jsii_node())  # the project's pinned Node (infra/node.py)
 
 from aws_cdk import App
 from aws_cdk.assertions import Template

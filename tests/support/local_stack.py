@@ -3,11 +3,13 @@ the e2e fixtures and scripts/load_local.py; and the `webstore` tools run against
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -46,8 +48,27 @@ def serving(
     stderr: int = subprocess.DEVNULL,
 ) -> Iterator[subprocess.Popen[bytes]]:
     """The running `serve` process (without the caller's WEBSTORE_ variables); stopped with
-    Ctrl-C on exit, killed if it does not stop within 15 s."""
+    Ctrl-C on exit, killed if it does not stop within 15 s. Its state directory is a fresh
+    temporary one unless `--state-dir` is among the options (never the checkout's .webstore/)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("WEBSTORE_")}
+    with contextlib.ExitStack() as stack:
+        if "--state-dir" not in options:
+            options = (*options, "--state-dir", stack.enter_context(tempfile.TemporaryDirectory()))
+        yield stack.enter_context(
+            _serve(storefront_port, operator_port, credentials_file, env, options, stdout, stderr)
+        )
+
+
+@contextmanager
+def _serve(
+    storefront_port: int,
+    operator_port: int,
+    credentials_file: Path,
+    env: dict[str, str],
+    options: tuple[str, ...],
+    stdout: int,
+    stderr: int,
+) -> Iterator[subprocess.Popen[bytes]]:
     process = subprocess.Popen(
         [
             sys.executable,

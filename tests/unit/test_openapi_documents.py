@@ -54,7 +54,7 @@ def test_the_token_less_operations_document_no_token() -> None:
 def test_the_storefront_token_is_declared_where_a_dependency_reads_it() -> None:
     coupons = document(Interface.STOREFRONT)["paths"]["/api/accounts/{token}/baskets/{basket_ident}/coupons"]
     (token,) = [p for p in coupons["post"]["parameters"] if p["name"] == "token"]
-    assert token == {
+    assert {k: v for k, v in token.items() if k != "example"} == {
         "name": "token",
         "in": "path",
         "required": True,

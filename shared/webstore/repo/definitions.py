@@ -4,16 +4,137 @@ progress) kept. Not a request path: batches and one write per item are fine here
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from webstore import keys
-from webstore.catalog import Store
+from webstore.catalog import Category, CommunityGoal, Coupon, GoalStatus, Package, Page, Server, Store
 from webstore.db import Item, Table, from_item
+from webstore.repo.account import AccountRepository
+
+IMPORT_MANIFEST = "IMPORTED"
+
+
+@dataclass
+class ImportedDefinitions:
+    """What the table holds of a store's catalog entities, by id (what a re-import compares with)."""
+
+    store: Store | None = None
+    packages: dict[int, Package] = field(default_factory=dict)
+    categories: dict[int, Category] = field(default_factory=dict)
+    pages: dict[int, Page] = field(default_factory=dict)
+    goals: dict[int, CommunityGoal] = field(default_factory=dict)
+    coupons: dict[int, Coupon] = field(default_factory=dict)
+    servers: dict[int, Server] = field(default_factory=dict)
+    webhooks: dict[int, Item] = field(default_factory=dict)  # as stored: secrets sealed
+    # Coupon ids the last import wrote (the operator interface creates coupons too; those stay).
+    imported_coupons: set[int] = field(default_factory=set)
+    # Webhook endpoints `webstore serve --webhook` added: not in any file, so no import removes them.
+    pinned_webhooks: set[int] = field(default_factory=set)
 
 
 class DefinitionRepository:
     def __init__(self, table: Table) -> None:
         self.table = table
+        self.accounts = AccountRepository(table)
+
+    def imported(self, account_id: int) -> ImportedDefinitions:
+        """Every catalog entity of the store as the table holds it (consistent reads, paged
+        Queries): the store partition's pages..packages, the account's coupons, servers, webhook
+        endpoints and the last import's manifest (never its payments or players)."""
+        found = ImportedDefinitions()
+        models: dict[str, tuple[type[Any], dict[int, Any]]] = {
+            "package": (Package, found.packages),
+            "category": (Category, found.categories),
+            "page": (Page, found.pages),
+            "goal": (CommunityGoal, found.goals),
+            "coupon": (Coupon, found.coupons),
+            "server": (Server, found.servers),
+        }
+        account = keys.account_pk(account_id)
+        items = [
+            *self._all(keys.store_pk(account_id), between=(keys.PAGES_FIRST, keys.PACKAGES_LAST)),
+            *self._all(account, between=keys.id_range(keys.coupon_sk)),
+            *self._all(account, prefix=keys.SERVER_PREFIX),
+            *self._all(account, prefix=keys.WEBHOOK_PREFIX),
+        ]
+        for item in items:
+            entity = item.get("entity")
+            if entity == "store":
+                found.store = from_item(Store, item)
+            elif entity == "webhook_endpoint":
+                found.webhooks[int(item["id"])] = item
+            elif entity in models:
+                model, into = models[entity]
+                into[int(item["id"])] = from_item(model, item)
+        manifest = self.table.get(keys.key(account, IMPORT_MANIFEST), consistent=True)
+        found.imported_coupons = {int(i) for i in (manifest or {}).get("coupons", [])}
+        found.pinned_webhooks = {int(i) for i in (manifest or {}).get("pinned_webhooks", [])}
+        return found
+
+    def _all(
+        self, pk: str, *, between: tuple[str, str] | None = None, prefix: str | None = None
+    ) -> list[Item]:
+        items: list[Item] = []
+        start: Item | None = None
+        while True:
+            page, start = self.table.query(
+                pk, sk_between=between, sk_prefix=prefix, start_key=start, consistent=True
+            )
+            items.extend(page)
+            if start is None:
+                return items
+
+    def record_import(
+        self, account_id: int, coupon_ids: Iterable[int], pinned_webhooks: Iterable[int]
+    ) -> None:
+        """Remember which coupons came from the file (the next import removes only those) and
+        which webhook endpoints no import removes."""
+        self.table.put(
+            {
+                **keys.key(keys.account_pk(account_id), IMPORT_MANIFEST),
+                "entity": "import_manifest",
+                "coupons": sorted(coupon_ids),
+                "pinned_webhooks": sorted(pinned_webhooks),
+            }
+        )
+
+    # --- entities no longer in the file: history (payments, queue, players) keeps its ids ---
+
+    def disable_package(self, account_id: int, package_id: int) -> None:
+        """Off sale, kept: payments and subscriptions still name it."""
+        self._set(keys.key(keys.store_pk(account_id), keys.package_sk(package_id)), "disabled", True)
+
+    def disable_goal(self, account_id: int, goal_id: int) -> None:
+        """Hidden, its progress kept."""
+        self._set(
+            keys.key(keys.store_pk(account_id), keys.goal_sk(goal_id)), "status", GoalStatus.DISABLED.value
+        )
+
+    def remove_category(self, account_id: int, category_id: int) -> None:
+        self.table.delete(keys.key(keys.store_pk(account_id), keys.category_sk(category_id)))
+
+    def remove_page(self, account_id: int, page_id: int) -> None:
+        self.table.delete(keys.key(keys.store_pk(account_id), keys.page_sk(page_id)))
+
+    def remove_coupon(self, account_id: int, coupon: Coupon) -> None:
+        self.accounts.delete_coupon(account_id, coupon)
+
+    def remove_coupon_code(self, account_id: int, code: str) -> None:
+        """A coupon's old code, once the file renamed it."""
+        self.table.delete(self.accounts.coupon_by_code_key(account_id, code))
+
+    def remove_server(self, account_id: int, server: Server) -> None:
+        """The server and its secret: a plugin polling with it is refused from now on."""
+        self.table.delete(keys.key(keys.account_pk(account_id), keys.server_sk(server.id)))
+        if server.secret_hash:
+            self.table.delete(keys.secret_key(server.secret_hash))
+
+    def remove_webhook(self, account_id: int, endpoint_id: int) -> None:
+        self.table.delete(keys.key(keys.account_pk(account_id), keys.webhook_sk(endpoint_id)))
+
+    def _set(self, item_key: dict[str, str], name: str, value: Any) -> None:
+        self.table.update(item_key, "SET #n = :v", names={"#n": name}, values={":v": value})
 
     def existing_store(self, account_id: int) -> Store | None:
         """The store as a previous import left it (consistent read), or None on a first import."""
