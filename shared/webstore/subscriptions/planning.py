@@ -15,7 +15,7 @@ from enum import StrEnum
 from webstore.calendar import add_periods
 from webstore.catalog import Package, PackageType
 from webstore.players import Tier, TierStatus
-from webstore.recurring import RecurringLine, RecurringPayment, RecurringStatus, TimedPackage
+from webstore.recurring import RecurringLine, RecurringPayment, RecurringStatus, RenewalAction, TimedPackage
 from webstore.repo.payments import PaymentLine, PaymentRecord
 from webstore.repo.store import StoreView
 
@@ -210,6 +210,7 @@ def renewed(
             "payment_sequence": recurring.payment_sequence + 1,
             "last_payment_id": payment_id,
             "schedule_sk": schedule_sk,
+            "renewal_action": None,
             "updated_at": now,
         }
     )
@@ -225,10 +226,15 @@ def retry_time(recurring: RecurringPayment, retry_days: Sequence[int], fail_coun
 
 
 def declined(
-    recurring: RecurringPayment, retry_days: Sequence[int], schedule_sk: str | None, now: datetime
+    recurring: RecurringPayment,
+    retry_days: Sequence[int],
+    schedule_sk: str | None,
+    now: datetime,
+    action: RenewalAction | None = None,
 ) -> RecurringPayment:
     """One more declined attempt: PAST_DUE with the next try, or EXPIRED after the last one
-    (`schedule_sk`: the retry's item; None when it expires)."""
+    (`schedule_sk`: the retry's item; None when it expires). `action`: what the player can do to
+    complete this attempt (it replaces an earlier attempt's; None: nothing to complete)."""
     fail_count = recurring.fail_count + 1
     retry_at = retry_time(recurring, retry_days, fail_count)
     if retry_at is None:
@@ -239,6 +245,7 @@ def declined(
             "fail_count": fail_count,
             "retry_at": retry_at,
             "schedule_sk": schedule_sk,
+            "renewal_action": action,
             "updated_at": now,
         }
     )
@@ -262,6 +269,7 @@ def ended(
             "retry_at": None,
             "fail_count": recurring.fail_count if fail_count is None else fail_count,
             "schedule_sk": None,
+            "renewal_action": None,
             "updated_at": now,
         }
     )
@@ -314,9 +322,40 @@ class Idempotency:
     order: str  # fulfilment's: one payment per subscription and cycle
 
 
+def renewal_order_key(reference: str, cycle: int) -> str:
+    """Fulfilment's idempotency key of one cycle: whichever charge pays it, it is recorded once."""
+    return f"renewal-{reference}-{cycle}"
+
+
 def idempotency(recurring: RecurringPayment) -> Idempotency:
     cycle = recurring.payment_sequence + 1
     return Idempotency(
-        charge=f"renewal-{recurring.reference}-{cycle}-{recurring.fail_count + 1}",
-        order=f"renewal-{recurring.reference}-{cycle}",
+        charge=f"{renewal_order_key(recurring.reference, cycle)}-{recurring.fail_count + 1}",
+        order=renewal_order_key(recurring.reference, cycle),
+    )
+
+
+def charged_cycle(charge_key: str) -> tuple[str, int] | None:
+    """(reference, cycle) of a renewal attempt's idempotency key (`idempotency().charge`); None
+    for any other key (a tier upgrade's, a checkout's)."""
+    if not charge_key.startswith("renewal-"):
+        return None
+    parts = charge_key.removeprefix("renewal-").rsplit("-", 2)
+    if len(parts) != 3 or not parts[1].isdigit() or not parts[2].isdigit() or not parts[0]:
+        return None
+    return parts[0], int(parts[1])
+
+
+def renewal_action(
+    recurring: RecurringPayment, charge_key: str, reference: str, amount: Decimal, url: str
+) -> RenewalAction | None:
+    """What the player can do about a declined attempt: complete it at `url` (None: no URL)."""
+    if not url:
+        return None
+    return RenewalAction(
+        url=url,
+        charge_key=charge_key,
+        reference=reference,
+        cycle=recurring.payment_sequence + 1,
+        amount=amount,
     )
