@@ -82,7 +82,11 @@ def declined_for_authentication(
     action = standing.renewal_action
     assert action is not None
     assert action.url == f"https://shop.test/sandbox/authentication/{demo.token}/renewal-{reference}-2-1"
-    assert (action.cycle, action.amount, action.reference) == (2, Decimal("4.99"), f"sandbox-{action.charge_key}")
+    assert (action.cycle, action.amount, action.reference) == (
+        2,
+        Decimal("4.99"),
+        f"sandbox-{action.charge_key}",
+    )
     return reference, action.url
 
 
@@ -94,7 +98,9 @@ def manage_page(invoke: Invoke, reference: str) -> Response:
 
 
 def confirm(invoke: Invoke, link: str) -> Response:
-    return invoke(submit_sandbox_authentication.handler, "POST", urlsplit(link).path, raw_body="", headers=FORM)
+    return invoke(
+        submit_sandbox_authentication.handler, "POST", urlsplit(link).path, raw_body="", headers=FORM
+    )
 
 
 def test_the_player_completes_a_renewal_the_bank_asked_them_to_authenticate_once(
@@ -219,7 +225,10 @@ def test_the_sandbox_page_opens_only_a_charge_it_declined_for_authentication(
         path.replace(f"renewal-{reference}-2-1", "tier-upgrade-1-1-2-x-1"),
     ):
         assert invoke(get_sandbox_authentication.handler, "GET", wrong).status == 404, wrong
-        assert invoke(submit_sandbox_authentication.handler, "POST", wrong, raw_body="", headers=FORM).status == 404
+        assert (
+            invoke(submit_sandbox_authentication.handler, "POST", wrong, raw_body="", headers=FORM).status
+            == 404
+        )
     foreign = {**FORM, "origin": "https://evil.test"}
     refused = invoke(submit_sandbox_authentication.handler, "POST", path, raw_body="", headers=foreign)
     assert refused.status == 403
