@@ -12,6 +12,7 @@ from webstore.errors import Conflict
 from webstore.services import Services
 
 SANDBOX_AUTHENTICATION_PATH = "/sandbox/authentication"  # + /{store token}/{charge key}
+STRIPE_AUTHENTICATION_PATH = "/renewal-payments"  # + /{store token}/{charge key}
 
 
 class NoGateway(Conflict):
@@ -32,6 +33,7 @@ def stripe_of(services: Services, store: Store) -> StripeGateway | None:
         publishable_key=stripe.publishable_key,
         api_base=services.settings.stripe_api_base,
         account_id=store.id,
+        authentication_page=f"{services.settings.storefront_url}{STRIPE_AUTHENTICATION_PATH}/{store.public_token}",
     )
 
 

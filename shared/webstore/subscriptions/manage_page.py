@@ -77,6 +77,11 @@ def day(moment: datetime | None) -> str:
     return moment.strftime("%d %B %Y") if moment else "—"
 
 
+def money(amount: Decimal, currency: str) -> str:
+    """`$4.99 USD`: an amount as the subscription pages show it."""
+    return f"{symbol(currency)}{round_money(amount, currency)} {currency}"
+
+
 def price(view: ManageView) -> str:
     unit = view.period_unit if view.period_length == 1 else f"{view.period_length} {view.period_unit}s"
     amount = round_money(view.amount, view.currency)

@@ -6,6 +6,7 @@ No table here: fulfilment and the processor read, call these, and write what the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -338,12 +339,12 @@ def idempotency(recurring: RecurringPayment) -> Idempotency:
 def charged_cycle(charge_key: str) -> tuple[str, int] | None:
     """(reference, cycle) of a renewal attempt's idempotency key (`idempotency().charge`); None
     for any other key (a tier upgrade's, a checkout's)."""
-    if not charge_key.startswith("renewal-"):
-        return None
-    parts = charge_key.removeprefix("renewal-").rsplit("-", 2)
-    if len(parts) != 3 or not parts[1].isdigit() or not parts[2].isdigit() or not parts[0]:
-        return None
-    return parts[0], int(parts[1])
+    match = _CHARGE_KEY.match(charge_key or "")
+    return (match.group(1), int(match.group(2))) if match else None
+
+
+# `renewal-{reference}-{cycle}-{attempt}`; a reference is a transaction id (letters, digits, -, _).
+_CHARGE_KEY = re.compile(r"^renewal-([A-Za-z0-9_-]{1,64})-([0-9]{1,9})-[0-9]{1,9}$")
 
 
 def renewal_action(

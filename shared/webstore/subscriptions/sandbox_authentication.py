@@ -23,7 +23,6 @@ from webstore.catalog import Store
 from webstore.checkout.gateway import SANDBOX_SAVED_AUTHENTICATING_CARD, SandboxGateway
 from webstore.checkout.gateway_choice import gateway_for_store
 from webstore.errors import Forbidden, NotFound
-from webstore.money import round_money, symbol
 from webstore.recurring import RecurringPayment
 from webstore.repo.recurring_payments import RecurringPaymentRepository
 from webstore.repo.store import StoreRepository
@@ -32,6 +31,7 @@ from webstore.storefront.pages import PageResult, content_security_policy, fill,
 from webstore.subscriptions import planning
 from webstore.subscriptions.cancellation import same_origin
 from webstore.subscriptions.completion import CompletedCharge, CompletionKind, complete_renewal
+from webstore.subscriptions.manage_page import money
 
 TITLE = "Confirm your payment"
 CSP = content_security_policy()  # the form posts to the page itself
@@ -68,7 +68,7 @@ def show_page(services: Services, token: str, charge_key: str) -> PageResult:
     content = fill(
         _FORM,
         store=charge.store.name,
-        amount=_money(charge.amount, charge.recurring.currency),
+        amount=money(charge.amount, charge.recurring.currency),
         packages=", ".join(line.name for line in charge.recurring.lines),
     )
     return PageResult(html=page(TITLE, content))
@@ -120,7 +120,3 @@ def _charge(services: Services, token: str, charge_key: str) -> _Charge:
     action = recurring.renewal_action
     amount = action.amount if action is not None and action.charge_key == charge_key else recurring.amount
     return _Charge(store, gateway, recurring, charge_key, amount)
-
-
-def _money(amount: Decimal, currency: str) -> str:
-    return f"{symbol(currency)}{round_money(amount, currency)} {currency}"

@@ -9,10 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 import time_machine
 
+from functions.storefront import get_renewal_payment_page
 from tests.integration.storefront.test_checkout import payments
 from tests.integration.storefront.test_pay_prices_now import basket_with
 from tests.integration.stripe.test_stripe_webhook import deliver, event, intent_json, page_intent
@@ -20,10 +22,11 @@ from tests.integration.stripe.test_stripe_webhook import stripe_store as stripe_
 from tests.integration.subscriptions.support import offline_commands, recurring, run
 from tests.support.demo import DemoStore
 from tests.support.invocation import Invoke
-from tests.support.localstripe import stripe_client
+from tests.support.localstripe import TEST_SECRET_KEY, stripe_client
 from webstore.recurring import RecurringStatus
 from webstore.services import local_bus
 from webstore.subscriptions.processor import OutcomeKind
+from webstore.subscriptions.stripe_authentication import SCRIPT_HASH
 
 START = datetime(2026, 6, 1, 12, tzinfo=UTC)
 RENEWAL = datetime(2026, 7, 1, 12, tzinfo=UTC)
@@ -85,16 +88,32 @@ def test_a_renewal_completed_at_stripe_is_recorded_once_from_its_webhook(
     reference = subscribed(invoke, stripe_store, stripe_api)
     customer = recurring(reference).saved_method.split("/")[0]
     traveller.move_to(RENEWAL)
+    local_bus().published.clear()
     [outcome] = run(RENEWAL).outcomes
     assert outcome.kind is OutcomeKind.RENEWAL_DECLINED and "authenticate" in outcome.detail
-    assert recurring(reference).status is RecurringStatus.PAST_DUE
+    standing = recurring(reference)
+    assert standing.status is RecurringStatus.PAST_DUE
     [declined] = off_session_intents(stripe_api, customer)
     assert declined["metadata"] == {"off_session_charge": f"renewal-{reference}-2-1", "account_id": "1"}
+    # The player's link: our page, where Stripe.js confirms that PaymentIntent with the saved card.
+    link = f"https://shop.test/renewal-payments/{stripe_store.token}/renewal-{reference}-2-1"
+    assert standing.renewal_action is not None and standing.renewal_action.url == link
+    assert standing.renewal_action.reference == declined["id"]
+    [changed] = local_bus().published
+    assert changed.type == "recurring-payment.status-changed" and changed.subject["action_url"] == link
+    method = standing.saved_method.split("/")[1]
+    page = invoke(get_renewal_payment_page.handler, "GET", urlsplit(link).path)
+    assert page.status == 200, page.body
+    assert f'data-client-secret="{declined["client_secret"]}"' in page.body
+    assert f'data-payment-method="{method}"' in page.body and "$4.99 USD" in page.body
+    assert "confirmCardPayment" in page.body
+    policy = page.headers["content-security-policy"]
+    assert f"'sha256-{SCRIPT_HASH}'" in policy and "https://js.stripe.com" in policy
+    assert TEST_SECRET_KEY not in page.body
 
     # The player completes it on-session (their saved card, their bank's check).
     traveller.shift(timedelta(hours=2))
     client = stripe_client(stripe_api)
-    method = recurring(reference).saved_method.split("/")[1]
     client.v1.payment_intents.confirm(declined["id"], params={"payment_method": method})
     succeeded = event("payment_intent.succeeded", authenticate(stripe_api, declined["id"]))
     local_bus().published.clear()
@@ -118,6 +137,7 @@ def test_a_renewal_completed_at_stripe_is_recorded_once_from_its_webhook(
     again = event("payment_intent.succeeded", intent_json(stripe_api, declined["id"]))
     assert deliver(invoke, stripe_store, again).status == 200
     assert local_bus().published == [] and len(payments(invoke, stripe_store)) == 2
+    assert invoke(get_renewal_payment_page.handler, "GET", urlsplit(link).path).status == 404  # done
     assert client.v1.refunds.list(params={"payment_intent": declined["id"]}).data == []  # kept
     # The retry scheduled by the decline finds the cycle paid and charges nobody.
     traveller.move_to(RENEWAL + timedelta(days=1))
