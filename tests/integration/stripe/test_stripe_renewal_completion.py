@@ -1,4 +1,5 @@
-"""A Stripe renewal that needed the player's authentication, completed at Stripe: the signed
+"""A Stripe renewal that needed the player's authentication: the link (our page, Stripe.js and the
+intent's client secret), then completed at Stripe: the signed
 `payment_intent.succeeded` of that off-session PaymentIntent (metadata `off_session_charge`)
 records the cycle once through the real webhook handler (moto, localstripe); a replay has no
 second effect, the retry finds the cycle paid, and a second charge of the same cycle is refunded
