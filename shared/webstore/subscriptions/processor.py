@@ -257,8 +257,10 @@ class _Run:
             return Outcome(OutcomeKind.BUSY, rp.reference, rp.account_id, "recorded by another run")
         refunded = gateway.refund(reference, amount)
         self.schedule.release(key, self.claim)
-        why = "another charge paid the cycle" if paid_by is not None else "the subscription changed"
-        detail = f"{why} before the renewal was recorded; charge refunded={refunded}"
+        if paid_by is not None:  # the completion moved the subscription on: this item is done
+            detail = f"another charge paid the cycle; this charge refunded={refunded}"
+            return Outcome(OutcomeKind.STALE, rp.reference, rp.account_id, detail)
+        detail = f"the subscription changed before the renewal was recorded; charge refunded={refunded}"
         return Outcome(OutcomeKind.FAILED, rp.reference, rp.account_id, detail)
 
     def declined(

@@ -6,7 +6,7 @@ and a completion after the subscription ended are refunded."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from urllib.parse import urlsplit
@@ -34,6 +34,7 @@ from webstore.checkout.gateway import (
 )
 from webstore.events import DomainEvent
 from webstore.recurring import RecurringStatus
+from webstore.repo.schedule import key_of_sk
 from webstore.services import get_services
 from webstore.subscriptions import manage_links
 from webstore.subscriptions.processor import OutcomeKind, run_due
@@ -233,3 +234,71 @@ def test_the_sandbox_page_opens_only_a_charge_it_declined_for_authentication(
     refused = invoke(submit_sandbox_authentication.handler, "POST", path, raw_body="", headers=foreign)
     assert refused.status == 403
     assert recurring(reference).payment_sequence == 1 and len(payments(invoke, demo)) == 1
+
+
+class CompletesDuringTheRetry(SandboxGateway):
+    """The retry's off-session charge goes through, and while it is in flight the player
+    confirms the first attempt on the sandbox's page (`during` runs then)."""
+
+    def __init__(self, during: Callable[[], None]) -> None:
+        super().__init__()
+        self.during = during
+
+    def charge_saved(self, request: OffSessionCharge) -> ChargeResult:
+        self.during()
+        return ChargeResult(ChargeStatus.PAID, reference=self.reference(request.idempotency_key))
+
+
+def test_a_completion_while_a_retry_holds_the_subscription_waits_then_is_refunded(
+    demo: DemoStore,
+    invoke: Invoke,
+    traveller: time_machine.Coordinates,
+    published: list[DomainEvent],
+    refunds: list[str],
+) -> None:
+    reference, link = declined_for_authentication(invoke, demo, traveller, published)
+    answers: list[Response] = []
+    retry = RENEWAL + timedelta(days=1)
+    traveller.move_to(retry)
+    [outcome] = run_due(
+        get_services(), retry, gateway=CompletesDuringTheRetry(lambda: answers.append(confirm(invoke, link)))
+    ).outcomes
+    assert outcome.kind is OutcomeKind.RENEWAL_CHARGED
+    [busy] = answers
+    assert busy.status == 409 and "try again in a moment" in busy.body  # nothing recorded, nothing taken
+    assert refunds == [] and len(payments(invoke, demo)) == 2
+    again = confirm(invoke, link)  # the player (or Stripe's redelivery) tries again
+    assert again.status == 200 and "another charge paid this renewal" in again.body
+    assert refunds == [f"sandbox-renewal-{reference}-2-1"] and len(payments(invoke, demo)) == 2
+    assert offline_commands(invoke, demo).count(VIP_RENEWAL_COMMAND) == 1
+
+
+def test_a_retry_whose_claim_ran_out_while_the_player_completed_refunds_its_own_charge(
+    demo: DemoStore,
+    invoke: Invoke,
+    traveller: time_machine.Coordinates,
+    published: list[DomainEvent],
+    refunds: list[str],
+) -> None:
+    reference, link = declined_for_authentication(invoke, demo, traveller, published)
+    table = get_services().table
+    item = key_of_sk(ACCOUNT, reference, recurring(reference).schedule_sk or "")
+
+    def claim_expires_and_the_player_completes() -> None:
+        table.update(
+            item.as_key(), "SET claimed_until = :past", values={":past": "2000-01-01T00:00:00.000000Z"}
+        )
+        done = confirm(invoke, link)
+        assert done.status == 200 and "Payment confirmed" in done.body, done.body
+
+    retry = RENEWAL + timedelta(days=1)
+    traveller.move_to(retry)
+    gateway = CompletesDuringTheRetry(claim_expires_and_the_player_completes)
+    [outcome] = run_due(get_services(), retry, gateway=gateway).outcomes
+    assert outcome.kind is OutcomeKind.STALE and "another charge paid the cycle" in outcome.detail
+    assert refunds == [f"sandbox-renewal-{reference}-2-2"]  # the retry's charge, not the player's
+    renewal = payments(invoke, demo)[0]
+    assert len(payments(invoke, demo)) == 2 and renewal["amount"] == "4.99"
+    assert offline_commands(invoke, demo).count(VIP_RENEWAL_COMMAND) == 1
+    assert recurring(reference).payment_sequence == 2
+    assert run(retry + timedelta(days=3)).outcomes == []
