@@ -76,6 +76,17 @@ class RecurringLine(Model):
     tier_id: int | None = None  # the receiver's tier, when the category is tiered
 
 
+class RenewalAction(Model):
+    """A declined renewal the player can still complete: the bank asked them to authenticate
+    the off-session charge. Kept until the cycle is paid or the subscription ends."""
+
+    url: str  # where the player completes it (the processor's page, or the sandbox's)
+    charge_key: str  # that attempt's idempotency key (Stripe: metadata `off_session_charge`)
+    reference: str  # the processor's reference of that charge (a PaymentIntent id)
+    cycle: int  # the `payment_sequence` completing it records
+    amount: Decimal  # what the attempt charges
+
+
 class RecurringPayment(Model):
     """A subscription's standing: what it charges, when, how often it failed, and how it ends."""
 
@@ -105,6 +116,7 @@ class RecurringPayment(Model):
     cancel_reason: str | None = None
     cancelled_at: datetime | None = None  # when it ended (any ended status)
     schedule_sk: str | None = None  # its current schedule item (None once ended)
+    renewal_action: RenewalAction | None = None  # PAST_DUE: a decline the player can complete
     custom: dict[str, object] | None = None
 
     @property

@@ -77,17 +77,33 @@ SANDBOX_DECLINED_CARD = "4000000000000002"
 # Pays now, but once saved every off-session charge declines (as Stripe's test card of the
 # same number), so a declined renewal can be tried end to end.
 SANDBOX_RENEWAL_DECLINED_CARD = "4000000000000341"
-# The sandbox's saved methods: one that pays off-session, one that declines.
+# Pays now, but once saved every off-session charge needs the cardholder's authentication (as
+# Stripe's 4000 0027 6000 3184): declined with a link to the sandbox's own authentication page.
+SANDBOX_AUTHENTICATION_CARD = "4000002760003184"
+# The sandbox's saved methods: one that pays off-session, one that declines, one that asks for
+# authentication.
 SANDBOX_SAVED_CARD = "sandbox-card"
 SANDBOX_SAVED_DECLINING_CARD = "sandbox-card-declines"
+SANDBOX_SAVED_AUTHENTICATING_CARD = "sandbox-card-authenticates"
+_SAVED = {
+    SANDBOX_RENEWAL_DECLINED_CARD: SANDBOX_SAVED_DECLINING_CARD,
+    SANDBOX_AUTHENTICATION_CARD: SANDBOX_SAVED_AUTHENTICATING_CARD,
+}
+AUTHENTICATION_REASON = "The bank asks the cardholder to authenticate this payment"
 
 
 class SandboxGateway:
     """Pays at once; the test card 4000 0000 0000 0002 declines, 4000 0000 0000 0341 pays but
-    declines every later off-session charge. Deterministic per attempt."""
+    declines every later off-session charge, 4000 0027 6000 3184 pays but every later
+    off-session charge needs authentication on the sandbox's page (`authentication_page`: its
+    URL up to the charge key; without one such a charge is a plain decline). Deterministic per
+    attempt."""
 
     name = SANDBOX.name
     gateway_id = SANDBOX.id
+
+    def __init__(self, authentication_page: str = "") -> None:
+        self.authentication_page = authentication_page
 
     def charge(self, request: ChargeRequest) -> ChargeResult:
         digits = "".join(ch for ch in request.card_number if ch.isdigit())
@@ -95,21 +111,32 @@ class SandboxGateway:
             return ChargeResult(ChargeStatus.DECLINED, reason="The card was declined (sandbox test card)")
         if request.amount < 0:
             return ChargeResult(ChargeStatus.DECLINED, reason="Nothing to charge")
-        declines_later = digits == SANDBOX_RENEWAL_DECLINED_CARD
-        saved = (
-            ""
-            if not request.save_method
-            else SANDBOX_SAVED_DECLINING_CARD
-            if declines_later
-            else SANDBOX_SAVED_CARD
-        )
+        saved = _SAVED.get(digits, SANDBOX_SAVED_CARD) if request.save_method else ""
         return ChargeResult(ChargeStatus.PAID, reference=f"sandbox-{request.attempt_key}", saved_method=saved)
 
     def charge_saved(self, request: OffSessionCharge) -> ChargeResult:
-        """The saved sandbox card pays; the declining one (or an unknown reference) declines."""
+        """The saved sandbox card pays; the authenticating one declines with the link to the
+        sandbox's authentication page; the declining one (or an unknown reference) declines."""
+        if request.saved_method == SANDBOX_SAVED_AUTHENTICATING_CARD:
+            url = f"{self.authentication_page}/{request.idempotency_key}" if self.authentication_page else ""
+            return ChargeResult(
+                ChargeStatus.DECLINED,
+                reference=self.reference(request.idempotency_key),
+                reason=f"{AUTHENTICATION_REASON} (sandbox)",
+                redirect_url=url,
+            )
         if request.saved_method != SANDBOX_SAVED_CARD:
             return ChargeResult(ChargeStatus.DECLINED, reason="The saved card was declined (sandbox)")
-        return ChargeResult(ChargeStatus.PAID, reference=f"sandbox-{request.idempotency_key}")
+        return ChargeResult(ChargeStatus.PAID, reference=self.reference(request.idempotency_key))
+
+    @staticmethod
+    def reference(charge_key: str) -> str:
+        return f"sandbox-{charge_key}"
+
+    def authenticate(self, charge_key: str) -> ChargeResult:
+        """The cardholder authenticated the off-session charge of `charge_key` on the sandbox's
+        page: it is paid now (what Stripe reports with `payment_intent.succeeded`)."""
+        return ChargeResult(ChargeStatus.PAID, reference=self.reference(charge_key))
 
     def refund(self, reference: str, amount: Decimal) -> bool:
         """Sandbox charges move no money, so giving it back always succeeds."""

@@ -11,6 +11,9 @@ from webstore.checkout.stripe_gateway import StripeGateway
 from webstore.errors import Conflict
 from webstore.services import Services
 
+SANDBOX_AUTHENTICATION_PATH = "/sandbox/authentication"  # + /{store token}/{charge key}
+STRIPE_AUTHENTICATION_PATH = "/renewal-payments"  # + /{store token}/{charge key}
+
 
 class NoGateway(Conflict):
     """A production store without Stripe keys that did not opt into the sandbox."""
@@ -30,6 +33,7 @@ def stripe_of(services: Services, store: Store) -> StripeGateway | None:
         publishable_key=stripe.publishable_key,
         api_base=services.settings.stripe_api_base,
         account_id=store.id,
+        authentication_page=f"{services.settings.storefront_url}{STRIPE_AUTHENTICATION_PATH}/{store.public_token}",
     )
 
 
@@ -40,7 +44,12 @@ def gateway_for_store(services: Services, store: Store) -> PaymentGateway:
         return stripe
     if not store.gateways.sandbox_allowed(services.settings.production):
         raise NoGateway()
-    return SandboxGateway()
+    return SandboxGateway(authentication_page=sandbox_authentication_page(services, store))
+
+
+def sandbox_authentication_page(services: Services, store: Store) -> str:
+    """Where the sandbox's player authenticates an off-session charge (the charge key follows)."""
+    return f"{services.settings.storefront_url}{SANDBOX_AUTHENTICATION_PATH}/{store.public_token}"
 
 
 def gateway_refusal(services: Services, store: Store) -> str:

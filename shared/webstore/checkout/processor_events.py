@@ -23,7 +23,7 @@ from webstore import keys
 from webstore.catalog import Store
 from webstore.checkout import checkout, stripe_checkout
 from webstore.checkout.gateway_choice import stripe_of, webhook_secret
-from webstore.checkout.stripe_gateway import StripeGateway, StripeIntent, _intent, plain
+from webstore.checkout.stripe_gateway import StripeGateway, StripeIntent, _intent, from_minor_units, plain
 from webstore.errors import Conflict, DomainError, NotFound
 from webstore.event_types import EventType
 from webstore.payments.changes import change_payment
@@ -36,6 +36,7 @@ from webstore.repo.processor_events import ProcessorEventRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
 from webstore.storefront.baskets import load
+from webstore.subscriptions.completion import CompletedCharge, CompletionKind, complete_renewal
 
 logger = logging.getLogger(__name__)
 
@@ -93,13 +94,37 @@ def _store(services: Services, token: str) -> Store:
 
 def _succeeded(services: Services, store: Store, gateway: StripeGateway, obj: Any) -> str:
     intent = _intent(obj)
+    if intent.metadata.get("off_session_charge") and intent.metadata.get("account_id") == str(store.id):
+        return _off_session_succeeded(services, store, gateway, intent)
     ident = _our_basket(store, intent)
     if ident is None:
-        # Not a checkout of this store. An off-session charge (metadata `off_session_charge`: the
-        # renewal cycle's idempotency key) is settled by its caller from `charge_saved`'s answer.
-        return "ignored"
+        return "ignored"  # not a checkout of this store
     # Settled from the PaymentIntent as Stripe has it now (pay reads it again).
     stripe_checkout.settle_intent(services, ident, intent, gateway)
+    return "handled"
+
+
+def _off_session_succeeded(
+    services: Services, store: Store, gateway: StripeGateway, intent: StripeIntent
+) -> str:
+    """An off-session charge succeeded (metadata `off_session_charge`: its idempotency key). A
+    renewal the player completed after the bank asked them to authenticate is recorded here, once
+    (a renewal the processor charged and recorded is found recorded by the same charge); one
+    that cannot pay its cycle any more is refunded (`subscriptions.completion`). Other charges
+    (tier upgrades) are settled by their callers from `charge_saved`'s answer."""
+    current = gateway.intent(intent.id)  # as Stripe has it now: a refunded one is not recorded
+    if current.status != "succeeded" or current.amount_refunded or current.disputed:
+        return "ignored"
+    charge = CompletedCharge(
+        charge_key=current.metadata.get("off_session_charge", ""),
+        reference=current.id,
+        amount=from_minor_units(current.amount, current.currency),
+        currency=current.currency,
+    )
+    completion = complete_renewal(services, store.id, charge, gateway, services.now())
+    if completion.kind is CompletionKind.NOT_OURS:
+        return "ignored"
+    logger.info("stripe: off-session charge %s: %s %s", current.id, completion.kind.value, completion.detail)
     return "handled"
 
 

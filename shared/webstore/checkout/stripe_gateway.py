@@ -134,8 +134,12 @@ class StripeGateway:
         publishable_key: str = "",
         api_base: str | None = None,
         account_id: int | None = None,
+        authentication_page: str = "",
     ) -> None:
         self._secret_key = secret_key
+        # Our page where a player completes an off-session charge their bank wants them to
+        # authenticate (the charge's idempotency key follows); "": Stripe's own URL, if any.
+        self.authentication_page = authentication_page
         self._account = {"account_id": str(account_id)} if account_id is not None else {}
         self.publishable_key = publishable_key
         self._api_base = api_base
@@ -264,7 +268,7 @@ class StripeGateway:
                 options={"idempotency_key": request.idempotency_key},
             )
         except CardError as error:
-            return self._declined_off_session(error)
+            return self._declined_off_session(error, request.idempotency_key)
         except (StripeError, AmountNotPayable) as error:
             logger.warning("stripe: off-session charge failed: %s", getattr(error, "code", error))
             return ChargeResult(ChargeStatus.DECLINED, reason="The saved card could not be charged")
@@ -276,11 +280,11 @@ class StripeGateway:
                 ChargeStatus.DECLINED,
                 reference=intent.id,
                 reason="The bank asks the cardholder to authenticate this payment",
-                redirect_url=_next_action_url(plain(created)),
+                redirect_url=self._authentication_url(request.idempotency_key, plain(created)),
             )
         return ChargeResult(ChargeStatus.DECLINED, reference=intent.id, reason=intent.error or "Declined")
 
-    def _declined_off_session(self, error: Any) -> ChargeResult:
+    def _declined_off_session(self, error: Any, idempotency_key: str) -> ChargeResult:
         body = (error.json_body or {}).get("error", {}) if error.json_body else {}
         intent = body.get("payment_intent") or {}
         if error.code == "authentication_required":
@@ -288,11 +292,18 @@ class StripeGateway:
                 ChargeStatus.DECLINED,
                 reference=intent.get("id", ""),
                 reason="The bank asks the cardholder to authenticate this payment",
-                redirect_url=_next_action_url(intent),
+                redirect_url=self._authentication_url(idempotency_key, intent) if intent.get("id") else "",
             )
         return ChargeResult(
             ChargeStatus.DECLINED, reference=intent.get("id", ""), reason=error.user_message or "Declined"
         )
+
+    def _authentication_url(self, idempotency_key: str, intent: dict[str, Any]) -> str:
+        """Where the player completes the charge: our page (Stripe.js confirms the intent with
+        the saved card, its bank's check included), else Stripe's `next_action` URL, if any."""
+        if self.authentication_page:
+            return f"{self.authentication_page}/{idempotency_key}"
+        return _next_action_url(intent)
 
     def refund(self, reference: str, amount: Decimal) -> bool:
         """Refund the PaymentIntent `reference` in full (one refund per payment: the idempotency

@@ -104,14 +104,14 @@ def scripts(stripe_js_url: str) -> str:
     return f'<script src="{escape(stripe_js_url, quote=True)}"></script><script>{SCRIPT}</script>'
 
 
-def stripe_directives(stripe_js_url: str) -> str:
+def stripe_directives(stripe_js_url: str, script_hash: str = SCRIPT_HASH) -> str:
     """What Stripe.js needs beyond the hosted pages' policy: its script (and ours, by hash), its
     frames and its API. Nothing else loads."""
     parts = urlsplit(stripe_js_url)
     script_origin = f"{parts.scheme}://{parts.netloc}"
     frames = " ".join(dict.fromkeys((*STRIPE_FRAMES, script_origin)))
     connect = " ".join(dict.fromkeys((*STRIPE_CONNECT, script_origin)))
-    return f"script-src {script_origin} 'sha256-{SCRIPT_HASH}'; frame-src {frames}; connect-src {connect}"
+    return f"script-src {script_origin} 'sha256-{script_hash}'; frame-src {frames}; connect-src {connect}"
 
 
 def page(

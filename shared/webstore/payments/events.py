@@ -85,11 +85,13 @@ def recurring_subject(
 ) -> dict[str, Any]:
     """The recurring-payment subject (COMPAT: recurring-payment.*). `initial` defaults to `last`
     (the first payment); a pending cancellation shows as `cancelled_at` (when it was asked
-    for) and `cancel_reason` while the status is still active (docs/subscriptions.md)."""
+    for) and `cancel_reason` while the status is still active (docs/subscriptions.md); a declined
+    renewal the player can complete adds `action_url` (our extension: where they complete it)."""
     last_subject = stored_payment_subject(last)
     first = recurring.lines[0] if recurring.lines else None
     cancelled_at = recurring.cancelled_at or recurring.cancel_requested_at
-    return {
+    action = recurring.renewal_action
+    subject: dict[str, Any] = {
         "reference": recurring.reference,
         "created_at": recurring.created_at.isoformat(),
         "paused_at": None,
@@ -108,6 +110,9 @@ def recurring_subject(
         "products": [{"id": line.package_id, "name": line.name} for line in recurring.lines],
         "custom": last.custom,
     }
+    if action is not None and recurring.ongoing:  # our extension (docs/webhooks.md)
+        subject["action_url"] = action.url
+    return subject
 
 
 def stored_payment_subject(payment: PaymentRecord) -> dict[str, Any]:

@@ -31,6 +31,7 @@ _CHANGED_FIELDS = (
     "lines",
     "amount",
     "schedule_sk",
+    "renewal_action",
 )
 _ENDING_FIELDS = ("cancelled_at", "cancel_reason")
 

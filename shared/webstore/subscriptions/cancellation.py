@@ -145,6 +145,7 @@ def _view(store_name: str, recurring: RecurringPayment) -> ManageView:
         next_payment_at=recurring.next_payment_at,
         cancel_requested_at=recurring.cancel_requested_at,
         ended_at=recurring.cancelled_at,
+        action_url=recurring.renewal_action.url if recurring.renewal_action else "",
     )
 
 
@@ -167,7 +168,7 @@ def submit_page(services: Services, token: str, form: PageForm) -> PageResult:
     account_id, reference = links.open_token(services.secrets, token)
     # A browser names the page's origin, or "null" (the hosted pages send no referrer): any
     # other origin is another site's form. The form token is what proves the page issued it.
-    if form.origin not in (None, "null") and not _same_origin(form.origin, services.settings.storefront_url):
+    if form.origin not in (None, "null") and not same_origin(form.origin, services.settings.storefront_url):
         raise Forbidden("The form was sent from another site")
     if form.action not in page.ACTIONS:
         raise Forbidden("Unknown action")
@@ -197,6 +198,6 @@ def page_of_basket(services: Services, basket_ident: str) -> PageResult:
     return PageResult(redirect=url)
 
 
-def _same_origin(origin: str, storefront_url: str) -> bool:
+def same_origin(origin: str, storefront_url: str) -> bool:
     mine, theirs = urlsplit(storefront_url), urlsplit(origin)
     return (mine.scheme, mine.netloc.lower()) == (theirs.scheme, theirs.netloc.lower())

@@ -35,10 +35,12 @@ class ManageView:
     next_payment_at: datetime | None
     cancel_requested_at: datetime | None
     ended_at: datetime | None
+    action_url: str = ""  # a declined renewal the player can complete there (their bank asks)
 
 
 _PAGE = Template("""<h1>Your subscription at $store</h1>
 $notice
+$action
 <table aria-label="Subscription">
 <tbody>
 <tr><th>Package</th><td id="package">$packages</td></tr>
@@ -65,10 +67,19 @@ _UNDO_FORM = Template("""<form method="post">
 </form>""")
 
 _NOTICE = Template('<p id="notice" role="status">$text</p>')
+_ACTION = Template(
+    '<p id="action" role="alert">Your bank needs you to confirm the renewal payment: '
+    '<a id="complete-payment" href="$url">Complete payment</a></p>'
+)
 
 
 def day(moment: datetime | None) -> str:
     return moment.strftime("%d %B %Y") if moment else "—"
+
+
+def money(amount: Decimal, currency: str) -> str:
+    """`$4.99 USD`: an amount as the subscription pages show it."""
+    return f"{symbol(currency)}{round_money(amount, currency)} {currency}"
 
 
 def price(view: ManageView) -> str:
@@ -94,6 +105,7 @@ def manage_page(view: ManageView, form_token: str) -> str:
         _PAGE,
         store=view.store,
         notice=fill(_NOTICE, text=notice) if notice else Safe(""),
+        action=fill(_ACTION, url=view.action_url) if view.action_url and view.ongoing else Safe(""),
         packages=", ".join(view.packages),
         amount=price(view),
         status=view.status,

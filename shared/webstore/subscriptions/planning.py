@@ -6,6 +6,7 @@ No table here: fulfilment and the processor read, call these, and write what the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -15,7 +16,7 @@ from enum import StrEnum
 from webstore.calendar import add_periods
 from webstore.catalog import Package, PackageType
 from webstore.players import Tier, TierStatus
-from webstore.recurring import RecurringLine, RecurringPayment, RecurringStatus, TimedPackage
+from webstore.recurring import RecurringLine, RecurringPayment, RecurringStatus, RenewalAction, TimedPackage
 from webstore.repo.payments import PaymentLine, PaymentRecord
 from webstore.repo.store import StoreView
 
@@ -210,6 +211,7 @@ def renewed(
             "payment_sequence": recurring.payment_sequence + 1,
             "last_payment_id": payment_id,
             "schedule_sk": schedule_sk,
+            "renewal_action": None,
             "updated_at": now,
         }
     )
@@ -225,10 +227,15 @@ def retry_time(recurring: RecurringPayment, retry_days: Sequence[int], fail_coun
 
 
 def declined(
-    recurring: RecurringPayment, retry_days: Sequence[int], schedule_sk: str | None, now: datetime
+    recurring: RecurringPayment,
+    retry_days: Sequence[int],
+    schedule_sk: str | None,
+    now: datetime,
+    action: RenewalAction | None = None,
 ) -> RecurringPayment:
     """One more declined attempt: PAST_DUE with the next try, or EXPIRED after the last one
-    (`schedule_sk`: the retry's item; None when it expires)."""
+    (`schedule_sk`: the retry's item; None when it expires). `action`: what the player can do to
+    complete this attempt (it replaces an earlier attempt's; None: nothing to complete)."""
     fail_count = recurring.fail_count + 1
     retry_at = retry_time(recurring, retry_days, fail_count)
     if retry_at is None:
@@ -239,6 +246,7 @@ def declined(
             "fail_count": fail_count,
             "retry_at": retry_at,
             "schedule_sk": schedule_sk,
+            "renewal_action": action,
             "updated_at": now,
         }
     )
@@ -262,6 +270,7 @@ def ended(
             "retry_at": None,
             "fail_count": recurring.fail_count if fail_count is None else fail_count,
             "schedule_sk": None,
+            "renewal_action": None,
             "updated_at": now,
         }
     )
@@ -314,9 +323,40 @@ class Idempotency:
     order: str  # fulfilment's: one payment per subscription and cycle
 
 
+def renewal_order_key(reference: str, cycle: int) -> str:
+    """Fulfilment's idempotency key of one cycle: whichever charge pays it, it is recorded once."""
+    return f"renewal-{reference}-{cycle}"
+
+
 def idempotency(recurring: RecurringPayment) -> Idempotency:
     cycle = recurring.payment_sequence + 1
     return Idempotency(
-        charge=f"renewal-{recurring.reference}-{cycle}-{recurring.fail_count + 1}",
-        order=f"renewal-{recurring.reference}-{cycle}",
+        charge=f"{renewal_order_key(recurring.reference, cycle)}-{recurring.fail_count + 1}",
+        order=renewal_order_key(recurring.reference, cycle),
+    )
+
+
+def charged_cycle(charge_key: str) -> tuple[str, int] | None:
+    """(reference, cycle) of a renewal attempt's idempotency key (`idempotency().charge`); None
+    for any other key (a tier upgrade's, a checkout's)."""
+    match = _CHARGE_KEY.match(charge_key or "")
+    return (match.group(1), int(match.group(2))) if match else None
+
+
+# `renewal-{reference}-{cycle}-{attempt}`; a reference is a transaction id (letters, digits, -, _).
+_CHARGE_KEY = re.compile(r"^renewal-([A-Za-z0-9_-]{1,64})-([0-9]{1,9})-[0-9]{1,9}$")
+
+
+def renewal_action(
+    recurring: RecurringPayment, charge_key: str, reference: str, amount: Decimal, url: str
+) -> RenewalAction | None:
+    """What the player can do about a declined attempt: complete it at `url` (None: no URL)."""
+    if not url:
+        return None
+    return RenewalAction(
+        url=url,
+        charge_key=charge_key,
+        reference=reference,
+        cycle=recurring.payment_sequence + 1,
+        amount=amount,
     )

@@ -34,7 +34,14 @@ from webstore.payments import planning as payment_planning
 from webstore.payments.events import publish_recurring
 from webstore.payments.recording import run_pending_chunks
 from webstore.players import Tier
-from webstore.recurring import SCHEDULE_SHARDS, RecurringPayment, RecurringStatus, ScheduleItem, ScheduleKind
+from webstore.recurring import (
+    SCHEDULE_SHARDS,
+    RecurringPayment,
+    RecurringStatus,
+    RenewalAction,
+    ScheduleItem,
+    ScheduleKind,
+)
 from webstore.repo import Contention, Transaction
 from webstore.repo.account import AccountRepository
 from webstore.repo.payments import PaymentLine, PaymentRecord, PaymentRepository
@@ -46,7 +53,7 @@ from webstore.repo.store import StoreRepository, StoreView
 from webstore.services import Services
 from webstore.subscriptions import planning
 from webstore.subscriptions.endings import Ending, add_ending, plan_ending
-from webstore.subscriptions.renewals import Renewal, record_renewal
+from webstore.subscriptions.renewals import Renewal, cycle_paid_by, record_renewal
 
 logger = logging.getLogger(__name__)
 
@@ -235,24 +242,35 @@ class _Run:
                 return self.not_recorded(rp, key, result.reference, amount, gateway)
             detail = f"payment {payment.transaction_id}, {amount} {rp.currency}"
             return Outcome(OutcomeKind.RENEWAL_CHARGED, rp.reference, rp.account_id, detail)
-        return self.declined(rp, tiers, view, key, result.reason)
+        action = planning.renewal_action(rp, ids.charge, result.reference, amount, result.redirect_url)
+        return self.declined(rp, tiers, view, key, result.reason, action)
 
     def not_recorded(
         self, rp: RecurringPayment, key: ScheduleKey, reference: str, amount: Decimal, gateway: PaymentGateway
     ) -> Outcome:
         """The charge went through but the cycle was not recorded by this run: another run
-        recorded it (the same idempotent charge), or the subscription ended meanwhile (a refund):
-        then the charge goes back."""
-        fresh = self.recurring.get(rp.account_id, rp.reference)
-        if fresh is not None and fresh.payment_sequence > rp.payment_sequence:
+        recorded it (the same idempotent charge: nothing to do), or another charge paid the cycle
+        (the player completed an earlier attempt) or the subscription ended meanwhile (a refund):
+        then this charge goes back."""
+        paid_by = cycle_paid_by(self.services, rp.account_id, planning.idempotency(rp).order)
+        if paid_by in ("", reference):  # "": recorded before charges were kept on payments
             return Outcome(OutcomeKind.BUSY, rp.reference, rp.account_id, "recorded by another run")
         refunded = gateway.refund(reference, amount)
         self.schedule.release(key, self.claim)
+        if paid_by is not None:  # the completion moved the subscription on: this item is done
+            detail = f"another charge paid the cycle; this charge refunded={refunded}"
+            return Outcome(OutcomeKind.STALE, rp.reference, rp.account_id, detail)
         detail = f"the subscription changed before the renewal was recorded; charge refunded={refunded}"
         return Outcome(OutcomeKind.FAILED, rp.reference, rp.account_id, detail)
 
     def declined(
-        self, rp: RecurringPayment, tiers: dict[int, Tier], view: StoreView, key: ScheduleKey, reason: str
+        self,
+        rp: RecurringPayment,
+        tiers: dict[int, Tier],
+        view: StoreView,
+        key: ScheduleKey,
+        reason: str,
+        action: RenewalAction | None = None,
     ) -> Outcome:
         retry_days = view.store.renewal_retry_days
         retry_at = planning.retry_time(rp, retry_days, rp.fail_count + 1)
@@ -268,7 +286,7 @@ class _Run:
             )
             return self.end(ending, key, OutcomeKind.EXPIRED, detail=reason)
         next_key = schedule_key(ScheduleKind.RENEWAL, rp.account_id, rp.reference, retry_at)
-        after = planning.declined(rp, retry_days, next_key.sk, self.now)
+        after = planning.declined(rp, retry_days, next_key.sk, self.now, action)
         tx = Transaction(self.services.table)
         RecurringPaymentRepository.add_change(
             tx, rp, after, fails=Conflict("The subscription changed meanwhile; read it again")

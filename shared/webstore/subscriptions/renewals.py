@@ -24,6 +24,7 @@ from webstore.players import Tier
 from webstore.recurring import RecurringLine, RecurringPayment, ScheduleItem, ScheduleKind
 from webstore.repo import Contention, Transaction
 from webstore.repo.account import AccountRepository
+from webstore.repo.baskets import BasketReads, BasketRepository
 from webstore.repo.payment_effects import EffectKeys, PaymentEffectsRepository
 from webstore.repo.payments import PaymentRecord, PaymentRepository
 from webstore.repo.player_tiers import PlayerTierRepository
@@ -94,6 +95,7 @@ def record_renewal(
             lines=lines,
             custom=rp.custom,
             idempotency_key=renewal.order_key,
+            checkout_attempt=renewal.gateway_reference or None,  # refunds and duplicates find it
             recurring_payment_reference=rp.reference,
             created_at=now,
             updated_at=now,
@@ -150,8 +152,21 @@ def record_renewal(
         publish_recurring(
             services.publisher, after, EventType.RECURRING_RENEWED, last=payment, initial=initial
         )
+        if after.status is not rp.status:  # paid on a retry, or completed by the player: active again
+            publish_recurring(
+                services.publisher, after, EventType.RECURRING_STATUS_CHANGED, last=payment, initial=initial
+            )
         return payment
     raise Conflict("The store is busy; the renewal was not recorded (the next run tries again)")
+
+
+def cycle_paid_by(services: Services, account_id: int, order_key: str) -> str | None:
+    """Which charge paid the cycle of `order_key` (its gateway reference; "" when recorded
+    without one), or None while the cycle is unpaid."""
+    order = BasketRepository(services.table).read(account_id, BasketReads(order=order_key)).order
+    if order is None:
+        return None
+    return order.checkout_attempt or ""
 
 
 def _own_tiers(recurring: RecurringPayment, tiers: dict[int, Tier]) -> list[Tier]:

@@ -178,3 +178,26 @@ def test_a_timer_stacks_only_while_it_runs(
     timer = planning.timer_after(previous, line, fly, paid, NOW)
     assert timer.expires_at == start + timedelta(days=14)
     assert timer.expires_at - NOW == timedelta(days=expected_days)
+
+
+def test_a_renewal_charge_key_names_its_subscription_and_cycle_and_nothing_else_does() -> None:
+    reference = subscription().reference
+    keys = planning.idempotency(subscription(payment_sequence=3, fail_count=1))
+    assert planning.charged_cycle(keys.charge) == (reference, 4)
+    assert keys.order == planning.renewal_order_key(reference, 4)
+    for other in ("tier-upgrade-1-7-3-2026-1", "renewal-x", "renewal--2-1", f"renewal-{'a' * 65}-2-1", ""):
+        assert planning.charged_cycle(other) is None, other
+
+
+def test_a_declined_attempt_keeps_its_action_until_paid_replaced_or_ended() -> None:
+    before = subscription()
+    action = planning.renewal_action(before, "renewal-x-2-1", "pi_1", Decimal("5.00"), "https://pay.test/1")
+    assert action is not None and action.cycle == before.payment_sequence + 1
+    assert planning.renewal_action(before, "renewal-x-2-1", "pi_1", Decimal("5.00"), "") is None  # no link
+    declined = planning.declined(before, [1, 3], "sk", NOW, action)
+    assert declined.renewal_action == action
+    assert planning.declined(declined, [1, 3], "sk2", NOW).renewal_action is None  # a plain decline now
+    assert planning.renewed(declined, declined.lines, 9, "sk3", NOW).renewal_action is None
+    ended = planning.ended(declined, RecurringStatus.CANCELLED, "refund", NOW)
+    assert ended.renewal_action is None
+    assert planning.declined(declined, [], None, NOW, action).renewal_action is None  # the last: expired

@@ -1,0 +1,105 @@
+"""Our page where a player completes, on-session, a Stripe renewal charge their bank wanted them
+to authenticate (`authentication_required` off-session): Stripe.js confirms the declined
+PaymentIntent with the saved card (`confirmCardPayment`, the bank's check included), and the
+renewal is recorded when Stripe reports the payment (`payment_intent.succeeded`, metadata
+`off_session_charge` → `subscriptions.completion.complete_renewal`), once.
+
+The link (`/renewal-payments/{store token}/{charge key}`) is what the adapter answered with the
+decline and what the subscription keeps as its `renewal_action`; the page opens only that
+pending action, of a Stripe store. Nothing here takes money on its own: the PaymentIntent was
+made by the renewal for the renewal's amount; the player's bank and Stripe decide.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+from html import escape
+from string import Template
+
+from webstore import keys
+from webstore.checkout.gateway_choice import stripe_of
+from webstore.checkout.stripe_page import stripe_directives
+from webstore.errors import NotFound
+from webstore.repo.recurring_payments import RecurringPaymentRepository
+from webstore.repo.store import StoreRepository
+from webstore.services import Services
+from webstore.storefront.pages import PageResult, Safe, content_security_policy, fill, page
+from webstore.subscriptions import planning
+from webstore.subscriptions.manage_page import money
+
+TITLE = "Confirm your renewal payment"
+NOTHING_TO_CONFIRM = "There is no payment to confirm here (it may be confirmed already)"
+_OPEN = frozenset({"requires_payment_method", "requires_confirmation", "requires_action"})
+
+SCRIPT = """(function () {
+  var form = document.getElementById("stripe-authentication");
+  var data = form.dataset;
+  var button = document.getElementById("confirm");
+  var problem = document.getElementById("stripe-error");
+  var done = document.getElementById("stripe-done");
+  var stripe = Stripe(data.publishableKey);
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    button.disabled = true;
+    problem.hidden = true;
+    stripe.confirmCardPayment(data.clientSecret, { payment_method: data.paymentMethod })
+      .then(function (result) {
+        if (result.error) {
+          problem.textContent = result.error.message;
+          problem.hidden = false;
+          button.disabled = false;
+        } else {
+          form.hidden = true;
+          done.hidden = false;
+        }
+      });
+  });
+})();"""
+SCRIPT_HASH = base64.b64encode(hashlib.sha256(SCRIPT.encode()).digest()).decode()
+
+_PAGE = Template("""<h1>Confirm your renewal payment</h1>
+<p id="summary">Your bank needs you to confirm the payment of <strong id="amount">$amount</strong>
+to $store for <span id="package">$packages</span>.</p>
+<form id="stripe-authentication" method="post" action="#" $attributes>
+<p class="error" role="alert" id="stripe-error" hidden></p>
+<button id="confirm" type="submit">Complete payment</button>
+</form>
+<p id="stripe-done" role="status" hidden>Payment confirmed: your subscription renews in a moment.</p>
+$scripts""")
+
+
+def show_page(services: Services, token: str, charge_key: str) -> PageResult:
+    """The page for the subscription's pending action (NotFound for anything else)."""
+    cycle_of = planning.charged_cycle(charge_key)
+    if cycle_of is None:
+        raise NotFound(NOTHING_TO_CONFIRM)
+    store = StoreRepository(services.table).store(keys.account_of(token))
+    gateway = stripe_of(services, store)
+    if gateway is None or not hmac.compare_digest(store.public_token, token):
+        raise NotFound(NOTHING_TO_CONFIRM)
+    recurring = RecurringPaymentRepository(services.table).get(store.id, cycle_of[0])
+    action = recurring.renewal_action if recurring is not None and recurring.ongoing else None
+    if recurring is None or action is None or action.charge_key != charge_key:
+        raise NotFound(NOTHING_TO_CONFIRM)
+    intent = gateway.intent(action.reference)
+    if intent.status not in _OPEN:
+        raise NotFound(NOTHING_TO_CONFIRM)  # paid (its webhook records it) or cancelled
+    method = recurring.saved_method.partition("/")[2]
+    js_url = services.settings.stripe_js_url
+    attributes = (
+        f'data-publishable-key="{escape(gateway.publishable_key, quote=True)}"'
+        f' data-client-secret="{escape(intent.client_secret, quote=True)}"'
+        f' data-payment-method="{escape(method, quote=True)}"'
+    )
+    content = fill(
+        _PAGE,
+        amount=money(action.amount, recurring.currency),
+        store=store.name,
+        packages=", ".join(line.name for line in recurring.lines),
+        attributes=Safe(attributes),
+        scripts=Safe(f'<script src="{escape(js_url, quote=True)}"></script><script>{SCRIPT}</script>'),
+    )
+    policy = f"{content_security_policy()}; {stripe_directives(js_url, SCRIPT_HASH)}"
+    return PageResult(html=page(TITLE, content), csp=policy)
