@@ -6,6 +6,10 @@ Records (account partition, `keys.recurring_payment_sk` / `keys.timed_package_sk
 - `RecurringPayment`: one per payment holding subscription lines, keyed by that first payment's
   transaction id (`reference`, the same as its tiers' `recurring_payment_reference`). Written by
   fulfilment in the payment's own transaction, with its first schedule item.
+  It keeps the transaction ids of the subscription's payments (`payment_history`, oldest first,
+  at most `PAYMENT_HISTORY_LIMIT`, with `payment_count` of all ever added), written in the
+  transaction that records each payment (first payment, renewal, upgrade); None on records
+  written before the list existed.
 - `TimedPackage`: one per (player, timed one-off package): when it expires and the schedule item
   that will expire it. A second purchase while it runs moves that one item (stacking).
 
@@ -59,6 +63,19 @@ class RecurringStatus(IntEnum):
 
 
 ONGOING_RECURRING = tuple(s for s in RecurringStatus if s.ongoing)
+
+# Transaction ids a recurring payment keeps (two years of monthly payments): the record stays
+# small and bounded however long the subscription lives.
+PAYMENT_HISTORY_LIMIT = 24
+
+
+def history_with(history: list[str] | None, transaction_id: str) -> list[str] | None:
+    """The payment history after one more payment: appended, the oldest dropped past
+    PAYMENT_HISTORY_LIMIT. None stays None (a record written before the list was kept: a
+    partial list would claim a history it does not know)."""
+    if history is None:
+        return None
+    return [*history, transaction_id][-PAYMENT_HISTORY_LIMIT:]
 
 
 class RecurringLine(Model):
@@ -118,6 +135,19 @@ class RecurringPayment(Model):
     schedule_sk: str | None = None  # its current schedule item (None once ended)
     renewal_action: RenewalAction | None = None  # PAST_DUE: a decline the player can complete
     custom: dict[str, object] | None = None
+    # the transaction ids of its payments, oldest first, the latest PAYMENT_HISTORY_LIMIT (None:
+    # written before the list was kept); `payment_count` counts every payment ever added to it
+    payment_history: list[str] | None = None
+    payment_count: int = 0
+
+    def history_update(self, transaction_id: str) -> dict[str, object]:
+        """The fields that record one more payment of this subscription (for `model_copy`)."""
+        if self.payment_history is None:
+            return {}
+        return {
+            "payment_history": history_with(self.payment_history, transaction_id),
+            "payment_count": self.payment_count + 1,
+        }
 
     @property
     def package_ids(self) -> list[int]:

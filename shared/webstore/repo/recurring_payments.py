@@ -34,6 +34,9 @@ _CHANGED_FIELDS = (
     "renewal_action",
 )
 _ENDING_FIELDS = ("cancelled_at", "cancel_reason")
+# Written only by changes of records that keep a payment history (records written before it was
+# kept stay without one; see webstore.recurring.history_with).
+_HISTORY_FIELDS = ("payment_history", "payment_count")
 
 
 def recurring_key(account_id: int, reference: str) -> dict[str, str]:
@@ -63,6 +66,8 @@ class RecurringPaymentRepository:
         )
         if recurring.cancel_requested_at is None:  # its presence is what conditions test
             item.pop("cancel_requested_at")
+        if recurring.payment_history is None:  # (seeded) records from before the history was kept
+            item.pop("payment_history")
         return item
 
     def get(self, account_id: int, reference: str, *, consistent: bool = True) -> RecurringPayment | None:
@@ -90,12 +95,14 @@ class RecurringPaymentRepository:
         cancel_requested: bool | None = None,
         fails: Conflict | None = None,
     ) -> None:
-        """Write `after`'s standing, conditional on the status, sequence, fail count and amount
-        read (one cycle is acted on once; a concurrent upgrade is not overwritten).
+        """Write `after`'s standing, conditional on the status, sequence, fail count, amount and
+        payment count read (one cycle is acted on once; a concurrent upgrade is not overwritten).
         `cancel_requested`: True/False also requires a pending cancellation request to exist /
         not exist (the end of a cancelled period, an abort)."""
         dumped = after.model_dump()
-        fields = _CHANGED_FIELDS if after.ongoing else _CHANGED_FIELDS + _ENDING_FIELDS
+        fields: tuple[str, ...] = _CHANGED_FIELDS if after.ongoing else _CHANGED_FIELDS + _ENDING_FIELDS
+        if after.payment_history is not None:
+            fields += _HISTORY_FIELDS
         names = {f"#{name}": name for name in fields}
         values: dict[str, Any] = {f":{name}": dumped[name] for name in fields}
         sets = [f"#{name} = :{name}" for name in fields]
@@ -113,6 +120,9 @@ class RecurringPaymentRepository:
             "#status = :old_status AND #payment_sequence = :old_seq AND #fail_count = :old_fails"
             " AND #amount = :old_amount"  # an upgrade (lines and amount) landing meanwhile
         )
+        if after.payment_history is not None:  # a payment added meanwhile is not dropped
+            condition += " AND #payment_count = :old_count"
+            values[":old_count"] = before.payment_count
         if cancel_requested is True:
             condition += " AND attribute_exists(cancel_requested_at)"
         elif cancel_requested is False:

@@ -104,6 +104,8 @@ def new_recurring(
         next_payment_at=add_periods(now, period.expiry_length, period.expiry_period),
         last_payment_id=payment.id,
         initial_payment_id=payment.id,
+        payment_history=[payment.transaction_id],
+        payment_count=1,
         saved_method=saved_method,
         gateway=payment.gateway,
         custom=payment.custom,
@@ -198,8 +200,14 @@ def period_after(recurring: RecurringPayment) -> datetime:
 
 
 def renewed(
-    recurring: RecurringPayment, lines: list[RecurringLine], payment_id: int, schedule_sk: str, now: datetime
+    recurring: RecurringPayment,
+    lines: list[RecurringLine],
+    payment_id: int,
+    transaction_id: str,
+    schedule_sk: str,
+    now: datetime,
 ) -> RecurringPayment:
+    """One period on, paid by payment `payment_id` (its transaction id kept in the history)."""
     return recurring.model_copy(
         update={
             "status": RecurringStatus.ACTIVE,
@@ -213,6 +221,7 @@ def renewed(
             "schedule_sk": schedule_sk,
             "renewal_action": None,
             "updated_at": now,
+            **recurring.history_update(transaction_id),
         }
     )
 

@@ -73,6 +73,7 @@ def recurring_payment_out(recurring: RecurringPayment, operator_url: str) -> Rec
     status = recurring.status
     period = interval(recurring.period_length, recurring.period_unit)
     initial = f"{operator_url}/payments/{recurring.reference}"
+    history = [f"{operator_url}/payments/{txn}" for txn in recurring.payment_history or [recurring.reference]]
     return RecurringPaymentOut(
         id=recurring.initial_payment_id,
         created_at=recurring.created_at.isoformat(),
@@ -95,7 +96,7 @@ def recurring_payment_out(recurring: RecurringPayment, operator_url: str) -> Rec
             amount=float(recurring.amount), tax=0.0, period=period, currency=recurring.currency
         ),
         cancel_reason=recurring.cancel_reason,
-        links=RecurringLinks(initial_payment=initial, payment_history=[initial]),
+        links=RecurringLinks(initial_payment=initial, payment_history=history),
         fail_count=recurring.fail_count,
         payment_sequence=recurring.payment_sequence,
         products=[

@@ -100,7 +100,7 @@ def record_renewal(
             created_at=now,
             updated_at=now,
         )
-        after = planning.renewed(rp, renewal.lines, payment_id, "", now)
+        after = planning.renewed(rp, renewal.lines, payment_id, payment.transaction_id, "", now)
         assert after.next_payment_at is not None
         next_key = schedule_key(ScheduleKind.RENEWAL, a, rp.reference, after.next_payment_at)
         after.schedule_sk = next_key.sk

@@ -243,7 +243,9 @@ def record_upgrade(
         effects.add_spend(tx, a, payment_planning.month_of(now), buyer.id, reads.spent_before, spent)
         counters: dict[str, int | Decimal] = {"payments": 1, f"total_{payment.currency}": claim.amount}
         PlayerRepository.add_player(tx, a, buyer, email=recurring.email, now=now, counters=counters)
-        RecurringPaymentRepository.add_change(tx, recurring, moved_recurring(recurring, tier.id, new, now))
+        moved = moved_recurring(recurring, tier.id, new, now)
+        moved = moved.model_copy(update=recurring.history_update(payment.transaction_id))
+        RecurringPaymentRepository.add_change(tx, recurring, moved)
         PlayerTierRepository.add_change(tx, a, tier, moved_tier(tier, new))
         room = payment_planning.MAX_TRANSACTION_ACTIONS - len(tx) - 1
         first = payment_planning.plan_commands(

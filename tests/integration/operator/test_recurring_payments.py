@@ -80,7 +80,16 @@ def test_get_answers_the_checkout_api_shape(demo: DemoStore, invoke: Invoke, ref
     assert body["cancellation_requested_at"] is None and body["cancelled_at"] is None
     assert body["paused_at"] is None and body["cancel_reason"] is None
     assert body["links"]["initial_payment"] == f"https://plugin.test/payments/{reference}"
+    assert body["links"]["payment_history"] == [f"https://plugin.test/payments/{reference}"]
     assert body["products"] == [{"id": 1, "name": "VIP", "quantity": 1, "username": "Notch"}]
+
+
+def test_a_record_from_before_the_history_was_kept_lists_its_first_payment(
+    demo: DemoStore, invoke: Invoke, traveller: time_machine.Coordinates
+) -> None:
+    seed_recurring(demo.table, NOW, payment_sequence=3, last_payment_id=5)  # no payment_history
+    body = get(invoke, demo, SEEDED).json()
+    assert body["links"]["payment_history"] == [f"https://plugin.test/payments/{SEEDED}"]
 
 
 def test_delete_cancels_at_the_end_of_the_period(

@@ -149,6 +149,8 @@ def test_an_upgrade_charges_the_prorated_difference_once_and_moves_the_tier(
     assert [(line.package_id, line.price) for line in recurring.lines] == [(MVP, Decimal("9.99"))]
     assert recurring.amount == Decimal("9.99")  # renewals charge MVP from now on
     assert recurring.payment_sequence == 1  # an upgrade is not a renewal
+    assert recurring.payment_history == [bought.reference, payment.transaction_id]  # a payment though
+    assert recurring.payment_count == 2
     commands = queued_for(demo, payment.id)
     assert commands and {int(c["package_id"]["N"]) for c in commands} == {MVP}
     assert {c["trigger"]["S"] for c in commands} == {"purchase"}

@@ -133,6 +133,7 @@ def test_the_player_completes_a_renewal_the_bank_asked_them_to_authenticate_once
     assert standing.next_payment_at == datetime(2026, 8, 1, 12, tzinfo=UTC)  # the billing day kept
     renewal = payments(invoke, demo)[0]
     assert renewal["txn_id"] != reference and renewal["amount"] == "4.99"
+    assert recurring(reference).payment_history == [reference, renewal["txn_id"]]
     assert offline_commands(invoke, demo).count(VIP_RENEWAL_COMMAND) == 1
     assert [e.type for e in published] == [
         "payment.completed",

@@ -14,6 +14,7 @@ import time_machine
 
 from tests.integration.events.conftest import SECRET
 from tests.integration.events.test_verifiers_both_ways import node_verifies
+from tests.integration.operator.test_recurring_payments import get as get_recurring
 from tests.integration.storefront.test_checkout import payments
 from tests.integration.storefront.test_tiers import change, ranks, tiered
 from tests.support.demo import DemoStore
@@ -99,6 +100,13 @@ def test_a_subscription_bought_at_checkout_renews_at_its_date(
 
         after = recurring(reference)
         assert (after.payment_sequence, after.fail_count, after.status) == (2, 0, RecurringStatus.ACTIVE)
+        assert (after.payment_history, after.payment_count) == ([reference, second["txn_id"]], 2)
+        operator_view = get_recurring(invoke, demo, reference)
+        assert operator_view.status == 200, operator_view.body
+        assert operator_view.json()["links"]["payment_history"] == [  # oldest first
+            f"https://plugin.test/payments/{reference}",
+            f"https://plugin.test/payments/{second['txn_id']}",
+        ]
         assert steve_tier(invoke, demo)["next_payment_date"].startswith("2026-08-01")
 
         published.clear()

@@ -13,7 +13,13 @@ from webstore.catalog import CommandTrigger, Package
 from webstore.payments import planning as payment_planning
 from webstore.payments.order import OrderLine
 from webstore.players import Tier, TierStatus
-from webstore.recurring import RecurringPayment, RecurringStatus, TimedPackage
+from webstore.recurring import (
+    PAYMENT_HISTORY_LIMIT,
+    RecurringPayment,
+    RecurringStatus,
+    TimedPackage,
+    history_with,
+)
 from webstore.repo.payments import PaymentRecord
 from webstore.subscriptions import planning
 from webstore.subscriptions.endings import plan_ending
@@ -64,6 +70,7 @@ def test_a_subscription_line_starts_a_recurring_payment_at_list_price() -> None:
     assert (started.period_length, started.period_unit) == (1, "month")
     assert started.next_payment_at == datetime(2026, 4, 15, 12, tzinfo=NOW.tzinfo)
     assert (started.payment_sequence, started.fail_count, started.status) == (1, 0, RecurringStatus.ACTIVE)
+    assert (started.payment_history, started.payment_count) == ([started.reference], 1)
 
 
 def test_one_off_lines_start_nothing() -> None:
@@ -93,12 +100,30 @@ def test_a_renewal_moves_one_period_on_from_the_billing_date_and_applies_a_downg
     pending = {7: tier(status_id=TierStatus.PENDING_DOWNGRADE, pending_downgrade_package_id=1)}
     lines = planning.current_lines(rp, pending, VIEW)
     assert [(line.package_id, line.price) for line in lines] == [(1, Decimal("4.99"))]
-    after = planning.renewed(rp, lines, 5, "next", NOW + timedelta(days=34))
+    after = planning.renewed(rp, lines, 5, "tbx-5-abc", "next", NOW + timedelta(days=34))
     assert after.next_payment_at == datetime(2026, 5, 15, 12, tzinfo=NOW.tzinfo)  # paid on a retry
     assert (after.payment_sequence, after.fail_count, after.status) == (2, 0, RecurringStatus.ACTIVE)
     assert (after.last_payment_id, after.amount, after.schedule_sk) == (5, Decimal("4.99"), "next")
     renewed = planning.renewed_tier(pending[7], after.next_payment_at)  # type: ignore[arg-type]
     assert (renewed.package_id, renewed.status_id, renewed.pending_downgrade_package_id) == (1, 1, None)
+
+
+def test_a_renewal_adds_its_payment_to_the_history_unless_the_record_predates_it() -> None:
+    rp = subscription(payment_history=["tbx-1-aaa"], payment_count=1)
+    after = planning.renewed(rp, rp.lines, 5, "tbx-5-bbb", "next", NOW)
+    assert (after.payment_history, after.payment_count) == (["tbx-1-aaa", "tbx-5-bbb"], 2)
+    predates = subscription(payment_history=None, payment_count=0)
+    old = planning.renewed(predates, rp.lines, 5, "tbx-5-bbb", "next", NOW)
+    assert (old.payment_history, old.payment_count) == (None, 0)
+
+
+def test_the_payment_history_keeps_the_latest_payments_and_counts_all() -> None:
+    assert history_with(None, "tbx-9-x") is None
+    full = [f"tbx-{n}-x" for n in range(1, PAYMENT_HISTORY_LIMIT + 1)]
+    assert history_with(full[:-1], full[-1]) == full
+    assert history_with(full, "tbx-99-x") == [*full[1:], "tbx-99-x"]
+    rp = subscription(payment_history=full, payment_count=30)
+    assert rp.history_update("tbx-99-x") == {"payment_history": [*full[1:], "tbx-99-x"], "payment_count": 31}
 
 
 def test_declines_follow_the_retry_days_then_expire() -> None:
@@ -197,7 +222,7 @@ def test_a_declined_attempt_keeps_its_action_until_paid_replaced_or_ended() -> N
     declined = planning.declined(before, [1, 3], "sk", NOW, action)
     assert declined.renewal_action == action
     assert planning.declined(declined, [1, 3], "sk2", NOW).renewal_action is None  # a plain decline now
-    assert planning.renewed(declined, declined.lines, 9, "sk3", NOW).renewal_action is None
+    assert planning.renewed(declined, declined.lines, 9, "tbx-9-abc", "sk3", NOW).renewal_action is None
     ended = planning.ended(declined, RecurringStatus.CANCELLED, "refund", NOW)
     assert ended.renewal_action is None
     assert planning.declined(declined, [], None, NOW, action).renewal_action is None  # the last: expired
