@@ -51,6 +51,11 @@ def _period_end_key(recurring: RecurringPayment) -> str | None:
     return schedule_moment(recurring.next_payment_at) if recurring.next_payment_at else None
 
 
+# The values of the "still an ongoing recurring payment" part of a cancellation's condition
+# (`entity = :e AND #status IN (:s1, :s2)`), shared by the request and its withdrawal.
+_ONGOING_VALUES = {":e": "recurring_payment", ":s1": ONGOING_RECURRING[0], ":s2": ONGOING_RECURRING[1]}
+
+
 class RecurringPaymentRepository:
     def __init__(self, table: Table) -> None:
         self.table = table
@@ -166,13 +171,7 @@ class RecurringPaymentRepository:
                 condition="entity = :e AND #status IN (:s1, :s2)"
                 " AND attribute_not_exists(cancel_requested_at)",
                 names={"#status": "status"},
-                values={
-                    ":now": now,
-                    ":reason": reason,
-                    ":e": "recurring_payment",
-                    ":s1": ONGOING_RECURRING[0],
-                    ":s2": ONGOING_RECURRING[1],
-                },
+                values={":now": now, ":reason": reason, **_ONGOING_VALUES},
                 return_values="ALL_NEW",
             )
         except ConditionFailed as error:
@@ -189,13 +188,7 @@ class RecurringPaymentRepository:
                 condition="entity = :e AND #status IN (:s1, :s2) AND attribute_exists(cancel_requested_at)"
                 " AND period_end_key > :now_key",
                 names={"#status": "status"},
-                values={
-                    ":now": now,
-                    ":now_key": schedule_moment(now),
-                    ":e": "recurring_payment",
-                    ":s1": ONGOING_RECURRING[0],
-                    ":s2": ONGOING_RECURRING[1],
-                },
+                values={":now": now, ":now_key": schedule_moment(now), **_ONGOING_VALUES},
                 return_values="ALL_NEW",
             )
         except ConditionFailed as error:
