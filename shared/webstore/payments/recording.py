@@ -39,7 +39,7 @@ from webstore.repo.payment_effects import EffectKeys, EffectReads, PaymentEffect
 from webstore.repo.payments import PaymentLine, PaymentRecord, PaymentRepository
 from webstore.repo.player_tiers import PlayerTierRepository
 from webstore.repo.players import PlayerRepository
-from webstore.repo.queue import QueueRepository
+from webstore.repo.queue import QueuedCommand, QueueRepository
 from webstore.repo.recurring_payments import RecurringPaymentRepository
 from webstore.repo.store import StoreRepository, StoreView
 from webstore.repo.users import User
@@ -120,6 +120,21 @@ def fulfil(
             continue
         return _finish(services, payment, recording.recurring)
     raise Conflict("The store is busy; the payment was not recorded, try again")
+
+
+def add_payment_with_commands(
+    tx: Transaction,
+    queue: QueueRepository,
+    payment: PaymentRecord,
+    trigger: str,
+    commands: list[QueuedCommand],
+) -> None:
+    """Add a new payment (with its command plan for `trigger`) and the plan's first chunk of
+    commands to `tx`, keeping one action for the payment itself (renewals, upgrades)."""
+    room = planning.MAX_TRANSACTION_ACTIONS - len(tx) - 1
+    first = planning.plan_commands(payment, trigger, commands, room)
+    PaymentRepository.add_payment(tx, payment)
+    queue.add_enqueue(tx, payment.account_id, first)
 
 
 def resume(services: Services, account_id: int, payment_id: int) -> PaymentRecord:

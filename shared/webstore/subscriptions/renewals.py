@@ -19,7 +19,7 @@ from webstore.errors import Conflict
 from webstore.event_types import EventType
 from webstore.payments import planning as payment_planning
 from webstore.payments.events import publish_recurring, publish_status
-from webstore.payments.recording import run_pending_chunks
+from webstore.payments.recording import add_payment_with_commands, run_pending_chunks
 from webstore.players import Tier
 from webstore.recurring import RecurringLine, RecurringPayment, ScheduleItem, ScheduleKind
 from webstore.repo import Contention, Transaction
@@ -130,15 +130,10 @@ def record_renewal(
                 kind=ScheduleKind.RENEWAL, account_id=a, reference=rp.reference, due_at=after.next_payment_at
             ),
         )
-        room = payment_planning.MAX_TRANSACTION_ACTIONS - len(tx) - 1
-        first = payment_planning.plan_commands(
-            payment,
-            CommandTrigger.RENEWAL.value,
-            payment_planning.with_ids(commands, command_ids, payment_id),
-            room,
+        queued = payment_planning.with_ids(commands, command_ids, payment_id)
+        add_payment_with_commands(
+            tx, QueueRepository(services.table), payment, CommandTrigger.RENEWAL.value, queued
         )
-        PaymentRepository.add_payment(tx, payment)
-        QueueRepository(services.table).add_enqueue(tx, a, first)
         try:
             tx.commit()
         except Contention:  # another payment took the id, a goal or the stats moved: read again

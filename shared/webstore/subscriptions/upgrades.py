@@ -33,7 +33,7 @@ from webstore.checkout.gateway import ChargeStatus, OffSessionCharge, PaymentGat
 from webstore.errors import Conflict, DomainError, Invalid
 from webstore.payments import planning as payment_planning
 from webstore.payments.events import publish_status
-from webstore.payments.recording import run_pending_chunks
+from webstore.payments.recording import add_payment_with_commands, run_pending_chunks
 from webstore.players import Tier, TierStatus
 from webstore.recurring import RecurringPayment
 from webstore.repo import Contention, Transaction
@@ -247,15 +247,10 @@ def record_upgrade(
         moved = moved.model_copy(update=recurring.history_update(payment.transaction_id))
         RecurringPaymentRepository.add_change(tx, recurring, moved)
         PlayerTierRepository.add_change(tx, a, tier, moved_tier(tier, new))
-        room = payment_planning.MAX_TRANSACTION_ACTIONS - len(tx) - 1
-        first = payment_planning.plan_commands(
-            payment,
-            CommandTrigger.PURCHASE.value,
-            payment_planning.with_ids(commands, command_ids, payment_id),
-            room,
+        queued = payment_planning.with_ids(commands, command_ids, payment_id)
+        add_payment_with_commands(
+            tx, QueueRepository(services.table), payment, CommandTrigger.PURCHASE.value, queued
         )
-        PaymentRepository.add_payment(tx, payment)
-        QueueRepository(services.table).add_enqueue(tx, a, first)
         try:
             tx.commit()
         except Contention:  # another payment took the id, the stats moved, the tier changed: again
