@@ -36,6 +36,7 @@ from webstore.catalog import (
 )
 from webstore.gateway_settings import GatewaysSection
 from webstore.repo.account import AccountRepository
+from webstore.repo.audit_log import AuditLog
 from webstore.repo.definitions import DefinitionRepository, ImportedDefinitions
 from webstore.repo.store import StoreRepository
 from webstore.repo.webhooks import WebhookRepository
@@ -46,6 +47,9 @@ if TYPE_CHECKING:
     from webstore.db import Item, Table
 
 EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
+# Who and what an import is in the audit log (the panel's edits name the staff member instead).
+IMPORT_ACTOR = "import"
+IMPORT_ACTION = "catalog.import"
 
 
 class StoreSettings(StoreProfile):
@@ -329,13 +333,16 @@ def import_catalog(
     now: datetime | None = None,
     box: SecretBox | None = None,
     pinned_webhooks: Collection[int] = (),
+    actor: str = IMPORT_ACTOR,
+    action: str = IMPORT_ACTION,
 ) -> ImportResult:
     """Make the store equal to the file: write its definitions, and disable (packages, goals) or
     remove (categories, pages, coupons the file brought, servers, webhook endpoints) what the
     file no longer has; payments, players and history are not touched. Webhook signing secrets
     and Stripe keys are sealed with `box` (default: the box the settings name; asked for its key
     only when there are some). `pinned_webhooks`: ids of the file's endpoints that a later import of a
-    file without them keeps (`webstore serve --webhook` adds them, no file has them)."""
+    file without them keeps (`webstore serve --webhook` adds them, no file has them). Every
+    import leaves an audit log entry: `actor` did `action`, with the change summary."""
     now = now or datetime.now(UTC)
     settings = catalog.store
     account_id = settings.id
@@ -430,6 +437,7 @@ def import_catalog(
     ):
         if entries:
             accounts.raise_sequence(account_id, sequence, max(e.id for e in entries))
+    AuditLog(table).record(account_id, actor, action, changes.summary(), now)
     return ImportResult(account_id, public_token, checkout_key, secrets, changes)
 
 
