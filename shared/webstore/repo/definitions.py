@@ -8,7 +8,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from webstore import keys
-from webstore.catalog import Category, CommunityGoal, Coupon, GoalStatus, Package, Page, Server, Store
+from webstore.catalog import (
+    Category,
+    CommunityGoal,
+    Coupon,
+    CreatorCode,
+    GoalStatus,
+    Package,
+    Page,
+    Server,
+    Store,
+)
 from webstore.db import Item, Table, from_item
 from webstore.repo.account import AccountRepository
 
@@ -71,6 +81,12 @@ class DefinitionRepository:
         found.imported_coupons = {int(i) for i in (manifest or {}).get("coupons", [])}
         found.pinned_webhooks = {int(i) for i in (manifest or {}).get("pinned_webhooks", [])}
         return found
+
+    def creator_codes(self, account_id: int) -> list[CreatorCode]:
+        """The account's creator codes in code order (`webstore export`; paged Query)."""
+        prefix = keys.creator_code_sk("")
+        items = self._all(keys.account_pk(account_id), prefix=prefix)
+        return [from_item(CreatorCode, i) for i in items]
 
     def _all(
         self, pk: str, *, between: tuple[str, str] | None = None, prefix: str | None = None
