@@ -354,6 +354,8 @@ def import_catalog(
     pinned_webhooks: Collection[int] = (),
     actor: str = IMPORT_ACTOR,
     action: str = IMPORT_ACTION,
+    revision: int | None = None,
+    subject: str | None = None,
 ) -> ImportResult:
     """Make the store equal to the file: write its definitions, and disable (packages, goals) or
     remove (categories, pages, coupons the file brought, servers, webhook endpoints) what the
@@ -361,7 +363,10 @@ def import_catalog(
     and Stripe keys are sealed with `box` (default: the box the settings name; asked for its key
     only when there are some). `pinned_webhooks`: ids of the file's endpoints that a later import of a
     file without them keeps (`webstore serve --webhook` adds them, no file has them). Every
-    import leaves an audit log entry: `actor` did `action`, with the change summary."""
+    import leaves an audit log entry: `actor` did `action` (to `subject`), with the change
+    summary. `revision`: the catalog revision the change was made against (the panel);
+    Conflict, nothing written, when the catalog has changed since. Without one, the import
+    raises the revision."""
     now = now or datetime.now(UTC)
     settings = catalog.store
     account_id = settings.id
@@ -426,6 +431,11 @@ def import_catalog(
         if kept and kept.validated and (str(kept.url), kept.secret) == (str(hook.url), signing_secret):
             endpoint = endpoint.model_copy(update={"validated": True})
         items.append(accounts.webhook_item(account_id, endpoint, box))
+    # The first write: a stale revision stops the import before anything changed.
+    if revision is None:
+        definitions.raise_revision(account_id)
+    else:
+        definitions.claim_revision(account_id, revision)
     definitions.overwrite(items)
     for goal in catalog.community_goals:
         definitions.upsert(
@@ -466,7 +476,8 @@ def import_catalog(
     ):
         if entries:
             accounts.raise_sequence(account_id, sequence, max(e.id for e in entries))
-    AuditLog(table).record(account_id, actor, action, changes.summary(), now)
+    summary = f"{subject}: {changes.summary()}" if subject else changes.summary()
+    AuditLog(table).record(account_id, actor, action, summary, now)
     return ImportResult(account_id, public_token, checkout_key, secrets, changes)
 
 
