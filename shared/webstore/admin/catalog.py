@@ -16,7 +16,7 @@ edit, so the import keeps the sealed value the store has.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -91,9 +91,11 @@ def save_element(
     actor: str,
     revision: int,
     now: datetime,
+    covers: Collection[str] | None = None,
 ) -> Saved:
     """Create (`element_id` None: the next free id) or replace one element with `values` (the
-    element as a catalog file has it, without its id)."""
+    element as a catalog file has it, without its id). `covers`: the fields the form shows; the
+    element's other fields are kept (None: `values` is the whole element)."""
     kind = _kind(kind_name)
 
     def apply(document: dict[str, Any]) -> tuple[int, str]:
@@ -104,7 +106,10 @@ def save_element(
             entries.append({**stamped, "id": new_id, **_created(kind, now)})
             return new_id, "create"
         index = _index(entries, element_id, kind)
-        kept = {t: entries[index][t] for t in KEPT_TIMES if t in entries[index]}
+        current = entries[index]
+        kept = {t: current[t] for t in KEPT_TIMES if t in current}
+        if covers is not None:
+            kept |= {k: v for k, v in current.items() if k not in covers and k != "updated_at"}
         entries[index] = {**stamped, **kept, "id": element_id}
         return element_id, "update"
 
@@ -138,14 +143,23 @@ def delete_element(
 
 
 def save_store_settings(
-    services: Services, account_id: int, values: dict[str, Any], *, actor: str, revision: int, now: datetime
+    services: Services,
+    account_id: int,
+    values: dict[str, Any],
+    *,
+    actor: str,
+    revision: int,
+    now: datetime,
+    covers: Collection[str] | None = None,
 ) -> Saved:
     """The store section (name, logo, colours, currency, tax, return hosts, basket lifetime, …)
-    replaced by `values`; its id, public token and sidebar are kept (the sidebar has its own edits)."""
+    replaced by `values`; its id, public token and sidebar are kept (the sidebar has its own
+    edits), and with `covers` every field the form does not show."""
 
     def apply(document: dict[str, Any]) -> tuple[int | None, str]:
         store = document["store"]
-        kept = {k: store[k] for k in ("id", "public_token", "sidebar") if k in store}
+        always = {"id", "public_token", "sidebar"}
+        kept = {k: v for k, v in store.items() if k in always or (covers is not None and k not in covers)}
         document["store"] = {**values, **kept}
         return None, "update"
 

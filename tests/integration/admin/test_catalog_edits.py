@@ -227,3 +227,27 @@ def test_another_store_is_not_reached(demo: DemoStore, other_store: object) -> N
     ours = StoreRepository(demo.table).catalog(A, with_packages=False).categories
     assert [c.name for c in ours if c.id == 1] == ["Ranks"]
     assert STAFF not in [e.actor for e in AuditLog(demo.table).page(A).entries]
+
+
+def test_an_edit_from_a_form_keeps_the_fields_the_form_does_not_show(demo: DemoStore) -> None:
+    from webstore.admin.catalog_forms import covered, form_values, read_form
+
+    services = get_services()
+    package = StoreRepository(demo.table).package(A, 10)
+    assert package is not None and package.media
+    form = form_values(package.model_dump(mode="json", exclude={"id"}))
+    values = read_form("package", {**form, "price": "3.00"}, creating=False)
+    save_element(
+        services,
+        A,
+        "package",
+        10,
+        values,
+        actor=STAFF,
+        revision=catalog_revision(services, A),
+        now=NOW,
+        covers=covered("package"),
+    )
+    after = StoreRepository(demo.table).package(A, 10)
+    assert after is not None and after.price == Decimal("3.00")
+    assert after.media == package.media and after.commands == package.commands
