@@ -1,16 +1,21 @@
-"""The hosted checkout: show the basket, charge it once, fulfil it, complete it.
+"""The hosted checkout: show the basket, charge it once, record the payment and complete it.
 
 Paying is an idempotent sequence keyed by the attempt key the page carries (one per page
 render), so a reload or a double click never charges twice, and a crash part-way is finished
-by the next submit of the same form:
+by the next submit of the same form. Three round trips when all goes well:
 
-1. Claim (one transaction): the attempt item is created (`attribute_not_exists`) and the
-   basket is marked with it (`version` condition, not complete, no other live attempt). Only
-   one attempt per basket can hold the claim; baskets refuse changes while it is held.
-2. Charge through the gateway port with the attempt key as the gateway's idempotency key.
-3. Fulfil (`payments.recording.fulfil`, idempotent per basket): payment, commands, counters.
-4. Complete (one transaction): the basket becomes complete with its transaction id (its TTL
-   removed) and the attempt records the outcome.
+1. Read (`read_for_pay`): the basket, its store, this attempt and the basket's order record
+   (one BatchGetItem), beside the store's catalog (one Query).
+2. Claim (one transaction), beside the reads the basket's content names (buyer, coupons, tier
+   slots and tiers, fulfilment's effects): the attempt item is created (`attribute_not_exists`)
+   and the basket is marked with it (`version` condition, not complete, no other live attempt,
+   order not recorded). Only one attempt per basket can hold the claim; baskets refuse changes
+   while it is held. A refusal the reads show (the basket is not sold so now) releases it.
+3. Charge through the gateway port with the attempt key as the gateway's idempotency key.
+4. Commit (`payments.recording.fulfil`, idempotent per basket): ONE transaction records the
+   payment, its commands and counters, completes the basket under the claim and marks the
+   attempt paid. Then the command chunks that did not fit and the event (a resubmit repeats
+   these: nothing else marks them done).
 """
 
 from __future__ import annotations

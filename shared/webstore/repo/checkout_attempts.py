@@ -1,8 +1,10 @@
 """Checkout attempts (`BASKET#{ident}`/`ATTEMPT#{key}`) and the basket claim they hold.
 
 An attempt is one render of the checkout form; its key is the gateway's idempotency key. The
-claim marks the basket with the attempt (one live claim per basket); release and completion
-close the attempt and free or complete the basket, each in one transaction.
+claim marks the basket with the attempt (one live claim per basket); release closes the attempt
+and frees the basket (one transaction); completion marks it paid and completes the basket inside
+the payment's own transaction (`add_completion`; `complete` for a basket whose order another
+attempt recorded).
 """
 
 from __future__ import annotations
