@@ -9,16 +9,18 @@
    goal progress, tiers, store stats, the player records, the payment (with its command plan),
    the first chunk of queued commands, and what it starts over time: the recurring payment of
    its subscription lines with its first schedule item, and its timed packages' timers
-   (webstore.subscriptions.fulfilment); and what the caller adds (`with_payment`: the hosted
-   checkout completes its basket there, under its claim). A failed limit raises the Conflict
-   its repository named; contention re-reads. A caller that issued the effects read early
-   (`start_effects_read`, beside its own writes) saves the first attempt's read.
+   (webstore.subscriptions.fulfilment). A failed limit raises the Conflict its repository
+   named; contention re-reads.
 2. When the commands do not fit in that transaction, the rest follow in chunks of <= 100
    actions, each also advancing `chunks_done` on the payment with a condition, so a re-run
    continues where a crash stopped and never queues a chunk twice.
 3. `payment.completed` is published with an id derived from the payment (receivers dedupe).
 
 Status changes (`payments.changes`) use the same plan/chunk mechanism for their triggers.
+
+A caller may add its own actions to the transaction of step 1 (`with_payment`: the hosted
+checkout completes its basket there, under its claim), and may issue the read of the first
+attempt early, beside its own writes (`start_effects_read`, then `fulfil(early=…)`).
 """
 
 from __future__ import annotations
