@@ -3,6 +3,8 @@ the brute-force guard, session expiry and revocation, CSRF, roles and cross-stor
 
 from __future__ import annotations
 
+import base64
+import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -197,7 +199,12 @@ def test_a_session_of_one_store_never_reads_another(demo: DemoStore, other_store
     assert mine_name in home and theirs_name not in home
     assert theirs_name in theirs.get(get_dashboard.handler, "/").body
     # A cookie names its account and member: altering either breaks the signature.
-    forged = PanelClient(cookie=mine.cookie.replace("a", "b", 1), csrf=mine.csrf)
+    payload, signature = mine.cookie.rsplit(".", 1)
+    claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    assert claims["a"] == 1
+    claims["a"] = other_store.account_id
+    altered = base64.urlsafe_b64encode(json.dumps(claims, separators=(",", ":")).encode()).rstrip(b"=")
+    forged = PanelClient(cookie=f"{altered.decode()}.{signature}", csrf=mine.csrf)
     assert forged.get(get_dashboard.handler, "/").status == 303
 
 
