@@ -101,3 +101,11 @@ def test_slugs_follow_githubs_rules() -> None:
     assert github_slug("Before you switch: base URLs and the platform's analytics") == (
         "before-you-switch-base-urls-and-the-platforms-analytics"
     )
+
+
+def test_a_link_to_a_missing_section_is_found(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text('# A\n\n## Known part\n\n<a id="old-name"></a>\n## New name\n')
+    doc = tmp_path / "b.md"
+    doc.write_text("[ok](a.md#known-part) [kept](a.md#old-name) [gone](a.md#lost-part) [here](#b)\n# B\n")
+    references = _anchor_references(doc)
+    assert [anchor for target, anchor in references if anchor not in anchors(target)] == ["lost-part"]
