@@ -38,6 +38,8 @@ from webstore.admin.sessions import StaffSession
 DEMO_ACCOUNT = 1  # the demo store's id (shared/webstore/demo/store.json)
 BUYER = "Alex_Builder"
 BOUGHT_PACKAGE = 10  # the demo's Diamond Sword: a one-off package
+SUBSCRIBER = "Vip_Player"
+SUBSCRIBED_PACKAGE = 1  # the demo's VIP rank: monthly
 
 # What each path parameter name the panel's routes use means, as a value of the demo store (or
 # of the payment `local_panel` makes). A name missing here is filled from the visited pages' links.
@@ -79,10 +81,7 @@ def needs_session(endpoint: Any) -> bool:
         hints = typing.get_type_hints(endpoint, include_extras=True)
     except Exception:  # an annotation that does not resolve here: treat it as a panel page
         return True
-    for hint in hints.values():
-        if hint is StaffSession or StaffSession in typing.get_args(hint):
-            return True
-    return False
+    return any(hint is StaffSession or StaffSession in typing.get_args(hint) for hint in hints.values())
 
 
 def section_of(path: str) -> Section | None:
@@ -251,7 +250,9 @@ def checkout_link(panel: LocalPanel, username: str = BUYER, package_id: int = BO
         )
         made.raise_for_status()
         ident = made.json()["data"]["ident"]
-        added = http.post(f"{host}/api/baskets/{ident}/packages", json={"package_id": package_id, "quantity": 1})
+        added = http.post(
+            f"{host}/api/baskets/{ident}/packages", json={"package_id": package_id, "quantity": 1}
+        )
         added.raise_for_status()
         return str(added.json()["data"]["links"]["checkout"])
 
@@ -307,6 +308,9 @@ def pay(browser: Browser, checkout_url: str) -> None:
     try:
         page = context.new_page()
         page.goto(checkout_url)
+        consent = page.locator("input[name=subscription_consent]")
+        if consent.count():
+            consent.check()
         page.get_by_label("Email for your receipt").fill("player@example.com")
         page.get_by_role("button", name="Pay now").click()
         page.wait_for_url("**/receipt", timeout=30_000)
@@ -315,9 +319,12 @@ def pay(browser: Browser, checkout_url: str) -> None:
 
 
 def buy(panel: LocalPanel, browser: Browser) -> None:
-    """One payment through the hosted checkout; its transaction id becomes `known['transaction']`."""
+    """Two payments through the hosted checkout: the Diamond Sword (its transaction id becomes
+    `known['transaction']`) and a monthly VIP rank (so there is a subscription to show)."""
     pay(browser, checkout_link(panel))
     panel.known["transaction"] = payment_made(panel)
+    pay(browser, checkout_link(panel, SUBSCRIBER, SUBSCRIBED_PACKAGE))
+    payment_made(panel, SUBSCRIBER)
 
 
 def sign_in(context: BrowserContext, admin_url: str, email: str, password: str) -> None:

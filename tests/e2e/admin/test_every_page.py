@@ -1,0 +1,137 @@
+"""Issue 16 (Must show): every page of the control panel, whichever pages the route table has.
+
+The pages are enumerated from the admin interface's GET routes (tests/support/panel_tour.py,
+the same walk scripts/panel_screenshots.py makes). For the owner, in headless Chromium: each
+answers 200 inside the panel's layout with no console error, and on a phone (390x844) nothing
+overflows sideways. For a support member: the pages of sections outside their role answer the
+403 page, those inside answer, and the navigation hides the sections they may not open.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, Page
+
+from tests.support.panel import http_sign_in
+from tests.support.panel_tour import (
+    LocalPanel,
+    PanelPage,
+    Visit,
+    add_local_staff,
+    buy,
+    links_script,
+    local_panel,
+    sign_in,
+    walk,
+)
+from webstore.admin.layout import SECTIONS
+from webstore.admin.roles import Role, allowed
+
+pytestmark = pytest.mark.e2e
+
+SUPPORT_EMAIL = "support@example.com"
+_NAV = re.compile(r'<nav class="sections".*?</nav>', re.S)
+
+
+@dataclass
+class Tour:
+    panel: LocalPanel
+    visits: list[Visit]
+    problems: list[str] = field(default_factory=list)
+
+
+def signed_in_tab(browser: Browser, panel: LocalPanel, *, mobile: bool) -> Page:
+    size = {"width": 390, "height": 844} if mobile else {"width": 1280, "height": 800}
+    context = browser.new_context(viewport=size, is_mobile=mobile)
+    context.set_default_timeout(20_000)
+    credentials = panel.credentials
+    sign_in(context, panel.admin_url, credentials["admin_email"], credentials["admin_password"])
+    return context.new_page()
+
+
+@pytest.fixture(scope="module")
+def tour(browser: Browser) -> Iterator[Tour]:
+    """The owner's walk over every page, desktop and phone, noting what is wrong on each."""
+    with local_panel() as panel:
+        buy(panel, browser)
+        desktop = signed_in_tab(browser, panel, mobile=False)
+        phone = signed_in_tab(browser, panel, mobile=True)
+        errors: list[str] = []
+
+        def console(message: ConsoleMessage) -> None:
+            if message.type == "error":
+                errors.append(message.text)
+
+        for tab in (desktop, phone):
+            tab.on("console", console)
+            tab.on("pageerror", lambda error: errors.append(str(error)))
+        problems: list[str] = []
+
+        def visit(page: PanelPage, path: str) -> set[str]:
+            errors.clear()
+            answer = desktop.goto(panel.admin_url + path)
+            desktop.wait_for_load_state("networkidle")
+            status = answer.status if answer else 0
+            if status != 200:
+                problems.append(f"{path}: answered {status}")
+            elif not (desktop.locator("header.top").count() and desktop.locator("nav.sections").count()):
+                problems.append(f"{path}: not inside the panel's layout (header and navigation)")
+            links = set(desktop.evaluate(links_script()))
+            phone.goto(panel.admin_url + path)
+            phone.wait_for_load_state("networkidle")
+            width = phone.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+            if width[0] > width[1]:
+                problems.append(f"{path}: {width[0]}px wide on a {width[1]}px phone screen")
+            problems.extend(f"{path}: console error: {text}" for text in errors)
+            return links
+
+        visits = walk(panel.known, visit)
+        for tab in (desktop, phone):
+            tab.context.close()
+        yield Tour(panel, visits, problems)
+
+
+def test_every_page_answers_the_owner_in_the_layout_on_desktop_and_phone(tour: Tour) -> None:
+    visited = [v.url_path for v in tour.visits if v.url_path]
+    assert "/" in visited  # the dashboard at least: the walk did run
+    skipped = [f"{v.page.path}: {v.reason}" for v in tour.visits if v.url_path is None]
+    assert not skipped, f"pages the walk could not fill (add to PARAMETERS in panel_tour.py): {skipped}"
+    assert not tour.problems, "\n".join(tour.problems)
+
+
+def test_support_opens_payments_players_and_queue_only_and_sees_only_their_links(tour: Tour) -> None:
+    password = add_local_staff(tour.panel, Role.SUPPORT, SUPPORT_EMAIL)
+    cookies, _ = http_sign_in(tour.panel.admin_url, SUPPORT_EMAIL, password)
+    wrong: list[str] = []
+    with httpx.Client(base_url=tour.panel.admin_url, cookies=cookies, timeout=15) as http:
+        for visit in tour.visits:
+            if visit.url_path is None:
+                continue
+            answer = http.get(visit.url_path)
+            section = visit.page.section
+            may = allowed(Role.SUPPORT, section.capability) if section else None
+            if may is None and answer.status_code not in (200, 403):
+                wrong.append(f"{visit.url_path}: answered {answer.status_code}")
+            elif may and answer.status_code != 200:
+                wrong.append(f"{visit.url_path}: answered support {answer.status_code}, not 200")
+            elif may is False:
+                if answer.status_code != 403 or 'id="message"' not in answer.text:
+                    wrong.append(f"{visit.url_path}: answered support {answer.status_code}, not the 403 page")
+                elif _NAV.search(answer.text):
+                    wrong.append(f"{visit.url_path}: the 403 page shows the navigation")
+        home = http.get("/")
+    assert home.status_code == 200
+    nav = _NAV.search(home.text)
+    assert nav, "the dashboard has no navigation"
+    shown = set(re.findall(r'href="([^"]+)"', nav.group(0)))
+    for section in SECTIONS:
+        if allowed(Role.SUPPORT, section.capability):
+            assert section.href in shown, f"support cannot see their {section.label} link"
+        else:
+            assert section.href not in shown, f"support sees the {section.label} link"
+    assert not wrong, "\n".join(wrong)
