@@ -56,6 +56,11 @@ PARAMETERS: dict[str, Callable[[dict[str, str]], str | None]] = {
 _PARAMETER = re.compile(r"\{([^}/]+)\}")
 
 
+# Pages a support member opens although their path lies under a section support cannot see:
+# a server's waiting commands are the command queue's (the page says so in its navigation).
+SUPPORT_OPENS = {"/servers/{server_id}": "queue"}
+
+
 @dataclass(frozen=True)
 class PanelPage:
     route: Route
@@ -267,7 +272,7 @@ def payment_made(panel: LocalPanel, username: str = BUYER, timeout: float = 30) 
             if answer.status_code == 200:
                 for payment in answer.json():
                     if payment["player"]["name"] == username:
-                        return str(payment.get("transaction_id") or payment["id"])
+                        return str(payment["txn_id"])
             time.sleep(0.5)
     raise TimeoutError(f"no payment of {username} within {timeout:.0f} s")
 

@@ -19,6 +19,7 @@ from playwright.sync_api import Browser, ConsoleMessage, Page
 
 from tests.support.panel import http_sign_in
 from tests.support.panel_tour import (
+    SUPPORT_OPENS,
     LocalPanel,
     PanelPage,
     Visit,
@@ -36,6 +37,15 @@ pytestmark = pytest.mark.e2e
 
 SUPPORT_EMAIL = "support@example.com"
 _NAV = re.compile(r'<nav class="sections".*?</nav>', re.S)
+_CURRENT = re.compile(r'<a href="([^"]+)" aria-current="page"')
+
+
+def support_may_open(page: PanelPage) -> bool | None:
+    """Whether a support member may open the page: by the section its path lies under (or the
+    section `SUPPORT_OPENS` names); None for a page under no section (their own account…)."""
+    key = SUPPORT_OPENS.get(page.path)
+    section = next(s for s in SECTIONS if s.key == key) if key else page.section
+    return allowed(Role.SUPPORT, section.capability) if section else None
 
 
 @dataclass
@@ -108,22 +118,25 @@ def test_support_opens_payments_players_and_queue_only_and_sees_only_their_links
     password = add_local_staff(tour.panel, Role.SUPPORT, SUPPORT_EMAIL)
     cookies, _ = http_sign_in(tour.panel.admin_url, SUPPORT_EMAIL, password)
     wrong: list[str] = []
+    support_hrefs = {s.href for s in SECTIONS if allowed(Role.SUPPORT, s.capability)}
     with httpx.Client(base_url=tour.panel.admin_url, cookies=cookies, timeout=15) as http:
         for visit in tour.visits:
             if visit.url_path is None:
                 continue
             answer = http.get(visit.url_path)
-            section = visit.page.section
-            may = allowed(Role.SUPPORT, section.capability) if section else None
+            may = support_may_open(visit.page)
             if may is None and answer.status_code not in (200, 403):
-                wrong.append(f"{visit.url_path}: answered {answer.status_code}")
+                wrong.append(f"{visit.url_path}: answered support {answer.status_code}")
+            elif may is False and (answer.status_code != 403 or 'id="message"' not in answer.text):
+                wrong.append(f"{visit.url_path}: answered support {answer.status_code}, not the 403 page")
+            elif may is False and _NAV.search(answer.text):
+                wrong.append(f"{visit.url_path}: the 403 page shows the navigation")
             elif may and answer.status_code != 200:
                 wrong.append(f"{visit.url_path}: answered support {answer.status_code}, not 200")
-            elif may is False:
-                if answer.status_code != 403 or 'id="message"' not in answer.text:
-                    wrong.append(f"{visit.url_path}: answered support {answer.status_code}, not the 403 page")
-                elif _NAV.search(answer.text):
-                    wrong.append(f"{visit.url_path}: the 403 page shows the navigation")
+            elif answer.status_code == 200:
+                current = _CURRENT.search(answer.text)
+                if current and current.group(1) not in support_hrefs:
+                    wrong.append(f"{visit.url_path}: shown to support under {current.group(1)}")
         home = http.get("/")
     assert home.status_code == 200
     nav = _NAV.search(home.text)
