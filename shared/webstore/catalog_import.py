@@ -79,6 +79,7 @@ class WebhookEntry(Model):
     events: list[str] = Field(default_factory=list)  # which webhook types it receives; empty: all
     secret: str | None = Field(default=None, min_length=1)
     validated: bool = False
+    disabled: bool = False  # receives nothing while true
 
     def endpoint(self, secret: str) -> WebhookEndpoint:
         return WebhookEndpoint(**self.model_dump(exclude={"secret"}), secret=secret)

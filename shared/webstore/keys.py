@@ -259,9 +259,22 @@ def webhook_sk(endpoint_id: int) -> str:
 WEBHOOK_ATTEMPT_PREFIX = "WHATTEMPT#"
 
 
+WEBHOOK_CLAIM_PREFIX = "WHDELIVERY#"
+
+
 def webhook_claim_sk(event_id: str, endpoint_id: int) -> str:
     """One event's delivery to one endpoint: the claim while posting, `delivered` after a 2xx."""
-    return f"WHDELIVERY#{event_id}#{endpoint_id:010d}"
+    return f"{WEBHOOK_CLAIM_PREFIX}{event_id}#{endpoint_id:010d}"
+
+
+def webhook_log_gsi1pk(account_id: int, endpoint_id: int) -> str:
+    """GSI1 partition of one endpoint's deliveries (the claim items), for the panel's delivery log."""
+    return f"WHLOG#{account_id}#{endpoint_id:010d}"
+
+
+def webhook_log_gsi1sk(first_attempt: datetime, event_id: str) -> str:
+    """A delivery in its endpoint's log: ordered by its first attempt (newest first when read back)."""
+    return f"{first_attempt.strftime('%Y%m%dT%H%M%S.%fZ')}#{event_id}"
 
 
 def webhook_attempt_sk(at: datetime, event_id: str, endpoint_id: int, attempt: int) -> str:
