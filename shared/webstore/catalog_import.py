@@ -474,6 +474,7 @@ def import_catalog(
         ("giftcard", catalog.gift_cards),
         ("webhook", catalog.webhooks),
         ("goal", catalog.community_goals),
+        ("server", catalog.servers),  # the panel takes new server ids from it
     ):
         if entries:
             accounts.raise_sequence(account_id, sequence, max(e.id for e in entries))
