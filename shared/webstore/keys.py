@@ -354,6 +354,22 @@ def due_range(after_sk: str | None) -> tuple[str, str]:
     return lower, DUE_PREFIX + "~"
 
 
+def queued_for_player_gsi1pk(account_id: int, username_id: int) -> str:
+    """GSI1 partition of one player's waiting commands on every server of a store (the panel's
+    queue by player; GSI1SK: `queued_for_player_gsi1sk`)."""
+    return f"QPLAYER#{account_id}#{_n(username_id)}"
+
+
+def queued_for_player_gsi1sk(server_id: int, command_id: int) -> str:
+    return f"{_n(server_id)}#{_n(command_id)}"
+
+
+def queue_resend_sk(request_id: str) -> str:
+    """A panel resend request that was carried out (account partition, expiring): a form posted
+    twice queues its commands once."""
+    return f"QRESEND#{request_id}"
+
+
 def online_commands_prefix(username_id: int) -> str:
     return f"{ONLINE_PREFIX}{_n(username_id)}#"
 

@@ -156,7 +156,7 @@ def rotate_secret(
 
 
 def _checked(server_id: int, name: str, next_check: int) -> Server:
-    """The server as the catalog file's rules have it (name 1–200 characters, next_check 1–3600)."""
+    """The server as the catalog file's rules have it (name 1 to 200 characters, next_check 1 to 3600)."""
     try:
         return Server(id=server_id, name=(name or "").strip(), next_check=next_check)
     except ValidationError as error:

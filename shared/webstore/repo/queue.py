@@ -2,7 +2,8 @@
 
 SKs: `STATE` (cycle cursor, next_check_at, offline_pending), `DUE#{player}` (a player with
 `pending` online commands), `OFF#{command}` (offline commands), `ON#{player}#{command}` (online
-commands grouped by player), `CMD#{command}` (id -> where the command lives).
+commands grouped by player), `CMD#{command}` (id -> where the command lives). Each command is
+also in its player's GSI1 partition (`QPLAYER#…`: the panel's queue by player, every server).
 """
 
 from __future__ import annotations
@@ -104,7 +105,15 @@ class QueueRepository:
         counts: dict[tuple[int, str], list[QueuedCommand]] = {}
         for command in commands:
             pk = keys.queue_pk(account_id, command.server_id)
-            tx.put(to_item(command, pk, command.location, "command"), condition="attribute_not_exists(PK)")
+            item = to_item(
+                command,
+                pk,
+                command.location,
+                "command",
+                GSI1PK=keys.queued_for_player_gsi1pk(account_id, command.username_id),
+                GSI1SK=keys.queued_for_player_gsi1sk(command.server_id, command.id),
+            )
+            tx.put(item, condition="attribute_not_exists(PK)")
             pointer = {
                 "PK": pk,
                 "SK": keys.command_pointer_sk(command.id),
