@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from webstore import keys
-from webstore.db import GSI1, Item, Transaction, from_item, start_read
+from webstore.db import Item, Transaction, from_item, start_read
 from webstore.errors import Conflict, Invalid, NotFound
 from webstore.operator import queue as operator_queue
 from webstore.operator.auth import ServerIdentity
@@ -64,13 +64,7 @@ def server_queue(
     the page beside it)."""
     if cursor is not None and not _SERVER_CURSOR.match(cursor):
         raise Invalid("cursor is not a position in this queue", field="cursor")
-    pk = keys.queue_pk(account_id, server_id)
-    items, _ = services.table.query(
-        pk,
-        sk_between=(keys.OFFLINE_PREFIX, keys.ONLINE_PREFIX + "~"),
-        limit=COMMANDS_PER_PAGE + 1,
-        start_key=keys.key(pk, cursor) if cursor else None,
-    )
+    items = QueueRepository(services.table).waiting(account_id, server_id, cursor, COMMANDS_PER_PAGE + 1)
     return _page(items, lambda item: str(item["SK"]))
 
 
@@ -111,7 +105,9 @@ def player_queue(
             "GSI1PK": gsi1pk,
             "GSI1SK": keys.queued_for_player_gsi1sk(server_id, command_id),
         }
-    items, _ = services.table.query(gsi1pk, index=GSI1, limit=COMMANDS_PER_PAGE + 1, start_key=start)
+    items = QueueRepository(services.table).waiting_for_player(
+        account_id, username_id, start, COMMANDS_PER_PAGE + 1
+    )
     return _page(items, lambda item: f"{item['GSI1SK']}#{'on' if item.get('require_online') else 'off'}")
 
 

@@ -27,7 +27,7 @@ from pydantic import ValidationError
 
 from webstore import keys
 from webstore.catalog import Server
-from webstore.db import Transaction, from_item, start_read, to_item
+from webstore.db import Transaction, start_read, to_item
 from webstore.errors import Conflict, Invalid, NotFound
 from webstore.operator import auth
 from webstore.repo.account import AccountRepository
@@ -172,10 +172,11 @@ def _key(account_id: int, server_id: int) -> dict[str, str]:
 
 
 def _server(services: Services, account_id: int, server_id: int, *, consistent: bool = False) -> Server:
-    item = services.table.get(_key(account_id, server_id), consistent=consistent)
-    if item is None:
+    _key(account_id, server_id)  # NotFound for an id out of range
+    found = AccountRepository(services.table).server(account_id, server_id, consistent=consistent)
+    if found is None:
         raise NotFound("Server not found")
-    return from_item(Server, item)
+    return found
 
 
 def _view(found: Server) -> ServerView:

@@ -92,8 +92,7 @@ def parse_delivery_id(value: str) -> tuple[int, str]:
 
 def endpoints(services: Services, account_id: int) -> list[EndpointView]:
     """The account's endpoints (one Query; secrets stay sealed)."""
-    items, _ = services.table.query(keys.account_pk(account_id), sk_prefix=keys.WEBHOOK_PREFIX)
-    return [_view(i) for i in items]
+    return [_view(i) for i in _repo(services).endpoint_items(account_id)]
 
 
 def endpoint(services: Services, account_id: int, endpoint_id: int) -> EndpointView:
@@ -104,7 +103,8 @@ def endpoint_log(
     services: Services, account_id: int, endpoint_id: int, cursor: str | None = None
 ) -> EndpointLog:
     """The endpoint and a page of its deliveries, newest first: two reads at once."""
-    found: Future[Item | None] = start_read(services.table.get, _endpoint_key(account_id, endpoint_id))
+    _endpoint_key(account_id, endpoint_id)  # NotFound for an id out of range
+    found: Future[Item | None] = start_read(_repo(services).endpoint_item, account_id, endpoint_id)
     page = _repo(services).deliveries(account_id, endpoint_id, cursor=cursor, limit=DELIVERIES_PER_PAGE)
     item = found.result()
     if item is None:
@@ -312,7 +312,8 @@ def _endpoint_key(account_id: int, endpoint_id: int) -> dict[str, str]:
 
 
 def _endpoint_item(services: Services, account_id: int, endpoint_id: int) -> Item:
-    item = services.table.get(_endpoint_key(account_id, endpoint_id), consistent=True)
+    _endpoint_key(account_id, endpoint_id)  # NotFound for an id out of range
+    item = _repo(services).endpoint_item(account_id, endpoint_id, consistent=True)
     if item is None:
         raise NotFound("Webhook endpoint not found")
     return item

@@ -17,8 +17,10 @@ from typing import Any
 from webstore import keys
 from webstore.catalog import Model, Server
 from webstore.db import (
+    GSI1,
     ConditionFailed,
     Contention,
+    Item,
     Table,
     Transaction,
     TransactionCancelled,
@@ -239,6 +241,29 @@ class QueueRepository:
             return False
 
         return True
+
+    # --- the panel's lists ------------------------------------------------------------------
+
+    def waiting(self, account_id: int, server_id: int, after_sk: str | None, limit: int) -> list[Item]:
+        """Commands waiting on one server in SK order (offline, then online by player), after
+        the SK `after_sk`: one Query."""
+        pk = keys.queue_pk(account_id, server_id)
+        items, _ = self.table.query(
+            pk,
+            sk_between=(keys.OFFLINE_PREFIX, keys.ONLINE_PREFIX + "~"),
+            limit=limit,
+            start_key=keys.key(pk, after_sk) if after_sk else None,
+        )
+        return items
+
+    def waiting_for_player(
+        self, account_id: int, username_id: int, start: Item | None, limit: int
+    ) -> list[Item]:
+        """One player's waiting commands on every server (GSI1, by server and id): one Query."""
+        items, _ = self.table.query(
+            keys.queued_for_player_gsi1pk(account_id, username_id), index=GSI1, limit=limit, start_key=start
+        )
+        return items
 
     # --- deletes by id --------------------------------------------------------------------
 

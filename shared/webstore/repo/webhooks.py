@@ -181,6 +181,15 @@ class WebhookRepository:
             if not start:
                 return found
 
+    def endpoint_items(self, account_id: int) -> list[Item]:
+        """The account's endpoints as stored (secrets sealed): one Query."""
+        items, _ = self.table.query(account_pk(account_id), sk_prefix=keys.WEBHOOK_PREFIX)
+        return items
+
+    def endpoint_item(self, account_id: int, endpoint_id: int, *, consistent: bool = False) -> Item | None:
+        """One endpoint as stored (secret sealed): one GetItem."""
+        return self.table.get(key(account_pk(account_id), webhook_sk(endpoint_id)), consistent=consistent)
+
     def mark_validated(self, account_id: int, endpoint: WebhookEndpoint) -> bool:
         """Validated only if the endpoint still has the URL we checked (a re-import may change it)."""
         try:
