@@ -166,8 +166,10 @@ def _commands_table(commands: list[QueuedCommand], *, selectable: bool, more: st
 def server_page(
     services: Services, session: StaffSession, server_id: int, cursor: str | None, done: str = ""
 ) -> PageResult:
-    """Round trips: the server and a page of its queue, read at once (and the session)."""
-    require(session, Capability.SERVERS_READ)
+    """Round trips: the server and a page of its queue, read at once (and the session). Support
+    (the queue, not servers) opens it from the queue page."""
+    if not allowed(session.role, Capability.QUEUE_READ):
+        require(session, Capability.SERVERS_READ)
     shown = start_read(server_cases.server, services, session.account_id, server_id)
     page = queue_cases.server_queue(services, session.account_id, server_id, cursor or None)
     server = shown.result()
@@ -182,6 +184,7 @@ def server_page(
         if can_write
         else NOTHING
     )
+    section = "servers" if allowed(session.role, Capability.SERVERS_READ) else "queue"
     body = fill(
         _SERVER,
         name=server.name,
@@ -190,7 +193,7 @@ def server_page(
         forms=forms,
         commands=table,
     )
-    return _page(server.name, body, session, "servers", done)
+    return _page(server.name, body, session, section, done)
 
 
 def rename_server(
@@ -244,7 +247,12 @@ _QUEUE = Template("""<h1>Command queue</h1>
 <label>Player (name or UUID) <input name="player" value="$player" maxlength="64"></label>
 <button type="submit">Show</button></form>
 $result
+$servers
 $resend""")
+_SERVER_LINKS = Template("""<h2>By server</h2>
+<ul>
+$items</ul>""")
+_SERVER_LINK = Template('<li><a href="/servers/$id">$name</a></li>\n')
 _PLAYER_RESULT = Template("""<h2>Waiting for $player</h2>
 $commands""")
 _RESEND = Template("""<h2>Send a payment's commands again</h2>
@@ -261,10 +269,17 @@ payment and the command ids to queue them again under new ids.</p>
 def queue_page(
     services: Services, session: StaffSession, player: str, cursor: str | None, done: str = ""
 ) -> PageResult:
-    """Round trips: the player's pointer, then their GSI1 page (and the session)."""
+    """Round trips: the player's pointer, then their GSI1 page (and the session); without a
+    player, the servers to choose from."""
     require(session, Capability.QUEUE_READ)
-    result = NOTHING
-    if player.strip():
+    result = servers = NOTHING
+    if not player.strip():
+        items = "".join(
+            fill(_SERVER_LINK, id=str(s.id), name=s.name)
+            for s in server_cases.servers(services, session.account_id)
+        )
+        servers = fill(_SERVER_LINKS, items=Safe(items))
+    else:
         username_id = queue_cases.find_player(services, session.account_id, player)
         page = queue_cases.player_queue(services, session.account_id, username_id, cursor or None)
         more = (
@@ -282,7 +297,7 @@ def queue_page(
         if allowed(session.role, Capability.QUEUE_WRITE)
         else NOTHING
     )
-    body = fill(_QUEUE, player=player, result=result, resend=resend)
+    body = fill(_QUEUE, player=player, result=result, servers=servers, resend=resend)
     return _page("Command queue", body, session, "queue", done)
 
 
