@@ -122,12 +122,12 @@ _SERVER_FORMS = Template("""<form method="post" action="/servers/$id/name">$csrf
 <span class="help">The old secret stops working.</span></form>
 """)
 _COMMANDS = Template("""<div class="scroll"><table>
-<thead><tr>$select_head<th>Id</th><th>Player</th><th>Command</th><th>Payment</th><th>When</th></tr></thead>
+<thead><tr>$select_head<th>Id</th><th>Server</th><th>Player</th><th>Command</th><th>Payment</th><th>When</th></tr></thead>
 <tbody>
 $rows</tbody></table></div>
 $more""")
 _COMMAND_ROW = Template(
-    "<tr>$select<td>$id</td><td>$player</td><td><code>$command</code></td>"
+    "<tr>$select<td>$id</td><td>$server</td><td>$player</td><td><code>$command</code></td>"
     "<td>$payment</td><td>$when</td></tr>\n"
 )
 _SELECT = Template('<td><input type="checkbox" name="command_ids" value="$id" aria-label="Command $id"></td>')
@@ -147,6 +147,7 @@ def _commands_table(commands: list[QueuedCommand], *, selectable: bool, more: st
                 _COMMAND_ROW,
                 select=fill(_SELECT, id=str(c.id)) if selectable else NOTHING,
                 id=str(c.id),
+                server=str(c.server_id),
                 player=c.username + ("" if c.require_online else " (offline)"),
                 command=c.command,
                 payment=str(c.payment_id or ""),

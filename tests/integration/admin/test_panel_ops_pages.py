@@ -198,7 +198,7 @@ def test_resend_from_the_queue_page_queues_once_per_form(demo: DemoStore) -> Non
     support = signed_in(Role.SUPPORT)
     page = support.get(get_queue.handler, "/queue", {"player": "Steve"})
     request_id = re.search(r'name="request_id" value="([0-9a-f]{32})"', page.body).group(1)  # type: ignore[union-attr]
-    command_id = re.search(r"<tr><td>([0-9]+)</td><td>Steve", page.body).group(1)  # type: ignore[union-attr]
+    command_id = re.search(r"<tr><td>([0-9]+)</td><td>1</td><td>Steve", page.body).group(1)  # type: ignore[union-attr]
     form = {"request_id": request_id, "transaction": payment["txn_id"], "command_ids": command_id}
 
     first = done_of(support.post(post_queue_resend.handler, "/queue/resend", form))
