@@ -217,9 +217,12 @@ def redeliver(services: Services, account_id: int, delivery_ref: str, *, actor: 
     """Publish the delivery's event again for its endpoint; False when it was delivered already
     (nothing published). A delivery without its subject (older than the log, or too large) is
     refused, naming it."""
+    endpoint_id, _ = parse_delivery_id(delivery_ref)
+    target: Future[EndpointView] = start_read(endpoint, services, account_id, endpoint_id)
     found = delivery(services, account_id, delivery_ref)
     if found.delivered:
         return False
+    _refuse_disabled(target.result())
     _publish_again(services, account_id, found)
     AuditLog(services.table).record(
         account_id, actor, "webhook.redeliver", f"event {found.event_id} to endpoint {found.endpoint_id}", now
@@ -232,7 +235,7 @@ def redeliver_failed_since(
 ) -> int:
     """Publish again every failed delivery of the endpoint first attempted since `since` (at
     most REDELIVER_WINDOW read per request); how many were published."""
-    endpoint(services, account_id, endpoint_id)  # NotFound for another store's endpoint
+    _refuse_disabled(endpoint(services, account_id, endpoint_id))  # NotFound: another store's
     repo = _repo(services)
     published, read, cursor = 0, 0, None
     while read < REDELIVER_WINDOW:
@@ -254,6 +257,11 @@ def redeliver_failed_since(
         now,
     )
     return published
+
+
+def _refuse_disabled(view: EndpointView) -> None:
+    if view.disabled:
+        raise Invalid("The endpoint is disabled: enable it to send it events again", field="endpoint")
 
 
 def _publish_again(services: Services, account_id: int, found: Delivery) -> None:

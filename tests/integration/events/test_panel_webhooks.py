@@ -177,6 +177,10 @@ def test_a_disabled_endpoint_receives_nothing_and_a_rotated_secret_signs_after_a
     dispatcher.dispatch(published_event(1))
     assert receiver.events == [] and panel.endpoint(aws, ACCOUNT, 1).disabled
 
+    with pytest.raises(Invalid) as refused:
+        panel.redeliver_failed_since(aws, ACCOUNT, 1, NOW, actor=ACTOR, now=NOW)
+    assert refused.value.field == "endpoint"
+
     panel.set_disabled(aws, ACCOUNT, 1, False, actor=ACTOR, now=NOW)
     rotated = panel.rotate_secret(aws, ACCOUNT, 1, actor=ACTOR, now=NOW)
     assert rotated.secret != first.secret and not panel.endpoint(aws, ACCOUNT, 1).validated
