@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from webstore import keys
-from webstore.catalog import Category, CommunityGoal, Coupon, GoalStatus, Package, Page, Server, Store
+from webstore.catalog import Category, CommunityGoal, Coupon, GoalStatus, Package, Page, Store
 from webstore.db import Item, Table, from_item
 from webstore.repo.account import AccountRepository
+from webstore.servers import Server
 
 IMPORT_MANIFEST = "IMPORTED"
 
