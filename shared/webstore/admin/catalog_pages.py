@@ -9,6 +9,7 @@ renders the form again with what was typed and the import's message beside it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from string import Template
@@ -21,6 +22,7 @@ from webstore.catalog import Category, Sale
 from webstore.errors import Conflict, Invalid, NotFound
 from webstore.repo import start_read
 from webstore.repo.account import AccountRepository
+from webstore.repo.audit_log import AuditLog
 from webstore.repo.catalog_lists import CatalogLists
 from webstore.repo.definitions import DefinitionRepository
 from webstore.repo.store import StoreRepository
@@ -430,3 +432,264 @@ def _revision(form: dict[str, str]) -> int:
     if not (text.isascii() and text.isdigit()):
         raise Invalid("revision is missing: reload the page", field="revision")
     return int(text)
+
+
+# --- store settings: the store section, its sidebar modules, its gateways ----------------------
+
+_SIDEBAR_ROW = Template(
+    '<form method="post" action="/store-settings/sidebar/$ref" class="sidebar-module">$csrf'
+    '<input type="hidden" name="revision" value="$revision">'
+    "<fieldset$disabled>$fields</fieldset>$buttons</form>"
+)
+_GATEWAYS = Template(
+    '<form method="post" action="/store-settings/gateways" class="gateways">$csrf'
+    '<input type="hidden" name="revision" value="$revision"><fieldset$disabled>'
+    '<label for="g-pk">Stripe publishable key</label>'
+    '<input id="g-pk" name="publishable_key" value="$publishable" autocomplete="off">'
+    '<label for="g-sk">Stripe secret key</label>'
+    '<input id="g-sk" type="password" name="secret_key" value="" autocomplete="new-password" '
+    'placeholder="$secret_state">'
+    '<label for="g-wh">Stripe webhook signing secret</label>'
+    '<input id="g-wh" type="password" name="webhook_secret" value="" autocomplete="new-password" '
+    'placeholder="$webhook_state">'
+    '<small class="hint">Secrets are never shown again: leave a field blank to keep the one the '
+    "store has.</small>"
+    '<label for="g-sb">Sandbox gateway</label><select id="g-sb" name="sandbox">$sandbox</select>'
+    "</fieldset>$save</form>"
+)
+
+
+@dataclass(frozen=True)
+class SettingsErrors:
+    """Which form of the settings page was refused, with what was typed and the message."""
+
+    form: str  # "store", "sidebar:<ref>", "gateways"
+    message: str
+    typed: dict[str, str]
+
+
+def settings_page(
+    services: Services,
+    account_id: int,
+    *,
+    csrf: Safe,
+    can_write: bool,
+    done: str = "",
+    refused: SettingsErrors | None = None,
+    status: int = 200,
+) -> PanelView:
+    """The store section, its sidebar and its gateways: the store item and the revision, read
+    together (one round trip). Gateway secrets are write-only: never rendered, blank = keep."""
+    revision_read = start_read(DefinitionRepository(services.table).revision, account_id)
+    store = StoreRepository(services.table).store(account_id)
+    revision = str(revision_read.result())
+    disabled = Safe("" if can_write else " disabled")
+    save = Safe('<button type="submit">Save</button>' if can_write else "")
+
+    def error_for(form: str) -> Safe:
+        if refused is None or refused.form != form:
+            return Safe("")
+        return Safe(f'<p class="error" role="alert">{escape(refused.message)}</p>')
+
+    def typed_or(form: str, values: dict[str, str]) -> dict[str, str]:
+        return refused.typed if refused is not None and refused.form == form else values
+
+    store_values = typed_or("store", form_values(store.model_dump(mode="json", exclude={"sidebar"})))
+    settings_form = fill(
+        _FORM,
+        error=error_for("store"),
+        action="/store-settings",
+        csrf=csrf,
+        revision=revision,
+        disabled=disabled,
+        fields=render_fields("store", store_values, creating=False),
+        save=save,
+        delete=Safe(""),
+    )
+    modules = []
+    for n, module in enumerate([*store.sidebar, None]):
+        ref = "new" if module is None else str(n)
+        if module is None and not can_write:
+            continue
+        values = typed_or(f"sidebar:{ref}", form_values(module.model_dump(mode="json")) if module else {})
+        buttons = (
+            Safe(
+                '<button type="submit">'
+                + ("Add module" if module is None else "Save")
+                + "</button>"
+                + (
+                    '<button type="submit" name="delete" value="1" class="danger">Remove</button>'
+                    if module
+                    else ""
+                )
+            )
+            if can_write
+            else Safe("")
+        )
+        modules.append(
+            error_for(f"sidebar:{ref}")
+            + fill(
+                _SIDEBAR_ROW,
+                ref=ref,
+                csrf=csrf,
+                revision=revision,
+                disabled=disabled,
+                fields=render_fields("sidebar", values, creating=module is None),
+                buttons=buttons,
+            )
+        )
+    stripe = store.gateways.stripe
+    sandbox = store.gateways.sandbox
+    gateways = error_for("gateways") + fill(
+        _GATEWAYS,
+        csrf=csrf,
+        revision=revision,
+        disabled=disabled,
+        publishable=(
+            refused.typed.get("publishable_key", "") if refused and refused.form == "gateways" else ""
+        )
+        or (stripe.publishable_key if stripe else ""),
+        secret_state="set: blank keeps it" if stripe else "not set",
+        webhook_state="set: blank keeps it" if stripe else "not set",
+        sandbox=Safe(
+            "".join(
+                f'<option value="{v}"{" selected" if current else ""}>{label}</option>'
+                for v, label, current in (
+                    ("", "the default for this stage", sandbox is None),
+                    ("on", "allowed", sandbox is True),
+                    ("off", "refused", sandbox is False),
+                )
+            )
+        ),
+        save=save,
+    )
+    body = Safe(
+        subnav("settings")
+        + "<h1>Store settings</h1>"
+        + _done(done)
+        + settings_form
+        + "<h2>Sidebar modules</h2>"
+        + "".join(modules)
+        + "<h2>Payment gateways</h2>"
+        + gateways
+    )
+    return PanelView("Store settings", body, status)
+
+
+def save_settings_page(
+    services: Services, account_id: int, form: dict[str, str], *, actor: str, csrf: Safe, now: datetime
+) -> PanelView:
+    values = read_form("store", form, creating=False)
+    return _settings_save(
+        services,
+        account_id,
+        "store",
+        form,
+        csrf,
+        lambda revision: edits.save_store_settings(
+            services, account_id, values, actor=actor, revision=revision, now=now, covers=covered("store")
+        ),
+    )
+
+
+def save_sidebar_page(
+    services: Services,
+    account_id: int,
+    ref: str,
+    form: dict[str, str],
+    *,
+    actor: str,
+    csrf: Safe,
+    now: datetime,
+) -> PanelView:
+    """Add (`new`), replace or remove (`delete=1`) one sidebar module by its position."""
+    if ref != "new" and not (ref.isascii() and ref.isdigit() and len(ref) <= 4):
+        raise NotFound("No such sidebar module")
+    position = None if ref == "new" else int(ref)
+    values = None if form.get("delete") == "1" else read_form("sidebar", form, creating=position is None)
+    return _settings_save(
+        services,
+        account_id,
+        f"sidebar:{ref}",
+        form,
+        csrf,
+        lambda revision: edits.save_sidebar_module(
+            services, account_id, position, values, actor=actor, revision=revision, now=now
+        ),
+    )
+
+
+def save_gateways_page(
+    services: Services, account_id: int, form: dict[str, str], *, actor: str, csrf: Safe, now: datetime
+) -> PanelView:
+    sandbox = {"on": True, "off": False}.get(form.get("sandbox", ""))
+    return _settings_save(
+        services,
+        account_id,
+        "gateways",
+        form,
+        csrf,
+        lambda revision: edits.save_gateways(
+            services,
+            account_id,
+            publishable_key=form.get("publishable_key", ""),
+            secret_key=form.get("secret_key", ""),
+            webhook_secret=form.get("webhook_secret", ""),
+            sandbox=sandbox,
+            actor=actor,
+            revision=revision,
+            now=now,
+        ),
+    )
+
+
+def _settings_save(
+    services: Services,
+    account_id: int,
+    which: str,
+    form: dict[str, str],
+    csrf: Safe,
+    save: Callable[[int], object],
+) -> PanelView:
+    try:
+        save(_revision(form))
+    except (Invalid, Conflict) as refused:
+        # Secrets are never written back into a page, not even the ones just typed.
+        hidden = ("csrf", "revision", "delete", "secret_key", "webhook_secret")
+        typed = {k: v for k, v in form.items() if k not in hidden}
+        return settings_page(
+            services,
+            account_id,
+            csrf=csrf,
+            can_write=True,
+            refused=SettingsErrors(which, refused.detail, typed),
+            status=refused.status,
+        )
+    return PanelView(redirect="/store-settings?done=saved")
+
+
+# --- the audit log ----------------------------------------------------------------------------
+
+
+def audit_page(services: Services, account_id: int, cursor: str | None) -> PanelView:
+    """Who changed what and when, newest first: one Query a page."""
+    page = AuditLog(services.table).page(account_id, cursor or None)
+    rows = "".join(
+        "<tr>"
+        + f'<td><time datetime="{escape(e.at.isoformat())}">{escape(_when(e.at))}</time></td>'
+        + f"<td>{escape(e.actor)}</td><td>{escape(e.action)}</td><td>{escape(e.summary)}</td>"
+        + "</tr>"
+        for e in page.entries
+    )
+    table = (
+        '<div class="table"><table><thead><tr><th>When</th><th>Who</th><th>What</th><th>Change</th></tr>'
+        f"</thead><tbody>{rows}</tbody></table></div>"
+        if rows
+        else "<p>Nothing recorded yet.</p>"
+    )
+    more = (
+        f'<p><a rel="next" href="/audit?{urlencode({"cursor": page.next_cursor})}">Older entries</a></p>'
+        if page.next_cursor
+        else ""
+    )
+    return PanelView("Audit log", Safe("<h1>Audit log</h1>" + table + more))
