@@ -251,3 +251,18 @@ def test_an_edit_from_a_form_keeps_the_fields_the_form_does_not_show(demo: DemoS
     after = StoreRepository(demo.table).package(A, 10)
     assert after is not None and after.price == Decimal("3.00")
     assert after.media == package.media and after.commands == package.commands
+
+
+def test_a_new_coupon_takes_its_id_from_the_accounts_sequence(demo: DemoStore) -> None:
+    """The operator interface takes coupon ids from the same sequence: an id it has taken (and
+    not written yet) is never the panel's."""
+    from webstore.repo.account import AccountRepository
+
+    services = get_services()
+    taken = AccountRepository(demo.table).next_ids(A, "coupon")[0]
+    values = {"code": "PANEL10", "discount": {"type": "percentage", "percentage": "10"}}
+    saved = save_element(
+        services, A, "coupon", None, values, actor=STAFF, revision=catalog_revision(services, A), now=NOW
+    )
+    assert saved.element_id == taken + 1
+    assert AccountRepository(demo.table).coupon_by_code(A, "PANEL10").id == taken + 1
