@@ -327,7 +327,7 @@ def _field(field: FormField, values: Mapping[str, str], choices: Choices) -> str
     ident = "f-" + field.name.replace(".", "-")
     value = values.get(field.name, "")
     name = escape(field.name)
-    hint = Safe(f'<small class="hint">{escape(field.hint)}</small>') if field.hint else Safe("")
+    hint = Safe(f'<small class="help">{escape(field.hint)}</small>') if field.hint else Safe("")
     if field.kind == "checkbox":
         checked = " checked" if value else ""
         return (

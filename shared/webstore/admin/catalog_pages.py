@@ -1,4 +1,4 @@
-"""The panel's catalog pages (`/catalog/{section}`, `/catalog/{section}/{id}`, `/store-settings`,
+"""The panel's catalog pages (`/catalog/{section}`, `/catalog/{section}/{id}`, `/settings`,
 `/audit`): what each reads (one to three round trips whatever the store's size: lists paged in
 the database, the form's choices read beside the element) and the page body it renders.
 HTTP-free: a handler wraps the body in the panel's layout. Every value is escaped (`fill`).
@@ -99,7 +99,7 @@ def subnav(current: str) -> Safe:
         Safe(f'<a href="/catalog/{s.path}"{_current(s.path == current)}>{escape(s.title)}</a>')
         for s in SECTIONS.values()
     ]
-    links.append(Safe(f'<a href="/store-settings"{_current(current == "settings")}>Store settings</a>'))
+    links.append(Safe(f'<a href="/settings"{_current(current == "settings")}>Store settings</a>'))
     return fill(_SUBNAV, links=Safe(" ".join(links)))
 
 
@@ -108,7 +108,7 @@ def _current(yes: bool) -> str:
 
 
 def list_page(
-    services: Services, account_id: int, path: str, after: str | None, *, can_write: bool, done: str = ""
+    services: Services, account_id: int, path: str, after: str | None, *, can_write: bool
 ) -> PanelView:
     """One page of a section (the categories: their whole tree)."""
     section = section_of(path)
@@ -139,12 +139,7 @@ def list_page(
         if next_after is not None
         else Safe("")
     )
-    return PanelView(section.title, Safe(subnav(section.path) + _done(done) + new + body + more))
-
-
-def _done(done: str) -> Safe:
-    messages = {"saved": "Saved.", "deleted": "Deleted."}
-    return Safe(f'<p class="notice" role="status">{messages[done]}</p>') if done in messages else Safe("")
+    return PanelView(section.title, Safe(subnav(section.path) + new + body + more))
 
 
 def _category_tree(categories: list[Category]) -> Safe:
@@ -228,7 +223,7 @@ def _table(section: Section, headings: list[str], rows: list[tuple[int, list[str
         for element_id, cells in rows
     )
     return Safe(
-        f'<div class="table"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+        f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
     )
 
 
@@ -249,7 +244,6 @@ def element_page(
     *,
     csrf: Safe,
     can_write: bool,
-    done: str = "",
 ) -> PanelView:
     """A new element's form, or one element's: the element, the form's choices and the catalog
     revision, read together (one round trip)."""
@@ -270,7 +264,6 @@ def element_page(
         options=choices.result(),
         csrf=csrf,
         can_write=can_write,
-        notice=_done(done),
     )
 
 
@@ -312,7 +305,6 @@ def _form_view(
     can_write: bool,
     error: str = "",
     status: int = 200,
-    notice: Safe = Safe(""),
 ) -> PanelView:
     base = f"/catalog/{section.path}"
     ref = "new" if element_id is None else str(element_id)
@@ -350,7 +342,7 @@ def _form_view(
         save=Safe('<button type="submit">Save</button>' if can_write else ""),
         delete=delete,
     )
-    body = Safe(subnav(section.path) + heading + notice + form)
+    body = Safe(subnav(section.path) + heading + form)
     return PanelView(title, body, status)
 
 
@@ -395,7 +387,7 @@ def save_page(
             error=refused.detail,
             status=refused.status,
         )
-    return PanelView(redirect=f"/catalog/{section.path}/{saved.element_id}?done=saved")
+    return PanelView(redirect=f"/catalog/{section.path}/{saved.element_id}?done=Saved")
 
 
 def delete_page(
@@ -424,7 +416,7 @@ def delete_page(
             + f'<p><a href="{back}">Back to the {escape(section.singular)}</a></p>'
         )
         return PanelView("Not deleted", body, refused.status)
-    return PanelView(redirect=f"/catalog/{section.path}?done=deleted")
+    return PanelView(redirect=f"/catalog/{section.path}?done=Deleted")
 
 
 def _revision(form: dict[str, str]) -> int:
@@ -437,12 +429,12 @@ def _revision(form: dict[str, str]) -> int:
 # --- store settings: the store section, its sidebar modules, its gateways ----------------------
 
 _SIDEBAR_ROW = Template(
-    '<form method="post" action="/store-settings/sidebar/$ref" class="sidebar-module">$csrf'
+    '<form method="post" action="/settings/sidebar/$ref" class="sidebar-module">$csrf'
     '<input type="hidden" name="revision" value="$revision">'
     "<fieldset$disabled>$fields</fieldset>$buttons</form>"
 )
 _GATEWAYS = Template(
-    '<form method="post" action="/store-settings/gateways" class="gateways">$csrf'
+    '<form method="post" action="/settings/gateways" class="gateways">$csrf'
     '<input type="hidden" name="revision" value="$revision"><fieldset$disabled>'
     '<label for="g-pk">Stripe publishable key</label>'
     '<input id="g-pk" name="publishable_key" value="$publishable" autocomplete="off">'
@@ -452,7 +444,7 @@ _GATEWAYS = Template(
     '<label for="g-wh">Stripe webhook signing secret</label>'
     '<input id="g-wh" type="password" name="webhook_secret" value="" autocomplete="new-password" '
     'placeholder="$webhook_state">'
-    '<small class="hint">Secrets are never shown again: leave a field blank to keep the one the '
+    '<small class="help">Secrets are never shown again: leave a field blank to keep the one the '
     "store has.</small>"
     '<label for="g-sb">Sandbox gateway</label><select id="g-sb" name="sandbox">$sandbox</select>'
     "</fieldset>$save</form>"
@@ -474,7 +466,6 @@ def settings_page(
     *,
     csrf: Safe,
     can_write: bool,
-    done: str = "",
     refused: SettingsErrors | None = None,
     status: int = 200,
 ) -> PanelView:
@@ -498,7 +489,7 @@ def settings_page(
     settings_form = fill(
         _FORM,
         error=error_for("store"),
-        action="/store-settings",
+        action="/settings",
         csrf=csrf,
         revision=revision,
         disabled=disabled,
@@ -566,7 +557,6 @@ def settings_page(
     body = Safe(
         subnav("settings")
         + "<h1>Store settings</h1>"
-        + _done(done)
         + settings_form
         + "<h2>Sidebar modules</h2>"
         + "".join(modules)
@@ -665,7 +655,7 @@ def _settings_save(
             refused=SettingsErrors(which, refused.detail, typed),
             status=refused.status,
         )
-    return PanelView(redirect="/store-settings?done=saved")
+    return PanelView(redirect="/settings?done=Saved")
 
 
 # --- the audit log ----------------------------------------------------------------------------
@@ -682,7 +672,7 @@ def audit_page(services: Services, account_id: int, cursor: str | None) -> Panel
         for e in page.entries
     )
     table = (
-        '<div class="table"><table><thead><tr><th>When</th><th>Who</th><th>What</th><th>Change</th></tr>'
+        '<div class="scroll"><table><thead><tr><th>When</th><th>Who</th><th>What</th><th>Change</th></tr>'
         f"</thead><tbody>{rows}</tbody></table></div>"
         if rows
         else "<p>Nothing recorded yet.</p>"

@@ -53,7 +53,7 @@ def test_create_a_package_with_commands_through_its_form(demo: DemoStore) -> Non
         "commands.0.trigger": "purchase",
     }
     saved = save_page(services, A, "packages", "new", fields, actor="owner@x.test", csrf=CSRF, now=NOW)
-    assert saved.redirect == "/catalog/packages/21?done=saved"
+    assert saved.redirect == "/catalog/packages/21?done=Saved"
     package = StoreRepository(services.table).package(A, 21)
     assert package is not None and package.commands[0].command == "give {username} emerald"
 
@@ -105,7 +105,7 @@ def test_store_settings_sidebar_and_write_only_gateway_secrets(demo: DemoStore) 
     done = save_settings_page(
         services, A, {**typed, "primary_color": "#112233"}, actor="o", csrf=CSRF, now=NOW
     )
-    assert done.redirect == "/store-settings?done=saved"
+    assert done.redirect == "/settings?done=Saved"
     store = StoreRepository(services.table).store(A)
     assert store.name == "Renamed" and store.sidebar and store.platform_type == "Minecraft (Java Edition)"
 
