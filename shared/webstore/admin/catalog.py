@@ -262,6 +262,8 @@ def _edit(
             action=f"catalog.{kind_name}.{verb}",
             revision=revision,
             subject=what,
+            # Coupons made with the operator interface stay its own, but for the one edited here.
+            coupons_owned={element_id} if kind_name == "coupon" and element_id is not None else set(),
         )
     except SecretMissing as missing:
         raise Invalid(str(missing), field=str(missing).split(":", 1)[0].rsplit(".", 1)[-1]) from None

@@ -266,3 +266,28 @@ def test_a_new_coupon_takes_its_id_from_the_accounts_sequence(demo: DemoStore) -
     )
     assert saved.element_id == taken + 1
     assert AccountRepository(demo.table).coupon_by_code(A, "PANEL10").id == taken + 1
+
+
+def test_coupons_made_with_the_operator_interface_stay_its_own_after_a_panel_edit(demo: DemoStore) -> None:
+    """A panel edit exports every coupon, but only the coupon it edits becomes the file's: a later
+    `webstore import` of a file without the operator's coupon keeps it, and a panel delete of one
+    removes it."""
+    from webstore.catalog import Coupon, Discount
+    from webstore.repo.account import AccountRepository
+
+    services = get_services()
+    accounts = AccountRepository(demo.table)
+    made = accounts.create_coupon(
+        A, lambda i: Coupon(id=i, code="PLUGIN5", discount=Discount(percentage=Decimal(5)), created_at=NOW)
+    )
+    save_element(
+        services, A, "category", 1, {"name": "Ranks", "slug": "ranks", "tiered": True},
+        actor=STAFF, revision=catalog_revision(services, A), now=NOW,
+    )  # fmt: skip
+    import_catalog(demo.table, parse_catalog(demo_catalog_data()))
+    assert accounts.coupon(A, made.id).code == "PLUGIN5"
+    delete_element(
+        services, A, "coupon", made.id, actor=STAFF, revision=catalog_revision(services, A), now=NOW
+    )
+    with pytest.raises(NotFound):
+        accounts.coupon(A, made.id)
