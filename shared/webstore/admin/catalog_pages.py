@@ -18,6 +18,9 @@ from urllib.parse import quote, urlencode
 
 from webstore.admin import catalog as edits
 from webstore.admin.catalog_forms import covered, form_values, read_form, render_fields
+from webstore.admin.layout import csrf_field, panel_page
+from webstore.admin.roles import Capability, allowed, require
+from webstore.admin.sessions import StaffSession
 from webstore.catalog import Category, Sale
 from webstore.errors import Conflict, Invalid, NotFound
 from webstore.repo import start_read
@@ -27,7 +30,7 @@ from webstore.repo.catalog_lists import CatalogLists
 from webstore.repo.definitions import DefinitionRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
-from webstore.storefront.pages import Safe, escape, fill
+from webstore.storefront.pages import PageResult, Safe, escape, fill
 
 PER_PAGE = 50
 
@@ -683,3 +686,95 @@ def audit_page(services: Services, account_id: int, cursor: str | None) -> Panel
         else ""
     )
     return PanelView("Audit log", Safe("<h1>Audit log</h1>" + table + more))
+
+
+# --- as the panel serves them: the role checked, the body in the shell --------------------------
+
+
+def _result(view: PanelView, session: StaffSession, section: str, done: str = "") -> PageResult:
+    if view.redirect:
+        return PageResult(redirect=view.redirect)
+    page = panel_page(view.title, Safe(view.body), session=session, section=section, done=done)
+    return PageResult(view.status, page)
+
+
+def show_catalog(services: Services, session: StaffSession) -> PageResult:
+    """`/catalog`: the sections (no read of the table beyond the session)."""
+    require(session, Capability.CATALOG_READ)
+    cards = "".join(
+        f'<div class="card"><a href="/catalog/{s.path}">{escape(s.title)}</a></div>'
+        for s in SECTIONS.values()
+    )
+    body = Safe(subnav("") + "<h1>Catalog</h1>" + f'<div class="cards">{cards}</div>')
+    return _result(PanelView("Catalog", body), session, "catalog")
+
+
+def show_list(
+    services: Services, session: StaffSession, path: str, after: str | None, done: str
+) -> PageResult:
+    require(session, Capability.CATALOG_READ)
+    can_write = allowed(session.role, Capability.CATALOG_WRITE)
+    view = list_page(services, session.account_id, path, after, can_write=can_write)
+    return _result(view, session, "catalog", done)
+
+
+def show_element(services: Services, session: StaffSession, path: str, ref: str, done: str) -> PageResult:
+    require(session, Capability.CATALOG_READ)
+    can_write = allowed(session.role, Capability.CATALOG_WRITE)
+    if ref == "new" and not can_write:
+        require(session, Capability.CATALOG_WRITE)
+    view = element_page(
+        services, session.account_id, path, ref, csrf=csrf_field(session), can_write=can_write
+    )
+    return _result(view, session, "catalog", done)
+
+
+def save(services: Services, session: StaffSession, path: str, ref: str, form: dict[str, str]) -> PageResult:
+    require(session, Capability.CATALOG_WRITE)
+    view = save_page(
+        services,
+        session.account_id,
+        path,
+        ref,
+        form,
+        actor=session.email,
+        csrf=csrf_field(session),
+        now=services.now(),
+    )
+    return _result(view, session, "catalog")
+
+
+def delete(
+    services: Services, session: StaffSession, path: str, ref: str, form: dict[str, str]
+) -> PageResult:
+    require(session, Capability.CATALOG_WRITE)
+    view = delete_page(services, session.account_id, path, ref, form, actor=session.email, now=services.now())
+    return _result(view, session, "catalog")
+
+
+def show_settings(services: Services, session: StaffSession, done: str) -> PageResult:
+    require(session, Capability.SETTINGS_READ)
+    can_write = allowed(session.role, Capability.SETTINGS_WRITE)
+    view = settings_page(services, session.account_id, csrf=csrf_field(session), can_write=can_write)
+    return _result(view, session, "settings", done)
+
+
+def save_settings(
+    services: Services, session: StaffSession, part: str, ref: str, form: dict[str, str]
+) -> PageResult:
+    """`part`: the store section (`store`), a sidebar module (`sidebar`, `ref` its position or
+    `new`), the gateways (`gateways`)."""
+    require(session, Capability.SETTINGS_WRITE)
+    csrf, now, account = csrf_field(session), services.now(), session.account_id
+    if part == "gateways":
+        view = save_gateways_page(services, account, form, actor=session.email, csrf=csrf, now=now)
+    elif part == "sidebar":
+        view = save_sidebar_page(services, account, ref, form, actor=session.email, csrf=csrf, now=now)
+    else:
+        view = save_settings_page(services, account, form, actor=session.email, csrf=csrf, now=now)
+    return _result(view, session, "settings")
+
+
+def show_audit(services: Services, session: StaffSession, cursor: str | None) -> PageResult:
+    require(session, Capability.AUDIT_READ)
+    return _result(audit_page(services, session.account_id, cursor), session, "audit")
