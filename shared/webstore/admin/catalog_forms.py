@@ -238,14 +238,18 @@ def _read(field: FormField, raw: str | None) -> Any:
 
 
 def _settings(text: str) -> dict[str, Any]:
-    """A sidebar module's `name=value` lines; whole numbers become numbers."""
+    """A sidebar module's `name=value` lines; a line that does not start with a name (`content`'s
+    HTML going on) continues the value above. Whole numbers become numbers."""
     found: dict[str, Any] = {}
+    last: str | None = None
     for line in text.splitlines():
-        name, _, value = line.partition("=")
-        if name.strip():
-            value = value.strip()
-            found[name.strip()] = int(value) if re.fullmatch(r"-?[0-9]{1,12}", value) else value
-    return found
+        match = re.match(r"^\s*([a-z_]{1,40})\s*=(.*)$", line)
+        if match:
+            last = match.group(1)
+            found[last] = match.group(2).strip()
+        elif last is not None:
+            found[last] = f"{found[last]}\n{line}"
+    return {k: int(v) if re.fullmatch(r"-?[0-9]{1,12}", v) else v for k, v in found.items()}
 
 
 def _put(values: dict[str, Any], dotted: str, value: Any) -> None:

@@ -124,9 +124,12 @@ def list_page(
         sales = StoreRepository(services.table).store(account_id).sales
         body = _table(section, ["Name", "Discount", "From", "Until"], [(s.id, _sale_row(s)) for s in sales])
     else:
+        # A package list names the categories: read beside the page (one round trip).
+        names = start_read(lists.categories, account_id) if section.kind == "package" else None
         page = lists.page(account_id, section.kind, cursor, PER_PAGE)
         next_after = page.next_after
-        body = _table(section, *_columns(section.kind, page.elements))
+        categories = {c.id: c.name for c in names.result()} if names else {}
+        body = _table(section, *_columns(section.kind, page.elements, categories))
     new = (
         Safe(
             f'<p><a class="button" href="/catalog/{section.path}/new">New {escape(section.singular)}</a></p>'
@@ -167,14 +170,16 @@ def _category_tree(categories: list[Category]) -> Safe:
     return Safe(branch(None, 0) or "<p>No categories yet.</p>")
 
 
-def _columns(kind: str, elements: list[Any]) -> tuple[list[str], list[tuple[int, list[str]]]]:
+def _columns(
+    kind: str, elements: list[Any], categories: dict[int, str]
+) -> tuple[list[str], list[tuple[int, list[str]]]]:
     if kind == "package":
         return ["Name", "Category", "Price", "Type", "Commands", "State"], [
             (
                 p.id,
                 [
                     p.name,
-                    str(p.category_id),
+                    categories.get(p.category_id, f"#{p.category_id}"),
                     str(p.price),
                     p.type.value + (f" / {p.expiry_length} {p.expiry_period}" if p.expiry_length else ""),
                     str(len(p.commands)),
