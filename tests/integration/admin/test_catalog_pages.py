@@ -153,3 +153,19 @@ def test_a_refused_gateway_save_does_not_echo_the_secret(demo: DemoStore) -> Non
     view = save_gateways_page(services, A, {**fields, "secret_key": live}, actor="o", csrf=CSRF, now=NOW)
     assert view.status == 422 and "test keys or both live keys" in view.body
     assert live not in view.body
+
+
+def test_a_list_pages_in_the_database_with_a_cursor(demo: DemoStore) -> None:
+    from tests.support.demo import demo_catalog_data
+    from webstore.catalog_import import import_catalog, parse_catalog
+
+    data = demo_catalog_data()
+    data["pages"] = [{"id": n, "title": f"Page {n}", "slug": f"page-{n}"} for n in range(1, 61)]
+    import_catalog(demo.table, parse_catalog(data))
+    services = get_services()
+    first = list_page(services, A, "pages", None, can_write=False)
+    assert "Page 50<" in first.body and "Page 51<" not in first.body
+    assert 'href="/catalog/pages?after=50"' in first.body
+    second = list_page(services, A, "pages", "50", can_write=False)
+    assert "Page 51<" in second.body and "Page 60<" in second.body and "Page 50<" not in second.body
+    assert "Next page" not in second.body
