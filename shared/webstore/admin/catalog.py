@@ -244,6 +244,7 @@ def _edit(
     now: datetime,
 ) -> Saved:
     table = services.table
+    DefinitionRepository(table).check_revision(account_id, revision)  # a stale form: refused at once
     document = catalog_document(export_catalog(table, account_id))  # secrets left out: kept
     before = copy.deepcopy(document)
     element_id, verb = apply(document)
