@@ -68,6 +68,9 @@ class RecurringPaymentRepository:
             keys.recurring_payment_sk(recurring.reference),
             "recurring_payment",
             period_end_key=_period_end_key(recurring),
+            # the panel's list of subscriptions, newest first (never changes after creation)
+            GSI2PK=keys.recurring_of_account(recurring.account_id),
+            GSI2SK=keys.recurring_gsi2sk(recurring.initial_payment_id),
         )
         if recurring.cancel_requested_at is None:  # its presence is what conditions test
             item.pop("cancel_requested_at")
