@@ -263,9 +263,7 @@ def refund(services: Services, account_id: int, transaction_id: str) -> PaymentR
 
 def mark_chargeback(services: Services, account_id: int, transaction_id: str) -> PaymentRecord:
     """Record a chargeback the processor did not report: the chargeback commands queued once."""
-    return changes.change_payment(
-        services, account_id, transaction_id, PaymentStatus.CHARGEBACK.value, None
-    )
+    return changes.change_payment(services, account_id, transaction_id, PaymentStatus.CHARGEBACK.value, None)
 
 
 def add_note(services: Services, account_id: int, transaction_id: str, note: str) -> PaymentRecord:

@@ -19,7 +19,6 @@ from typing import Any
 from webstore.db import GSI1, GSI2, INDEX_KEYS, Item, Table, from_item, start_read
 from webstore.repo.payments import PaymentRecord
 
-
 __all__ = ["GSI1", "GSI2", "Filter", "PaymentPage", "PaymentSearchRepository", "Source"]
 
 
