@@ -88,7 +88,9 @@ def test_by_status(thirty: list[PaymentRecord]) -> None:
     assert len(complete) == 27 and all(p.status == "complete" for p in complete)
 
 
-def test_by_date_range_merges_the_statuses(thirty: list[PaymentRecord], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_by_date_range_merges_the_statuses(
+    thirty: list[PaymentRecord], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(panel, "PER_PAGE", 4)
     # 2026-03-16: payments 13..30 (12:00 + 12 h onwards), newest first, refunds and all
     day = [p for p in thirty if p.created_at.date().isoformat() == "2026-03-16"]
@@ -105,7 +107,9 @@ def test_status_within_dates(thirty: list[PaymentRecord]) -> None:
     assert search(status="chargeback", **{"from": "2026-03-17"}).payments == []
 
 
-def test_by_package_filters_a_bounded_window(thirty: list[PaymentRecord], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_by_package_filters_a_bounded_window(
+    thirty: list[PaymentRecord], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(panel, "SEARCH_WINDOW", 8)
     pages = all_pages(package="20")
     found = [p for page in pages for p in page]
@@ -118,7 +122,9 @@ def test_by_package_filters_a_bounded_window(thirty: list[PaymentRecord], monkey
 def test_player_with_status_and_dates(thirty: list[PaymentRecord]) -> None:
     assert ids(search(player="Steve", status="refund").payments) == [thirty[7].id, thirty[4].id]
     steve_day2 = [
-        p.id for p in reversed(thirty) if p.username == "Steve" and p.created_at.date().isoformat() == "2026-03-16"
+        p.id
+        for p in reversed(thirty)
+        if p.username == "Steve" and p.created_at.date().isoformat() == "2026-03-16"
     ]
     assert ids(search(player="Steve", **{"from": "2026-03-16"}).payments) == steve_day2
 
@@ -133,7 +139,9 @@ def test_a_status_change_moves_the_payment_between_status_partitions(demo: DemoS
     assert ids(search(status="complete").payments) == [payment.id]
 
 
-def test_another_stores_payments_are_never_found(thirty: list[PaymentRecord], other_store: ImportResult) -> None:
+def test_another_stores_payments_are_never_found(
+    thirty: list[PaymentRecord], other_store: ImportResult
+) -> None:
     use_clock(thirty[-1].created_at + timedelta(hours=1))
     theirs = pay("theirs", account_id=2)
     assert search(account_id=2, transaction=thirty[0].transaction_id).payments == []
