@@ -104,6 +104,30 @@ def seed_more(table: Any, account_id: int, size: int) -> dict[str, Any]:
     return {"refund_txn": refund_txn}
 
 
+def page_reads(svc: Any, seeded: dict[str, Any]) -> list[tuple[str, Callable[[], Any]]]:
+    """What each page reads, as its use case (the handler adds the session's read)."""
+    from webstore.admin import payments, players, subscriptions
+
+    def search(**fields: str) -> Callable[[], Any]:
+        return lambda: payments.search_payments(svc, 1, payments.parse_search(fields))
+
+    cursor = payments.search_payments(svc, 1, payments.parse_search({})).next_cursor or ""
+    return [
+        ("/payments", search()),
+        ("/payments (next page)", search(cursor=cursor)),
+        ("/payments?transaction", search(transaction=seeded["txn"])),
+        ("/payments?player", search(player="Seed0")),
+        ("/payments?status=refund", search(status="refund")),
+        ("/payments?from&to (3 statuses)", search(**{"from": "2026-01-01", "to": "2026-01-02"})),
+        ("/payments?package=10 (filter)", search(package="10")),
+        ("/payments/{txn}", lambda: payments.payment_detail(svc, 1, seeded["txn"])),
+        ("/subscriptions", lambda: subscriptions.subscriptions_page(svc, 1)),
+        ("/subscriptions/{reference}", lambda: subscriptions.subscription(svc, 1, "tbx-1-0a0b0c0d")),
+        ("/players/{name}", lambda: players.player_history(svc, 1, "Seed0")),
+        ("/bans", lambda: players.bans_page(svc, 1)),
+    ]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="1000,50000")
@@ -112,7 +136,6 @@ def main() -> int:
     from moto import mock_aws
 
     from webstore import services
-    from webstore.admin import payments, players, subscriptions
     from webstore.catalog_import import import_catalog, parse_catalog
     from webstore.db import Table, create_table
 
@@ -132,26 +155,7 @@ def main() -> int:
             hooked.meta.events.register("before-call.dynamodb", counter.before)
             hooked.meta.events.register("after-call.dynamodb", counter.after)
             counter.count_parallel_reads()
-            svc = services.get_services()
-
-            def search(**fields: str) -> Callable[[], Any]:
-                return lambda: payments.search_payments(svc, 1, payments.parse_search(fields))
-
-            cursor = payments.search_payments(svc, 1, payments.parse_search({})).next_cursor or ""
-            scenarios: list[tuple[str, Callable[[], Any]]] = [
-                ("/payments", search()),
-                ("/payments (next page)", search(cursor=cursor)),
-                ("/payments?transaction", search(transaction=seeded["txn"])),
-                ("/payments?player", search(player="Seed0")),
-                ("/payments?status=refund", search(status="refund")),
-                ("/payments?from&to (3 statuses)", search(**{"from": "2026-01-01", "to": "2026-01-02"})),
-                ("/payments?package=10 (filter)", search(package="10")),
-                ("/payments/{txn}", lambda: payments.payment_detail(svc, 1, seeded["txn"])),
-                ("/subscriptions", lambda: subscriptions.subscriptions_page(svc, 1)),
-                ("/subscriptions/{reference}", lambda: subscriptions.subscription(svc, 1, "tbx-1-0a0b0c0d")),
-                ("/players/{name}", lambda: players.player_history(svc, 1, "Seed0")),
-                ("/bans", lambda: players.bans_page(svc, 1)),
-            ]
+            scenarios = page_reads(services.get_services(), seeded)
             for label, run in scenarios:
                 counter.reset()
                 run()
