@@ -230,8 +230,15 @@ class PaymentRepository:
             ":old_player": before.username_id,
             ":now": after.updated_at,
         }
-        sets = ["#status = :status", "updated_at = :now", "GSI2PK = :status_partition"]
+        # its GSI2 partition follows the status (a payment from before GSI2 gets its time key)
+        sets = [
+            "#status = :status",
+            "updated_at = :now",
+            "GSI2PK = :status_partition",
+            "GSI2SK = if_not_exists(GSI2SK, :time_key)",
+        ]
         values[":status_partition"] = keys.payments_of_status(after.account_id, after.status)
+        values[":time_key"] = keys.payment_time_gsi2sk(before.created_at, before.id)
         condition = "#status = :old_status AND username_id = :old_player"
         if new_plan is not None:
             names["#t"] = new_plan
