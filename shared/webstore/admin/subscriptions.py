@@ -24,6 +24,15 @@ class SubscriptionPage:
     next_below: int | None  # the first payment id the next page continues below
 
 
+def _reference(reference: str) -> str:
+    """A reference is the first payment's transaction id: anything else names nothing (404)."""
+    try:
+        keys.payment_id_of(reference)
+    except NotFound as error:
+        raise NotFound("Recurring payment not found") from error
+    return reference
+
+
 def subscriptions_page(services: Services, account_id: int, below: str | None = None) -> SubscriptionPage:
     """Newest first (by their first payment), PER_PAGE a page: one GSI2 Query."""
     below_id = None
@@ -38,8 +47,7 @@ def subscriptions_page(services: Services, account_id: int, below: str | None = 
 def subscription(services: Services, account_id: int, reference: str) -> RecurringPayment:
     """One recurring payment of this store by its reference (its first transaction id): 404
     otherwise, also for a reference of another store's."""
-    keys.payment_id_of(reference)  # NotFound for what is no transaction id
-    found = RecurringPaymentRepository(services.table).get(account_id, reference)
+    found = RecurringPaymentRepository(services.table).get(account_id, _reference(reference))
     if found is None:
         raise NotFound("Recurring payment not found")
     return found
@@ -50,7 +58,7 @@ def cancel_at_period_end(
 ) -> RecurringPayment:
     """The subscription ends when its paid period does (idempotent; the processor ends it then,
     with its expiry commands and `recurring-payment.ended`)."""
-    keys.payment_id_of(reference)
+    _reference(reference)
     reason = " ".join(reason.split())
     if len(reason) > MAX_REASON:
         raise Invalid(f"reason is at most {MAX_REASON} characters", field="reason")
@@ -59,5 +67,5 @@ def cancel_at_period_end(
 
 def undo_cancel(services: Services, account_id: int, reference: str) -> RecurringPayment:
     """Take a pending cancellation back while the paid period runs (idempotent)."""
-    keys.payment_id_of(reference)
+    _reference(reference)
     return cancellation.abort(services, account_id, reference)
