@@ -17,6 +17,7 @@ from webstore.admin.views.money import (
     table,
     text_input,
     when,
+    with_query,
 )
 from webstore.admin.views.payments import payments_table
 from webstore.repo.bans import Ban
@@ -52,7 +53,7 @@ def player_body(history: PlayerHistory, *, cursor: str | None, csrf: Safe | None
         pager.append(
             fill(
                 Template('<a id="next" href="$href">Older payments</a>'),
-                href=f"{base}?cursor={history.next_cursor}",
+                href=with_query(base, {"cursor": history.next_cursor}),
             )
         )
     parts = [
