@@ -33,7 +33,7 @@ use_test_environment()
 
 from tests.support.demo import demo_catalog_data  # noqa: E402
 
-REFUNDS = 20
+REFUNDS = 30  # all player 1's: more than a page of theirs at every size
 
 
 def seed_more(table: Any, account_id: int, size: int) -> dict[str, Any]:
