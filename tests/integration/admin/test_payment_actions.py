@@ -9,6 +9,7 @@ import pytest
 
 from tests.integration.admin.money_support import pay, use_clock
 from tests.support.demo import DemoStore
+from tests.support.threads import in_threads
 from webstore import keys
 from webstore.admin import payments as panel
 from webstore.catalog_import import ImportResult
@@ -143,3 +144,18 @@ def test_another_stores_owner_can_neither_see_nor_change_a_payment(
     stored = PaymentRepository(demo.table).by_transaction(1, payment.transaction_id)
     assert stored.status == "complete" and stored.notes == [] and stored.resends == []
     assert len(queued(demo)) == 2
+
+
+def test_the_same_resend_posted_at_once_queues_once(demo: DemoStore, atomic_calls: None) -> None:
+    payment = pay("sword")
+    services = get_services()
+    outcomes: list[bool] = []
+
+    def resend(_: int) -> None:
+        outcomes.append(panel.resend(services, 1, payment.transaction_id, RESEND, "owner", services.now()))
+
+    in_threads(resend, [(i,) for i in range(4)])
+    assert sorted(outcomes) == [False, False, False, True]
+    assert len(queued(demo)) == 4  # the purchase's 2 + the resend's 2
+    stored = PaymentRepository(demo.table).by_transaction(1, payment.transaction_id)
+    assert len(stored.resends) == 1
