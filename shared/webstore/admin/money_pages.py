@@ -115,15 +115,15 @@ def payment_action(
     NotFound and Forbidden are not refusals: they are the request's answer (404, 403)."""
 
     def refund() -> str:
-        payments.refund(services, account_id, transaction)
+        payments.refund(services, account_id, transaction, by, now)
         return "refunded"
 
     def chargeback() -> str:
-        payments.mark_chargeback(services, account_id, transaction)
+        payments.mark_chargeback(services, account_id, transaction, by, now)
         return "chargeback"
 
     def note() -> str:
-        payments.add_note(services, account_id, transaction, form.get("note", ""))
+        payments.add_note(services, account_id, transaction, form.get("note", ""), by, now)
         return "noted"
 
     def resend() -> str:
@@ -174,15 +174,24 @@ def subscription_page(
 
 
 def subscription_action(
-    services: Services, account_id: int, reference: str, action: str, form: Mapping[str, str]
+    services: Services,
+    account_id: int,
+    reference: str,
+    action: str,
+    form: Mapping[str, str],
+    *,
+    by: str,
+    now: datetime,
 ) -> str | Refusal:
     """Cancel at period end (`cancel`) or keep it (`undo-cancel`)."""
     try:
         if action == "cancel":
-            subscriptions.cancel_at_period_end(services, account_id, reference, form.get("reason", ""))
+            subscriptions.cancel_at_period_end(
+                services, account_id, reference, form.get("reason", ""), by, now
+            )
             code = "cancelled"
         elif action == "undo-cancel":
-            subscriptions.undo_cancel(services, account_id, reference)
+            subscriptions.undo_cancel(services, account_id, reference, by, now)
             code = "kept"
         else:
             raise NotFound("No such action")
@@ -233,9 +242,11 @@ def bans_page(
     return PanelBody("Bans", body, "players")
 
 
-def ban_action(services: Services, account_id: int, form: Mapping[str, str]) -> str | Refusal:
+def ban_action(
+    services: Services, account_id: int, form: Mapping[str, str], *, by: str, now: datetime
+) -> str | Refusal:
     try:
-        players.ban(services, account_id, form)
+        players.ban(services, account_id, form, by, now)
     except (NotFound, Forbidden):
         raise
     except DomainError as error:
@@ -243,7 +254,7 @@ def ban_action(services: Services, account_id: int, form: Mapping[str, str]) -> 
     return "/bans?done=banned"
 
 
-def lift_action(services: Services, account_id: int, ban_id: str) -> str:
+def lift_action(services: Services, account_id: int, ban_id: str, *, by: str, now: datetime) -> str:
     """Lift (404 for what is no ban of this store, or was lifted already)."""
-    players.lift(services, account_id, ban_id)
+    players.lift(services, account_id, ban_id, by, now)
     return "/bans?done=lifted"

@@ -29,6 +29,7 @@ from webstore.payments.resend import resend_commands
 from webstore.payments.status import PaymentStatus
 from webstore.repo import start_read
 from webstore.repo.account import AccountRepository
+from webstore.repo.audit_log import AuditLog
 from webstore.repo.payment_commands import PaymentCommandRepository
 from webstore.repo.payment_search import GSI1, GSI2, Filter, PaymentSearchRepository, Source
 from webstore.repo.payments import PaymentRecord, PaymentRepository
@@ -253,24 +254,44 @@ def payment_detail(services: Services, account_id: int, transaction_id: str) -> 
 
 
 # --- actions (the operator interface's use cases) ----------------------------------------------------
+# Each leaves an audit log entry naming the staff member (`by`) once it has been done.
 
 
-def refund(services: Services, account_id: int, transaction_id: str) -> PaymentRecord:
+def _audit(
+    services: Services, account_id: int, by: str, action: str, payment: PaymentRecord, now: datetime
+) -> None:
+    summary = f"{payment.transaction_id} ({payment.username}, {payment.amount} {payment.currency})"
+    AuditLog(services.table).record(account_id, by, action, summary, now)
+
+
+def refund(services: Services, account_id: int, transaction_id: str, by: str, now: datetime) -> PaymentRecord:
     """Refund: through the processor first when one took the money (payments.gateway_refunds),
     then the refund commands queued once (payments.changes, as PUT /payments/{txn})."""
-    return changes.change_payment(services, account_id, transaction_id, PaymentStatus.REFUND.value, None)
+    payment = changes.change_payment(services, account_id, transaction_id, PaymentStatus.REFUND.value, None)
+    _audit(services, account_id, by, "payment.refund", payment, now)
+    return payment
 
 
-def mark_chargeback(services: Services, account_id: int, transaction_id: str) -> PaymentRecord:
+def mark_chargeback(
+    services: Services, account_id: int, transaction_id: str, by: str, now: datetime
+) -> PaymentRecord:
     """Record a chargeback the processor did not report: the chargeback commands queued once."""
-    return changes.change_payment(services, account_id, transaction_id, PaymentStatus.CHARGEBACK.value, None)
+    payment = changes.change_payment(
+        services, account_id, transaction_id, PaymentStatus.CHARGEBACK.value, None
+    )
+    _audit(services, account_id, by, "payment.chargeback", payment, now)
+    return payment
 
 
-def add_note(services: Services, account_id: int, transaction_id: str, note: str) -> PaymentRecord:
+def add_note(
+    services: Services, account_id: int, transaction_id: str, note: str, by: str, now: datetime
+) -> PaymentRecord:
     """The operator's note use case (POST /payments/{txn}/note); at most 1,000 characters."""
     if len(note) > 1000:
         raise Invalid("note is at most 1000 characters", field="note")
-    return changes.add_note(services, account_id, transaction_id, note)
+    payment = changes.add_note(services, account_id, transaction_id, note)
+    _audit(services, account_id, by, "payment.note", payment, now)
+    return payment
 
 
 def resend(
@@ -278,7 +299,9 @@ def resend(
 ) -> bool:
     """Queue the payment's delivery commands again, once per `resend_id` (payments.resend);
     whether this request queued them."""
-    _, queued = resend_commands(services, account_id, transaction_id, resend_id, by, now)
+    payment, queued = resend_commands(services, account_id, transaction_id, resend_id, by, now)
+    if queued:
+        _audit(services, account_id, by, "payment.resend", payment, now)
     return queued
 
 

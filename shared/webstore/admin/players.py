@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 
 from webstore import keys
 from webstore.errors import Invalid, NotFound
@@ -18,6 +19,7 @@ from webstore.operator.bans import create_ban, lift_ban
 from webstore.operator.players import player_id
 from webstore.players import Player
 from webstore.repo import start_read
+from webstore.repo.audit_log import AuditLog
 from webstore.repo.bans import Ban, BanRepository
 from webstore.repo.payment_search import GSI1, PaymentSearchRepository, Source
 from webstore.repo.payments import PaymentRecord
@@ -92,14 +94,22 @@ def ban_form(fields: Mapping[str, str]) -> schemas.BanCreate:
     return schemas.BanCreate(user=user, reason=reason, ip=ip or None)
 
 
-def ban(services: Services, account_id: int, fields: Mapping[str, str]) -> schemas.Ban:
+def ban(
+    services: Services, account_id: int, fields: Mapping[str, str], by: str, now: datetime
+) -> schemas.Ban:
     """Ban a player (and an address: the one given, else where they last joined from), as
-    POST /bans does."""
-    return create_ban(services, account_id, ban_form(fields))
+    POST /bans does; the audit log names who."""
+    made = create_ban(services, account_id, ban_form(fields))
+    who = made.user.ign or made.user.uuid or made.ip
+    AuditLog(services.table).record(account_id, by, "player.ban", f"ban {made.id}: {who}", now)
+    return made
 
 
-def lift(services: Services, account_id: int, ban_id: str) -> Ban:
+def lift(services: Services, account_id: int, ban_id: str, by: str, now: datetime) -> Ban:
     """Lift a ban (operator.bans.lift_ban): 404 for an id that is not a ban of this store."""
     if not (ban_id.isascii() and ban_id.isdigit()) or not 1 <= int(ban_id) <= keys.INT32_MAX:
         raise NotFound("Ban not found")
-    return lift_ban(services, account_id, int(ban_id))
+    lifted = lift_ban(services, account_id, int(ban_id))
+    who = lifted.ign or lifted.uuid or lifted.ip
+    AuditLog(services.table).record(account_id, by, "player.unban", f"ban {lifted.id}: {who}", now)
+    return lifted

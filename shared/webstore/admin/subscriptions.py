@@ -6,10 +6,12 @@ use cases as the operator interface and the player's manage page
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from webstore import keys
 from webstore.errors import Invalid, NotFound
 from webstore.recurring import RecurringPayment
+from webstore.repo.audit_log import AuditLog
 from webstore.repo.recurring_payments import RecurringPaymentRepository
 from webstore.services import Services
 from webstore.subscriptions import cancellation
@@ -53,8 +55,15 @@ def subscription(services: Services, account_id: int, reference: str) -> Recurri
     return found
 
 
+def _audit(
+    services: Services, account_id: int, by: str, action: str, recurring: RecurringPayment, now: datetime
+) -> None:
+    summary = f"{recurring.reference} ({recurring.username})"
+    AuditLog(services.table).record(account_id, by, action, summary, now)
+
+
 def cancel_at_period_end(
-    services: Services, account_id: int, reference: str, reason: str
+    services: Services, account_id: int, reference: str, reason: str, by: str, now: datetime
 ) -> RecurringPayment:
     """The subscription ends when its paid period does (idempotent; the processor ends it then,
     with its expiry commands and `recurring-payment.ended`)."""
@@ -62,10 +71,16 @@ def cancel_at_period_end(
     reason = " ".join(reason.split())
     if len(reason) > MAX_REASON:
         raise Invalid(f"reason is at most {MAX_REASON} characters", field="reason")
-    return cancellation.cancel(services, account_id, reference, reason or cancellation.OPERATOR_REASON)
+    recurring = cancellation.cancel(services, account_id, reference, reason or cancellation.OPERATOR_REASON)
+    _audit(services, account_id, by, "subscription.cancel", recurring, now)
+    return recurring
 
 
-def undo_cancel(services: Services, account_id: int, reference: str) -> RecurringPayment:
+def undo_cancel(
+    services: Services, account_id: int, reference: str, by: str, now: datetime
+) -> RecurringPayment:
     """Take a pending cancellation back while the paid period runs (idempotent)."""
     _reference(reference)
-    return cancellation.abort(services, account_id, reference)
+    recurring = cancellation.abort(services, account_id, reference)
+    _audit(services, account_id, by, "subscription.keep", recurring, now)
+    return recurring

@@ -75,13 +75,17 @@ def test_subscription_forms(demo: DemoStore) -> None:
     services = get_services()
     listed = money_pages.subscriptions_page(services, 1, {})
     assert reference in listed.body
-    assert money_pages.subscription_action(services, 1, reference, "cancel", {"reason": "asked"}) == (
-        f"/subscriptions/{reference}?done=cancelled"
-    )
+    assert money_pages.subscription_action(
+        services, 1, reference, "cancel", {"reason": "asked"}, by="owner@example.test", now=services.now()
+    ) == (f"/subscriptions/{reference}?done=cancelled")
     shown = money_pages.subscription_page(services, 1, reference, csrf=CSRF, done="cancelled")
     assert "undo-cancel" in shown.body and "asked" in shown.body
-    assert money_pages.subscription_action(services, 1, reference, "undo-cancel", {}).endswith("done=kept")
-    too_long = money_pages.subscription_action(services, 1, reference, "cancel", {"reason": "x" * 501})
+    assert money_pages.subscription_action(
+        services, 1, reference, "undo-cancel", {}, by="owner@example.test", now=services.now()
+    ).endswith("done=kept")
+    too_long = money_pages.subscription_action(
+        services, 1, reference, "cancel", {"reason": "x" * 501}, by="owner@example.test", now=services.now()
+    )
     assert isinstance(too_long, money_pages.Refusal) and too_long.error.field == "reason"
 
 
@@ -93,16 +97,24 @@ def test_players_and_bans(demo: DemoStore) -> None:
     assert isinstance(lookup, money_pages.PanelBody) and 'action="/players"' in lookup.body
     shown = money_pages.player_page(services, 1, "Steve", {}, csrf=CSRF)
     assert "Ban Steve" in shown.body
-    assert money_pages.ban_action(services, 1, {"user": "Steve", "reason": "grief"}) == "/bans?done=banned"
-    refused = money_pages.ban_action(services, 1, {"user": ""})
+    assert (
+        money_pages.ban_action(
+            services, 1, {"user": "Steve", "reason": "grief"}, by="owner@example.test", now=services.now()
+        )
+        == "/bans?done=banned"
+    )
+    refused = money_pages.ban_action(services, 1, {"user": ""}, by="owner@example.test", now=services.now())
     assert isinstance(refused, money_pages.Refusal) and refused.error.field == "user"
     bans = money_pages.bans_page(services, 1, {"done": "banned"}, csrf=CSRF)
     assert "grief" in bans.body and "Banned." in bans.body
     ban_id = re.search(r'action="/bans/(\d+)/lift"', bans.body)
     assert ban_id
-    assert money_pages.lift_action(services, 1, ban_id.group(1)) == "/bans?done=lifted"
+    assert (
+        money_pages.lift_action(services, 1, ban_id.group(1), by="owner@example.test", now=services.now())
+        == "/bans?done=lifted"
+    )
     with pytest.raises(NotFound):
-        money_pages.lift_action(services, 1, ban_id.group(1))
+        money_pages.lift_action(services, 1, ban_id.group(1), by="owner@example.test", now=services.now())
 
 
 def test_player_history_links_its_next_page(demo: DemoStore, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -51,13 +51,22 @@ def test_detail_shows_each_command_and_whether_it_still_waits(demo: DemoStore) -
 
 def test_refund_queues_the_refund_commands_once(demo: DemoStore) -> None:
     payment = pay("vip", package_id=1, price="4.99")
-    refunded = panel.refund(get_services(), 1, payment.transaction_id)
+    refunded = panel.refund(
+        get_services(), 1, payment.transaction_id, "owner@example.test", get_services().now()
+    )
     assert refunded.status == "refund"
     refund_commands = [c for c in queued(demo) if c["trigger"] == "refund"]
     assert [c["command"] for c in refund_commands] == ["lp user {username} parent remove vip"]
-    assert panel.refund(get_services(), 1, payment.transaction_id).status == "refund"  # posted twice
+    assert (
+        panel.refund(
+            get_services(), 1, payment.transaction_id, "owner@example.test", get_services().now()
+        ).status
+        == "refund"
+    )  # posted twice
     with pytest.raises(Conflict):
-        panel.mark_chargeback(get_services(), 1, payment.transaction_id)  # a refund is final
+        panel.mark_chargeback(
+            get_services(), 1, payment.transaction_id, "owner@example.test", get_services().now()
+        )  # a refund is final
     assert len([c for c in queued(demo) if c["trigger"] == "refund"]) == 1
     states = panel.payment_detail(get_services(), 1, payment.transaction_id).commands
     assert ("refund", panel.QUEUED) in [(c.plan, c.state) for c in states]
@@ -65,7 +74,12 @@ def test_refund_queues_the_refund_commands_once(demo: DemoStore) -> None:
 
 def test_chargeback_queues_the_chargeback_commands(demo: DemoStore) -> None:
     payment = pay("vip", package_id=1, price="4.99")
-    assert panel.mark_chargeback(get_services(), 1, payment.transaction_id).status == "chargeback"
+    assert (
+        panel.mark_chargeback(
+            get_services(), 1, payment.transaction_id, "owner@example.test", get_services().now()
+        ).status
+        == "chargeback"
+    )
     assert [c["command"] for c in queued(demo) if c["trigger"] == "chargeback"] == [
         "lp user {username} parent remove vip"
     ]
@@ -73,14 +87,25 @@ def test_chargeback_queues_the_chargeback_commands(demo: DemoStore) -> None:
 
 def test_note_is_appended_and_checked(demo: DemoStore) -> None:
     payment = pay("sword")
-    panel.add_note(get_services(), 1, payment.transaction_id, "  called the player  ")
+    panel.add_note(
+        get_services(),
+        1,
+        payment.transaction_id,
+        "  called the player  ",
+        "owner@example.test",
+        get_services().now(),
+    )
     stored = PaymentRepository(demo.table).by_transaction(1, payment.transaction_id)
     assert [n.note for n in stored.notes] == ["called the player"]
     with pytest.raises(Invalid) as empty:
-        panel.add_note(get_services(), 1, payment.transaction_id, "   ")
+        panel.add_note(
+            get_services(), 1, payment.transaction_id, "   ", "owner@example.test", get_services().now()
+        )
     assert empty.value.field == "note"
     with pytest.raises(Invalid) as long:
-        panel.add_note(get_services(), 1, payment.transaction_id, "x" * 1001)
+        panel.add_note(
+            get_services(), 1, payment.transaction_id, "x" * 1001, "owner@example.test", get_services().now()
+        )
     assert long.value.field == "note"
 
 
@@ -109,7 +134,7 @@ def test_resend_is_refused_for_a_refunded_payment_and_bad_ids(demo: DemoStore) -
     with pytest.raises(Invalid) as bad:
         panel.resend(services, 1, payment.transaction_id, "not-hex", "owner", services.now())
     assert bad.value.field == "resend_id"
-    panel.refund(services, 1, payment.transaction_id)
+    panel.refund(services, 1, payment.transaction_id, "owner@example.test", get_services().now())
     before = len(queued(demo))
     with pytest.raises(Conflict) as refused:
         panel.resend(services, 1, payment.transaction_id, RESEND, "owner", services.now())
@@ -133,9 +158,13 @@ def test_another_stores_owner_can_neither_see_nor_change_a_payment(
     services = get_services()
     for action in (
         lambda: panel.payment_detail(services, 2, payment.transaction_id),
-        lambda: panel.refund(services, 2, payment.transaction_id),
-        lambda: panel.mark_chargeback(services, 2, payment.transaction_id),
-        lambda: panel.add_note(services, 2, payment.transaction_id, "mine now"),
+        lambda: panel.refund(services, 2, payment.transaction_id, "owner@example.test", get_services().now()),
+        lambda: panel.mark_chargeback(
+            services, 2, payment.transaction_id, "owner@example.test", get_services().now()
+        ),
+        lambda: panel.add_note(
+            services, 2, payment.transaction_id, "mine now", "owner@example.test", get_services().now()
+        ),
         lambda: panel.resend(services, 2, payment.transaction_id, RESEND, "intruder", services.now()),
         lambda: panel.require_payment(services, 2, payment.transaction_id),
     ):
@@ -159,3 +188,27 @@ def test_the_same_resend_posted_at_once_queues_once(demo: DemoStore, atomic_call
     assert len(queued(demo)) == 4  # the purchase's 2 + the resend's 2
     stored = PaymentRepository(demo.table).by_transaction(1, payment.transaction_id)
     assert len(stored.resends) == 1
+
+
+def test_each_action_leaves_an_audit_entry_naming_who(demo: DemoStore) -> None:
+    from webstore.repo.audit_log import AuditLog
+
+    clock = use_clock()
+    payment = pay("vip", package_id=1, price="4.99")
+    services = get_services()
+    txn = payment.transaction_id
+    panel.add_note(services, 1, txn, "hello", "support@example.test", services.now())
+    clock.advance(1)
+    panel.resend(services, 1, txn, RESEND, "support@example.test", services.now())
+    clock.advance(1)
+    panel.resend(services, 1, txn, RESEND, "support@example.test", services.now())  # nothing: no entry
+    clock.advance(1)
+    panel.refund(services, 1, txn, "owner@example.test", services.now())
+    entries = AuditLog(demo.table).page(1).entries
+    assert [(e.actor, e.action) for e in entries if e.action.startswith("payment.")] == [
+        ("owner@example.test", "payment.refund"),
+        ("support@example.test", "payment.resend"),
+        ("support@example.test", "payment.note"),
+    ]
+    assert all(txn in e.summary for e in entries if e.action.startswith("payment."))
+    assert AuditLog(demo.table).page(2).entries == []

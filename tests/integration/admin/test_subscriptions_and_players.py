@@ -51,14 +51,22 @@ def test_cancel_at_period_end_and_undo(subscribed: list[PaymentRecord]) -> None:
     reference = subscribed[0].transaction_id
     shown = panel_subscriptions.subscription(services, 1, reference)
     assert shown.ongoing and shown.cancel_requested_at is None
-    cancelled = panel_subscriptions.cancel_at_period_end(services, 1, reference, "  asked   by mail ")
+    cancelled = panel_subscriptions.cancel_at_period_end(
+        services, 1, reference, "  asked   by mail ", "owner@example.test", get_services().now()
+    )
     assert cancelled.cancel_requested_at is not None and cancelled.cancel_reason == "asked by mail"
     assert cancelled.ongoing  # it runs to the end of the paid period
-    again = panel_subscriptions.cancel_at_period_end(services, 1, reference, "")
+    again = panel_subscriptions.cancel_at_period_end(
+        services, 1, reference, "", "owner@example.test", get_services().now()
+    )
     assert again.cancel_reason == "asked by mail"  # idempotent
-    undone = panel_subscriptions.undo_cancel(services, 1, reference)
+    undone = panel_subscriptions.undo_cancel(
+        services, 1, reference, "owner@example.test", get_services().now()
+    )
     assert undone.cancel_requested_at is None
-    default = panel_subscriptions.cancel_at_period_end(services, 1, reference, "")
+    default = panel_subscriptions.cancel_at_period_end(
+        services, 1, reference, "", "owner@example.test", get_services().now()
+    )
     assert default.cancel_reason == "Cancelled by the store"
 
 
@@ -70,7 +78,9 @@ def test_another_stores_subscription_is_not_found(
     with pytest.raises(NotFound):
         panel_subscriptions.subscription(services, 2, reference)
     with pytest.raises(NotFound):
-        panel_subscriptions.cancel_at_period_end(services, 2, reference, "")
+        panel_subscriptions.cancel_at_period_end(
+            services, 2, reference, "", "owner@example.test", get_services().now()
+        )
     assert panel_subscriptions.subscriptions_page(services, 2).subscriptions == []
     assert panel_subscriptions.subscription(services, 1, reference).cancel_requested_at is None
     with pytest.raises(NotFound):
@@ -96,19 +106,25 @@ def test_player_history_pages_by_name_or_uuid(demo: DemoStore, monkeypatch: pyte
 def test_ban_and_lift(demo: DemoStore) -> None:
     pay("p", "Steve")
     services = get_services()
-    ban = panel_players.ban(services, 1, {"user": "Steve", "reason": "chargebacks", "ip": "203.0.113.9"})
+    ban = panel_players.ban(
+        services,
+        1,
+        {"user": "Steve", "reason": "chargebacks", "ip": "203.0.113.9"},
+        "owner@example.test",
+        get_services().now(),
+    )
     players = PlayerRepository(demo.table)
     steve_id = players.id_by_name(1, "Steve")
     assert steve_id is not None
     assert (players.get(1, steve_id) or pytest.fail()).bans == 1
     page = panel_players.bans_page(services, 1)
     assert [b.id for b in page.bans] == [ban.id] and page.bans[0].reason == "chargebacks"
-    lifted = panel_players.lift(services, 1, str(ban.id))
+    lifted = panel_players.lift(services, 1, str(ban.id), "owner@example.test", get_services().now())
     assert lifted.ign == "Steve"
     assert panel_players.bans_page(services, 1).bans == [] and list_bans(services, 1) == []
     assert (players.get(1, steve_id) or pytest.fail()).bans == 0
     with pytest.raises(NotFound):  # lifted once
-        panel_players.lift(services, 1, str(ban.id))
+        panel_players.lift(services, 1, str(ban.id), "owner@example.test", get_services().now())
 
 
 def test_ban_form_is_checked_like_the_operator_body(demo: DemoStore) -> None:
@@ -120,14 +136,17 @@ def test_ban_form_is_checked_like_the_operator_body(demo: DemoStore) -> None:
         ({"user": "Steve", "ip": "not an ip"}, "ip"),
     ):
         with pytest.raises(Invalid) as raised:
-            panel_players.ban(services, 1, fields)
+            panel_players.ban(services, 1, fields, "owner@example.test", get_services().now())
         assert raised.value.field == field
 
 
 def test_bans_page_in_pages(demo: DemoStore, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(panel_players, "BANS_PER_PAGE", 2)
     services = get_services()
-    made = [panel_players.ban(services, 1, {"user": f"Griefer{n}"}).id for n in range(5)]
+    made = [
+        panel_players.ban(services, 1, {"user": f"Griefer{n}"}, "owner@example.test", get_services().now()).id
+        for n in range(5)
+    ]
     first = panel_players.bans_page(services, 1)
     assert [b.id for b in first.bans] == made[::-1][:2]
     second = panel_players.bans_page(services, 1, str(first.next_below))
@@ -137,9 +156,9 @@ def test_bans_page_in_pages(demo: DemoStore, monkeypatch: pytest.MonkeyPatch) ->
 
 def test_another_stores_bans_are_out_of_reach(demo: DemoStore, other_store: ImportResult) -> None:
     services = get_services()
-    ban = panel_players.ban(services, 1, {"user": "Steve"})
+    ban = panel_players.ban(services, 1, {"user": "Steve"}, "owner@example.test", get_services().now())
     with pytest.raises(NotFound):
-        panel_players.lift(services, 2, str(ban.id))
+        panel_players.lift(services, 2, str(ban.id), "owner@example.test", get_services().now())
     assert panel_players.bans_page(services, 2).bans == []
     assert [b.id for b in panel_players.bans_page(services, 1).bans] == [ban.id]
     with pytest.raises(NotFound):
@@ -149,4 +168,4 @@ def test_another_stores_bans_are_out_of_reach(demo: DemoStore, other_store: Impo
 def test_lifting_what_is_no_ban_is_404(demo: DemoStore) -> None:
     for ban_id in ("0", "x", "99"):
         with pytest.raises(NotFound):
-            panel_players.lift(get_services(), 1, ban_id)
+            panel_players.lift(get_services(), 1, ban_id, "owner@example.test", get_services().now())
