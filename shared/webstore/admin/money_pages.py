@@ -22,7 +22,7 @@ from webstore.admin.views import subscriptions as subscription_views
 from webstore.admin.views.money import notice, path
 from webstore.errors import DomainError, Forbidden, Invalid, NotFound
 from webstore.services import Services
-from webstore.storefront.pages import Safe
+from webstore.storefront.pages import Safe, escape
 
 DONE = {
     "refunded": "Refunded. The refund commands are queued.",
@@ -44,9 +44,13 @@ def done_text(code: str | None) -> str:
 @dataclass(frozen=True)
 class PanelBody:
     title: str
-    body: Safe
+    body: Safe  # headed by the title (<h1>)
     section: str
     status: int = 200
+
+
+def _page(title: str, body: Safe, section: str, status: int = 200) -> PanelBody:
+    return PanelBody(title, Safe(f"<h1>{escape(title)}</h1>" + body), section, status)
 
 
 @dataclass(frozen=True)
@@ -70,9 +74,9 @@ def payments_page(services: Services, account_id: int, query: Mapping[str, str])
     except Invalid as error:
         empty = payments.SearchResult([], None)
         body = _with_error(payment_views.search_body(payments.PaymentSearch(), empty), error.detail)
-        return PanelBody("Payments", body, "payments", error.status)
+        return _page("Payments", body, "payments", error.status)
     result = payments.search_payments(services, account_id, search)
-    return PanelBody("Payments", payment_views.search_body(search, result), "payments")
+    return _page("Payments", payment_views.search_body(search, result), "payments")
 
 
 def payment_page(
@@ -88,13 +92,13 @@ def payment_page(
     detail = payments.payment_detail(services, account_id, transaction)
     body = payment_views.detail_body(detail, csrf=csrf, resend_id=secrets.token_hex(16), done=done_text(done))
     if refusal is not None:
-        return PanelBody(
+        return _page(
             f"Payment {transaction}",
             _with_error(body, refusal.error.detail),
             "payments",
             refusal.error.status,
         )
-    return PanelBody(f"Payment {transaction}", body, "payments")
+    return _page(f"Payment {transaction}", body, "payments")
 
 
 def payment_url(transaction: str, done: str) -> str:
@@ -151,7 +155,7 @@ def payment_action(
 
 def subscriptions_page(services: Services, account_id: int, query: Mapping[str, str]) -> PanelBody:
     page = subscriptions.subscriptions_page(services, account_id, query.get("below") or None)
-    return PanelBody("Subscriptions", subscription_views.list_body(page), "subscriptions")
+    return _page("Subscriptions", subscription_views.list_body(page), "subscriptions")
 
 
 def subscription_page(
@@ -167,10 +171,8 @@ def subscription_page(
     body = subscription_views.detail_body(recurring, csrf=csrf, done=done_text(done))
     title = f"Subscription {reference}"
     if refusal is not None:
-        return PanelBody(
-            title, _with_error(body, refusal.error.detail), "subscriptions", refusal.error.status
-        )
-    return PanelBody(title, body, "subscriptions")
+        return _page(title, _with_error(body, refusal.error.detail), "subscriptions", refusal.error.status)
+    return _page(title, body, "subscriptions")
 
 
 def subscription_action(
@@ -210,7 +212,7 @@ def players_page(services: Services, account_id: int, query: Mapping[str, str]) 
     wanted = (query.get("player") or "").strip()
     if wanted:
         return path("players", wanted)
-    return PanelBody("Players", player_views.LOOKUP, "players")
+    return _page("Players", player_views.LOOKUP, "players")
 
 
 def player_page(
@@ -224,7 +226,7 @@ def player_page(
     cursor = query.get("cursor") or None
     history = players.player_history(services, account_id, ref, cursor)
     body = player_views.player_body(history, cursor=cursor, csrf=csrf, done=done_text(query.get("done")))
-    return PanelBody(f"Player {history.player.username}", Safe(player_views.LOOKUP + body), "players")
+    return _page(f"Player {history.player.username}", Safe(player_views.LOOKUP + body), "players")
 
 
 def bans_page(
@@ -238,8 +240,8 @@ def bans_page(
     page = players.bans_page(services, account_id, query.get("below") or None)
     body = player_views.bans_body(page, csrf=csrf, done=done_text(query.get("done")))
     if refusal is not None:
-        return PanelBody("Bans", _with_error(body, refusal.error.detail), "players", refusal.error.status)
-    return PanelBody("Bans", body, "players")
+        return _page("Bans", _with_error(body, refusal.error.detail), "players", refusal.error.status)
+    return _page("Bans", body, "players")
 
 
 def ban_action(

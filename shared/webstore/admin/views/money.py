@@ -76,13 +76,17 @@ def custom_data(value: Mapping[str, object] | None) -> str:
 
 _FORM = Template(
     '<form method="post" action="$action" class="$css">$csrf$fields'
-    '<button type="submit">$label</button></form>'
+    '<button type="submit" class="$button">$label</button></form>'
 )
 
 
-def post_form(action: str, label: str, csrf: Safe, fields: Safe = Safe(""), *, css: str = "action") -> Safe:
-    """A state-changing form (POST, the session's CSRF field in it)."""
-    return fill(_FORM, action=action, label=label, csrf=csrf, fields=fields, css=css)
+def post_form(
+    action: str, label: str, csrf: Safe, fields: Safe = Safe(""), *, css: str = "inline", danger: bool = False
+) -> Safe:
+    """A state-changing form (POST, the session's CSRF field in it); `danger`: a red button for
+    what cannot be undone."""
+    button = "danger" if danger else ""
+    return fill(_FORM, action=action, label=label, csrf=csrf, fields=fields, css=css, button=button)
 
 
 def hidden(name: str, value: str) -> Safe:
@@ -103,5 +107,5 @@ def text_input(name: str, label: str, value: str = "", *, kind: str = "text", hi
     )
 
 
-def notice(text: str, *, css: str = "notice") -> Safe:
+def notice(text: str, *, css: str = "done") -> Safe:
     return fill(Template('<p class="$css" role="status">$text</p>'), text=text, css=css) if text else Safe("")

@@ -108,7 +108,7 @@ def search_body(search: PaymentSearch, result: SearchResult) -> Safe:
         first = link(with_query("/payments", search.query(None)), "Newest")
     return Safe(
         search_form(search)
-        + notice(result.notice)
+        + notice(result.notice, css="help")
         + payments_table(result.payments)
         + Safe(f'<nav class="pages">{first}{more}</nav>')
     )
@@ -155,7 +155,7 @@ def _commands(detail: PaymentDetail) -> Safe:
     )
     rest = detail.commands_total - len(detail.commands)
     if rest > 0:
-        shown = Safe(shown + notice(f"{rest} more commands are not listed."))
+        shown = Safe(shown + notice(f"{rest} more commands are not listed.", css="help"))
     return shown
 
 
@@ -192,8 +192,8 @@ def _actions(payment: PaymentRecord, csrf: Safe, resend_id: str) -> Safe:
     base = path("payments", payment.transaction_id)
     forms = []
     if payment.status is PaymentStatus.COMPLETE:
-        forms.append(post_form(f"{base}/refund", "Refund", csrf, css="action danger"))
-        forms.append(post_form(f"{base}/chargeback", "Mark as chargeback", csrf, css="action danger"))
+        forms.append(post_form(f"{base}/refund", "Refund", csrf, css="action", danger=True))
+        forms.append(post_form(f"{base}/chargeback", "Mark as chargeback", csrf, css="action", danger=True))
         forms.append(post_form(f"{base}/resend", "Resend commands", csrf, hidden("resend_id", resend_id)))
     note = _NOTE_FIELD
     forms.append(post_form(f"{base}/notes", "Add note", csrf, note, css="note"))

@@ -67,7 +67,9 @@ def player_body(history: PlayerHistory, *, cursor: str | None, csrf: Safe | None
         fields = hidden("user", player.uuid or player.username)
         reason = text_input("reason", "Reason")
         parts.append(
-            post_form("/bans", f"Ban {player.username}", csrf, Safe(fields + reason), css="action danger")
+            post_form(
+                "/bans", f"Ban {player.username}", csrf, Safe(fields + reason), css="action", danger=True
+            )
         )
     return Safe("".join(parts))
 
@@ -98,7 +100,7 @@ def bans_body(page: BanPage, *, csrf: Safe | None, done: str = "") -> Safe:
             + text_input("reason", "Reason")
         )
         parts.append(
-            Safe("<h2>Ban a player</h2>" + post_form("/bans", "Ban", csrf, form, css="action danger"))
+            Safe("<h2>Ban a player</h2>" + post_form("/bans", "Ban", csrf, form, css="action", danger=True))
         )
     return Safe("".join(parts))
 

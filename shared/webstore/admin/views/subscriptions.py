@@ -94,7 +94,12 @@ def detail_body(recurring: RecurringPayment, *, csrf: Safe | None, done: str = "
             )
             parts.append(
                 post_form(
-                    f"{base}/cancel", "Cancel at the end of the period", csrf, reason, css="action danger"
+                    f"{base}/cancel",
+                    "Cancel at the end of the period",
+                    csrf,
+                    reason,
+                    css="action",
+                    danger=True,
                 )
             )
         else:
