@@ -191,3 +191,39 @@ def test_without_a_session_pages_go_to_sign_in(vip: PaymentRecord) -> None:
     anonymous = PanelClient()
     response = anonymous.get(get_payment_page.handler, f"/payments/{vip.transaction_id}")
     assert response.status == 303 and response.headers["location"].startswith("/login")
+
+
+def test_what_players_typed_is_escaped_on_every_money_page(demo: DemoStore) -> None:
+    from decimal import Decimal
+
+    from webstore.payments import recording
+    from webstore.payments.order import Order, OrderLine
+    from webstore.services import get_services
+
+    evil = '<script>alert("x")</script>'
+    payment = recording.fulfil(
+        get_services(),
+        Order(
+            account_id=1,
+            idempotency_key="xss",
+            username="Steve",
+            email="steve@example.test",
+            lines=[OrderLine(package_id=11, paid_price=Decimal(5), variables={"note": evil})],
+            price_paid=Decimal(5),
+            currency="USD",
+            custom={"message": evil, evil: [evil]},
+        ),
+    )
+    owner = signed_in(Role.OWNER)
+    owner.post(add_payment_note.handler, f"/payments/{payment.transaction_id}/notes", {"note": evil})
+    owner.post(ban_player.handler, "/bans", {"user": "Steve", "reason": evil})
+    pages = [
+        owner.get(get_payment_page.handler, f"/payments/{payment.transaction_id}"),
+        owner.get(search_payments.handler, "/payments", {"player": "Steve"}),
+        owner.get(show_player.handler, "/players/Steve"),
+        owner.get(list_bans.handler, "/bans"),
+    ]
+    for page in pages:
+        assert page.status == 200, page.body
+        assert "<script>alert" not in page.body
+    assert pages[0].body.count("&lt;script&gt;alert") >= 4  # variable, command, custom data, note
