@@ -90,7 +90,7 @@ def detail_body(recurring: RecurringPayment, *, csrf: Safe | None, done: str = "
         base = path("subscriptions", recurring.reference)
         if recurring.cancel_requested_at is None:
             reason = text_input(
-                "reason", "Reason (shown to the player's webhooks)", hint="Cancelled by the store"
+                "reason", "Reason (sent with the webhook event)", hint="Cancelled by the store"
             )
             parts.append(
                 post_form(
