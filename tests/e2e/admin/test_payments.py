@@ -22,7 +22,8 @@ def buy_vip(local_stack: dict[str, Any], return_site: ReturnSite, browser: Brows
     host = base.split("/api/")[0]
     complete_url = return_site.url("/thanks")
     with httpx.Client(timeout=10) as http:
-        ident = http.post(f"{base}/baskets", json={"complete_url": complete_url}).json()["data"]["ident"]
+        basket = {"complete_url": complete_url, "complete_auto_redirect": True}
+        ident = http.post(f"{base}/baskets", json=basket).json()["data"]["ident"]
         added = http.post(f"{host}/api/baskets/{ident}/packages", json={"package_id": 1})
         assert added.status_code == 200, added.text
         checkout_link = added.json()["data"]["links"]["checkout"]
