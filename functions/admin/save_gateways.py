@@ -18,7 +18,7 @@ ROUTE = Route(
     WRITE | {Access.WEBHOOK_KEY, Access.GATEWAY_KEY},
     "Save the payment gateways",
     html=True,
-    timeout_seconds=30,  # the catalog's export and import
+    timeout_seconds=29,  # the catalog's export and import
 )
 
 
