@@ -15,7 +15,7 @@ import secrets
 import uuid
 import zlib
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
 
 from webstore.errors import NotFound
 
@@ -259,9 +259,22 @@ def webhook_sk(endpoint_id: int) -> str:
 WEBHOOK_ATTEMPT_PREFIX = "WHATTEMPT#"
 
 
+WEBHOOK_CLAIM_PREFIX = "WHDELIVERY#"
+
+
 def webhook_claim_sk(event_id: str, endpoint_id: int) -> str:
     """One event's delivery to one endpoint: the claim while posting, `delivered` after a 2xx."""
-    return f"WHDELIVERY#{event_id}#{endpoint_id:010d}"
+    return f"{WEBHOOK_CLAIM_PREFIX}{event_id}#{endpoint_id:010d}"
+
+
+def webhook_log_gsi1pk(account_id: int, endpoint_id: int) -> str:
+    """GSI1 partition of one endpoint's deliveries (the claim items), for the panel's delivery log."""
+    return f"WHLOG#{account_id}#{endpoint_id:010d}"
+
+
+def webhook_log_gsi1sk(first_attempt: datetime, event_id: str) -> str:
+    """A delivery in its endpoint's log: ordered by its first attempt (newest first when read back)."""
+    return f"{first_attempt.strftime('%Y%m%dT%H%M%S.%fZ')}#{event_id}"
 
 
 def webhook_attempt_sk(at: datetime, event_id: str, endpoint_id: int, attempt: int) -> str:
@@ -339,6 +352,22 @@ def due_range(after_sk: str | None) -> tuple[str, str]:
     """The due-player SKs after `after_sk` (a cycle's cursor), or all of them."""
     lower = after_sk + "!" if after_sk else DUE_PREFIX  # "!" sorts right after the cursor itself
     return lower, DUE_PREFIX + "~"
+
+
+def queued_for_player_gsi1pk(account_id: int, username_id: int) -> str:
+    """GSI1 partition of one player's waiting commands on every server of a store (the panel's
+    queue by player; GSI1SK: `queued_for_player_gsi1sk`)."""
+    return f"QPLAYER#{account_id}#{_n(username_id)}"
+
+
+def queued_for_player_gsi1sk(server_id: int, command_id: int) -> str:
+    return f"{_n(server_id)}#{_n(command_id)}"
+
+
+def queue_resend_sk(request_id: str) -> str:
+    """A panel resend request that was carried out (account partition, expiring): a form posted
+    twice queues its commands once."""
+    return f"QRESEND#{request_id}"
 
 
 def online_commands_prefix(username_id: int) -> str:
@@ -469,3 +498,37 @@ def schedule_sk(due: str, kind: str, account_id: int, reference: str) -> str:
 def schedule_due_range(now: str) -> tuple[str, str]:
     """The SKs of everything due at or before `now` (a `schedule_moment`)."""
     return "0", f"{now}#~"
+
+
+# --- GSI2: payments by status and time, subscriptions by age (the panel's searches) ---
+
+
+def payments_of_status(account_id: int, status: str) -> str:
+    """GSI2 partition of one store's payments in one status (GSI2SK: `payment_time_gsi2sk`);
+    a status change moves the payment to its new status's partition in the same update."""
+    return f"PAYSTATUS#{account_id}#{status}"
+
+
+def payment_time_gsi2sk(created_at: datetime, payment_id: int) -> str:
+    """When a payment was made (UTC, µs), then its id: newest first is descending, a date range
+    is one BETWEEN, and two payments of the same instant still differ."""
+    return f"{created_at.astimezone(UTC).strftime('%Y%m%dT%H%M%S.%fZ')}#{_n(payment_id)}"
+
+
+def day_start_gsi2sk(day: str) -> str:
+    """The lowest `payment_time_gsi2sk` of a UTC day (`YYYYMMDD`)."""
+    return f"{day}T"
+
+
+def day_end_gsi2sk(day: str) -> str:
+    """Past the highest `payment_time_gsi2sk` of a UTC day (`YYYYMMDD`)."""
+    return f"{day}T~"
+
+
+def recurring_of_account(account_id: int) -> str:
+    """GSI2 partition of one store's recurring payments (GSI2SK: their first payment's id)."""
+    return f"RECURRINGS#{account_id}"
+
+
+def recurring_gsi2sk(initial_payment_id: int) -> str:
+    return _n(initial_payment_id)

@@ -8,11 +8,12 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 
 from webstore import keys
-from webstore.catalog import Coupon, CreatorCode, GiftCard, Server, WebhookEndpoint
+from webstore.catalog import Coupon, CreatorCode, GiftCard, WebhookEndpoint
 from webstore.db import ConditionFailed, Item, Table, Transaction, from_item, start_read, to_item
 from webstore.errors import Conflict, NotFound
 from webstore.repo.sequences import IdAllocation, SequenceRepository
 from webstore.secret_box import SecretBox
+from webstore.servers import Server
 
 
 @dataclass(frozen=True)
@@ -59,8 +60,10 @@ class AccountRepository:
 
     # --- servers and their secrets ---
 
-    def server(self, account_id: int, server_id: int) -> Server | None:
-        item = self.table.get(keys.key(keys.account_pk(account_id), keys.server_sk(server_id)))
+    def server(self, account_id: int, server_id: int, *, consistent: bool = False) -> Server | None:
+        item = self.table.get(
+            keys.key(keys.account_pk(account_id), keys.server_sk(server_id)), consistent=consistent
+        )
         return from_item(Server, item) if item else None
 
     def servers(self, account_id: int) -> dict[int, Server]:
