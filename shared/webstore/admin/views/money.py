@@ -53,7 +53,7 @@ def table(headings: list[str], body: Safe, *, empty: str) -> Safe:
         return fill(Template('<p class="empty">$empty</p>'), empty=empty)
     head = "".join(f'<th scope="col">{escape(h)}</th>' for h in headings)
     return Safe(
-        f'<div class="table"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+        f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
     )
 
 
