@@ -15,6 +15,7 @@ from webstore.payments.gateway_refunds import refund_at_processor
 from webstore.payments.recording import run_pending_chunks
 from webstore.payments.status import TRANSITIONS, PaymentStatus, transition
 from webstore.repo import Transaction, start_read
+from webstore.repo.daily_stats import DailyStatsRepository
 from webstore.repo.payments import PaymentNote, PaymentRecord, PaymentRepository
 from webstore.repo.players import PlayerRepository
 from webstore.repo.queue import QueuedCommand, QueueRepository
@@ -94,6 +95,7 @@ def change_payment(
             new_plan,
             fails=Conflict("The payment changed meanwhile; read it again and retry"),
         )
+        DailyStatsRepository.add_status_change(tx, payment, updated, now)
         for counter_change in planning.counter_changes(payment, updated):
             if counter_change.new_owner:
                 assert new_owner is not None

@@ -35,6 +35,7 @@ from webstore.payments.order import Order
 from webstore.recurring import RecurringPayment
 from webstore.repo import Contention, Transaction
 from webstore.repo.checkout_attempts import CheckoutAttemptRepository
+from webstore.repo.daily_stats import DailyStatsRepository
 from webstore.repo.payment_effects import EffectKeys, EffectReads, PaymentEffectsRepository
 from webstore.repo.payments import PaymentLine, PaymentRecord, PaymentRepository
 from webstore.repo.player_tiers import PlayerTierRepository
@@ -251,6 +252,7 @@ class _Recording:
         spent = reads.spent_before + payment.amount
         stats = planning.stats_after(reads.stats, payment, self.buyer, spent, self.now)
         effects.add_stats(tx, self.a, stats, reads.stats_version)
+        DailyStatsRepository.add_payment(tx, payment)
         effects.add_spend(tx, self.a, month, self.buyer.id, reads.spent_before, spent)
         counters: dict[str, int | Decimal] = {"payments": 1, f"total_{payment.currency}": payment.amount}
         PlayerRepository.add_player(
