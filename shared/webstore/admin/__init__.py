@@ -1,0 +1,1 @@
+"""The owner's control panel (issue 16): its use cases, HTTP-free (docs/panel.md)."""
