@@ -23,7 +23,7 @@ its days, whatever the store sells. Dynamic packages (priced per basket) count i
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from decimal import Decimal
@@ -142,6 +142,19 @@ class DailyStatsRepository:
         adds = status_change_counters(before, after)
         if adds:
             _add_counters(tx, before.account_id, utc_day(now), adds, {})
+
+    @staticmethod
+    def day_item(account_id: int, day: date, payments: Iterable[PaymentRecord]) -> Item:
+        """The item recording `payments` (all of `day`, complete) one by one would leave: for
+        writing days in bulk (a backfill from stored payments, the benchmark's seed)."""
+        sums: dict[str, int | Decimal] = {}
+        names: dict[str, str] = {}
+        for payment in payments:
+            adds, package_names = payment_counters(payment)
+            for name, amount in adds.items():
+                sums[name] = sums.get(name, 0) + amount
+            names.update(package_names)
+        return {**day_key(account_id, day), "entity": ENTITY, "day": day.isoformat(), **sums, **names}
 
     @staticmethod
     def keys_of(account_id: int, days: list[date]) -> list[dict[str, str]]:
