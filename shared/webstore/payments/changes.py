@@ -24,8 +24,9 @@ from webstore.repo.store import StoreRepository
 from webstore.services import Services
 from webstore.subscriptions import endings
 
-# Room the status change's transaction keeps for its own actions (payment, players' counters)
-# beside the first chunk of commands.
+# Room the status change's transaction keeps for its own actions beside the first chunk of
+# commands: the payment, the players' counters and records (at most 4: an owner change), the
+# sequences and the day's figures (at most 7).
 _CHANGE_ACTIONS = 8
 # The statuses a change to queues commands for (every transition to them has a trigger).
 _QUEUEING = frozenset(new for (_, new), change in TRANSITIONS.items() if change.trigger is not None)
