@@ -201,3 +201,40 @@ def test_an_owner_sees_nothing_of_another_store(demo: DemoStore, other_store: Im
     assert [p.account_id for p in mine.recent_payments] == [1]
     assert mine.failed_deliveries == [] and len(theirs.failed_deliveries) == 1
     assert theirs.store_name == "Other Craft" != mine.store_name
+
+
+def test_a_fulfilment_resumed_after_a_crash_between_command_chunks_counts_once(
+    demo: DemoStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from webstore.payments import recording
+
+    services = get_services()
+    big = Order(
+        account_id=1,
+        idempotency_key="dash-big",
+        username="Steve",
+        lines=[OrderLine(package_id=20, quantity=80, paid_price=Decimal("159.20"))],
+        price_paid=Decimal("159.20"),
+        currency="USD",
+    )
+    real = recording.run_pending_chunks
+
+    def crash_before_the_remaining_chunks(*_: object) -> None:
+        monkeypatch.setattr(recording, "run_pending_chunks", real)  # only the first time
+        raise RuntimeError("instance died after the payment's transaction")
+
+    monkeypatch.setattr(recording, "run_pending_chunks", crash_before_the_remaining_chunks)
+    with time_machine.travel(NOW, tick=False):
+        with pytest.raises(RuntimeError):
+            fulfil(services, big)
+        payment = fulfil(services, big)  # the payment source retries: the rest of the chunks
+        assert len(payment.plans["purchase"]) >= 2
+        # A status and owner change at once: the change's largest transaction still commits.
+        changes.change_payment(services, 1, payment.transaction_id, "chargeback", "Alex")
+    figures = day(TODAY)
+    assert (figures.payments, figures.packages[20].count, figures.revenue["USD"]) == (
+        1,
+        80,
+        Decimal("159.20"),
+    )
+    assert (figures.chargebacks, figures.charged_back["USD"]) == (1, Decimal("159.20"))
