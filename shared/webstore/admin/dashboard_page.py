@@ -11,12 +11,22 @@ presentation attributes only.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from decimal import Decimal
 from string import Template
 from urllib.parse import quote
 
-from webstore.admin.dashboard import RANGES, Dashboard, DayPoint, MonthComparison, Totals
+from webstore.admin.dashboard import (
+    RANGES,
+    Dashboard,
+    DayPoint,
+    MonthComparison,
+    Totals,
+    dashboard,
+    parse_range,
+)
 from webstore.checkout.pages import money
+from webstore.services import Services
 from webstore.storefront.pages import Safe, fill
 
 TITLE = "Dashboard"
@@ -50,6 +60,12 @@ $months</section>
 <section aria-labelledby="failed-title"><h2 id="failed-title">Webhook deliveries failing</h2>$failed
 <p><a href="/webhooks">Webhooks and the delivery log</a></p></section>
 </div>""")
+
+
+def page_body(services: Services, account_id: int, now: datetime, days: str | None) -> Safe:
+    """The dashboard of `account_id` over the range the query asked for (`?days=`; 422 naming
+    `days` for another), rendered."""
+    return render(dashboard(services, account_id, now, parse_range(days)))
 
 
 def render(board: Dashboard) -> Safe:

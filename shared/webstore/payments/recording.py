@@ -9,8 +9,8 @@
    goal progress, tiers, store stats and the day's figures (webstore.repo.daily_stats), the
    player records, the payment (with its command plan), the first chunk of queued commands,
    and what it starts over time: the recurring payment of its subscription lines with its
-   first schedule item, and its timed packages' timers (webstore.subscriptions.fulfilment). A failed limit raises the Conflict its repository
-   named; contention re-reads.
+   first schedule item, and its timed packages' timers (webstore.subscriptions.fulfilment).
+   A failed limit raises the Conflict its repository named; contention re-reads.
 2. When the commands do not fit in that transaction, the rest follow in chunks of <= 100
    actions, each also advancing `chunks_done` on the payment with a condition, so a re-run
    continues where a crash stopped and never queues a chunk twice.
