@@ -170,21 +170,23 @@ class DailyStatsRepository:
 def _add_counters(
     tx: Transaction, account_id: int, day: date, adds: Mapping[str, int | Decimal], sets: Mapping[str, str]
 ) -> None:
+    """One UpdateItem action: ADD `adds`, SET `sets`. Placeholders are numbered (`#7`, `:7`) and
+    unspaced so that a payment of MAX_LINES packages stays well inside DynamoDB's 4 KB
+    expression limit (tests/unit/admin/test_dashboard.py)."""
     names: dict[str, str] = {}
-    values: dict[str, Any] = {":e": ENTITY, ":day": day.isoformat()}
-    added, set_parts = [], ["entity = :e", "#day = :day"]
-    names["#day"] = "day"
-    for index, (name, amount) in enumerate(adds.items()):
-        names[f"#a{index}"] = name
-        values[f":a{index}"] = amount
-        added.append(f"#a{index} :a{index}")
-    for index, (name, value) in enumerate(sets.items()):
-        names[f"#s{index}"] = name
-        values[f":s{index}"] = value
-        set_parts.append(f"#s{index} = :s{index}")
+    values: dict[str, Any] = {}
+    added, assigned = [], []
+    for name, amount in adds.items():
+        placeholder = str(len(names))
+        names["#" + placeholder], values[":" + placeholder] = name, amount
+        added.append(f"#{placeholder} :{placeholder}")
+    for name, value in {"entity": ENTITY, "day": day.isoformat(), **sets}.items():
+        placeholder = str(len(names))
+        names["#" + placeholder], values[":" + placeholder] = name, value
+        assigned.append(f"#{placeholder}=:{placeholder}")
     tx.update(
         day_key(account_id, day),
-        "ADD " + ", ".join(added) + " SET " + ", ".join(set_parts),
+        "ADD " + ",".join(added) + " SET " + ",".join(assigned),
         names=names,
         values=values,
     )

@@ -132,3 +132,41 @@ def test_a_payment_counts_each_package_once_however_many_lines_name_it() -> None
     stored = figures_of(date(2026, 3, 1), {**adds, **names, "entity": "day_stats", "day": "2026-03-01"})
     assert stored.payments == 1 and stored.revenue == {"EUR": Decimal("12")}
     assert stored.packages == {1: PackageDay("P1", 3, {"EUR": Decimal("10")})}
+
+
+def test_the_largest_payment_updates_its_day_within_the_expression_limit() -> None:
+    """A payment of MAX_LINES different packages: one action, its expression under 4 KB."""
+    from types import SimpleNamespace
+    from typing import cast
+
+    from webstore.db import Table, Transaction
+    from webstore.payments.order import MAX_LINES
+    from webstore.repo.daily_stats import DailyStatsRepository
+
+    lines = [
+        PaymentLine(
+            package_id=2_000_000_000 + n,
+            category_id=1,
+            name="x" * 100,
+            quantity=1000,
+            base_price=Decimal("999999.99"),
+            price=Decimal("999999999.99"),
+            username_id=1,
+            username="Steve",
+            uuid="u",
+        )  # fmt: skip
+        for n in range(MAX_LINES)
+    ]
+    payment = PaymentRecord.model_validate(
+        {
+            "id": 1, "transaction_id": "tbx-1-00000000", "account_id": 1, "amount": Decimal("1"),
+            "currency": "EUR", "gateway": "manual", "email": "", "username_id": 1, "username": "Steve",
+            "uuid": "u", "lines": lines, "idempotency_key": "k", "created_at": "2026-03-01T00:00:00+00:00",
+            "updated_at": "2026-03-01T00:00:00+00:00",
+        }
+    )  # fmt: skip
+    tx = Transaction(cast(Table, SimpleNamespace()))
+    DailyStatsRepository.add_payment(tx, payment)
+    [action] = tx.actions
+    expression = action.body["UpdateExpression"]
+    assert len(expression.encode()) < 4096 and expression.count("#") == 2 + 3 * MAX_LINES + 2
