@@ -154,7 +154,7 @@ def test_the_largest_payment_updates_its_day_within_the_expression_limit() -> No
             username_id=1,
             username="Steve",
             uuid="u",
-        )  # fmt: skip
+        )
         for n in range(MAX_LINES)
     ]
     payment = PaymentRecord.model_validate(
