@@ -37,25 +37,26 @@ PAYMENTS_COLOUR = "#1d6b32"
 GRID_COLOUR = "#d9dce1"
 
 _PAGE = Template("""<div class="dashboard">
+<h1>Dashboard</h1>
 <nav aria-label="Range"><p class="ranges">Show: $ranges</p></nav>
 $other_currencies
 <section aria-labelledby="range-title"><h2 id="range-title">Last $days days</h2>
-<dl class="figures">$range_figures</dl>
+<dl class="cards figures">$range_figures</dl>
 $revenue_chart
 $payments_chart
 <details><summary>Figures per day (table)</summary>
-<table><caption>Revenue and payments per day, last $days days</caption>
+<div class="scroll"><table><caption>Revenue and payments per day, last $days days</caption>
 <thead><tr><th scope="col">Day</th><th scope="col" class="n">Payments</th>
 <th scope="col" class="n">Revenue</th><th scope="col" class="n">Refunds</th>
 <th scope="col" class="n">Refunded</th></tr></thead>
-<tbody>$day_rows</tbody></table></details></section>
+<tbody>$day_rows</tbody></table></div></details></section>
 <section aria-labelledby="months-title"><h2 id="months-title">This month against last month</h2>
 $months</section>
 <section aria-labelledby="top-title"><h2 id="top-title">Top packages, last $days days</h2>$top</section>
 <section aria-labelledby="recent-title"><h2 id="recent-title">Recent payments</h2>$recent
 <p><a href="/payments">All payments</a></p></section>
 <section aria-labelledby="subs-title"><h2 id="subs-title">Active subscriptions</h2>
-<p class="big">$subscriptions</p>
+<p class="figure">$subscriptions</p>
 <p class="help">Subscriptions active or past due (a renewal being retried).</p></section>
 <section aria-labelledby="failed-title"><h2 id="failed-title">Webhook deliveries failing</h2>$failed
 <p><a href="/webhooks">Webhooks and the delivery log</a></p></section>
@@ -190,7 +191,9 @@ def _figures(totals: Totals, cash: Callable[[Decimal], str]) -> Safe:
         ("Chargebacks", f"{totals.chargebacks} ({cash(totals.charged_back)})"),
         ("Net", cash(totals.net)),
     ]
-    return Safe("".join(fill(Template("<div><dt>$k</dt><dd>$v</dd></div>"), k=k, v=v) for k, v in rows))
+    return Safe(
+        "".join(fill(Template('<div class="card"><dt>$k</dt><dd>$v</dd></div>'), k=k, v=v) for k, v in rows)
+    )
 
 
 def _day_rows(points: Sequence[DayPoint], cash: Callable[[Decimal], str]) -> Safe:
@@ -234,9 +237,10 @@ def _months(months: MonthComparison, cash: Callable[[Decimal], str]) -> Safe:
     return fill(
         Template(
             '<p class="trend">$trend against the same days of $last.</p>'
-            '<table><thead><tr><th scope="col">Period</th><th scope="col" class="n">Payments</th>'
+            '<div class="scroll"><table><thead><tr><th scope="col">Period</th>'
+            '<th scope="col" class="n">Payments</th>'
             '<th scope="col" class="n">Revenue</th><th scope="col" class="n">Net</th></tr></thead>'
-            "<tbody>$rows</tbody></table>"
+            "<tbody>$rows</tbody></table></div>"
         ),
         trend=trend,
         last=last_label,
@@ -253,8 +257,9 @@ def _top(board: Dashboard, cash: Callable[[Decimal], str]) -> Safe:
     )
     return fill(
         Template(
-            '<table><thead><tr><th scope="col">Package</th><th scope="col" class="n">Sold</th>'
-            '<th scope="col" class="n">Revenue</th></tr></thead><tbody>$rows</tbody></table>'
+            '<div class="scroll"><table><thead><tr><th scope="col">Package</th>'
+            '<th scope="col" class="n">Sold</th>'
+            '<th scope="col" class="n">Revenue</th></tr></thead><tbody>$rows</tbody></table></div>'
         ),
         rows=Safe(rows),
     )
@@ -282,9 +287,10 @@ def _recent(board: Dashboard, cash: Callable[[Decimal], str]) -> Safe:
     )
     return fill(
         Template(
-            '<table><thead><tr><th scope="col">Transaction</th><th scope="col">Player</th>'
+            '<div class="scroll"><table><thead><tr><th scope="col">Transaction</th>'
+            '<th scope="col">Player</th>'
             '<th scope="col">Packages</th><th scope="col" class="n">Amount</th><th scope="col">Status</th>'
-            '<th scope="col">When</th></tr></thead><tbody>$rows</tbody></table>'
+            '<th scope="col">When</th></tr></thead><tbody>$rows</tbody></table></div>'
         ),
         rows=Safe(rows),
     )
@@ -310,9 +316,9 @@ def _failed(board: Dashboard) -> Safe:
     more = "<p>More are failing than shown here.</p>" if board.more_failed_deliveries else ""
     return fill(
         Template(
-            '<table><thead><tr><th scope="col">Event</th><th scope="col">Endpoint</th>'
+            '<div class="scroll"><table><thead><tr><th scope="col">Event</th><th scope="col">Endpoint</th>'
             '<th scope="col" class="n">Attempts</th><th scope="col">Last error</th>'
-            '<th scope="col">Last failed</th></tr></thead><tbody>$rows</tbody></table>$more'
+            '<th scope="col">Last failed</th></tr></thead><tbody>$rows</tbody></table></div>$more'
         ),
         rows=Safe(rows),
         more=Safe(more),
