@@ -14,6 +14,7 @@ from enum import StrEnum
 class Interface(StrEnum):
     STOREFRONT = "storefront"
     OPERATOR = "operator"
+    ADMIN = "admin"
 
 
 class Access(StrEnum):
@@ -31,6 +32,9 @@ class Access(StrEnum):
     # nothing else of the table: a wrong server secret or checkout key is counted even on a
     # read-only route.
     SECRET_GUARD = "secret-guard:write"
+    # The stage key again, to sign and check the control panel's session cookies
+    # (webstore.admin.sessions): every admin function.
+    PANEL_KEY = "panel-key:read"
 
 
 READ = frozenset({Access.TABLE_READ})
@@ -44,6 +48,9 @@ WRITE_AND_PUBLISH = frozenset({Access.TABLE_READ, Access.TABLE_WRITE, Access.BUS
 INTERFACE_ACCESS: dict[Interface, frozenset[Access]] = {
     Interface.STOREFRONT: frozenset({Access.SECRET_GUARD}),
     Interface.OPERATOR: frozenset({Access.SECRET_GUARD}),
+    # Every panel page checks the signed session cookie (the stage key); the login counts wrong
+    # passwords with the same guard as the server secret.
+    Interface.ADMIN: frozenset({Access.SECRET_GUARD, Access.PANEL_KEY}),
 }
 
 

@@ -4,17 +4,24 @@ error path (a domain error is the common problem page, never a JSON body)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextvars import ContextVar
 from urllib.parse import parse_qs
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from functions.observability import logger
-from webstore.errors import DomainError
+from webstore.errors import DomainError, Throttled
 from webstore.storefront.pages import PageResult, content_security_policy, problem_page
 
 UNEXPECTED = "Something went wrong on our side; please try again in a moment."
 NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+
+# How a domain error becomes a page: the hosted pages' problem page, unless the interface's
+# dependencies set their own for the request (the control panel's, inside its shell's style).
+problem_renderer: ContextVar[Callable[[str, str], str]] = ContextVar(
+    "problem_renderer", default=lambda title, message: problem_page(title, message)
+)
 
 
 def html_page(text: str, *, status: int, csp: str) -> HTMLResponse:
@@ -47,13 +54,21 @@ def render(
 ) -> Response:
     """Run a hosted page's use case. `csp`: the route's policy (a result may bring its own);
     a domain error becomes the problem page titled `problem_title` (else the error's title)."""
+    retry_after: int | None = None
+    problem = problem_renderer.get()
     try:
         result = use_case()
     except DomainError as error:
-        result = PageResult(error.status, problem_page(problem_title or error.title, error.detail))
+        result = PageResult(error.status, problem(problem_title or error.title, error.detail))
+        retry_after = error.retry_after if isinstance(error, Throttled) else None
     except Exception:  # a player's browser shows a page, never a JSON body
         logger.exception("unhandled error on a hosted page")
-        result = PageResult(500, problem_page("Something went wrong", UNEXPECTED))
+        result = PageResult(500, problem("Something went wrong", UNEXPECTED))
     if result.redirect:
         return RedirectResponse(result.redirect, status_code=303, headers=NO_STORE)
-    return html_page(result.html, status=result.status, csp=result.csp or csp or content_security_policy())
+    response = html_page(
+        result.html, status=result.status, csp=result.csp or csp or content_security_policy()
+    )
+    if retry_after is not None:
+        response.headers["Retry-After"] = str(retry_after)
+    return response

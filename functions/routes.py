@@ -21,7 +21,11 @@ from pathlib import Path
 from functions.declarations import INTERFACE_ACCESS, Access, Consumer, Interface, Route
 from functions.runtime import Endpoint
 
-PACKAGES = {Interface.STOREFRONT: "functions.storefront", Interface.OPERATOR: "functions.operator"}
+PACKAGES = {
+    Interface.STOREFRONT: "functions.storefront",
+    Interface.OPERATOR: "functions.operator",
+    Interface.ADMIN: "functions.admin",
+}
 CONSUMERS_PACKAGE = "functions.events"
 
 

@@ -93,11 +93,37 @@ def operator_error(
     return JSONResponse({"error_code": status, "error_message": detail}, status_code=status)
 
 
+def admin_error(request: Request, status: int, title: str, detail: str, fields: Any = None) -> Response:
+    """The control panel's error page (HTML, never a JSON body); a missing session is the
+    sign-in page (303)."""
+    from functions.pages import NO_STORE, html_page
+    from webstore.admin.layout import problem
+
+    del fields
+    page = problem(title, detail)
+    return (
+        html_page(page, status=status, csp=page.policy or "")
+        if status != 303
+        else Response(status_code=303, headers={"Location": detail, **NO_STORE})
+    )
+
+
+def error_renderer(interface: Interface) -> Callable[..., Response]:
+    return {
+        Interface.STOREFRONT: storefront_error,
+        Interface.OPERATOR: operator_error,
+        Interface.ADMIN: admin_error,
+    }[interface]
+
+
 def _install_error_handlers(app: FastAPI, interface: Interface) -> None:
-    render = storefront_error if interface is Interface.STOREFRONT else operator_error
+    render = error_renderer(interface)
 
     @app.exception_handler(DomainError)
     async def domain_error(request: Request, error: DomainError) -> Response:
+        location = getattr(error, "location", None)
+        if interface is Interface.ADMIN and isinstance(location, str):  # sign in first
+            return admin_error(request, 303, "See other", location)
         fields = [{"field": error.field, "message": error.detail}] if error.field else None
         response = render(request, error.status, error.title, error.detail, fields)
         if isinstance(error, Throttled) or getattr(error, "retry_after", None):  # 429, 503
@@ -158,7 +184,7 @@ class RequestHygiene:
         length = dict(scope.get("headers") or []).get(b"content-length")
         if length is not None and length.isascii() and length.isdigit() and int(length) > limit:
             request = Request(scope)
-            render = storefront_error if self.interface is Interface.STOREFRONT else operator_error
+            render = error_renderer(self.interface)
             response = render(request, 413, "Payload too large", self._too_large(limit))
             await response(scope, receive, send)
             return
@@ -216,6 +242,7 @@ class RequestHygiene:
 TITLES = {
     Interface.STOREFRONT: ("Webstore storefront interface", "2.1.0"),
     Interface.OPERATOR: ("Webstore operator interface", "1.0.0"),
+    Interface.ADMIN: ("Webstore control panel", "1.0.0"),
 }
 
 

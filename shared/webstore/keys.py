@@ -410,6 +410,19 @@ def payments_of_player(account_id: int, username_id: int) -> str:
 PLAYER_GSI1SK = "~PLAYER"
 
 
+def staff_sk(staff_id: str) -> str:
+    """A control-panel staff member in its store's account partition (`ACCOUNT#a`)."""
+    return f"STAFF#{staff_id}"
+
+
+STAFF_PREFIX = "STAFF#"
+
+
+def staff_email_key(email: str) -> dict[str, str]:
+    """Which store and staff member an e-mail address signs in as (one address, one account)."""
+    return {"PK": f"STAFFEMAIL#{email.strip().lower()}", "SK": "STAFFEMAIL"}
+
+
 def throttle_prefix(scope: str) -> str:
     """The PK prefix of one scope's throttle marks (IAM can grant writes under it alone)."""
     return f"THROTTLE#{scope}#"

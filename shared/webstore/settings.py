@@ -65,6 +65,13 @@ class Settings(BaseModel):
     secret_failures_allowed: int = 20
     secret_failure_window_seconds: int = 300
     max_body_bytes: int = 65_536
+    # The control panel (docs/panel.md, "Security model"): its public base URL (links in the
+    # serve output; optional), how long a staff session lasts, and the memory argon2id uses per
+    # password hash (KiB; 64 MiB by default, as argon2-cffi's RFC 9106 low-memory profile; the
+    # tests set a small value so a login costs milliseconds — never lower it in a deployment).
+    admin_url: str = ""
+    admin_session_hours: int = Field(default=12, ge=1, le=24 * 30)
+    password_hash_memory_kib: int = Field(default=65_536, ge=64)
     # The key that seals webhook signing secrets in the table (webstore.secret_box): the name of
     # a Secrets Manager secret (AWS: the stack sets it for the functions that need it), or the
     # key material itself (the local stack and tests; never set in AWS).

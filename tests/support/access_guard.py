@@ -125,7 +125,7 @@ class GuardedSecretBox:
     """The sealing key under the guard: opening a sealed secret (a webhook signing secret, a
     store's Stripe keys) needs the key's access, as the stack grants Secrets Manager reads."""
 
-    KEY_ACCESS = frozenset({Access.WEBHOOK_KEY, Access.GATEWAY_KEY})
+    KEY_ACCESS = frozenset({Access.WEBHOOK_KEY, Access.GATEWAY_KEY, Access.PANEL_KEY})
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
@@ -139,6 +139,17 @@ class GuardedSecretBox:
                 {"Error": {"Code": "AccessDeniedException", "Message": problem}}, "GetSecretValue"
             )
         return str(self.inner.open(sealed))
+
+    def mac(self, purpose: str, message: str) -> bytes:
+        """A MAC is made with the key too (signed links, the panel's session cookies)."""
+        invocation = _current.get()
+        if invocation is not None and not invocation.access & self.KEY_ACCESS:
+            problem = f"made a {purpose} MAC without the sealing key's access"
+            invocation.refuse(problem)
+            raise ClientError(
+                {"Error": {"Code": "AccessDeniedException", "Message": problem}}, "GetSecretValue"
+            )
+        return bytes(self.inner.mac(purpose, message))
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)

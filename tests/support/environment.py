@@ -20,6 +20,8 @@ TEST_ENVIRONMENT = {
     "WEBSTORE_WEBHOOK_KEY": "test-webhook-sealing-key",
     "WEBSTORE_STOREFRONT_URL": "https://shop.test",
     "WEBSTORE_OPERATOR_URL": "https://plugin.test",
+    # argon2id with 1 MiB: a staff sign-in costs milliseconds in tests (64 MiB deployed).
+    "WEBSTORE_PASSWORD_HASH_MEMORY_KIB": "1024",
     "POWERTOOLS_TRACE_DISABLED": "true",
     "POWERTOOLS_METRICS_NAMESPACE": "webstore-tests",
     "POWERTOOLS_SERVICE_NAME": "webstore-tests",

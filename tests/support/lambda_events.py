@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
@@ -76,6 +76,8 @@ class Response:
     status: int
     headers: dict[str, str]
     body: str
+    # `Set-Cookie` values (API Gateway v2 carries them apart from the headers).
+    cookies: list[str] = field(default_factory=list)
 
     def json(self) -> Any:
         return json.loads(self.body)
@@ -87,4 +89,4 @@ class Response:
         if result.get("isBase64Encoded"):
             body = base64.b64decode(body).decode()
         headers = {k.lower(): v for k, v in (result.get("headers") or {}).items()}
-        return cls(result["statusCode"], headers, body)
+        return cls(result["statusCode"], headers, body, list(result.get("cookies") or []))

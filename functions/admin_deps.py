@@ -1,0 +1,97 @@
+"""FastAPI dependencies of the control panel: the staff session, and a POST's form after its
+CSRF check.
+
+`StaffDep`: the signed session cookie → `StaffSession` (one GetItem on the member item). Without
+a valid session a GET goes to the sign-in page (303, then back), a POST too (its form is lost:
+the session ended while it was open). `FormDep`: the form fields of a POST whose `csrf` field is
+the session's token; otherwise the 403 page and nothing is done.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.responses import Response
+
+from functions.deps import ServicesDep
+from functions.pages import form_fields, problem_renderer
+from webstore.admin.layout import login_location, problem
+from webstore.admin.sessions import (
+    COOKIE_NAME,
+    CsrfRefused,
+    SessionCookie,
+    SignInRequired,
+    StaffSession,
+    check,
+    csrf_matches,
+)
+
+# A panel form may carry more fields than a hosted page's (a package with its commands).
+MAX_FORM_FIELDS = 400
+
+
+def _panel_problem(title: str, message: str) -> str:
+    return problem(title, message)
+
+
+async def panel_pages() -> None:
+    """Domain errors of this request render as the panel's error page (functions.pages.render)."""
+    problem_renderer.set(_panel_problem)
+
+
+PanelPagesDep = Annotated[None, Depends(panel_pages)]
+
+
+async def staff_session(request: Request, svc: ServicesDep, _pages: PanelPagesDep) -> StaffSession:
+    session = check(svc, request.cookies.get(COOKIE_NAME), svc.now())
+    if session is None:
+        here = request.url.path if request.method == "GET" else request.headers.get("hx-current-url", "/")
+        if request.method == "GET" and request.url.query:
+            here = f"{here}?{request.url.query}"
+        raise SignInRequired(login_location(_path_of(here)))
+    return session
+
+
+def _path_of(url: str) -> str:
+    """The path (and query) of a same-origin URL htmx reports; a path stays as it is."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    return f"{parts.path}?{parts.query}" if parts.query else parts.path or "/"
+
+
+StaffDep = Annotated[StaffSession, Depends(staff_session)]
+
+
+async def checked_form(request: Request, session: StaffDep) -> dict[str, str]:
+    form = await form_fields(request, MAX_FORM_FIELDS)
+    if not csrf_matches(session, form.pop("csrf", None)):
+        raise CsrfRefused()
+    return form
+
+
+FormDep = Annotated[dict[str, str], Depends(checked_form)]
+
+
+def _secure(request: Request) -> bool:
+    """HTTPS as the browser sees it (API Gateway terminates TLS and says so in the header)."""
+    forwarded = request.headers.get("x-forwarded-proto", "")
+    return request.url.scheme == "https" or forwarded.split(",")[0].strip() == "https"
+
+
+def set_session_cookie(request: Request, response: Response, cookie: SessionCookie) -> None:
+    """HttpOnly, SameSite=Lax, Secure over https, for the whole panel, expiring with the session."""
+    response.set_cookie(
+        COOKIE_NAME,
+        cookie.value,
+        max_age=cookie.max_age,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=_secure(request),
+    )
+
+
+def clear_session_cookie(request: Request, response: Response) -> None:
+    response.delete_cookie(COOKIE_NAME, path="/", httponly=True, samesite="lax", secure=_secure(request))

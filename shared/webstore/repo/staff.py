@@ -1,0 +1,178 @@
+"""Control-panel staff: `ACCOUNT#a`/`STAFF#{id}` (the member: role, password hash, session
+version, optional sealed TOTP secret) and `STAFFEMAIL#{email}`/`STAFFEMAIL` (the sign-in
+lookup: which account and member an address is).
+
+The two are written together (a transaction), so an address belongs to one member of one store
+at a time. A session is checked by one GetItem on the member item (`member`): its
+`session_version` must match the cookie's, so bumping it (logout, password change, removal)
+ends every session of that member.
+"""
+
+from __future__ import annotations
+
+from contextlib import suppress
+from dataclasses import dataclass
+from datetime import datetime
+
+from webstore import keys
+from webstore.admin.roles import Role
+from webstore.db import ConditionFailed, Item, Table, Transaction
+from webstore.errors import Conflict, NotFound
+
+
+@dataclass(frozen=True)
+class StaffMember:
+    account_id: int
+    staff_id: str
+    email: str
+    role: Role
+    password_hash: str
+    session_version: int
+    created_at: datetime
+    # The TOTP secret, sealed with the stage key (webstore.secret_box); None: no second factor.
+    totp_sealed: str | None = None
+
+
+@dataclass(frozen=True)
+class StaffLogin:
+    """What an address signs in as (the lookup item)."""
+
+    account_id: int
+    staff_id: str
+
+
+def _member(item: Item) -> StaffMember:
+    return StaffMember(
+        account_id=int(item["account_id"]),
+        staff_id=str(item["staff_id"]),
+        email=str(item["email"]),
+        role=Role(str(item["role"])),
+        password_hash=str(item["password_hash"]),
+        session_version=int(item["session_version"]),
+        created_at=datetime.fromisoformat(str(item["created_at"])),
+        totp_sealed=str(item["totp_sealed"]) if item.get("totp_sealed") else None,
+    )
+
+
+def normal_email(email: str) -> str:
+    return email.strip().lower()
+
+
+class StaffRepository:
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    @staticmethod
+    def member_key(account_id: int, staff_id: str) -> dict[str, str]:
+        return keys.key(keys.account_pk(account_id), keys.staff_sk(staff_id))
+
+    def member(self, account_id: int, staff_id: str) -> StaffMember | None:
+        """One GetItem (strongly consistent: a logout or removal must take effect at once)."""
+        item = self.table.get(self.member_key(account_id, staff_id), consistent=True)
+        return _member(item) if item else None
+
+    def login_of(self, email: str) -> StaffLogin | None:
+        """Which member an address signs in as: one GetItem."""
+        item = self.table.get(keys.staff_email_key(normal_email(email)), consistent=True)
+        return StaffLogin(int(item["account_id"]), str(item["staff_id"])) if item else None
+
+    def members(self, account_id: int, limit: int = 200) -> list[StaffMember]:
+        """The store's staff (a store has a handful): one Query."""
+        items, _ = self.table.query(keys.account_pk(account_id), sk_prefix=keys.STAFF_PREFIX, limit=limit)
+        return sorted((_member(i) for i in items), key=lambda m: (m.created_at, m.email))
+
+    def add(self, member: StaffMember) -> None:
+        """The member and its address's lookup, together; Conflict when the address is taken."""
+        tx = Transaction(self.table)
+        email = normal_email(member.email)
+        tx.put(
+            {
+                **keys.staff_email_key(email),
+                "entity": "staff_email",
+                "account_id": member.account_id,
+                "staff_id": member.staff_id,
+            },
+            condition="attribute_not_exists(PK)",
+            fails=Conflict(f"{email} already has a staff account", field="email"),
+        )
+        item: dict[str, object] = {
+            **self.member_key(member.account_id, member.staff_id),
+            "entity": "staff",
+            "account_id": member.account_id,
+            "staff_id": member.staff_id,
+            "email": email,
+            "role": member.role.value,
+            "password_hash": member.password_hash,
+            "session_version": member.session_version,
+            "created_at": member.created_at.isoformat(),
+        }
+        if member.totp_sealed:
+            item["totp_sealed"] = member.totp_sealed
+        tx.put(item, condition="attribute_not_exists(PK)", fails=Conflict("That staff id is taken"))
+        tx.commit()
+
+    def bump_session_version(self, account_id: int, staff_id: str, expected: int) -> None:
+        """End every session of the member (logout): the version moves on, unless it already has."""
+        self.table.update(
+            self.member_key(account_id, staff_id),
+            "SET session_version = session_version + :one",
+            condition="attribute_exists(PK) AND session_version = :expected",
+            values={":one": 1, ":expected": expected},
+            fails=Conflict("The session had already ended"),
+        )
+
+    def set_password(self, account_id: int, staff_id: str, password_hash: str) -> None:
+        """A new password hash; every session ends with it."""
+        self.table.update(
+            self.member_key(account_id, staff_id),
+            "SET password_hash = :hash, session_version = session_version + :one",
+            condition="attribute_exists(PK)",
+            values={":hash": password_hash, ":one": 1},
+            fails=NotFound("No such staff member"),
+        )
+
+    def rehash(self, account_id: int, staff_id: str, old_hash: str, new_hash: str) -> None:
+        """Replace a hash made with older parameters (sessions stay); nothing if it changed."""
+        with suppress(ConditionFailed):
+            self.table.update(
+                self.member_key(account_id, staff_id),
+                "SET password_hash = :new",
+                condition="password_hash = :old",
+                values={":new": new_hash, ":old": old_hash},
+            )
+
+    def set_role(self, account_id: int, staff_id: str, role: Role) -> None:
+        """A new role: the member's next request has it (sessions read the role from here)."""
+        self.table.update(
+            self.member_key(account_id, staff_id),
+            "SET #role = :role",
+            condition="attribute_exists(PK)",
+            names={"#role": "role"},
+            values={":role": role.value},
+            fails=NotFound("No such staff member"),
+        )
+
+    def set_totp(self, account_id: int, staff_id: str, sealed: str | None) -> None:
+        """Enrol (a sealed secret) or drop (None) the second factor."""
+        if sealed is None:
+            expression, values = "REMOVE totp_sealed", None
+        else:
+            expression, values = "SET totp_sealed = :sealed", {":sealed": sealed}
+        self.table.update(
+            self.member_key(account_id, staff_id),
+            expression,
+            condition="attribute_exists(PK)",
+            values=values,
+            fails=NotFound("No such staff member"),
+        )
+
+    def remove(self, member: StaffMember) -> None:
+        """The member and its address's lookup, together (its sessions end: no item to match)."""
+        tx = Transaction(self.table)
+        tx.delete(
+            self.member_key(member.account_id, member.staff_id),
+            condition="attribute_exists(PK)",
+            fails=NotFound("No such staff member"),
+        )
+        tx.delete(keys.staff_email_key(member.email))
+        tx.commit()
