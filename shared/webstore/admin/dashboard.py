@@ -101,9 +101,9 @@ class Dashboard:
     range_totals: Totals
     months: MonthComparison
     top_packages: list[TopPackage]
-    recent_payments: list[PaymentRecord]
+    recent_payments: list[PaymentRecord] | None  # None: not for this member's role
     active_subscriptions: int
-    failed_deliveries: list[FailedDelivery]
+    failed_deliveries: list[FailedDelivery] | None  # None: not for this member's role
     more_failed_deliveries: bool  # more fail than are listed
     other_currencies: list[str] = field(default_factory=list)  # sold in, not shown (a currency change)
 
@@ -213,19 +213,32 @@ def other_currencies(figures: Iterable[DayFigures], currency: str) -> list[str]:
 # --- the use case -----------------------------------------------------------------------------
 
 
-def dashboard(services: Services, account_id: int, now: datetime, days: int = DEFAULT_RANGE) -> Dashboard:
+def dashboard(
+    services: Services,
+    account_id: int,
+    now: datetime,
+    days: int = DEFAULT_RANGE,
+    *,
+    payments: bool = True,
+    deliveries: bool = True,
+) -> Dashboard:
     """The dashboard of `account_id` as of `now` over the last `days` days (UTC): one round of
-    reads side by side (the days, counters and store by key; two bounded Queries)."""
+    reads side by side (the days, counters and store by key; two bounded Queries). `payments`,
+    `deliveries`: whether to show (and read) the recent payments, the failing deliveries."""
     if days not in RANGES:
         raise Invalid(f"days is one of {', '.join(map(str, RANGES))}", field="days")
     today = utc_day(now)
     wanted = days_to_read(today, days)
-    recent_read = start_read(PaymentRepository(services.table).latest, account_id, RECENT_PAYMENTS)
-    failed_read = start_read(
-        WebhookRepository(services.table, services.secrets).failed, account_id, FAILED_DELIVERIES + 1
+    recent_read = (
+        start_read(PaymentRepository(services.table).latest, account_id, RECENT_PAYMENTS)
+        if payments
+        else None
     )
+    webhooks = WebhookRepository(services.table, services.secrets)
+    failed_read = start_read(webhooks.failed, account_id, FAILED_DELIVERIES + 1) if deliveries else None
     items = DashboardRepository(services.table).read(account_id, wanted)
-    recent, failed = recent_read.result(), failed_read.result()
+    recent = recent_read.result() if recent_read else None
+    failed = failed_read.result() if failed_read else None
     if items.store is None:
         raise NotFound("Store not found")
     currency = items.store.currency
@@ -241,7 +254,7 @@ def dashboard(services: Services, account_id: int, now: datetime, days: int = DE
         top_packages=top_packages(shown, currency),
         recent_payments=recent,
         active_subscriptions=max(0, items.active_subscriptions),
-        failed_deliveries=failed[:FAILED_DELIVERIES],
-        more_failed_deliveries=len(failed) > FAILED_DELIVERIES,
+        failed_deliveries=failed[:FAILED_DELIVERIES] if failed is not None else None,
+        more_failed_deliveries=failed is not None and len(failed) > FAILED_DELIVERIES,
         other_currencies=other_currencies(shown, currency),
     )

@@ -1,4 +1,4 @@
-"""The dashboard page's body (the panel's `/`): HTTP-free, every value escaped (`fill`).
+"""The dashboard page (the panel's home, `/`): HTTP-free, every value escaped (`fill`).
 
 The chart is server-rendered inline SVG (no script): revenue and payments per day as bars,
 each with its figure as a tooltip (`<title>`), labelled for screen readers, and the same
@@ -11,7 +11,6 @@ presentation attributes only.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import datetime
 from decimal import Decimal
 from string import Template
 from urllib.parse import quote
@@ -25,9 +24,12 @@ from webstore.admin.dashboard import (
     dashboard,
     parse_range,
 )
+from webstore.admin.layout import panel_page
+from webstore.admin.roles import Capability, allowed, require
+from webstore.admin.sessions import StaffSession
 from webstore.checkout.pages import money
 from webstore.services import Services
-from webstore.storefront.pages import Safe, fill
+from webstore.storefront.pages import PageResult, Safe, fill
 
 TITLE = "Dashboard"
 CHART_WIDTH = 730  # SVG user units; the SVG scales to the page's width
@@ -53,20 +55,37 @@ $payments_chart
 <section aria-labelledby="months-title"><h2 id="months-title">This month against last month</h2>
 $months</section>
 <section aria-labelledby="top-title"><h2 id="top-title">Top packages, last $days days</h2>$top</section>
-<section aria-labelledby="recent-title"><h2 id="recent-title">Recent payments</h2>$recent
-<p><a href="/payments">All payments</a></p></section>
+$recent
 <section aria-labelledby="subs-title"><h2 id="subs-title">Active subscriptions</h2>
 <p class="figure">$subscriptions</p>
 <p class="help">Subscriptions active or past due (a renewal being retried).</p></section>
-<section aria-labelledby="failed-title"><h2 id="failed-title">Webhook deliveries failing</h2>$failed
-<p><a href="/webhooks">Webhooks and the delivery log</a></p></section>
+$failed
 </div>""")
+_RECENT = Template("""<section aria-labelledby="recent-title"><h2 id="recent-title">Recent payments</h2>$table
+<p><a href="/payments">All payments</a></p></section>""")
+_FAILED = Template("""<section aria-labelledby="failed-title">
+<h2 id="failed-title">Webhook deliveries failing</h2>$table
+<p><a href="/webhooks">Webhooks and the delivery log</a></p></section>""")
 
 
-def page_body(services: Services, account_id: int, now: datetime, days: str | None) -> Safe:
-    """The dashboard of `account_id` over the range the query asked for (`?days=`; 422 naming
-    `days` for another), rendered."""
-    return render(dashboard(services, account_id, now, parse_range(days)))
+def show(services: Services, session: StaffSession, days: str | None = None, done: str = "") -> PageResult:
+    """The panel's home page: the dashboard over the range the query asked for (`?days=`; 422
+    naming `days` for another). A role sees the recent payments and the failing deliveries only
+    if it may open their sections (the rest is the dashboard's own capability). Round trips:
+    the session's, then one round of reads side by side."""
+    require(session, Capability.DASHBOARD_READ)
+    board = dashboard(
+        services,
+        session.account_id,
+        services.now(),
+        parse_range(days),
+        payments=allowed(session.role, Capability.PAYMENTS_READ),
+        deliveries=allowed(session.role, Capability.WEBHOOKS_READ),
+    )
+    page = panel_page(
+        TITLE, render(board), session=session, section="dashboard", store=board.store_name, done=done
+    )
+    return PageResult(200, page)
 
 
 def render(board: Dashboard) -> Safe:
@@ -266,6 +285,12 @@ def _top(board: Dashboard, cash: Callable[[Decimal], str]) -> Safe:
 
 
 def _recent(board: Dashboard, cash: Callable[[Decimal], str]) -> Safe:
+    if board.recent_payments is None:
+        return Safe("")
+    return fill(_RECENT, table=_recent_table(board, cash))
+
+
+def _recent_table(board: Dashboard, cash: Callable[[Decimal], str]) -> Safe:
     if not board.recent_payments:
         return Safe('<p class="help">No payments yet.</p>')
     row = Template(
@@ -297,6 +322,12 @@ def _recent(board: Dashboard, cash: Callable[[Decimal], str]) -> Safe:
 
 
 def _failed(board: Dashboard) -> Safe:
+    if board.failed_deliveries is None:
+        return Safe("")
+    return fill(_FAILED, table=_failed_table(board))
+
+
+def _failed_table(board: Dashboard) -> Safe:
     if not board.failed_deliveries:
         return Safe('<p class="help">None: every webhook delivery went through.</p>')
     row = Template(
