@@ -1,24 +1,25 @@
-"""Dashboard scenarios for scripts/bench_round_trips.py: the dashboard of a store with 1,000
-and one with 50,000 payments over a year, at 30 and 365 days. The figures to compare: the same
-round trips and the same items read at both sizes (the dashboard reads days, not payments).
+"""Dashboard scenarios for scripts/bench_round_trips.py: the panel's home page (`GET /`) for a
+store with 1,000 and one with 50,000 payments over a year, at 30 and 365 days, signed in as the
+owner. The figures to compare: the same round trips and the same items read at both sizes (the
+dashboard reads days, not payments): the session's GetItem, then one round side by side.
 
 Seeded fast: payment items and their days' aggregates written with the repositories' item
-builders in batch writes (the 50,000-payment store takes a minute under moto).
-
-Until the panel's handler exists the scenario calls the use case (`webstore.admin.dashboard`)
-in place of a route (no session read: the page adds its one GetItem).
+builders in batch writes (the 50,000-payment store takes a minute or more under moto).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
+from functions.admin import get_dashboard
 from tests.support.demo import demo_catalog_data
 from webstore import keys
-from webstore.admin.dashboard import dashboard
+from webstore.admin import sessions
+from webstore.admin.roles import Role
+from webstore.admin.staff import create_member
 from webstore.catalog_import import import_catalog, parse_catalog
 from webstore.db import Table
 from webstore.repo.daily_stats import DailyStatsRepository, utc_day
@@ -26,6 +27,7 @@ from webstore.repo.payments import PaymentLine, PaymentRecord, PaymentRepository
 from webstore.services import get_services
 
 SIZES = {3: 1_000, 4: 50_000}  # account id -> payments
+PASSWORD = "bench owner passphrase"
 NOW = datetime.now(UTC).replace(hour=12, minute=0, second=0, microsecond=0)
 PACKAGES = ((10, "Diamond Sword", Decimal("2.50")), (11, "Named Cape", Decimal("4.99")))
 
@@ -62,20 +64,21 @@ def seed(table: Table, account_id: int, count: int) -> None:
 
 
 def setup(ctx: dict[str, Any]) -> None:
+    services = get_services()
+    cookies = {}
     for account_id, count in SIZES.items():
         seed(ctx["table"], account_id, count)
-
-
-def _use_case(account_id: int, days: int) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
-    def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-        dashboard(get_services(), account_id, NOW, days)
-        return {"statusCode": 200}
-
-    return handler
+        owner = create_member(
+            services, account_id, f"owner@bench{account_id}.test", Role.OWNER, NOW, PASSWORD
+        )
+        cookies[account_id] = sessions.issue(services, owner.member, datetime.now(UTC)).value
+    ctx["admin_dashboard"] = cookies
 
 
 def scenarios(ctx: dict[str, Any]) -> Iterator[tuple[str, Any, str, str, dict[str, Any]]]:
+    cookies = ctx["admin_dashboard"]
     for days in (30, 365):
         for account_id, count in SIZES.items():
-            label = f"admin dashboard use case ({days} d, {count:,} payments)"
-            yield label, _use_case(account_id, days), "GET", "/", {}
+            headers = {"cookie": f"{sessions.COOKIE_NAME}={cookies[account_id]}"}
+            label = f"admin dashboard ({days} d, {count:,} payments)"
+            yield label, get_dashboard.handler, "GET", "/", {"query": {"days": str(days)}, "headers": headers}
