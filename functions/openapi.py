@@ -148,6 +148,8 @@ def completed_document(
     """FastAPI's document with every operation's error responses (our body, in place of the
     default 422), its security requirement, the components they name, and its description,
     tags and examples."""
+    if interface is Interface.ADMIN:
+        return completed_panel_document(document, routes)
     error_name, error_components = error_schemas(interface)
     components = document.setdefault("components", {})
     schemas = components.setdefault("schemas", {})
@@ -188,4 +190,80 @@ def completed_document(
                 used_schemes.update(name for alternative in requirement for name in alternative)
     if used_schemes:
         components["securitySchemes"] = {name: SECURITY_SCHEMES[name] for name in sorted(used_schemes)}
+    return document
+
+
+# --- the control panel's document -----------------------------------------------------------
+
+PANEL_COOKIE = "panelSession"
+PANEL_ERRORS = {
+    "401": "Wrong email or password (the sign-in form again, with the message)",
+    "403": "The role may not do this, or the form's CSRF token is missing or wrong: nothing was done",
+    "404": "Not found",
+    "409": "Conflict: the state changed meanwhile, or it is already done",
+    "413": "The request body is too large",
+    "422": "Invalid form: the page again, naming the field at fault",
+    "429": "Too many failed sign-ins from this address; see `Retry-After`",
+    "500": "Unexpected error",
+}
+HTML = {"text/html": {"schema": {"type": "string"}}}
+
+
+def completed_panel_document(document: dict[str, Any], routes: Iterable[BaseRoute]) -> dict[str, Any]:
+    """The panel's document: pages answer HTML, forms post `application/x-www-form-urlencoded`
+    (with the session's `csrf` token) and answer 303 to the page that shows the result, and
+    every page but the sign-in reads the session cookie. Errors are HTML pages too."""
+    from functions.admin_deps import checked_form, staff_session
+    from webstore.admin.sessions import COOKIE_NAME
+
+    schemas = document.setdefault("components", {}).setdefault("schemas", {})
+    for unused in FASTAPI_VALIDATION_SCHEMAS:
+        schemas.pop(unused, None)
+    describe(document, routes, Interface.ADMIN)
+    reads: dict[tuple[str, str], set[Callable[..., Any]]] = {
+        (route.path_format, method.lower()): set(_calls(route.dependant))
+        for route in routes
+        if isinstance(route, APIRoute) and route.include_in_schema
+        for method in route.methods or ()
+    }
+    for path, item in document.get("paths", {}).items():
+        for method, operation in item.items():
+            calls = reads.get((path, method), set())
+            responses: dict[str, Any] = {}
+            if path.startswith("/static/"):
+                responses["200"] = {
+                    "description": "The file",
+                    "content": {"text/javascript": {"schema": {"type": "string"}}},
+                }
+            elif method == "post":
+                responses["303"] = {
+                    "description": "Done: to the page that shows the result (Post/Redirect/Get)"
+                }
+                responses["200"] = {"description": "The form again, with what to correct", "content": HTML}
+                fields = {"type": "object", "additionalProperties": {"type": "string"}}
+                if checked_form in calls:
+                    fields["properties"] = {
+                        "csrf": {"type": "string", "description": "The session's CSRF token"}
+                    }
+                    fields["required"] = ["csrf"]
+                operation["requestBody"] = {
+                    "required": True,
+                    "content": {"application/x-www-form-urlencoded": {"schema": fields}},
+                }
+            else:
+                responses["200"] = {"description": "The page", "content": HTML}
+            if staff_session in calls:
+                responses.setdefault("303", {"description": "No valid session: to the sign-in page"})
+                operation["security"] = [{PANEL_COOKIE: []}]
+            for status, description in PANEL_ERRORS.items():
+                responses[status] = {"description": description, "content": HTML}
+            operation["responses"] = dict(sorted(responses.items()))
+    document["components"]["securitySchemes"] = {
+        PANEL_COOKIE: {
+            "type": "apiKey",
+            "in": "cookie",
+            "name": COOKIE_NAME,
+            "description": "The signed session cookie `POST /login` sets (HttpOnly, SameSite=Lax)",
+        }
+    }
     return document

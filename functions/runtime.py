@@ -261,7 +261,9 @@ def build_app(interface: Interface, operations: Iterable[tuple[Route, Endpoint]]
                 else f"{route.operation_id}_{len(path)}",
                 summary=route.summary or None,
                 status_code=route.status_code,
-                include_in_schema=not route.html and path == route.path,
+                # Hosted pages stay out of the JSON interfaces' documents; the panel's document
+                # is its pages and forms.
+                include_in_schema=(not route.html or interface is Interface.ADMIN) and path == route.path,
                 response_model_exclude_none=False,
             )
     _complete_document(app, interface)

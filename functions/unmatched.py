@@ -26,3 +26,4 @@ storefront_handler = powertools_handler(
     lambda: interface_adapter(Interface.STOREFRONT), "storefrontUnmatched"
 )
 operator_handler = powertools_handler(lambda: interface_adapter(Interface.OPERATOR), "operatorUnmatched")
+admin_handler = powertools_handler(lambda: interface_adapter(Interface.ADMIN), "adminUnmatched")

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from infra.admin_command import add_admin_command, run_admin_command
 from infra.background_clock import DEFAULT_CLOCK_INTERVAL
 from infra.clock_command import add_clock_command, run_clock_command
 from infra.state import DEFAULT_STATE_DIR, write_private
@@ -25,10 +26,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="webstore", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
 
-    serve = commands.add_parser("serve", help="run both interfaces locally with the demo store")
+    serve = commands.add_parser(
+        "serve", help="run the storefront, operator and control panel locally with the demo store"
+    )
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--storefront-port", type=int, default=8080)
     serve.add_argument("--operator-port", type=int, default=8081)
+    serve.add_argument("--admin-port", type=int, default=8082, help="the control panel's port")
     serve.add_argument("--table", default="webstore", help="table name (created if missing)")
     serve.add_argument("--dynamodb-endpoint", help="a real DynamoDB endpoint instead of the embedded one")
     serve.add_argument("--region", default="us-east-1")
@@ -96,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         help="the storefront's public URL (the stack's output), to print the Stripe webhook URL in full",
     )
     add_clock_command(commands)
+    add_admin_command(commands)
 
     importer.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
 
@@ -139,6 +144,7 @@ def main(argv: list[str] | None = None) -> int:
                 host=args.host,
                 storefront_port=args.storefront_port,
                 operator_port=args.operator_port,
+                admin_port=args.admin_port,
                 table_name=args.table,
                 dynamodb_endpoint=args.dynamodb_endpoint,
                 region=args.region,
@@ -157,6 +163,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     if args.command == "clock":
         return run_clock_command(args)
+    if args.command == "admin":
+        return run_admin_command(args)
     command = export_command if args.command == "export" else import_command
     try:
         return command(args)

@@ -1,4 +1,5 @@
-"""The local stack: both interfaces in one process, an embedded DynamoDB, an in-process bus.
+"""The local stack: the three interfaces (storefront, operator, control panel) in one process, an
+embedded DynamoDB, an in-process bus.
 
 The same routes as in AWS (the route table), the same domain code, the same table shape.
 """
@@ -49,6 +50,7 @@ class LocalConfig:
     host: str = "127.0.0.1"
     storefront_port: int = 8080
     operator_port: int = 8081
+    admin_port: int = 8082
     table_name: str = "webstore"
     dynamodb_endpoint: str | None = None  # None: embedded (moto, in process)
     region: str = "us-east-1"
@@ -95,6 +97,7 @@ def configure_environment(config: LocalConfig) -> None:
             "WEBSTORE_EVENTS": "local",
             "WEBSTORE_STOREFRONT_URL": f"http://{config.host}:{config.storefront_port}",
             "WEBSTORE_OPERATOR_URL": f"http://{config.host}:{config.operator_port}",
+            "WEBSTORE_ADMIN_URL": admin_url(config),
             "WEBSTORE_ALLOW_PRIVATE_WEBHOOKS": "true",
             "POWERTOOLS_TRACE_DISABLED": "true",
             "POWERTOOLS_METRICS_NAMESPACE": "webstore-local",
@@ -191,20 +194,35 @@ def bind(host: str, port: int, option: str) -> socket.socket:
 
 
 def bind_ports(config: LocalConfig) -> list[socket.socket]:
-    """The storefront's socket, then the operator's."""
-    storefront = bind(config.host, config.storefront_port, "--storefront-port")
+    """The storefront's socket, the operator's, then the control panel's."""
+    bound: list[socket.socket] = []
     try:
-        return [storefront, bind(config.host, config.operator_port, "--operator-port")]
+        for port, option in (
+            (config.storefront_port, "--storefront-port"),
+            (config.operator_port, "--operator-port"),
+            (config.admin_port, "--admin-port"),
+        ):
+            bound.append(bind(config.host, port, option))
     except PortBusy:
-        storefront.close()
+        for sock in bound:
+            sock.close()
         raise
+    return bound
+
+
+def admin_url(config: LocalConfig) -> str:
+    return f"http://{config.host}:{config.admin_port}"
 
 
 async def serve_forever(config: LocalConfig, sockets: list[socket.socket]) -> None:
     apps = [
         (ThreadedApp(with_cors(with_offline_docs(interface_app(interface)), interface, config)), port, sock)
         for (interface, port), sock in zip(
-            ((Interface.STOREFRONT, config.storefront_port), (Interface.OPERATOR, config.operator_port)),
+            (
+                (Interface.STOREFRONT, config.storefront_port),
+                (Interface.OPERATOR, config.operator_port),
+                (Interface.ADMIN, config.admin_port),
+            ),
             sockets,
             strict=True,
         )
@@ -259,6 +277,8 @@ def run(config: LocalConfig) -> int:
             added = add_webhooks(catalog, config.webhooks)
             result = import_catalog(table, catalog, pinned_webhooks={e.id for e in added})
             creds = credentials(config, catalog, result)
+            remembered = state.previous_credentials() if state else {}
+            creds.update(demo_owner(config, result.account_id, remembered.get("admin_password")))
             if state:
                 creds = state.remembered_credentials(creds)
                 print(
@@ -279,10 +299,39 @@ def run(config: LocalConfig) -> int:
             stack.callback(clock.stop)
         print(f"Storefront: http://{config.host}:{config.storefront_port}  (docs: /docs)", flush=True)
         print(f"Operator:   http://{config.host}:{config.operator_port}  (docs: /docs)", flush=True)
+        print(f"Panel:      {admin_url(config)}  (sign in with admin_email / admin_password)", flush=True)
         print("Ctrl-C stops.", flush=True)
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(serve_forever(config, sockets))
     return 0
+
+
+DEMO_OWNER_EMAIL = "owner@example.com"
+
+
+def demo_owner(config: LocalConfig, account_id: int, password: str | None) -> dict[str, str]:
+    """The control panel's owner of the imported store: `admin_url`, `admin_email` and
+    `admin_password`. Created on the first start; on a restart the owner restored from the state
+    directory keeps the password remembered there, and gets a new one if it was lost."""
+    from datetime import UTC, datetime
+
+    from webstore.admin import passwords, staff
+    from webstore.repo.staff import StaffRepository
+
+    services = services_module.get_services()
+    repo = StaffRepository(services.table)
+    memory = services.settings.password_hash_memory_kib
+    login = repo.login_of(DEMO_OWNER_EMAIL)
+    member = repo.member(login.account_id, login.staff_id) if login else None
+    if member is None:
+        if login is not None:  # a lookup whose member is gone: start the owner over
+            services.table.delete(keys.staff_email_key(DEMO_OWNER_EMAIL))
+        created = staff.create_owner(services, account_id, DEMO_OWNER_EMAIL, datetime.now(UTC), password)
+        password = created.password
+    elif password is None or not passwords.password_matches(password, member.password_hash, memory):
+        password = passwords.generate_password()
+        repo.set_password(member.account_id, member.staff_id, passwords.hash_password(password, memory))
+    return {"admin_url": admin_url(config), "admin_email": DEMO_OWNER_EMAIL, "admin_password": password}
 
 
 def add_webhooks(catalog: CatalogFile, webhooks: tuple[tuple[str, str | None], ...]) -> list[WebhookEntry]:
@@ -328,5 +377,6 @@ def tool_access(config: LocalConfig, endpoint: str) -> dict[str, Any]:
         "aws_secret_access_key": os.environ.get("AWS_SECRET_ACCESS_KEY", "local"),
         "storefront_url": f"http://{config.host}:{config.storefront_port}",
         "operator_url": f"http://{config.host}:{config.operator_port}",
+        "admin_url": admin_url(config),
         "webhook_key": os.environ.get("WEBSTORE_WEBHOOK_KEY"),
     }

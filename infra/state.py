@@ -69,6 +69,11 @@ class LocalState:
             write_private(path, secrets.token_urlsafe(32))
         return path.read_text().strip()
 
+    def previous_credentials(self) -> dict[str, Any]:
+        """What the last start saved (`credentials.json`), or nothing."""
+        path = self.directory / CREDENTIALS_FILE
+        return dict(json.loads(path.read_text())) if path.exists() else {}
+
     def remembered_credentials(self, creds: dict[str, Any]) -> dict[str, Any]:
         """`creds` with the keys an import kept (None: only their hashes are stored) filled in
         from the last start; saved for the next one."""

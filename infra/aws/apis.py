@@ -1,4 +1,5 @@
-"""The two HTTP APIs and, per interface, one Lambda function per operation of the route table.
+"""The three HTTP APIs (storefront, operator, the control panel) and, per interface, one Lambda
+function per operation of the route table.
 
 The APIs (stage, throttling, access logs, CORS, custom domain) live in the main stack; each
 interface's functions and routes live in a nested stack, so the route table can keep growing
@@ -70,7 +71,9 @@ class _Api:
 
 
 class Apis(Construct):
-    """Both interfaces' HTTP APIs with their `$default` stages; `*_url` are the public base URLs."""
+    """Each interface's HTTP API with its `$default` stage; `*_url` are the public base URLs. Only
+    the storefront answers CORS: the operator interface is called by game servers, the panel by
+    its own pages (same origin)."""
 
     def __init__(self, scope: Construct, id: str, *, config: StageConfig) -> None:
         super().__init__(scope, id)
@@ -95,9 +98,15 @@ class Apis(Construct):
             storefront.url,
         )
         self.operator, self.operator_stage, self.operator_url = operator.api, operator.stage, operator.url
+        admin = self._api(Interface.ADMIN, None, config.admin_throttle, config.admin_domain)
+        self.admin, self.admin_stage, self.admin_url = admin.api, admin.stage, admin.url
 
     def api(self, interface: Interface) -> apigwv2.HttpApi:
-        return self.storefront if interface is Interface.STOREFRONT else self.operator
+        return {
+            Interface.STOREFRONT: self.storefront,
+            Interface.OPERATOR: self.operator,
+            Interface.ADMIN: self.admin,
+        }[interface]
 
     def _api(
         self,

@@ -56,11 +56,14 @@ class StageConfig:
     production: bool
     storefront_domain: Domain | None
     operator_domain: Domain | None
+    admin_domain: Domain | None
     # Route 53 zone for alias records of the custom domains (no lookup: synth stays offline).
     hosted_zone_id: str | None
     hosted_zone_name: str | None
     storefront_throttle: Throttle
     operator_throttle: Throttle
+    # The control panel: staff browsers, a few requests per page.
+    admin_throttle: Throttle
     cors_origins: tuple[str, ...]
     alarm_email: str | None
     log_level: str
@@ -101,6 +104,7 @@ class StageConfig:
         # executions, well inside the default account concurrency of 1,000.
         storefront = (200, 400) if production else (20, 40)
         operator = (100, 200) if production else (10, 20)
+        admin = (20, 40) if production else (10, 20)
         sampling = PRODUCTION_TRACE_SAMPLING if production else STAGING_TRACE_SAMPLING
         rate = float(get("traceSamplingRate", sampling[1]))
         if not 0 <= rate <= 1:
@@ -110,6 +114,7 @@ class StageConfig:
             production=production,
             storefront_domain=domain("storefrontDomain"),
             operator_domain=domain("operatorDomain"),
+            admin_domain=domain("adminDomain"),
             hosted_zone_id=get("hostedZoneId"),
             hosted_zone_name=get("hostedZoneName"),
             storefront_throttle=Throttle(
@@ -118,6 +123,9 @@ class StageConfig:
             ),
             operator_throttle=Throttle(
                 int(get("operatorRateLimit", operator[0])), int(get("operatorBurstLimit", operator[1]))
+            ),
+            admin_throttle=Throttle(
+                int(get("adminRateLimit", admin[0])), int(get("adminBurstLimit", admin[1]))
             ),
             cors_origins=storefront_policy(get(CORS_CONTEXT_KEY)).allow_origins,
             alarm_email=get("alarmEmail"),

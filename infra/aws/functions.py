@@ -71,6 +71,7 @@ class Shared:
     storefront_url: str
     operator_url: str
     webhook_key: secretsmanager.ISecret
+    admin_url: str = ""
 
     def environment(self, service: str) -> dict[str, str]:
         return {
@@ -79,6 +80,7 @@ class Shared:
             "WEBSTORE_EVENTS": "eventbridge",
             "WEBSTORE_STOREFRONT_URL": self.storefront_url,
             "WEBSTORE_OPERATOR_URL": self.operator_url,
+            **({"WEBSTORE_ADMIN_URL": self.admin_url} if self.admin_url else {}),
             "WEBSTORE_REGION": Aws.REGION,
             # Production refuses the sandbox gateway unless a store opts in (webstore.gateway_settings).
             "WEBSTORE_PRODUCTION": "true" if self.config.production else "false",
@@ -160,7 +162,7 @@ class WebstoreFunction(Construct):
             )
         if Access.SECRET_GUARD in self.access and Access.TABLE_WRITE not in self.access:
             self.function.add_to_role_policy(secret_guard_statement(table_arn))
-        if Access.WEBHOOK_KEY in self.access or Access.GATEWAY_KEY in self.access:
+        if self.access & {Access.WEBHOOK_KEY, Access.GATEWAY_KEY, Access.PANEL_KEY}:
             # Its name in the environment; its value read at run time (Powertools, cached).
             self.function.add_environment("WEBSTORE_WEBHOOK_KEY_SECRET", shared.webhook_key.secret_arn)
             shared.webhook_key.grant_read(self.function)

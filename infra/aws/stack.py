@@ -22,14 +22,14 @@ from infra.aws.schedule import Clock
 
 
 class WebstoreStack(Stack):
-    """Table, bus, webhook pipeline, both APIs with a function per operation, alarms, dashboard.
+    """Table, bus, webhook pipeline, the three APIs with a function per operation, alarms, dashboard.
 
     Environment-agnostic (no account or region) so `cdk synth` runs offline with no credentials.
     """
 
     def __init__(self, scope: Construct, id: str, *, config: StageConfig, root: Path = bundling.ROOT) -> None:
         super().__init__(
-            scope, id, description=f"Webstore ({config.stage}): storefront and operator interfaces"
+            scope, id, description=f"Webstore ({config.stage}): storefront, operator and control panel"
         )
         self.config = config
         Tags.of(self).add("project", "webstore")
@@ -54,6 +54,7 @@ class WebstoreStack(Stack):
             bus=self.bus,
             storefront_url=self.apis.storefront_url,
             operator_url=self.apis.operator_url,
+            admin_url=self.apis.admin_url,
             webhook_key=self.data.webhook_key,
         )
         self.events = Events(self, "Events", shared=shared, bus=self.bus)
@@ -82,7 +83,11 @@ class WebstoreStack(Stack):
             "Observability",
             config=config,
             topic=self.alarm_topic,
-            apis={"Storefront": self.apis.storefront, "Operator": self.apis.operator},
+            apis={
+                "Storefront": self.apis.storefront,
+                "Operator": self.apis.operator,
+                "Admin": self.apis.admin,
+            },
             table=self.data.table,
             buffer=self.events.buffer,
             dead_letter_queues={
@@ -99,6 +104,7 @@ class WebstoreStack(Stack):
             self, "StorefrontUrl", value=self.apis.storefront_url, description="Storefront API base URL"
         )
         CfnOutput(self, "OperatorUrl", value=self.apis.operator_url, description="Operator API base URL")
+        CfnOutput(self, "AdminUrl", value=self.apis.admin_url, description="The control panel (sign in here)")
         CfnOutput(
             self, "TableName", value=self.data.table.table_name, description="for `webstore import --table`"
         )

@@ -30,7 +30,6 @@ from webstore.catalog import (
     PackageType,
     Page,
     Sale,
-    Server,
     Store,
     StoreProfile,
     WebhookEndpoint,
@@ -42,6 +41,7 @@ from webstore.repo.definitions import DefinitionRepository, ImportedDefinitions
 from webstore.repo.store import StoreRepository
 from webstore.repo.webhooks import WebhookRepository
 from webstore.secret_box import SealBroken, SecretBox, secret_box
+from webstore.servers import Server
 from webstore.settings import get_settings
 
 if TYPE_CHECKING:

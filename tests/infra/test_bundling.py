@@ -74,3 +74,10 @@ def test_layer_carries_exactly_the_runtime_dependencies(tmp_path: Path) -> None:
     with (root / "constraints.txt").open("a") as file:
         file.write("extra-package==1.0\n")
     assert bundling.layer_hash(root) != before
+
+
+def test_the_code_asset_carries_the_panels_static_assets() -> None:
+    """The panel serves its vendored htmx from the function's own code (no CDN at run time)."""
+    shipped = {target for _, target in bundling._source_files(bundling.ROOT)}
+    assert any(t.endswith("webstore/admin/static/htmx.min.js") for t in shipped), sorted(shipped)[:5]
+    assert any(t.endswith("webstore/admin/static/htmx.LICENSE") for t in shipped)

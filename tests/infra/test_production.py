@@ -18,6 +18,7 @@ def synth(route_table: tuple[Operation, ...]) -> Synthesized:
         stage="production",
         storefrontDomain="store-api.example.com",
         operatorDomain="plugin-api.example.com",
+        adminDomain="panel.example.com",
         certificateArn=CERTIFICATE,
         hostedZoneId="Z0000000000000",
         hostedZoneName="example.com",
@@ -43,9 +44,9 @@ def test_custom_domains_serve_the_apis_and_feed_the_settings(synth: Synthesized)
         d["Properties"]["DomainName"]
         for d in resources(synth.template, "AWS::ApiGatewayV2::DomainName").values()
     }
-    assert domains == {"store-api.example.com", "plugin-api.example.com"}
-    assert len(resources(synth.template, "AWS::ApiGatewayV2::ApiMapping")) == 2
-    assert len(resources(synth.template, "AWS::Route53::RecordSet")) == 2
+    assert domains == {"store-api.example.com", "plugin-api.example.com", "panel.example.com"}
+    assert len(resources(synth.template, "AWS::ApiGatewayV2::ApiMapping")) == 3
+    assert len(resources(synth.template, "AWS::Route53::RecordSet")) == 3
     for api in resources(synth.template, "AWS::ApiGatewayV2::Api").values():
         assert api["Properties"]["DisableExecuteApiEndpoint"] is True
     for template in synth.function_templates():
@@ -53,8 +54,10 @@ def test_custom_domains_serve_the_apis_and_feed_the_settings(synth: Synthesized)
             variables = function["Properties"]["Environment"]["Variables"]
             assert variables["WEBSTORE_STOREFRONT_URL"] == "https://store-api.example.com"
             assert variables["WEBSTORE_OPERATOR_URL"] == "https://plugin-api.example.com"
+            assert variables["WEBSTORE_ADMIN_URL"] == "https://panel.example.com"
     outputs = synth.template.to_json()["Outputs"]
     assert outputs["StorefrontUrl"]["Value"] == "https://store-api.example.com"
+    assert outputs["AdminUrl"]["Value"] == "https://panel.example.com"
 
 
 def test_snap_start_routes_invoke_the_published_alias(

@@ -19,7 +19,7 @@ from infra.aws.schedule import OVERDUE_ALARM_SECONDS, OVERDUE_METRIC, PARKED_MET
 from infra.cors import cdk_json_origins, storefront_policy
 from tests.support.cdk import Synthesized, synthesize
 from webstore import db
-from webstore.failure_guard import CHECKOUT_KEY, GUARD_KEY_PREFIXES, SERVER_SECRET
+from webstore.failure_guard import CHECKOUT_KEY, GUARD_KEY_PREFIXES, SERVER_SECRET, STAFF_LOGIN
 
 WRITE_ACTIONS = {*TABLE_WRITE_ACTIONS, "dynamodb:TransactWriteItems", "dynamodb:PartiQLInsert",
                  "dynamodb:PartiQLUpdate", "dynamodb:PartiQLDelete", "dynamodb:*"}  # fmt: skip
@@ -27,6 +27,10 @@ WRITE_ACTIONS = {*TABLE_WRITE_ACTIONS, "dynamodb:TransactWriteItems", "dynamodb:
 EVENT_CONSUMERS = {each.handler_path: each.consumer.access for each in consumers()}
 DISPATCH_HANDLER = consumer_of(Trigger.WEBHOOK_QUEUE).handler_path
 GUARD_CONDITION = {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": [f"{p}*" for p in GUARD_KEY_PREFIXES]}}
+
+# The accesses that read the stage key (Secrets Manager): sealed secrets, signed links, the
+# panel's session cookies.
+KEY_ACCESS = frozenset({Access.WEBHOOK_KEY, Access.GATEWAY_KEY, Access.PANEL_KEY})
 
 
 @pytest.fixture(scope="module")
@@ -83,6 +87,7 @@ def test_every_route_is_wired_to_its_own_function(
     api_ids = {
         Interface.STOREFRONT: {"Ref": logical_id(synth, synth.stack.apis.storefront)},
         Interface.OPERATOR: {"Ref": logical_id(synth, synth.stack.apis.operator)},
+        Interface.ADMIN: {"Ref": logical_id(synth, synth.stack.apis.admin)},
     }
     for operation in route_table:
         route = operation.route
@@ -144,7 +149,7 @@ def test_no_function_writes_unless_its_route_declares_it(
         actions = policy_actions(template, function)
         assert ("dynamodb:GetItem" in actions) == bool(access & {Access.TABLE_READ, Access.TABLE_WRITE})
         assert ("events:PutEvents" in actions) == (Access.BUS_PUT in access), handler
-        reads_key = bool(access & {Access.WEBHOOK_KEY, Access.GATEWAY_KEY})
+        reads_key = bool(access & KEY_ACCESS)
         assert ("secretsmanager:GetSecretValue" in actions) == reads_key, handler
         assert "dynamodb:Scan" not in actions, f"{handler} may scan"
         assert not any(a.endswith("*") for a in actions), f"{handler}: wildcard action"
@@ -179,7 +184,9 @@ def test_every_storefront_function_that_checks_basic_auth_may_count_wrong_checko
 ) -> None:
     """Issue 10, item 14: a wrong checkout key is counted even on a read-only route
     (getCategories with usernameId), under the checkout-key prefix and the secret guard's only."""
-    assert {SERVER_SECRET.key_prefix, CHECKOUT_KEY.key_prefix} == set(GUARD_KEY_PREFIXES)
+    assert {SERVER_SECRET.key_prefix, CHECKOUT_KEY.key_prefix, STAFF_LOGIN.key_prefix} == set(
+        GUARD_KEY_PREFIXES
+    )
     functions = functions_by_handler(synth)
     storefront = {
         op.route.operation_id: op.handler_path
@@ -234,16 +241,12 @@ def test_trace_sampling_covers_every_function_and_costs_less_than_the_requests(s
 def test_functions_share_runtime_layer_tracing_and_settings(
     synth: Synthesized, route_table: tuple[Operation, ...]
 ) -> None:
-    key_readers = {
-        handler
-        for handler, access in declared_access(route_table).items()
-        if access & {Access.WEBHOOK_KEY, Access.GATEWAY_KEY}
-    }
+    key_readers = {handler for handler, access in declared_access(route_table).items() if access & KEY_ACCESS}
     assert DISPATCH_HANDLER in key_readers
     expected_env = {
         "WEBSTORE_TABLE_NAME", "WEBSTORE_EVENT_BUS_NAME", "WEBSTORE_EVENTS", "WEBSTORE_STOREFRONT_URL",
-        "WEBSTORE_OPERATOR_URL", "WEBSTORE_REGION", "WEBSTORE_PRODUCTION", "POWERTOOLS_SERVICE_NAME",
-        "POWERTOOLS_METRICS_NAMESPACE", "POWERTOOLS_LOG_LEVEL",
+        "WEBSTORE_OPERATOR_URL", "WEBSTORE_ADMIN_URL", "WEBSTORE_REGION", "WEBSTORE_PRODUCTION",
+        "POWERTOOLS_SERVICE_NAME", "POWERTOOLS_METRICS_NAMESPACE", "POWERTOOLS_LOG_LEVEL",
     }  # fmt: skip
     code_keys = set()
     for handler, (_, _, function) in functions_by_handler(synth).items():
@@ -276,7 +279,7 @@ def test_the_stage_key_is_generated_and_only_its_declared_readers_read_it(
     assert variables["WEBSTORE_WEBHOOK_KEY_SECRET"] == {"Ref": key_id}
     declared = declared_access(route_table)
     for handler, (_, _, function) in functions_by_handler(synth).items():
-        reads = bool(declared[handler] & {Access.WEBHOOK_KEY, Access.GATEWAY_KEY})
+        reads = bool(declared[handler] & KEY_ACCESS)
         assert ("WEBSTORE_WEBHOOK_KEY_SECRET" in function["Properties"]["Environment"]["Variables"]) == reads
     stripe_callers = {h for h, access in declared.items() if Access.GATEWAY_KEY in access}
     assert any(h.endswith("stripe_webhook.handler") for h in stripe_callers), stripe_callers
@@ -347,8 +350,10 @@ def test_apis_have_stage_throttling_access_logs_and_storefront_cors(synth: Synth
     apis = resources(synth.template, "AWS::ApiGatewayV2::Api")
     storefront = apis[logical_id(synth, synth.stack.apis.storefront)]["Properties"]
     operator = apis[logical_id(synth, synth.stack.apis.operator)]["Properties"]
-    assert storefront["ProtocolType"] == operator["ProtocolType"] == "HTTP"
-    assert "CorsConfiguration" in storefront and "CorsConfiguration" not in operator
+    admin = apis[logical_id(synth, synth.stack.apis.admin)]["Properties"]
+    assert storefront["ProtocolType"] == operator["ProtocolType"] == admin["ProtocolType"] == "HTTP"
+    assert "CorsConfiguration" in storefront
+    assert "CorsConfiguration" not in operator and "CorsConfiguration" not in admin  # same-origin pages
     # The policy the local stack answers with (infra/cors.py, tests/e2e/test_cors.py).
     policy = storefront_policy(cdk_json_origins())
     assert storefront["CorsConfiguration"] == {
@@ -358,14 +363,14 @@ def test_apis_have_stage_throttling_access_logs_and_storefront_cors(synth: Synth
         "MaxAge": policy.max_age_seconds,
     }
     stages = resources(synth.template, "AWS::ApiGatewayV2::Stage").values()
-    assert len(stages) == 2
+    assert len(stages) == 3
     for stage in stages:
         properties = stage["Properties"]
         assert properties["StageName"] == "$default" and properties["AutoDeploy"] is True
         assert properties["DefaultRouteSettings"]["ThrottlingRateLimit"] > 0
         assert "$context.requestId" in properties["AccessLogSettings"]["Format"]
     outputs = synth.template.to_json()["Outputs"]
-    assert {"StorefrontUrl", "OperatorUrl", "TableName", "EventBusName"} <= set(outputs)
+    assert {"StorefrontUrl", "OperatorUrl", "AdminUrl", "TableName", "EventBusName"} <= set(outputs)
 
 
 def test_alarms_cover_every_function_and_the_pipeline(synth: Synthesized) -> None:
@@ -383,7 +388,7 @@ def test_alarms_cover_every_function_and_the_pipeline(synth: Synthesized) -> Non
     assert sqs.count("ApproximateNumberOfMessagesVisible") == 3  # webhooks, stream, schedule
     assert "ApproximateAgeOfOldestMessage" in sqs
     rates = [a for a in alarms if "Metrics" in a]
-    assert len(rates) == 2  # 5xx rate of each API
+    assert len(rates) == 3  # 5xx rate of each API
     assert all(a["AlarmActions"] for a in alarms)
 
 
@@ -536,3 +541,24 @@ def test_the_clock_alarms_on_errors_overdue_items_and_dead_letters(synth: Synthe
         and a["Properties"].get("Dimensions") == [{"Name": "QueueName", "Value": dead}]
     ]
     assert len(depth) == 1 and depth[0]["Threshold"] == 1 and depth[0]["AlarmActions"]
+
+
+def test_the_panel_has_its_own_api_and_every_admin_function_reads_the_key_for_sessions(
+    synth: Synthesized, route_table: tuple[Operation, ...]
+) -> None:
+    """Issue 16: a third API for the control panel; its functions check the signed session
+    cookie (the stage key) and may count failed sign-ins (the guard's counters)."""
+    admin = [op for op in route_table if op.route.interface is Interface.ADMIN]
+    assert {op.route.operation_id for op in admin} >= {"getLogin", "submitLogin", "submitLogout"}
+    functions = functions_by_handler(synth)
+    for handler in [*(op.handler_path for op in admin), "functions.unmatched.admin_handler"]:
+        template, _, function = functions[handler]
+        assert template is synth.nested["admin"], handler
+        actions = policy_actions(template, function)
+        assert "secretsmanager:GetSecretValue" in actions, handler
+        assert "WEBSTORE_WEBHOOK_KEY_SECRET" in function["Properties"]["Environment"]["Variables"]
+    login = next(op for op in admin if op.route.operation_id == "getLogin")
+    _, _, function = functions[login.handler_path]
+    statements = policy_statements(synth.nested["admin"], function)
+    writes = [s for s in statements if statement_actions(s) & WRITE_ACTIONS]
+    assert [s.get("Condition") for s in writes] == [GUARD_CONDITION]  # a read-only page

@@ -111,6 +111,6 @@ def http_sign_in(base_url: str, email: str, password: str) -> tuple[dict[str, st
         response = http.post("/login", data={"email": email, "password": password})
         assert response.status_code == 303, response.text
         cookies = dict(response.cookies)
-        home = http.get("/", cookies=cookies)
+        home = http.get("/")  # the client keeps the cookie it was given
         assert home.status_code == 200, home.text
         return cookies, csrf_of(home.text)

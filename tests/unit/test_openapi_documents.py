@@ -62,7 +62,7 @@ def test_the_storefront_token_is_declared_where_a_dependency_reads_it() -> None:
     }
 
 
-@pytest.mark.parametrize("interface", list(Interface))
+@pytest.mark.parametrize("interface", list(ERROR_SCHEMAS))
 def test_every_operation_declares_our_error_bodies(interface: Interface) -> None:
     doc = document(interface)
     expected = {"$ref": f"#/components/schemas/{ERROR_SCHEMAS[interface]}"}
@@ -115,6 +115,34 @@ def test_storefront_operations_that_read_basic_auth_declare_it() -> None:
 
 
 def test_operations_that_read_a_json_body_declare_the_415_and_others_do_not() -> None:
-    for interface in Interface:
+    for interface in ERROR_SCHEMAS:  # the panel's forms are not JSON (below)
         for path, method, op in each_operation(document(interface)):
             assert ("415" in op["responses"]) == ("requestBody" in op), f"{method.upper()} {path}"
+
+
+def test_the_panel_document_lists_its_pages_and_forms_as_html() -> None:
+    doc = document(Interface.ADMIN)
+    listed = {(method.upper(), path) for path, method, _ in each_operation(doc)}
+    routes = {(op.route.method, op.route.path) for op in operations(Interface.ADMIN)}
+    assert routes == listed and ("POST", "/login") in routes
+    for path, method, op in each_operation(doc):
+        for status in ("401", "403", "404", "422", "429", "500"):
+            assert set(op["responses"][status]["content"]) == {"text/html"}, (
+                f"{method.upper()} {path} {status}"
+            )
+        if method == "post":
+            assert "303" in op["responses"]
+            assert "application/x-www-form-urlencoded" in op["requestBody"]["content"]
+    assert "HTTPValidationError" not in json.dumps(doc)
+
+
+def test_panel_pages_declare_the_session_cookie_and_forms_the_csrf_field() -> None:
+    doc = document(Interface.ADMIN)
+    assert doc["components"]["securitySchemes"]["panelSession"]["in"] == "cookie"
+    login = doc["paths"]["/login"]
+    assert "security" not in login["get"] and "security" not in login["post"]
+    assert doc["paths"]["/"]["get"]["security"] == [{"panelSession": []}]
+    logout = doc["paths"]["/logout"]["post"]
+    assert logout["security"] == [{"panelSession": []}]
+    form = logout["requestBody"]["content"]["application/x-www-form-urlencoded"]["schema"]
+    assert form["required"] == ["csrf"]

@@ -18,7 +18,6 @@ from webstore.admin.roles import Role
 from webstore.errors import Invalid, NotFound, Unauthorized
 from webstore.failure_guard import STAFF_LOGIN
 from webstore.repo.staff import StaffMember, StaffRepository, normal_email
-from webstore.repo.throttle import failure_mark
 from webstore.services import Services
 
 WRONG_CREDENTIALS = "Wrong email or password."
@@ -83,18 +82,13 @@ def sign_in(services: Services, email: str, password: str, client: str, now: dat
     """The member whose address and password these are; Unauthorized (one message for every
     failure) counted by the guard, Throttled past the allowed failures. Round trips: the address
     lookup and the caller's failure mark together, then the member."""
-    from webstore import keys
-
     clock = int(now.timestamp())
     STAFF_LOGIN.check_remembered(services, client, clock)
     repo = StaffRepository(services.table)
-    lookup_key = keys.staff_email_key(normal_email(email))
-    mark_key = STAFF_LOGIN.repository(services).mark_key(client)
-    found = {(i["PK"], i["SK"]): i for i in services.table.batch_get([lookup_key, mark_key], consistent=True)}
-    STAFF_LOGIN.check_mark(services, client, failure_mark(found.get((mark_key["PK"], mark_key["SK"]))), clock)
-    lookup = found.get((lookup_key["PK"], lookup_key["SK"]))
+    lookup, mark = repo.login_and_mark(email, STAFF_LOGIN.repository(services), client)
+    STAFF_LOGIN.check_mark(services, client, mark, clock)
     memory = services.settings.password_hash_memory_kib
-    member = repo.member(int(lookup["account_id"]), str(lookup["staff_id"])) if lookup else None
+    member = repo.member(lookup.account_id, lookup.staff_id) if lookup else None
     if member is None or not password or len(password) > passwords.MAX_LENGTH:
         passwords.password_matches(password or "-", passwords.decoy_hash(memory), memory)
         return _refuse(services, client, clock)

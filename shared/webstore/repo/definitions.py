@@ -16,12 +16,12 @@ from webstore.catalog import (
     GoalStatus,
     Package,
     Page,
-    Server,
     Store,
 )
 from webstore.db import Item, Table, from_item
 from webstore.errors import Conflict
 from webstore.repo.account import AccountRepository
+from webstore.servers import Server
 
 IMPORT_MANIFEST = "IMPORTED"
 # The catalog's revision: every import raises it; the panel's edits claim the one they read.

@@ -18,6 +18,7 @@ from webstore import keys
 from webstore.admin.roles import Role
 from webstore.db import ConditionFailed, Item, Table, Transaction
 from webstore.errors import Conflict, NotFound
+from webstore.repo.throttle import FailureMark, ThrottleRepository, failure_mark
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,17 @@ class StaffRepository:
         """Which member an address signs in as: one GetItem."""
         item = self.table.get(keys.staff_email_key(normal_email(email)), consistent=True)
         return StaffLogin(int(item["account_id"]), str(item["staff_id"])) if item else None
+
+    def login_and_mark(
+        self, email: str, marks: ThrottleRepository, client: str
+    ) -> tuple[StaffLogin | None, FailureMark | None]:
+        """What an address signs in as and the caller's failure mark: one BatchGetItem."""
+        lookup_key = keys.staff_email_key(normal_email(email))
+        mark_key = marks.mark_key(client)
+        found = {(i["PK"], i["SK"]): i for i in self.table.batch_get([lookup_key, mark_key], consistent=True)}
+        lookup = found.get((lookup_key["PK"], lookup_key["SK"]))
+        login = StaffLogin(int(lookup["account_id"]), str(lookup["staff_id"])) if lookup else None
+        return login, failure_mark(found.get((mark_key["PK"], mark_key["SK"])))
 
     def members(self, account_id: int, limit: int = 200) -> list[StaffMember]:
         """The store's staff (a store has a handful): one Query."""
