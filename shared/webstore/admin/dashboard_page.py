@@ -39,7 +39,7 @@ PAYMENTS_COLOUR = "#1d6b32"
 GRID_COLOUR = "#d9dce1"
 
 _PAGE = Template("""<div class="dashboard">
-<h1>Dashboard</h1>
+<h1>$store</h1>
 <nav aria-label="Range"><p class="ranges">Show: $ranges</p></nav>
 $other_currencies
 <section aria-labelledby="range-title"><h2 id="range-title">Last $days days</h2>
@@ -97,6 +97,7 @@ def render(board: Dashboard) -> Safe:
 
     return fill(
         _PAGE,
+        store=board.store_name,
         ranges=range_links(board.days),
         other_currencies=_other_currencies(board.other_currencies),
         days=str(board.days),

@@ -57,7 +57,7 @@ def test_the_owner_sees_the_figures_charts_and_links(demo: DemoStore) -> None:
     page = owner.get(get_dashboard.handler, "/")
     assert page.status == 200, page.body
     body = page.body
-    assert "<h1>Dashboard</h1>" in body and body.count("<svg") == 2
+    assert "<h1>Demo Craft</h1>" in body and body.count("<svg") == 2
     assert '<strong aria-current="page">30 days</strong>' in body
     assert f'<a href="/payments/{txn}">{txn}</a>' in body
     assert "Diamond Sword" in body and "$2.50 USD" in body
