@@ -9,13 +9,16 @@ from pathlib import Path
 from infra.admin_command import add_admin_command, run_admin_command
 from infra.background_clock import DEFAULT_CLOCK_INTERVAL
 from infra.clock_command import add_clock_command, run_clock_command
-from infra.state import DEFAULT_STATE_DIR
-from infra.tools import ToolFailure, add_target_options, check_table, one_line_failures, target_from
+from infra.state import DEFAULT_STATE_DIR, write_private
+from infra.tools import Target, ToolFailure, add_target_options, check_table, one_line_failures, target_from
+from webstore import keys
+from webstore.catalog_export import catalog_text, export_catalog
 from webstore.catalog_file import CatalogError, load_catalog
-from webstore.catalog_import import import_catalog, preview_import
+from webstore.catalog_import import SecretMissing, import_catalog, preview_import
 from webstore.db import Table
+from webstore.errors import NotFound
 from webstore.gateway_settings import stripe_webhook_url
-from webstore.secret_box import NoKeyConfigured, secret_box
+from webstore.secret_box import NoKeyConfigured, SealBroken, secret_box
 from webstore.settings import Settings
 
 
@@ -101,6 +104,28 @@ def main(argv: list[str] | None = None) -> int:
 
     importer.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
 
+    exporter = commands.add_parser(
+        "export", help="write a store back as a catalog file (re-importing it changes nothing)"
+    )
+    exporter.add_argument("output", type=Path, nargs="?", help="the file to write (default: standard output)")
+    add_target_options(exporter)
+    exporter.add_argument(
+        "--store", type=int, metavar="ID", help="the store's id (default with --local: the served store)"
+    )
+    exporter.add_argument(
+        "--with-secrets",
+        action="store_true",
+        help="write webhook signing secrets and Stripe keys in the clear (default: left out; a re-import "
+        "keeps the stored ones)",
+    )
+    exporter.add_argument(
+        "--webhook-key-secret",
+        default=None,
+        metavar="ARN",
+        help="Secrets Manager secret that sealed them (the stack's WebhookKeySecret output); "
+        "needed with --with-secrets",
+    )
+
     catalog_tools = commands.add_parser("catalog", help="the catalog file's format")
     catalog_commands = catalog_tools.add_subparsers(dest="catalog_command", required=True)
     catalog_commands.add_parser("schema", help="print the catalog file's JSON Schema (docs/catalog.md)")
@@ -140,10 +165,11 @@ def main(argv: list[str] | None = None) -> int:
         return run_clock_command(args)
     if args.command == "admin":
         return run_admin_command(args)
+    command = export_command if args.command == "export" else import_command
     try:
-        return import_command(args)
+        return command(args)
     except ToolFailure as failure:
-        print(f"webstore import: {failure}", file=sys.stderr)
+        print(f"webstore {args.command}: {failure}", file=sys.stderr)
         return 2
 
 
@@ -155,12 +181,7 @@ def import_command(args: argparse.Namespace) -> int:
             print(f"webstore import: {problem}", file=sys.stderr)
         return 2
     target = target_from(args)
-    local_key = (target.local or {}).get("webhook_key")
-    settings = Settings(
-        **({"region": target.region} if target.region else {}),
-        **({"webhook_key_secret": args.webhook_key_secret} if args.webhook_key_secret else {}),
-        **({"webhook_key": local_key} if local_key else {}),
-    )
+    settings = _tool_settings(target, args.webhook_key_secret)
     with one_line_failures(target, can_create=True):
         client = target.client()
         check_table(target, client, create=args.create_table and not args.dry_run)
@@ -178,6 +199,8 @@ def import_command(args: argparse.Namespace) -> int:
                 "the catalog has webhooks or Stripe keys; pass --webhook-key-secret (the stack's "
                 "WebhookKeySecret output) so their secrets can be sealed"
             ) from None
+        except SecretMissing as missing:
+            raise ToolFailure(f"{args.catalog}: {missing}") from None
     print(f"Imported store {result.account_id} into {target.table}: {result.changes.summary()}")
     print(f"  public_token       {result.public_token}")
     print(f"  checkout_api_key   {result.checkout_api_key or '(unchanged; only its hash is stored)'}")
@@ -188,6 +211,67 @@ def import_command(args: argparse.Namespace) -> int:
         print(f"  stripe_webhook_url {stripe_webhook_url(storefront, result.public_token)}")
         print("    (register it in the Stripe dashboard: Developers > Webhooks; see docs/stripe.md)")
     return 0
+
+
+def export_command(args: argparse.Namespace) -> int:
+    target = target_from(args)
+    account_id = args.store or _served_store(target)
+    settings = _tool_settings(target, args.webhook_key_secret)
+    with one_line_failures(target):
+        client = target.client()
+        check_table(target, client)
+        try:
+            catalog = export_catalog(
+                Table(client, target.table),
+                account_id,
+                box=secret_box(settings) if args.with_secrets else None,
+            )
+        except NotFound:
+            raise ToolFailure(f"{target.describe()} has no store {account_id}: check --store") from None
+        except NoKeyConfigured:
+            raise ToolFailure(
+                "--with-secrets needs the key that sealed them: pass --webhook-key-secret (the stack's "
+                "WebhookKeySecret output)"
+            ) from None
+        except SealBroken:
+            raise ToolFailure(
+                "the stored secrets do not open with this key: pass the stack's own --webhook-key-secret"
+            ) from None
+    text = catalog_text(catalog)
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        if args.with_secrets:
+            write_private(args.output, text)
+        else:
+            args.output.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise ToolFailure(f"cannot write {args.output} ({error.strerror}): check the path") from None
+    secrets = "with its secrets (keep the file private)" if args.with_secrets else "secrets left out"
+    print(f"Exported store {account_id} from {target.table} to {args.output}: {secrets}", file=sys.stderr)
+    return 0
+
+
+def _served_store(target: Target) -> int:
+    """With --local, the store `webstore serve` imported (its public token names it)."""
+    token = (target.local or {}).get("public_token")
+    if not isinstance(token, str):
+        raise ToolFailure("name the store: --store <id>")
+    try:
+        return keys.account_of(token)
+    except NotFound:
+        raise ToolFailure("name the store: --store <id>") from None
+
+
+def _tool_settings(target: Target, webhook_key_secret: str | None) -> Settings:
+    """The settings a tool seals and opens secrets with: the local stack's key, or the stack's secret."""
+    local_key = (target.local or {}).get("webhook_key")
+    return Settings(
+        **({"region": target.region} if target.region else {}),
+        **({"webhook_key_secret": webhook_key_secret} if webhook_key_secret else {}),
+        **({"webhook_key": local_key} if local_key else {}),
+    )
 
 
 def _webhook(value: str) -> tuple[str, str | None]:

@@ -35,9 +35,8 @@ from infra.swagger import with_offline_docs
 from infra.threaded import ThreadedApp
 from webstore import keys
 from webstore import services as services_module
-from webstore.catalog import WebhookEndpoint
 from webstore.catalog_file import CatalogError, load_catalog
-from webstore.catalog_import import CatalogFile, ImportResult, import_catalog
+from webstore.catalog_import import CatalogFile, ImportResult, WebhookEntry, import_catalog
 from webstore.db import Table, create_table
 from webstore.gateway_settings import stripe_webhook_url
 from webstore.webhooks import local as local_webhooks
@@ -335,11 +334,11 @@ def demo_owner(config: LocalConfig, account_id: int, password: str | None) -> di
     return {"admin_url": admin_url(config), "admin_email": DEMO_OWNER_EMAIL, "admin_password": password}
 
 
-def add_webhooks(catalog: CatalogFile, webhooks: tuple[tuple[str, str | None], ...]) -> list[WebhookEndpoint]:
+def add_webhooks(catalog: CatalogFile, webhooks: tuple[tuple[str, str | None], ...]) -> list[WebhookEntry]:
     """Point the store's webhooks at local receivers (`webstore serve --webhook URL`)."""
     next_id = max((w.id for w in catalog.webhooks), default=0)
     added = [
-        WebhookEndpoint(id=next_id + n, url=url, secret=secret or keys.new_secret())
+        WebhookEntry(id=next_id + n, url=url, secret=secret or keys.new_secret())
         for n, (url, secret) in enumerate(webhooks, start=1)
     ]
     catalog.webhooks.extend(added)

@@ -13,7 +13,8 @@ from webstore.storefront import baskets
 FORM = {"content-type": "application/x-www-form-urlencoded"}
 
 
-def _basket(token: str, package_id: int) -> str:
+def basket_with(token: str, package_id: int) -> str:
+    """A new basket of the store `token` holding one of `package_id` (BenchBuyer's)."""
     services = get_services()
     basket = baskets.create_basket(services, token, baskets.NewBasket(username="BenchBuyer"), "192.0.2.1")
     baskets.add_package(services, None, basket.ident, baskets.AddPackage(package_id=package_id, quantity=1))
@@ -22,9 +23,9 @@ def _basket(token: str, package_id: int) -> str:
 
 def setup(ctx: dict[str, Any]) -> None:
     token = ctx["demo"].public_token
-    ctx["checkout_item"] = _basket(token, 10)
-    ctx["checkout_declined"] = _basket(token, 10)
-    ctx["checkout_rank"] = _basket(token, 1)
+    ctx["checkout_item"] = basket_with(token, 10)
+    ctx["checkout_declined"] = basket_with(token, 10)
+    ctx["checkout_rank"] = basket_with(token, 1)
 
 
 def _pay(ident: str, key: str, card: str = "4242424242424242") -> dict[str, Any]:

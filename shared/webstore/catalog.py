@@ -80,6 +80,18 @@ class SidebarModule(Model):
     # community_goal `goal_id`, payment_goal `target`, recent_payments `limit`, server_status `address`.
     settings: dict[str, str | int | float | bool | None] = Field(default_factory=dict)
 
+    @field_validator("settings", mode="before")
+    @classmethod
+    def _stored_numbers(cls, value: object) -> object:
+        """Numbers read back from the table are Decimals: whole ones are ints again (a package
+        id stays 11, not 11.0), so a store written back as a file reads as it was written."""
+        if not isinstance(value, dict):
+            return value
+        return {
+            k: (int(v) if v == v.to_integral_value() else float(v)) if isinstance(v, Decimal) else v
+            for k, v in value.items()
+        }
+
 
 class StoreProfile(Model):
     """What an operator sets about a store (the catalog file's `store` section)."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from pydantic import Field
+from pydantic import Field, HttpUrl
 
 from webstore import keys
 from webstore.catalog import (
@@ -24,6 +24,7 @@ from webstore.catalog import (
     CreatorCode,
     GiftCard,
     GoalStatus,
+    Int32,
     Model,
     Package,
     PackageType,
@@ -36,6 +37,7 @@ from webstore.catalog import (
 )
 from webstore.gateway_settings import GatewaysSection
 from webstore.repo.account import AccountRepository
+from webstore.repo.audit_log import AuditLog
 from webstore.repo.definitions import DefinitionRepository, ImportedDefinitions
 from webstore.repo.store import StoreRepository
 from webstore.repo.webhooks import WebhookRepository
@@ -46,6 +48,9 @@ if TYPE_CHECKING:
     from webstore.db import Item, Table
 
 EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
+# Who and what an import is in the audit log (the panel's edits name the staff member instead).
+IMPORT_ACTOR = "import"
+IMPORT_ACTION = "catalog.import"
 
 
 class StoreSettings(StoreProfile):
@@ -63,6 +68,24 @@ class ServerEntry(Model):
     name: str
     next_check: int = 60
     secret: str | None = None  # optional fixed secret (local development)
+
+
+class WebhookEntry(Model):
+    """A webhook endpoint in a catalog file. Without `secret` a re-import keeps the endpoint's
+    signing secret as stored (`webstore export` leaves secrets out); a new endpoint needs one."""
+
+    id: Int32
+    url: HttpUrl
+    events: list[str] = Field(default_factory=list)  # which webhook types it receives; empty: all
+    secret: str | None = Field(default=None, min_length=1)
+    validated: bool = False
+
+    def endpoint(self, secret: str) -> WebhookEndpoint:
+        return WebhookEndpoint(**self.model_dump(exclude={"secret"}), secret=secret)
+
+
+class SecretMissing(ValueError):
+    """A secret the file leaves out that the table has no value of to keep (nothing written)."""
 
 
 # A problem in a catalog file: where (a path into the JSON document) and what.
@@ -83,7 +106,7 @@ class CatalogFile(Model):
     gift_cards: list[GiftCard] = Field(default_factory=list)
     creator_codes: list[CreatorCode] = Field(default_factory=list)
     community_goals: list[CommunityGoal] = Field(default_factory=list)
-    webhooks: list[WebhookEndpoint] = Field(default_factory=list)
+    webhooks: list[WebhookEntry] = Field(default_factory=list)
     gateways: GatewaysSection = Field(default_factory=GatewaysSection)
 
     def problems(self) -> list[Problem]:
@@ -277,8 +300,8 @@ def plan_changes(
         rotated = new.secret is not None and keys.hash_secret(new.secret) != old.secret_hash
         return new.name == old.name and new.next_check == old.next_check and not rotated
 
-    def same_webhook(new: WebhookEndpoint, old: WebhookEndpoint | None) -> bool:
-        return old is not None and (str(new.url), new.events, new.secret) == (
+    def same_webhook(new: WebhookEntry, old: WebhookEndpoint | None) -> bool:
+        return old is not None and (str(new.url), new.events, new.secret or old.secret) == (
             str(old.url),
             old.events,
             old.secret,
@@ -329,13 +352,21 @@ def import_catalog(
     now: datetime | None = None,
     box: SecretBox | None = None,
     pinned_webhooks: Collection[int] = (),
+    actor: str = IMPORT_ACTOR,
+    action: str = IMPORT_ACTION,
+    revision: int | None = None,
+    subject: str | None = None,
 ) -> ImportResult:
     """Make the store equal to the file: write its definitions, and disable (packages, goals) or
     remove (categories, pages, coupons the file brought, servers, webhook endpoints) what the
     file no longer has; payments, players and history are not touched. Webhook signing secrets
     and Stripe keys are sealed with `box` (default: the box the settings name; asked for its key
     only when there are some). `pinned_webhooks`: ids of the file's endpoints that a later import of a
-    file without them keeps (`webstore serve --webhook` adds them, no file has them)."""
+    file without them keeps (`webstore serve --webhook` adds them, no file has them). Every
+    import leaves an audit log entry: `actor` did `action` (to `subject`), with the change
+    summary. `revision`: the catalog revision the change was made against (the panel);
+    Conflict, nothing written, when the catalog has changed since. Without one, the import
+    raises the revision."""
     now = now or datetime.now(UTC)
     settings = catalog.store
     account_id = settings.id
@@ -361,13 +392,19 @@ def import_catalog(
 
     fields = settings.model_dump(exclude={"public_token", "checkout_api_key"})
     box = box or secret_box(get_settings())
+    # Stripe secrets sealed (the box's key: only then); those the file leaves out are kept.
+    kept_stripe = existing.gateways.stripe if existing else None
+    try:
+        gateways = catalog.gateways.sealed(box, kept_stripe)
+    except ValueError as missing:
+        raise SecretMissing(f"gateways.stripe.{missing}") from None
     store = Store(
         **fields,
         sales=catalog.sales,
         created_at=existing.created_at if existing else now,
         public_token=public_token,
         checkout_key_hash=checkout_hash,
-        gateways=catalog.gateways.sealed(box),  # Stripe secrets sealed (the box's key: only then)
+        gateways=gateways,
     )
     items = [stores.store_item(store)]
     for entity in (*catalog.categories, *catalog.packages, *catalog.pages):
@@ -375,21 +412,30 @@ def import_catalog(
     for code in catalog.creator_codes:
         items.append(accounts.creator_code_item(account_id, code))
     # Re-importing an endpoint unchanged (same id, URL and secret) keeps it validated; a new URL
-    # or secret must pass the handshake again.
-    validated = (
-        {
-            (e.id, str(e.url), e.secret)
-            for e in WebhookRepository(table, box).endpoints(account_id, consistent=True)
-            if e.validated
-        }
+    # or secret must pass the handshake again. An entry without a secret keeps the stored one.
+    stored = (
+        {e.id: e for e in WebhookRepository(table, box).endpoints(account_id, consistent=True)}
         if catalog.webhooks and box
-        else set()
+        else {}
     )
-    for endpoint in catalog.webhooks:
+    for n, hook in enumerate(catalog.webhooks):
         assert box is not None  # _webhook_box gives one whenever the file has webhooks
-        if (endpoint.id, str(endpoint.url), endpoint.secret) in validated:
+        kept = stored.get(hook.id)
+        signing_secret = hook.secret or (kept.secret if kept else None)
+        if signing_secret is None:
+            raise SecretMissing(
+                f"webhooks[{n}] (id {hook.id}).secret: required for an endpoint the store does not "
+                "have yet (`webstore export` leaves secrets out unless --with-secrets)"
+            )
+        endpoint = hook.endpoint(signing_secret)
+        if kept and kept.validated and (str(kept.url), kept.secret) == (str(hook.url), signing_secret):
             endpoint = endpoint.model_copy(update={"validated": True})
         items.append(accounts.webhook_item(account_id, endpoint, box))
+    # The first write: a stale revision stops the import before anything changed.
+    if revision is None:
+        definitions.raise_revision(account_id)
+    else:
+        definitions.claim_revision(account_id, revision)
     definitions.overwrite(items)
     for goal in catalog.community_goals:
         definitions.upsert(
@@ -430,6 +476,8 @@ def import_catalog(
     ):
         if entries:
             accounts.raise_sequence(account_id, sequence, max(e.id for e in entries))
+    summary = f"{subject}: {changes.summary()}" if subject else changes.summary()
+    AuditLog(table).record(account_id, actor, action, summary, now)
     return ImportResult(account_id, public_token, checkout_key, secrets, changes)
 
 

@@ -29,11 +29,13 @@ class _Model(BaseModel):
 
 
 class StripeKeys(_Model):
-    """`gateways.stripe` of a catalog file: the keys from the owner's Stripe dashboard."""
+    """`gateways.stripe` of a catalog file: the keys from the owner's Stripe dashboard. A secret
+    left out keeps the one the store has (`webstore export` leaves them out; the panel's blank
+    field); a store without one yet needs it."""
 
     publishable_key: str = Field(pattern=_PUBLISHABLE.pattern)
-    secret_key: str = Field(pattern=_SECRET.pattern, repr=False)
-    webhook_secret: str = Field(pattern=_WEBHOOK_SECRET.pattern, repr=False)
+    secret_key: str | None = Field(default=None, pattern=_SECRET.pattern, repr=False)
+    webhook_secret: str | None = Field(default=None, pattern=_WEBHOOK_SECRET.pattern, repr=False)
 
     @property
     def test_mode(self) -> bool:
@@ -41,6 +43,8 @@ class StripeKeys(_Model):
 
     @model_validator(mode="after")
     def _same_mode(self) -> StripeKeys:
+        if self.secret_key is None:
+            return self
         secret_test = self.secret_key[3:].startswith("test_")
         if secret_test != self.test_mode:
             raise ValueError("publishable_key and secret_key must both be test keys or both live keys")
@@ -61,18 +65,53 @@ class GatewaysSection(_Model):
             raise ValueError("sandbox: true is refused beside live Stripe keys (test keys only)")
         return self
 
-    def sealed(self, box: SecretBox) -> StoredGateways:
-        stripe = (
-            StoredStripe(
-                publishable_key=self.stripe.publishable_key,
-                secret_key_sealed=box.seal(self.stripe.secret_key),
-                webhook_secret_sealed=box.seal(self.stripe.webhook_secret),
-                test_mode=self.stripe.test_mode,
-            )
-            if self.stripe
-            else None
+    def sealed(self, box: SecretBox, kept: StoredStripe | None = None) -> StoredGateways:
+        """As the store item holds it: the secrets given sealed, those left out taken from `kept`
+        (the store's current Stripe account; ValueError naming the field when there is none to
+        keep, or when it is in the other mode than the publishable key)."""
+        stripe = self.stripe
+        if stripe is None:
+            return StoredGateways(stripe=None, sandbox=self.sandbox)
+        if kept is not None and kept.test_mode != stripe.test_mode and stripe.secret_key is None:
+            mode = "test" if stripe.test_mode else "live"
+            raise ValueError(f"secret_key: required: the store's secret key is not a {mode} key")
+
+        def sealed_or_kept(name: str, value: str | None, kept_value: str | None) -> str:
+            if value is not None:
+                return box.seal(value)
+            if kept_value is None:
+                raise ValueError(f"{name}: required: the store has no Stripe {name} yet")
+            return kept_value
+
+        return StoredGateways(
+            stripe=StoredStripe(
+                publishable_key=stripe.publishable_key,
+                secret_key_sealed=sealed_or_kept(
+                    "secret_key", stripe.secret_key, kept.secret_key_sealed if kept else None
+                ),
+                webhook_secret_sealed=sealed_or_kept(
+                    "webhook_secret", stripe.webhook_secret, kept.webhook_secret_sealed if kept else None
+                ),
+                test_mode=stripe.test_mode,
+            ),
+            sandbox=self.sandbox,
         )
-        return StoredGateways(stripe=stripe, sandbox=self.sandbox)
+
+    @classmethod
+    def of(cls, stored: StoredGateways, box: SecretBox | None) -> GatewaysSection:
+        """A store's gateways as a catalog file has them: the secrets opened with `box`, or left
+        out without one (a re-import then keeps them)."""
+        stripe = stored.stripe
+        return cls(
+            stripe=StripeKeys(
+                publishable_key=stripe.publishable_key,
+                secret_key=box.open(stripe.secret_key_sealed) if box else None,
+                webhook_secret=box.open(stripe.webhook_secret_sealed) if box else None,
+            )
+            if stripe
+            else None,
+            sandbox=stored.sandbox,
+        )
 
 
 class StoredStripe(_Model):

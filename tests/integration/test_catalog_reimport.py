@@ -18,8 +18,8 @@ import pytest
 
 from tests.support.demo import demo_catalog_data
 from webstore import keys
-from webstore.catalog import Coupon, Discount, WebhookEndpoint
-from webstore.catalog_import import import_catalog, parse_catalog, preview_import
+from webstore.catalog import Coupon, Discount
+from webstore.catalog_import import WebhookEntry, import_catalog, parse_catalog, preview_import
 from webstore.db import Table, create_table
 from webstore.repo.account import AccountRepository
 from webstore.repo.store import StoreRepository
@@ -169,7 +169,7 @@ def test_webhooks_serve_added_survive_a_file_without_them(table: Table) -> None:
     data["webhooks"] = [{"id": 1, "url": "https://hooks.example.com/file", "secret": "whsec-file-0123456789"}]
     served = parse_catalog(data)
     served.webhooks.append(
-        WebhookEndpoint(id=2, url="http://127.0.0.1:9000/hook", secret="whsec-local-0123456789")
+        WebhookEntry(id=2, url="http://127.0.0.1:9000/hook", secret="whsec-local-0123456789")
     )
     import_catalog(table, served, box=box, pinned_webhooks={2})
 

@@ -1,16 +1,21 @@
-"""The hosted checkout: show the basket, charge it once, fulfil it, complete it.
+"""The hosted checkout: show the basket, charge it once, record the payment and complete it.
 
 Paying is an idempotent sequence keyed by the attempt key the page carries (one per page
 render), so a reload or a double click never charges twice, and a crash part-way is finished
-by the next submit of the same form:
+by the next submit of the same form. Three round trips when all goes well:
 
-1. Claim (one transaction): the attempt item is created (`attribute_not_exists`) and the
-   basket is marked with it (`version` condition, not complete, no other live attempt). Only
-   one attempt per basket can hold the claim; baskets refuse changes while it is held.
-2. Charge through the gateway port with the attempt key as the gateway's idempotency key.
-3. Fulfil (`payments.recording.fulfil`, idempotent per basket): payment, commands, counters.
-4. Complete (one transaction): the basket becomes complete with its transaction id (its TTL
-   removed) and the attempt records the outcome.
+1. Read (`read_for_pay`): the basket, its store, this attempt and the basket's order record
+   (one BatchGetItem), beside the store's catalog (one Query).
+2. Claim (one transaction), beside the reads the basket's content names (buyer, coupons, tier
+   slots and tiers, fulfilment's effects): the attempt item is created (`attribute_not_exists`)
+   and the basket is marked with it (`version` condition, not complete, no other live attempt,
+   order not recorded). Only one attempt per basket can hold the claim; baskets refuse changes
+   while it is held. A refusal the reads show (the basket is not sold so now) releases it.
+3. Charge through the gateway port with the attempt key as the gateway's idempotency key.
+4. Commit (`payments.recording.fulfil`, idempotent per basket): ONE transaction records the
+   payment, its commands and counters, completes the basket under the claim and marks the
+   attempt paid. Then the command chunks that did not fit and the event (a resubmit repeats
+   these: nothing else marks them done).
 """
 
 from __future__ import annotations
@@ -19,9 +24,12 @@ import logging
 import re
 import secrets
 from collections.abc import Iterable
+from concurrent.futures import Future
+from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
+from webstore import keys
 from webstore.basket import Basket
 from webstore.catalog import Package, PackageType, Store
 from webstore.checkout import pages, stripe_page
@@ -39,14 +47,14 @@ from webstore.event_types import EventType
 from webstore.events import DomainEvent
 from webstore.money import ZERO
 from webstore.payments.order import Order, OrderLine
-from webstore.payments.recording import fulfil, resume
+from webstore.payments.recording import EarlyEffectsRead, effect_keys, fulfil, resume, start_effects_read
 from webstore.payments.status import PaymentStatus
 from webstore.payments.subject import SubjectLine, SubjectPayment, payment_subject
 from webstore.players import Tier
-from webstore.repo import start_read
-from webstore.repo.baskets import AttemptStatus, BasketReads, BasketRepository
-from webstore.repo.checkout_attempts import AlreadyPaid, CheckoutAttemptRepository
-from webstore.repo.payments import GiftCardUse
+from webstore.repo import Transaction, start_read
+from webstore.repo.baskets import AttemptStatus, BasketReads, BasketRepository, CheckoutAttempt
+from webstore.repo.checkout_attempts import AlreadyPaid, CheckoutAttemptRepository, mark_completed
+from webstore.repo.payments import GiftCardUse, PaymentRecord
 from webstore.repo.player_tiers import PlayerTierRepository
 from webstore.repo.store import StoreRepository, StoreView
 from webstore.repo.users import User
@@ -155,6 +163,22 @@ def _not_payable(loaded: Loaded) -> str:
 # --- paying --------------------------------------------------------------------------------
 
 
+@dataclass
+class PayRead:
+    """The pay sequence's first round trip: the basket, its store, this attempt and the basket's
+    order (one BatchGetItem), with the store's catalog (one Query) issued beside it."""
+
+    loaded: Loaded
+    catalog: Future[StoreView]
+
+
+def read_for_pay(services: Services, ident: str, key: str) -> PayRead:
+    """Every read whose key is known before the basket is: one round trip."""
+    catalog = start_read(StoreRepository(services.table).operator_view, keys.account_of(ident, "Basket"))
+    loaded = load(services, ident, None, BasketReads(checkout_attempt=key, order=order_key(ident)))
+    return PayRead(loaded, catalog)
+
+
 def pay(
     services: Services,
     ident: str,
@@ -164,15 +188,21 @@ def pay(
     *,
     consent: bool = False,
     email: str | None = None,
+    first: PayRead | None = None,
 ) -> PageResult:
     """Pay for the basket under attempt `key`. `shown_amount`: the amount due the form showed;
     a new attempt never charges more (the store's prices went up meanwhile: the form again).
     `consent`: the player ticked the recurring-charge box (required for a subscription).
-    `email`: the receipt address the form sent (blank: keep the basket's), stored by the claim."""
+    `email`: the receipt address the form sent (blank: keep the basket's), stored by the claim.
+    `first`: `read_for_pay` of this basket and key, when the caller made it already.
+
+    Three round trips when all goes well: `read_for_pay`; the claim, with the reads that
+    depend on the basket's content beside it (buyer, coupons, tiers, fulfilment's effects); the
+    payment's one transaction, which also completes the basket."""
     if not ATTEMPT_KEY.match(key or ""):
         raise Invalid("attempt_key is missing or malformed; reload the checkout page", field="attempt_key")
-    # One read: the basket, its store, this attempt, and the basket's order if already recorded.
-    loaded = load(services, ident, None, BasketReads(checkout_attempt=key, order=order_key(ident)))
+    first = first or read_for_pay(services, ident, key)
+    loaded = first.loaded
     basket = loaded.basket
     try:
         basket.email = check_email(email or "") or basket.email
@@ -183,7 +213,7 @@ def pay(
         return PageResult(422, _form(services, basket, refused.detail, store=loaded.store, field="email"))
     previous = loaded.attempt
     now = services.now()
-    if loaded.order is not None:  # paid already (perhaps by an attempt that died before completing)
+    if loaded.order is not None:  # paid already (perhaps by an attempt that died before finishing)
         return _already_paid(services, loaded, key, gateway_for(services, loaded.store), now)
     if basket.complete:
         return _after_payment(services, basket)
@@ -205,23 +235,36 @@ def pay(
         _give_back(services, loaded.store, key)  # a processor's payment made without it goes back
         reprice(basket, loaded.store, now)
         return PageResult(422, _form(services, basket, CONSENT_REQUIRED, store=loaded.store))
-    # What the store sells now: the catalog (fulfilment uses this read too), the buyer and the
-    # coupons' current definitions, each read once, before anything is claimed or charged.
-    catalog = start_read(StoreRepository(services.table).operator_view, basket.account_id)
-    current = BasketRepository(services.table).read(
-        basket.account_id,
-        BasketReads(
-            username=basket.username,
-            coupon_codes=tuple(c.code for c in basket.coupons),
-            tier_slots=_tier_slots(basket),
-        ),
+    # What the store sells now (the catalog, read in the first round trip; fulfilment uses it
+    # too), and what the basket's content names: the buyer, the coupons' current definitions,
+    # the tiers its subscriptions would change, and what recording the payment compares
+    # against. These are read beside the claim (one round trip); a refusal they show releases
+    # the claim, before anything is charged.
+    view = first.catalog.result()
+    named = BasketReads(
+        username=basket.username,
+        coupon_codes=tuple(c.code for c in basket.coupons),
+        tier_slots=_tier_slots(basket),
     )
-    view = catalog.result()
-    tiers = _ongoing_tiers(services, basket.account_id, current.tier_slots, view)
+    held_tiers = _start_tiers_read(services, basket, view)
+    early = _start_effects_read(services, basket, view, key, now)
+    if previous is None:
+        current = start_read(BasketRepository(services.table).read, basket.account_id, named)
+        superseded = basket.checkout_attempt  # a stale claim of an attempt that stopped, or None
+        try:
+            _claim(services, basket, key, now)
+        except AlreadyPaid:  # recorded since the read: answer as if the read had seen it
+            return pay(services, ident, key, card_number, consent=consent, email=email)
+        found = current.result()
+    else:  # resumed: the claim is this attempt's already
+        superseded = previous.taken_over
+        found = BasketRepository(services.table).read(basket.account_id, named)
+    held = [tier for read in held_tiers for tier in read.result()]
+    tiers = _ongoing_tiers(services, basket.account_id, found.tier_slots, view, held)
     try:
-        basket.as_sold_now(_catalog_of(view, basket, tiers.values()), current.coupons, now, tiers)
+        basket.as_sold_now(_catalog_of(view, basket, tiers.values()), found.coupons, now, tiers)
     except DomainError as refused:
-        _give_back(services, loaded.store, key)
+        _refused_after_claim(services, loaded.store, basket, key, now, previous, refused.detail)
         return PageResult(
             422,
             pages.message_page(
@@ -233,15 +276,8 @@ def pay(
             "The store's prices went up since this page was shown: the total is now "
             f"{basket.total_price - basket.giftcard_amount} {basket.currency}. Check it and pay again."
         )
+        _release(services, basket, key, now, reason="the store's prices went up")
         return PageResult(409, _form(services, basket, message, store=loaded.store))
-    if previous is None:
-        superseded = basket.checkout_attempt  # a stale claim of an attempt that stopped, or None
-        try:
-            _claim(services, basket, key, now)
-        except AlreadyPaid:  # recorded since the read: answer as if the read had seen it
-            return pay(services, ident, key, card_number, consent=consent, email=email)
-    else:
-        superseded = previous.taken_over
     gateway = gateway_for(services, loaded.store)
     if superseded:
         # The order is not recorded (the claim checked) and the old attempt can no longer record
@@ -271,7 +307,27 @@ def pay(
         return PageResult(402, _form(services, basket, charge.reason, store=loaded.store))
     if charge.status is ChargeStatus.REDIRECT:
         return PageResult(redirect=charge.redirect_url)
-    return settle(services, basket, key, amount_due, charge, view=view, buyer=current.user, gateway=gateway)
+    return settle(
+        services, basket, key, amount_due, charge, view=view, buyer=found.user, gateway=gateway, early=early
+    )
+
+
+def _refused_after_claim(
+    services: Services,
+    store: Store,
+    basket: Basket,
+    key: str,
+    now: datetime,
+    previous: CheckoutAttempt | None,
+    reason: str,
+) -> None:
+    """The basket cannot be sold as it is now: what a processor took for this attempt goes
+    back, and its claim is released (a corrected basket is paid by a new attempt)."""
+    if previous is None:
+        _give_back(services, store, key)
+    else:  # it may have charged before it stopped (the refund is idempotent)
+        gateway_for(services, store).refund_attempt(key)
+    _release(services, basket, key, now, reason=reason)
 
 
 def _give_back(services: Services, store: Store, key: str) -> None:
@@ -305,19 +361,69 @@ def _tier_slots(basket: Basket) -> tuple[tuple[int, int], ...]:
     return tuple(sorted(slots))
 
 
+def _start_tiers_read(services: Services, basket: Basket, view: StoreView) -> list[Future[list[Tier]]]:
+    """The tiers of the players the basket's subscriptions in tiered categories are for (one
+    GSI1 Query per player, issued now; none when no such line): what an upgrade is priced from."""
+    players = sorted(
+        {
+            receiver
+            for line in basket.lines
+            if line.type is PackageType.SUBSCRIPTION
+            and (receiver := basket.receiver_id(line)) is not None
+            and (category := view.category(line.category_id)) is not None
+            and category.tiered
+        }
+    )
+    repository = PlayerTierRepository(services.table)
+    return [start_read(repository.of_player, basket.account_id, player) for player in players]
+
+
 def _ongoing_tiers(
-    services: Services, account_id: int, slots: dict[tuple[int, int], int], view: StoreView
+    services: Services,
+    account_id: int,
+    slots: dict[tuple[int, int], int],
+    view: StoreView,
+    held: list[Tier],
 ) -> dict[tuple[int, int], Tier]:
-    """The ongoing tiers the slots name, in categories that are tiered (one GetItem per tier:
-    only for a player who already holds a tier there, i.e. an upgrade or a renewal)."""
+    """The ongoing tiers the slots name (the slot read is consistent), in categories that are
+    tiered, found among the players' tiers as the index has them (`held`); a tier the index
+    does not show yet is read by its key (one GetItem: a tier made a moment ago)."""
     tiers = {}
+    by_id = {tier.id: tier for tier in held}
     repository = PlayerTierRepository(services.table)
     for slot, tier_id in slots.items():
         category = view.category(slot[1])
-        tier = repository.get(account_id, tier_id) if category is not None and category.tiered else None
+        if category is None or not category.tiered:
+            continue
+        tier = by_id.get(tier_id) or repository.get(account_id, tier_id)
         if tier is not None and tier.ongoing:
             tiers[slot] = tier
     return tiers
+
+
+def _start_effects_read(
+    services: Services, basket: Basket, view: StoreView, key: str, now: datetime
+) -> EarlyEffectsRead | None:
+    """Fulfilment's read (the order record, id sequences, stats, spend, coupons, goals, tier
+    slots, timers), issued now with the players the basket names by id: fulfilment uses it when
+    the registry gives the same ids (else it reads again). None when the basket names no id."""
+    if basket.username_id is None:
+        return None
+    buyer = User(id=basket.username_id, username=basket.username or "", uuid="")
+    recipients = {buyer.username.lower(): buyer}
+    for line in basket.lines:
+        if line.gift_username:
+            if not line.gift_username_id:
+                return None
+            recipients[line.gift_username.lower()] = User(
+                id=int(line.gift_username_id), username=line.gift_username, uuid=""
+            )
+    order = _order(basket, ZERO, "", key, "")
+    try:
+        wanted = effect_keys(order, view, buyer, recipients, now)
+    except DomainError:  # fulfilment refuses it the same way, after the claim's checks
+        return None
+    return start_effects_read(services, wanted)
 
 
 def _catalog_of(view: StoreView, basket: Basket, tiers: Iterable[Tier]) -> dict[int, Package]:
@@ -342,8 +448,10 @@ def settle(
     view: StoreView | None = None,
     buyer: User | None = None,
     gateway: PaymentGateway | None = None,
+    early: EarlyEffectsRead | None = None,
 ) -> PageResult:
-    """A paid charge: fulfil the order (idempotent per basket) and complete the basket.
+    """A paid charge: fulfil the order (idempotent per basket) and complete the basket, in the
+    payment's one transaction (under this attempt's claim).
 
     Every way out of here leaves the charge either paying the recorded payment or refunded:
     an order fulfilment refuses (a coupon or gift card ran out meanwhile, the claim was taken
@@ -355,14 +463,19 @@ def settle(
     now = services.now()
     try:
         order = _order(basket, amount_due, gateway.name, key, charge.saved_method)
-        payment = fulfil(services, order, view, buyer)
+
+        def completing(tx: Transaction, payment: PaymentRecord) -> None:
+            CheckoutAttemptRepository.add_completion(tx, basket, key, payment.transaction_id, now)
+
+        payment = fulfil(services, order, view, buyer, early=early, with_payment=completing)
     except Exception as error:
         return _unfulfilled(services, basket, key, gateway, error, store=view.store if view else None)
     if payment.checkout_attempt != key:  # recorded under another charge: this one is a second
         refunded = gateway.refund_attempt(key)
         _release(services, basket, key, now, reason="the order was already paid")
         return _complete_paid(services, basket, None, payment.transaction_id, now, refunded=refunded)
-    _complete(services, basket, key, payment.transaction_id, now)
+    mark_completed(basket, payment.transaction_id, now)  # as the transaction stored it
+    basket.version += 1
     return _after_payment(services, basket)
 
 
@@ -413,9 +526,11 @@ def _already_paid(
         refunded = gateway.refund_attempt(key)
         if loaded.attempt.status is AttemptStatus.PENDING:
             _close(services, basket, key, now, reason="the order was already paid")
-    if basket.complete:
+    if basket.complete and not paid_by_this:
         return _complete_paid(services, basket, None, None, now, refunded=refunded)
-    # The run that recorded it stopped before completing: finish its commands and event first.
+    # The run that recorded it (and completed the basket in the same transaction) may have
+    # stopped before queueing the rest of its commands or publishing its event: finish those
+    # (each at most once: chunks are conditional, the event's id is the payment's).
     payment = resume(services, basket.account_id, recorded.payment_id)
     return _complete_paid(
         services, basket, key if paid_by_this else None, payment.transaction_id, now, refunded=refunded

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hmac
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +31,7 @@ from webstore.payments.changes import change_payment
 from webstore.payments.events import publish_status
 from webstore.payments.gateways import STRIPE
 from webstore.payments.status import PaymentStatus
+from webstore.repo import start_read
 from webstore.repo.baskets import BasketReads, BasketRepository
 from webstore.repo.payments import PaymentRecord, PaymentRepository
 from webstore.repo.processor_events import ProcessorEventRepository
@@ -39,6 +41,8 @@ from webstore.storefront.baskets import load
 from webstore.subscriptions.completion import CompletedCharge, CompletionKind, complete_renewal
 
 logger = logging.getLogger(__name__)
+
+Handler = Callable[[Services, Store, StripeGateway, Any], str]
 
 GATEWAY = "stripe"
 DISPUTE_WON = frozenset({"won", "warning_closed"})  # an inquiry closed without a chargeback: kept
@@ -74,9 +78,10 @@ def receive(services: Services, token: str, payload: bytes, signature: str | Non
     event_id, event_type = str(event["id"]), str(event["type"])
     obj = plain(event["data"]["object"])
     events = ProcessorEventRepository(services.table)
-    if events.seen(store.id, GATEWAY, [event_id]):
+    seen = start_read(events.seen, store.id, GATEWAY, [event_id])
+    handler = _with_first_read(services, store, event_type, obj) or _HANDLERS.get(event_type)
+    if seen.result():
         return Outcome(event_id, event_type, "duplicate")
-    handler = _HANDLERS.get(event_type)
     result = handler(services, store, gateway, obj) if handler else "ignored"
     events.record(store.id, GATEWAY, event_id, services.now())
     return Outcome(event_id, event_type, result)
@@ -102,6 +107,28 @@ def _succeeded(services: Services, store: Store, gateway: StripeGateway, obj: An
     # Settled from the PaymentIntent as Stripe has it now (pay reads it again).
     stripe_checkout.settle_intent(services, ident, intent, gateway)
     return "handled"
+
+
+def _with_first_read(services: Services, store: Store, event_type: str, obj: Any) -> Handler | None:
+    """The handler of a checkout's `payment_intent.succeeded` with the pay sequence's first read
+    made now, beside the duplicate check (one round trip; wasted only on a duplicate). None:
+    no read to make early (the handler reads for itself)."""
+    if event_type != "payment_intent.succeeded":
+        return None
+    intent = _intent(obj)
+    ident = None if intent.metadata.get("off_session_charge") else _our_basket(store, intent)
+    if ident is None:
+        return None
+    try:
+        first = checkout.read_for_pay(services, ident, intent.id)
+    except NotFound:  # settle_intent reads again, finds it gone and refunds
+        return None
+
+    def settle(services: Services, store: Store, gateway: StripeGateway, obj: Any) -> str:
+        stripe_checkout.settle_intent(services, ident, intent, gateway, first=first)
+        return "handled"
+
+    return settle
 
 
 def _off_session_succeeded(
@@ -241,7 +268,7 @@ def _payment_of(
     return PaymentRepository(services.table).get(store.id, order.payment_id, consistent=True)
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, Handler] = {
     "payment_intent.succeeded": _succeeded,
     "payment_intent.payment_failed": _failed,
     "charge.refunded": _refunded,

@@ -2,11 +2,13 @@
 3-D Secure redirect) or on the `payment_intent.succeeded` webhook, whichever comes first.
 
 Both run the checkout's one paying sequence (`checkout.pay`) with the PaymentIntent's id as
-the attempt key: it claims the basket, asks the gateway (which reads the PaymentIntent from
-Stripe: paid, for exactly this basket and amount), fulfils once per basket and completes it.
-The second to arrive finds the order recorded under the same key and only shows the receipt.
-A PaymentIntent that paid a basket another payment already paid, or a basket that no longer
-exists, is refunded.
+the attempt key (the return makes the sequence's first read itself, once, and hands it on): it
+claims the basket, asks the gateway (which reads the PaymentIntent from Stripe: paid, for
+exactly this basket and amount), and records the payment and completes the basket in one
+transaction. The second to arrive finds the order recorded under the same key: it finishes
+what the first may have left (pending command chunks; the event again, same id) and shows the
+receipt. A PaymentIntent that paid a basket another payment already paid, or a basket that no
+longer exists, is refunded.
 """
 
 from __future__ import annotations
@@ -18,9 +20,7 @@ from webstore.checkout import checkout, pages, stripe_page
 from webstore.checkout.gateway_choice import stripe_of
 from webstore.checkout.stripe_gateway import StripeGateway, StripeIntent
 from webstore.errors import Invalid, NotFound
-from webstore.repo.baskets import BasketReads
 from webstore.services import Services
-from webstore.storefront.baskets import load
 from webstore.storefront.pages import PageResult
 
 logger = logging.getLogger(__name__)
@@ -32,7 +32,9 @@ def returned(services: Services, ident: str, intent_id: str) -> PageResult:
     """GET …/return?payment_intent=pi_…: settle a paid intent, or say what became of it."""
     if not INTENT_ID.match(intent_id or ""):
         raise Invalid("payment_intent is missing or malformed", field="payment_intent")
-    loaded = load(services, ident, None, BasketReads(order=checkout.order_key(ident)))
+    # Everything the pay sequence reads first, read once for both (the intent id is its key).
+    first = checkout.read_for_pay(services, ident, intent_id)
+    loaded = first.loaded
     gateway = stripe_of(services, loaded.store)
     if gateway is None:
         raise NotFound("This store does not take Stripe payments")
@@ -40,7 +42,7 @@ def returned(services: Services, ident: str, intent_id: str) -> PageResult:
     if intent.metadata.get("basket_ident") != ident:
         raise Invalid("This payment belongs to another basket", field="payment_intent")
     if intent.status == "succeeded":
-        return settle_intent(services, ident, intent, gateway)
+        return settle_intent(services, ident, intent, gateway, first=first)
     if intent.status in ("processing", "requires_capture"):
         return PageResult(
             202,
@@ -75,16 +77,25 @@ def _known_intent(gateway: StripeGateway, intent_id: str) -> StripeIntent:
         raise Invalid("payment_intent is not a payment of this store", field="payment_intent") from error
 
 
-def settle_intent(services: Services, ident: str, intent: StripeIntent, gateway: StripeGateway) -> PageResult:
-    """Fulfil the basket a succeeded PaymentIntent paid, exactly once (idempotent)."""
+def settle_intent(
+    services: Services,
+    ident: str,
+    intent: StripeIntent,
+    gateway: StripeGateway,
+    *,
+    first: checkout.PayRead | None = None,
+) -> PageResult:
+    """Fulfil the basket a succeeded PaymentIntent paid, exactly once (idempotent). `first`: the
+    pay sequence's first read under this intent's id, when the caller made it already."""
     try:
-        loaded = load(services, ident, None, BasketReads(order=checkout.order_key(ident)))
+        first = first or checkout.read_for_pay(services, ident, intent.id)
     except NotFound:  # the basket expired before the payment was settled: nothing to fulfil
         refunded = gateway.refund_attempt(intent.id)
         logger.warning("stripe: a paid PaymentIntent names no basket; refunded=%s", refunded)
         return PageResult(
             410, pages.message_page("Checkout", "This basket no longer exists; your payment was refunded.")
         )
+    loaded = first.loaded
     if loaded.order is not None and loaded.order.checkout_attempt != intent.id:
         # Paid already by another attempt (a second tab): this second payment goes back.
         refunded = gateway.refund_attempt(intent.id)
@@ -96,4 +107,4 @@ def settle_intent(services: Services, ident: str, intent: StripeIntent, gateway:
     # A subscription basket's intent was created to save the card, and the page that confirmed
     # it could not be submitted without the recurring-charge box (required): consent given.
     consent = intent.setup_future_usage == "off_session"
-    return checkout.pay(services, ident, intent.id, "", consent=consent)
+    return checkout.pay(services, ident, intent.id, "", consent=consent, first=first)

@@ -17,12 +17,19 @@
 3. `payment.completed` is published with an id derived from the payment (receivers dedupe).
 
 Status changes (`payments.changes`) use the same plan/chunk mechanism for their triggers.
+
+A caller may add its own actions to the transaction of step 1 (`with_payment`: the hosted
+checkout completes its basket there, under its claim), and may issue the read of the first
+attempt early, beside its own writes (`start_effects_read`, then `fulfil(early=…)`).
 """
 
 from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future
+from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
@@ -33,7 +40,7 @@ from webstore.payments import planning
 from webstore.payments.events import publish_status
 from webstore.payments.order import Order
 from webstore.recurring import RecurringPayment
-from webstore.repo import Contention, Transaction
+from webstore.repo import Contention, Transaction, start_read
 from webstore.repo.checkout_attempts import CheckoutAttemptRepository
 from webstore.repo.payment_effects import EffectKeys, EffectReads, PaymentEffectsRepository
 from webstore.repo.payments import PaymentLine, PaymentRecord, PaymentRepository
@@ -52,13 +59,60 @@ MAX_ATTEMPTS = 40
 TIME_BUDGET_SECONDS = 8.0
 
 
+@dataclass(frozen=True)
+class EarlyEffectsRead:
+    """The effects read a caller issued before fulfilment (beside its own writes), and the keys
+    it named: used for fulfilment's first attempt when they are the keys it needs then."""
+
+    wanted: EffectKeys
+    reads: Future[EffectReads]
+
+
+def effect_keys(
+    order: Order, view: StoreView, buyer: User, recipients: Mapping[str, User], now: datetime
+) -> EffectKeys:
+    """The items recording `order` reads (its conditions compare against them)."""
+    lines = planning.payment_lines(order, view, buyer, recipients)
+    return _effect_keys(order, view, buyer, lines, now)
+
+
+def _effect_keys(
+    order: Order, view: StoreView, buyer: User, lines: list[PaymentLine], now: datetime
+) -> EffectKeys:
+    tier_lines = planning.tier_lines(lines, view)
+    return EffectKeys(
+        account_id=order.account_id,
+        idempotency_key=order.idempotency_key,
+        buyer_id=buyer.id,
+        month=planning.month_of(now),
+        coupon_codes=tuple(order.coupons),
+        goal_ids=tuple(goal.id for goal in view.goals),
+        tier_slots=tuple((line.username_id, line.category_id) for line in tier_lines),
+        timers=subscription_fulfilment.timer_slots(lines, view),
+    )
+
+
+def start_effects_read(services: Services, wanted: EffectKeys) -> EarlyEffectsRead:
+    """Issue fulfilment's read of `wanted` now, beside the caller's next call (`fulfil(early=…)`)."""
+    return EarlyEffectsRead(wanted, start_read(PaymentEffectsRepository(services.table).read, wanted))
+
+
 def fulfil(
-    services: Services, order: Order, view: StoreView | None = None, buyer: User | None = None
+    services: Services,
+    order: Order,
+    view: StoreView | None = None,
+    buyer: User | None = None,
+    *,
+    early: EarlyEffectsRead | None = None,
+    with_payment: Callable[[Transaction, PaymentRecord], None] | None = None,
 ) -> PaymentRecord:
     """Record the payment of `order` and queue what it causes; the same order twice → the
     same payment, nothing doubled. Conflict when a coupon, gift card or user limit refuses.
     `view` (the store partition as `StoreRepository.operator_view` reads it) and `buyer` (the
-    registered user of `order.username`) save a read each when the caller already has them."""
+    registered user of `order.username`) save a read each when the caller already has them;
+    `early` (its effects read, issued before) saves the read of the first attempt when it
+    named the same keys. `with_payment` adds the caller's own actions to the payment's
+    transaction (the checkout completes its basket there, under its claim)."""
     if view is None or view.store.id != order.account_id:
         view = StoreRepository(services.table).operator_view(order.account_id)
     # Players as the store's identity mode knows them; an online name resolved at login is
@@ -78,23 +132,17 @@ def fulfil(
     planning.check_user_limits(lines, view)
     purchase_commands = planning.commands_for(lines, view, CommandTrigger.PURCHASE, now)
     tier_lines = planning.tier_lines(lines, view)
-    wanted = EffectKeys(
-        account_id=order.account_id,
-        idempotency_key=order.idempotency_key,
-        buyer_id=buyer.id,
-        month=planning.month_of(now),
-        coupon_codes=tuple(order.coupons),
-        goal_ids=tuple(goal.id for goal in view.goals),
-        tier_slots=tuple((line.username_id, line.category_id) for line in tier_lines),
-        timers=subscription_fulfilment.timer_slots(lines, view),
-    )
+    wanted = _effect_keys(order, view, buyer, lines, now)
     effects = PaymentEffectsRepository(services.table)
 
     give_up_at = time.monotonic() + TIME_BUDGET_SECONDS
     for attempt in range(MAX_ATTEMPTS):
         if attempt and time.monotonic() >= give_up_at:
             break
-        reads = effects.read(wanted)
+        if attempt == 0 and early is not None and early.wanted == wanted:
+            reads = early.reads.result()
+        else:
+            reads = effects.read(wanted)
         if reads.order_payment_id is not None:
             return _finish(services, _payment_of_order(services, order.account_id, reads.order_payment_id))
         recording = _Recording(services, order, view, buyer, lines, now)
@@ -105,13 +153,14 @@ def fulfil(
         commands = planning.with_ids(purchase_commands, command_ids, payment.id)
         tx = recording.transaction(reads, payment, tier_lines)
         ids.add_to(tx)
-        claimed = bool(order.checkout_attempt and order.basket_ident)
-        room = planning.MAX_TRANSACTION_ACTIONS - len(tx) - 1 - int(claimed)  # the payment, the claim
+        if with_payment is not None:
+            with_payment(tx, payment)
+        elif order.checkout_attempt and order.basket_ident:
+            CheckoutAttemptRepository.add_claim_check(tx, order.basket_ident, order.checkout_attempt)
+        room = planning.MAX_TRANSACTION_ACTIONS - len(tx) - 1  # one for the payment
         first = planning.plan_commands(payment, CommandTrigger.PURCHASE.value, commands, room)
         planning.check_recordable(payment)
         PaymentRepository.add_payment(tx, payment)
-        if claimed:
-            CheckoutAttemptRepository.add_claim_check(tx, order.basket_ident, order.checkout_attempt)  # type: ignore[arg-type]
         QueueRepository(services.table).add_enqueue(tx, order.account_id, first)
         try:
             tx.commit()

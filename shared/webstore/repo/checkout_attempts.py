@@ -1,8 +1,10 @@
 """Checkout attempts (`BASKET#{ident}`/`ATTEMPT#{key}`) and the basket claim they hold.
 
 An attempt is one render of the checkout form; its key is the gateway's idempotency key. The
-claim marks the basket with the attempt (one live claim per basket); release and completion
-close the attempt and free or complete the basket, each in one transaction.
+claim marks the basket with the attempt (one live claim per basket); release closes the attempt
+and frees the basket (one transaction); completion marks it paid and completes the basket inside
+the payment's own transaction (`add_completion`; `complete` for a basket whose order another
+attempt recorded).
 """
 
 from __future__ import annotations
@@ -102,6 +104,28 @@ class CheckoutAttemptRepository:
             fails=ClaimLost(),
         )
 
+    @staticmethod
+    def add_completion(tx: Transaction, basket: Basket, key: str, transaction_id: str, now: datetime) -> None:
+        """Complete the basket with the payment `transaction_id` and mark attempt `key` paid, in
+        the payment's own transaction: it commits only while `key` holds the basket's claim
+        (ClaimLost otherwise), so the payment is recorded by the attempt that may charge. The
+        basket is written as `basket` shows it (priced as charged); `basket` itself is left as
+        it is (a retried transaction calls this again)."""
+        completed = completed_copy(basket, transaction_id, now)
+        completed.version = basket.version + 1
+        tx.put(
+            BasketRepository.item(completed),
+            condition="checkout_attempt = :k",
+            values={":k": key},
+            fails=ClaimLost(),
+        )
+        tx.update(
+            keys.checkout_attempt_key(basket.ident, key),
+            "SET #s = :s, transaction_id = :t, finished_at = :now",
+            names={"#s": "status"},
+            values={":s": AttemptStatus.PAID, ":t": transaction_id, ":now": now.isoformat()},
+        )
+
     def release(self, basket: Basket, key: str, now: datetime, reason: str) -> None:
         """Close a failed attempt and free the basket for the next one (its TTL comes back).
         An attempt whose claim was taken over is only closed: the basket is the new one's."""
@@ -144,13 +168,7 @@ class CheckoutAttemptRepository:
     def complete(self, basket: Basket, key: str | None, transaction_id: str, now: datetime) -> None:
         """The basket complete with its transaction id (never expiring), the attempt (if one
         was made under `key`) paid."""
-        basket.complete = True
-        basket.transaction_id = transaction_id
-        basket.payment_status = PaymentStatus.COMPLETE
-        basket.expires_at = None
-        basket.checkout_attempt = None
-        basket.checkout_started_at = None
-        basket.updated_at = now
+        mark_completed(basket, transaction_id, now)
         tx = Transaction(self.table)
         tx.add(BasketRepository(self.table).save_action(basket))
         if key is not None:
@@ -161,3 +179,20 @@ class CheckoutAttemptRepository:
                 values={":s": AttemptStatus.PAID, ":t": transaction_id, ":now": now.isoformat()},
             )
         tx.commit()
+
+
+def mark_completed(basket: Basket, transaction_id: str, now: datetime) -> None:
+    """`basket` as completion stores it: complete with its transaction id, never expiring."""
+    basket.complete = True
+    basket.transaction_id = transaction_id
+    basket.payment_status = PaymentStatus.COMPLETE
+    basket.expires_at = None
+    basket.checkout_attempt = None
+    basket.checkout_started_at = None
+    basket.updated_at = now
+
+
+def completed_copy(basket: Basket, transaction_id: str, now: datetime) -> Basket:
+    completed = basket.model_copy(deep=True)
+    mark_completed(completed, transaction_id, now)
+    return completed

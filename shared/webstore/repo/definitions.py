@@ -8,11 +8,24 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from webstore import keys
-from webstore.catalog import Category, CommunityGoal, Coupon, GoalStatus, Package, Page, Server, Store
+from webstore.catalog import (
+    Category,
+    CommunityGoal,
+    Coupon,
+    CreatorCode,
+    GoalStatus,
+    Package,
+    Page,
+    Server,
+    Store,
+)
 from webstore.db import Item, Table, from_item
+from webstore.errors import Conflict
 from webstore.repo.account import AccountRepository
 
 IMPORT_MANIFEST = "IMPORTED"
+# The catalog's revision: every import raises it; the panel's edits claim the one they read.
+CATALOG_REVISION = "CATALOGREV"
 
 
 @dataclass
@@ -72,6 +85,12 @@ class DefinitionRepository:
         found.pinned_webhooks = {int(i) for i in (manifest or {}).get("pinned_webhooks", [])}
         return found
 
+    def creator_codes(self, account_id: int) -> list[CreatorCode]:
+        """The account's creator codes in code order (`webstore export`; paged Query)."""
+        prefix = keys.creator_code_sk("")
+        items = self._all(keys.account_pk(account_id), prefix=prefix)
+        return [from_item(CreatorCode, i) for i in items]
+
     def _all(
         self, pk: str, *, between: tuple[str, str] | None = None, prefix: str | None = None
     ) -> list[Item]:
@@ -84,6 +103,42 @@ class DefinitionRepository:
             items.extend(page)
             if start is None:
                 return items
+
+    # --- the catalog's revision: two editors at once, the second is told to reload ---
+
+    def revision(self, account_id: int, *, consistent: bool = True) -> int:
+        item = self.table.get(self._revision_key(account_id), consistent=consistent)
+        return int((item or {}).get("revision", 0))
+
+    def claim_revision(self, account_id: int, seen: int) -> int:
+        """The revision after `seen`, if the catalog is still at `seen` (else Conflict: someone
+        changed it since the form was read; nothing is written)."""
+        self.table.update(
+            self._revision_key(account_id),
+            "SET revision = :next, entity = :entity",
+            condition="(attribute_not_exists(revision) AND :seen = :zero) OR revision = :seen",
+            values={":next": seen + 1, ":seen": seen, ":zero": 0, ":entity": "catalog_revision"},
+            fails=Conflict(
+                "The catalog was changed by someone else since this page was loaded: reload it and "
+                "make your change again",
+                field="revision",
+            ),
+        )
+        return seen + 1
+
+    def raise_revision(self, account_id: int) -> int:
+        """An import that read no revision (`webstore import`): forms read before it are stale."""
+        item = self.table.update(
+            self._revision_key(account_id),
+            "ADD revision :one SET entity = :entity",
+            values={":one": 1, ":entity": "catalog_revision"},
+            return_values="UPDATED_NEW",
+        )
+        return int(item["revision"])
+
+    @staticmethod
+    def _revision_key(account_id: int) -> dict[str, str]:
+        return keys.key(keys.account_pk(account_id), CATALOG_REVISION)
 
     def record_import(
         self, account_id: int, coupon_ids: Iterable[int], pinned_webhooks: Iterable[int]

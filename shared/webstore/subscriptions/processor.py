@@ -19,7 +19,8 @@ from __future__ import annotations
 import logging
 import uuid
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -42,13 +43,13 @@ from webstore.recurring import (
     ScheduleItem,
     ScheduleKind,
 )
-from webstore.repo import Contention, Transaction
-from webstore.repo.account import AccountRepository
+from webstore.repo import Contention, Transaction, start_read
 from webstore.repo.payments import PaymentLine, PaymentRecord, PaymentRepository
 from webstore.repo.player_tiers import PlayerTierRepository
-from webstore.repo.queue import QueueRepository
+from webstore.repo.queue import QueuedCommand, QueueRepository
 from webstore.repo.recurring_payments import RecurringPaymentRepository
 from webstore.repo.schedule import Backlog, DueItem, ScheduleKey, ScheduleRepository, schedule_key
+from webstore.repo.sequences import IdAllocation, SequenceRepository
 from webstore.repo.store import StoreRepository, StoreView
 from webstore.services import Services
 from webstore.subscriptions import planning
@@ -58,6 +59,7 @@ from webstore.subscriptions.renewals import Renewal, cycle_paid_by, record_renew
 logger = logging.getLogger(__name__)
 
 CLAIM_SECONDS = 300  # a run that died holding an item gives it up after this long
+MAX_ID_ATTEMPTS = 12  # an end that keeps losing its command ids to other writers gives up
 EXPIRY_PLAN = "expiry"  # the command plan of a subscription's end, on its last payment
 
 
@@ -203,6 +205,9 @@ class _Run:
         action = planning.due_action(rp, key.sk, tiers)
         if action is planning.DueAction.STALE or rp is None:
             return self.drop(key, item)
+        # An end with expiry commands takes their ids from the sequences: read beside the catalog.
+        ends = (planning.DueAction.END_CANCELLED, planning.DueAction.END_NO_METHOD)
+        sequences = self.start_sequences_read(rp.account_id) if action in ends else None
         view = self.view(rp.account_id)
         if action is planning.DueAction.END_REPLACED:
             ending = plan_ending(
@@ -211,12 +216,12 @@ class _Run:
             return self.end(ending, key, OutcomeKind.REPLACED)
         if action is planning.DueAction.END_CANCELLED:
             ending = plan_ending(rp, tiers, view, RecurringStatus.CANCELLED, None, self.now)
-            return self.end(ending, key, OutcomeKind.CANCELLED, cancel_requested=True)
+            return self.end(ending, key, OutcomeKind.CANCELLED, cancel_requested=True, sequences=sequences)
         if action is planning.DueAction.END_NO_METHOD:
             ending = plan_ending(
                 rp, tiers, view, RecurringStatus.EXPIRED, planning.REASON_NO_METHOD, self.now
             )
-            return self.end(ending, key, OutcomeKind.EXPIRED)
+            return self.end(ending, key, OutcomeKind.EXPIRED, sequences=sequences)
         return self.charge(rp, tiers, view, key)
 
     def charge(
@@ -312,22 +317,28 @@ class _Run:
         *,
         cancel_requested: bool | None = None,
         detail: str = "",
+        sequences: Future[IdAllocation] | None = None,
     ) -> Outcome:
         """Commit an ending: the recurring payment, tiers, the item, and the expiry commands
-        planned on its last payment; then `status-changed` and `ended`."""
+        planned on its last payment (their ids taken in the same transaction; `sequences`: the
+        id sequences' read, when already issued); then `status-changed` and `ended`."""
         rp = ending.before
         commands = ending.expiry_commands
-        if commands:
-            ids = AccountRepository(self.services.table).next_ids(rp.account_id, "command", len(commands))
-            commands = payment_planning.with_ids(commands, ids, rp.last_payment_id)
-        tx = Transaction(self.services.table)
-        add_ending(tx, ending, claim=self.claim, cancel_requested=cancel_requested)
-        room = payment_planning.MAX_TRANSACTION_ACTIONS - len(tx) - 1
-        chunks = payment_planning.chunk_commands(commands, room)
-        if chunks:
-            PaymentRepository.add_plan(tx, rp.account_id, rp.last_payment_id, EXPIRY_PLAN, chunks, 1)
-            QueueRepository(self.services.table).add_enqueue(tx, rp.account_id, chunks[0])
-        tx.commit()
+        chunks: list[list[QueuedCommand]] = []
+
+        def build(ids: list[int]) -> Transaction:
+            nonlocal chunks
+            tx = Transaction(self.services.table)
+            add_ending(tx, ending, claim=self.claim, cancel_requested=cancel_requested)
+            room = payment_planning.MAX_TRANSACTION_ACTIONS - len(tx) - 2  # the plan, the sequences
+            numbered = payment_planning.with_ids(commands, ids, rp.last_payment_id)
+            chunks = payment_planning.chunk_commands(numbered, room)
+            if chunks:
+                PaymentRepository.add_plan(tx, rp.account_id, rp.last_payment_id, EXPIRY_PLAN, chunks, 1)
+                QueueRepository(self.services.table).add_enqueue(tx, rp.account_id, chunks[0])
+            return tx
+
+        self.commit_with_command_ids(rp.account_id, len(commands), build, sequences)
         last = self.last_payment(ending.after)
         if len(chunks) > 1:
             run_pending_chunks(self.services, last, EXPIRY_PLAN)
@@ -335,6 +346,39 @@ class _Run:
         self.publish(ending.after, EventType.RECURRING_ENDED, last)
         ended = f"{len(commands)} expiry command(s)"
         return Outcome(kind, rp.reference, rp.account_id, f"{detail}; {ended}" if detail else ended)
+
+    def start_sequences_read(self, account_id: int) -> Future[IdAllocation]:
+        return start_read(SequenceRepository(self.services.table).read, account_id)
+
+    def commit_with_command_ids(
+        self,
+        account_id: int,
+        count: int,
+        build: Callable[[list[int]], Transaction],
+        sequences: Future[IdAllocation] | None = None,
+    ) -> None:
+        """Commit the transaction `build` makes with `count` command ids, taken from the
+        account's sequences in that same transaction (repo.sequences). When another writer took
+        those ids first, read the sequences again and build again; a contention the sequences
+        did not cause (a record the transaction is conditional on changed) propagates."""
+        if not count:
+            build([]).commit()
+            return
+        repository = SequenceRepository(self.services.table)
+        ids = sequences.result() if sequences is not None else repository.read(account_id)
+        for _ in range(MAX_ID_ATTEMPTS):
+            tx = build(ids.take("command", count))
+            ids.add_to(tx)
+            try:
+                tx.commit()
+            except Contention:
+                again = repository.read(account_id)
+                if again.last("command") == ids.last("command"):
+                    raise
+                ids = again
+                continue
+            return
+        raise Conflict("The store is busy; try again")
 
     def last_payment(self, rp: RecurringPayment) -> PaymentRecord:
         payment = PaymentRepository(self.services.table).get(
@@ -359,6 +403,7 @@ class _Run:
         if timer is None or timer.expired or timer.schedule_sk != key.sk:
             return self.drop(key, item)
         payments = PaymentRepository(self.services.table)
+        sequences = self.start_sequences_read(item.account_id)  # for the expiry commands' ids
         payment = payments.get(item.account_id, timer.payment_id, consistent=True)
         if payment is None:
             raise Conflict(f"The payment of timer {item.reference} is missing")
@@ -368,21 +413,26 @@ class _Run:
         commands = (
             payment_planning.commands_for([line], view, CommandTrigger.EXPIRY, self.now) if line else []
         )
-        if commands:
-            ids = AccountRepository(self.services.table).next_ids(item.account_id, "command", len(commands))
-            commands = payment_planning.with_ids(commands, ids, payment.id)
+        if plan in payment.plans:  # queued by an earlier run: the timer and the item only
+            commands = []
         expired = timer.model_copy(update={"expired": True, "schedule_sk": None, "updated_at": self.now})
-        tx = Transaction(self.services.table)
-        RecurringPaymentRepository.add_timer(tx, expired, timer)
-        ScheduleRepository.add_done(tx, key, self.claim)
-        chunks = payment_planning.chunk_commands(
-            commands, payment_planning.MAX_TRANSACTION_ACTIONS - len(tx) - 1
-        )
-        if chunks and plan not in payment.plans:
-            PaymentRepository.add_plan(tx, item.account_id, payment.id, plan, chunks, 1)
-            QueueRepository(self.services.table).add_enqueue(tx, item.account_id, chunks[0])
+        chunks: list[list[QueuedCommand]] = []
+
+        def build(ids: list[int]) -> Transaction:
+            nonlocal chunks
+            tx = Transaction(self.services.table)
+            RecurringPaymentRepository.add_timer(tx, expired, timer)
+            ScheduleRepository.add_done(tx, key, self.claim)
+            room = payment_planning.MAX_TRANSACTION_ACTIONS - len(tx) - 2  # the plan, the sequences
+            numbered = payment_planning.with_ids(commands, ids, payment.id)
+            chunks = payment_planning.chunk_commands(numbered, room)
+            if chunks:
+                PaymentRepository.add_plan(tx, item.account_id, payment.id, plan, chunks, 1)
+                QueueRepository(self.services.table).add_enqueue(tx, item.account_id, chunks[0])
+            return tx
+
         try:
-            tx.commit()
+            self.commit_with_command_ids(item.account_id, len(commands), build, sequences)
         except Contention:  # bought again meanwhile: the timer moved, this item is stale
             return Outcome(OutcomeKind.STALE, item.reference, item.account_id, "extended meanwhile")
         if len(chunks) > 1:

@@ -19,6 +19,8 @@ from tests.support.invocation import Invoke
 from webstore import keys
 from webstore.checkout import checkout
 from webstore.checkout.gateway import ChargeRequest, ChargeResult, ChargeStatus
+from webstore.db import Transaction
+from webstore.events import DomainEvent
 from webstore.payments import recording
 from webstore.payments.gateways import SANDBOX
 from webstore.repo.checkout_attempts import CheckoutAttemptRepository
@@ -113,21 +115,44 @@ def inject(step: str, kind: type[BaseException], patch: pytest.MonkeyPatch, book
         patch.setattr(books, "after_charge", _raise(kind))
     elif step == "during fulfilment, before recording":
         patch.setattr(PaymentEffectsRepository, "read", _raise(kind))
-    elif step == "during fulfilment, after recording":
+    elif step == "during the commit, before it lands":
+        patch.setattr(Transaction, "commit", _commit_of_payment(Transaction.commit, kind, lands=False))
+    elif step == "during the commit, after it lands":
+        patch.setattr(Transaction, "commit", _commit_of_payment(Transaction.commit, kind, lands=True))
+    elif step == "after the commit, before the event":
         patch.setattr(recording, "publish_status", _raise(kind))
-    elif step == "after fulfilment, before completion":
-        patch.setattr(CheckoutAttemptRepository, "complete", _raise(kind))
     else:
         raise AssertionError(step)
+
+
+def _commit_of_payment(original: Callable[..., None], kind: type[BaseException], *, lands: bool) -> Any:
+    """Fail the transaction that records the payment (and completes the basket), before or
+    after the table applied it (the answer lost on the way back); other transactions commit."""
+
+    def commit(tx: Transaction) -> None:
+        records_payment = any(
+            action.kind == "Put" and action.body["Item"].get("entity") == {"S": "payment"}
+            for action in tx.actions
+        )
+        if not records_payment:
+            return original(tx)
+        if lands:
+            original(tx)
+        raise kind("injected fault")
+
+    return commit
 
 
 STEPS = [
     "after the claim",
     "after the charge",
     "during fulfilment, before recording",
-    "during fulfilment, after recording",
-    "after fulfilment, before completion",
+    "during the commit, before it lands",
+    "during the commit, after it lands",
+    "after the commit, before the event",
 ]
+# The payment's transaction completed the basket: the checkout page shows the receipt.
+RECORDED = ("during the commit, after it lands", "after the commit, before the event")
 
 
 @pytest.mark.parametrize("retry", ["same form", "fresh page after the claim timeout", "both"])
@@ -138,6 +163,7 @@ def test_a_crash_at_any_step_then_a_retry_charges_once_and_records_once(
     gateway: RecordingGateway,
     clock: Clock,
     monkeypatch: pytest.MonkeyPatch,
+    published: list[DomainEvent],
     step: str,
     retry: str,
 ) -> None:
@@ -150,9 +176,12 @@ def test_a_crash_at_any_step_then_a_retry_charges_once_and_records_once(
 
     clock.advance((CHECKOUT_CLAIM_TIMEOUT + timedelta(seconds=1)).total_seconds())
     if retry in ("fresh page after the claim timeout", "both"):
-        fresh = attempt_key_of(invoke(get_checkout_page.handler, "GET", f"/checkout/{ident}"))
-        answer = pay(invoke, ident, fresh)
-        assert answer.status in (303, 200), answer.body
+        page = invoke(get_checkout_page.handler, "GET", f"/checkout/{ident}")
+        if step in RECORDED:  # paid and complete: the receipt, nothing more to pay
+            assert page.status == 303 and page.headers["location"].endswith("/receipt"), page.body
+        else:
+            answer = pay(invoke, ident, attempt_key_of(page))
+            assert answer.status in (303, 200), answer.body
         assert_books_balance(gateway, demo)
     if retry in ("same form", "both"):
         answer = pay(invoke, ident, first)
@@ -163,6 +192,8 @@ def test_a_crash_at_any_step_then_a_retry_charges_once_and_records_once(
     assert basket_json(invoke, demo, ident)["complete"] is True
     assert len(recorded_payments(demo)) == 1
     assert_books_balance(gateway, demo)
+    if retry != "fresh page after the claim timeout":  # the form resubmitted finishes the run
+        assert "payment.completed" in [event.type for event in published]
 
 
 @pytest.mark.parametrize("step", STEPS)

@@ -17,6 +17,7 @@ from functions.storefront import (
     create_basket,
     get_checkout_page,
     pay_checkout,
+    remove_basket_package,
 )
 from tests.integration.operator.support import secret_headers
 from tests.integration.storefront.test_checkout import FORM, attempt_key_of, basket_json, payments
@@ -220,3 +221,41 @@ def test_a_tier_upgrade_through_the_basket_costs_its_prorate_price(
     assert pay_now(invoke, ident).status == 303
     assert list(gateway.charged.values())[-1] == prorated
     assert payments(invoke, demo)[0]["amount"] == str(prorated)
+
+
+def test_a_refusal_the_claims_reads_show_releases_the_claim(
+    demo: DemoStore, invoke: Invoke, gateway: RecordingGateway
+) -> None:
+    """The basket's content is read beside the claim: when it cannot be sold as it is now, the
+    claim is released before any charge, so the player can correct the basket and pay at once
+    (no wait for the claim to time out)."""
+    ident = basket_with(invoke, demo, {"package_id": 10}, {"package_id": 20})
+    secret = secret_headers(demo.server_secret)
+    invoke(update_package.handler, "PUT", "/package/20", headers=secret, body={"disabled": True})
+    assert pay_now(invoke, ident).status == 422
+    assert basket_json(invoke, demo, ident)["complete"] is False
+    removed = invoke(
+        remove_basket_package.handler,
+        "POST",
+        f"/api/baskets/{ident}/packages/remove",
+        body={"package_id": 20},
+    )
+    assert removed.status == 200, removed.body  # not "being paid": the claim was released
+    assert pay_now(invoke, ident).status == 303
+    assert gateway.charged and len(payments(invoke, demo)) == 1
+    assert_books_balance(gateway, demo)
+
+
+def test_prices_that_went_up_since_the_page_release_the_claim(
+    demo: DemoStore, invoke: Invoke, gateway: RecordingGateway
+) -> None:
+    ident = basket_with(invoke, demo, {"package_id": 10})
+    page = invoke(get_checkout_page.handler, "GET", f"/checkout/{ident}")
+    secret = secret_headers(demo.server_secret)
+    raised = invoke(update_package.handler, "PUT", "/package/10", headers=secret, body={"price": 99})
+    assert raised.status == 200, raised.body
+    again = submit(invoke, ident, page)
+    assert again.status == 409 and "prices went up" in again.body
+    assert gateway.charged == {}
+    assert submit(invoke, ident, again).status == 303  # the form shown again pays at once
+    assert list(gateway.charged.values()) == [Decimal("99")]

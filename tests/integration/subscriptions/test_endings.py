@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import time_machine
 
-from functions.operator import update_payment
+from functions.operator import get_offline_commands, update_payment
 from tests.integration.operator.support import manual_payment, secret_headers
 from tests.integration.storefront.test_checkout import payments
 from tests.support.demo import DemoStore
@@ -20,9 +20,11 @@ from webstore.catalog import Package
 from webstore.events import DomainEvent
 from webstore.players import TierStatus
 from webstore.recurring import RecurringStatus, timed_reference
+from webstore.repo import Transaction
 from webstore.repo.player_tiers import PlayerTierRepository
 from webstore.repo.recurring_payments import RecurringPaymentRepository
 from webstore.repo.schedule import ScheduleRepository
+from webstore.repo.sequences import IdAllocation, SequenceRepository
 from webstore.repo.store import StoreRepository
 from webstore.repo.users import UserRepository
 from webstore.services import get_services
@@ -222,3 +224,68 @@ def test_a_renewal_charged_while_a_refund_ends_the_subscription_is_given_back(
         assert len(payments(invoke, demo)) == 1
         assert recurring(reference).status is RecurringStatus.CANCELLED
         assert run(datetime(2026, 7, 1, 12, tzinfo=UTC)).outcomes == []  # its item went with the refund
+
+
+def _another_writer_takes_command_ids(monkeypatch: pytest.MonkeyPatch, taken: list[int]) -> None:
+    """The first read of the sequences is overtaken: another write takes 3 command ids (as a
+    payment's transaction does) after it, so the processor's transaction loses them."""
+    original = SequenceRepository.read
+
+    def read_then_overtaken(self: SequenceRepository, account_id: int) -> IdAllocation:
+        found = original(self, account_id)
+        if not taken:
+            other = original(self, account_id)
+            taken.extend(other.take("command", 3))
+            tx = Transaction(get_services().table)
+            other.add_to(tx)
+            tx.commit()
+        return found
+
+    monkeypatch.setattr(SequenceRepository, "read", read_then_overtaken)
+
+
+def _queued_command_ids(invoke: Invoke, demo: DemoStore) -> list[int]:
+    response = invoke(
+        get_offline_commands.handler,
+        "GET",
+        "/queue/offline-commands",
+        headers=secret_headers(demo.server_secret),
+    )
+    return [int(c["id"]) for c in response.json()["commands"]]
+
+
+def test_an_ending_takes_its_command_ids_in_its_transaction_and_retries_when_overtaken(
+    demo: DemoStore, invoke: Invoke, monkeypatch: pytest.MonkeyPatch, published: list[DomainEvent]
+) -> None:
+    """The expiry commands' ids come from the sequences read beside the ending's other reads; a
+    writer that took ids meanwhile makes the transaction fail on the sequences (nothing
+    written), and the ending reads them again: no id twice, none lost to a separate update."""
+    with time_machine.travel(START, tick=False) as traveller:
+        manual_payment(invoke, demo.server_secret, ign="Steve", packages=[{"id": 1}])
+        before = set(_queued_command_ids(invoke, demo))
+        taken: list[int] = []
+        _another_writer_takes_command_ids(monkeypatch, taken)
+        traveller.move_to(datetime(2026, 7, 1, 12, tzinfo=UTC))
+        [outcome] = run(datetime(2026, 7, 1, 12, tzinfo=UTC)).outcomes
+        assert outcome.kind is OutcomeKind.EXPIRED
+        expiry_ids = set(_queued_command_ids(invoke, demo)) - before
+        assert expiry_ids and taken
+        assert min(expiry_ids) > max(taken)  # after the ids the other writer took, not the same
+        assert len(expiry_ids) == len(set(expiry_ids))
+
+
+def test_a_timed_expiry_takes_its_command_ids_in_its_transaction_and_retries_when_overtaken(
+    demo: DemoStore, invoke: Invoke, monkeypatch: pytest.MonkeyPatch, published: list[DomainEvent]
+) -> None:
+    add_timed_package(days=7)
+    with time_machine.travel(START, tick=False) as traveller:
+        buy(invoke, demo, {"package_id": 30})
+        before = set(_queued_command_ids(invoke, demo))
+        taken: list[int] = []
+        _another_writer_takes_command_ids(monkeypatch, taken)
+        traveller.move_to(START + timedelta(days=7))
+        [outcome] = run(START + timedelta(days=7)).outcomes
+        assert outcome.kind is OutcomeKind.TIMED_EXPIRY
+        expiry_ids = set(_queued_command_ids(invoke, demo)) - before
+        assert len(expiry_ids) == 1 and taken and min(expiry_ids) > max(taken)
+        assert offline_commands(invoke, demo).count(FLY_OFF) == 1

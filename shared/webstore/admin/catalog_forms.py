@@ -1,0 +1,401 @@
+"""The panel's catalog forms: each kind's fields, rendered from an element and read back from a
+submitted form as the element a catalog file would hold. HTTP-free and pure.
+
+Reading a form does not validate: a blank field is left out (the file's default applies), a
+number that is not one stays text, so the catalog file's own validation (webstore.admin.catalog)
+names the mistake with the very message `webstore import` prints. Dotted names are nested
+fields (`discount.percentage`); a package's commands are rows `commands.{n}.{field}`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from string import Template
+from typing import Any, Literal
+
+from webstore.catalog import CommandTrigger
+from webstore.storefront.pages import Safe, escape, fill
+
+Kind = Literal["text", "textarea", "number", "decimal", "checkbox", "select", "list", "datetime", "color"]
+Choices = Sequence[tuple[str, str]]  # (value, label)
+
+
+@dataclass(frozen=True)
+class FormField:
+    name: str  # the element's field; dotted for a nested one
+    label: str
+    kind: Kind = "text"
+    choices: Choices = ()  # select: fixed choices (dynamic ones: `render_form(options=...)`)
+    hint: str = ""
+    create_only: bool = False  # shown when creating only (a gift card's balance belongs to players)
+
+
+def _pairs(*values: str) -> Choices:
+    return tuple((v, v) for v in values)
+
+
+EFFECTIVE = (
+    FormField("effective.type", "Applies to", "select", _pairs("all", "package", "category", "cart")),
+    FormField("effective.packages", "Package ids", "list", hint="comma separated"),
+    FormField("effective.categories", "Category ids", "list", hint="comma separated"),
+    FormField("discount.type", "Discount type", "select", _pairs("percentage", "value")),
+    FormField("discount.percentage", "Percentage", "decimal"),
+    FormField("discount.value", "Amount off", "decimal"),
+)
+
+FORMS: dict[str, tuple[FormField, ...]] = {
+    "category": (
+        FormField("name", "Name"),
+        FormField("slug", "Slug", hint="lowercase letters, digits, - and _"),
+        FormField("parent_id", "Parent category", "select"),
+        FormField("order", "Order", "number"),
+        FormField("tiered", "Tiered (one package at a time: upgrades pay the difference)", "checkbox"),
+        FormField("dynamic", "Dynamic (offers made per player)", "checkbox"),
+        FormField("display_type", "Display", "select", _pairs("list", "grid")),
+        FormField("image_url", "Image URL"),
+        FormField("description", "Description (HTML)", "textarea"),
+    ),
+    "package": (
+        FormField("name", "Name"),
+        FormField("category_id", "Category", "select"),
+        FormField("price", "Price", "decimal"),
+        FormField("type", "Type", "select", _pairs("single", "subscription")),
+        FormField("expiry_length", "Period length (subscriptions; 0: none)", "number"),
+        FormField("expiry_period", "Period", "select", _pairs("day", "month", "year")),
+        FormField("slug", "Slug"),
+        FormField("image", "Image URL"),
+        FormField("order", "Order", "number"),
+        FormField("user_limit", "Purchases per player (0: no limit)", "number"),
+        FormField("expiration_date", "Off sale after (UTC)", "datetime"),
+        FormField("variables", "Variables", "list", hint="comma separated"),
+        FormField("options", "Options", "list", hint="comma separated"),
+        FormField("disabled", "Disabled (off sale)", "checkbox"),
+        FormField("disable_quantity", "No quantity", "checkbox"),
+        FormField("disable_gifting", "No gifting", "checkbox"),
+        FormField("description", "Description (HTML)", "textarea"),
+    ),
+    "page": (
+        FormField("title", "Title"),
+        FormField("slug", "Slug"),
+        FormField("content", "Content (HTML)", "textarea"),
+        FormField("private", "Private", "checkbox"),
+        FormField("hidden", "Hidden", "checkbox"),
+        FormField("disabled", "Disabled", "checkbox"),
+        FormField("sequence", "Sequence", "checkbox"),
+    ),
+    "coupon": (
+        FormField("code", "Code"),
+        *EFFECTIVE,
+        FormField("minimum", "Minimum basket", "decimal"),
+        FormField("basket_type", "Baskets", "select", _pairs("both", "single", "subscription")),
+        FormField(
+            "discount_application_method",
+            "Applied to",
+            "select",
+            (("0", "each package"), ("1", "the basket before sales"), ("2", "the basket after sales")),
+        ),
+        FormField("redeem_unlimited", "Unlimited redemptions", "checkbox"),
+        FormField("expire_limit", "Redemptions in all (when limited)", "number"),
+        FormField("user_limit", "Redemptions per player (0: no limit)", "number"),
+        FormField("expire_never", "Never expires", "checkbox"),
+        FormField("start_date", "Valid from (UTC)", "datetime"),
+        FormField("expire_date", "Expires (UTC)", "datetime"),
+        FormField("username", "Only for player"),
+        FormField("note", "Note"),
+    ),
+    "gift_card": (
+        FormField("card_number", "Card number"),
+        FormField("balance", "Balance", "decimal", create_only=True),
+        FormField("currency", "Currency"),
+        FormField("expires_at", "Expires (UTC)", "datetime"),
+        FormField("note", "Note"),
+        FormField("void", "Void", "checkbox"),
+    ),
+    "sale": (
+        FormField("name", "Name"),
+        *EFFECTIVE,
+        FormField("start", "Starts (UTC)", "datetime"),
+        FormField("expire", "Ends (UTC)", "datetime"),
+        FormField("order", "Order", "number"),
+    ),
+    "goal": (
+        FormField("name", "Name"),
+        FormField("target", "Target", "decimal"),
+        FormField("repeatable", "Repeatable", "checkbox"),
+        FormField("status", "Status", "select", _pairs("active", "completed", "disabled")),
+        FormField("sale", "Sale id when reached (0: none)", "number"),
+        FormField("image", "Image URL"),
+        FormField("description", "Description (HTML)", "textarea"),
+    ),
+    "store": (
+        FormField("name", "Store name"),
+        FormField("currency", "Currency", hint="ISO 4217, e.g. USD"),
+        FormField("webstore_url", "Store website URL"),
+        FormField("logo", "Logo URL"),
+        FormField("primary_color", "Primary colour", "color", hint="#rrggbb"),
+        FormField("accent_color", "Accent colour", "color", hint="#rrggbb"),
+        FormField("tax.mode", "Tax", "select", _pairs("none", "exclusive", "inclusive")),
+        FormField("tax.rate", "Tax rate (%)", "decimal"),
+        FormField("allowed_return_hosts", "Return hosts", "list", hint="comma separated host names"),
+        FormField("basket_ttl_seconds", "Basket lifetime (seconds)", "number"),
+        FormField("renewal_retry_days", "Renewal retry days", "list", hint="e.g. 1, 3, 5"),
+        FormField("terms_url", "Terms URL"),
+        FormField("refund_policy_url", "Refund policy URL"),
+        FormField("lang", "Language"),
+        FormField("online_mode", "Online mode (Mojang accounts)", "checkbox"),
+        FormField("supports_usernames", "Players give a username", "checkbox"),
+        FormField("supports_gifting", "Gifting", "checkbox"),
+        FormField("emit_basket_abandoned", "Emit basket.abandoned", "checkbox"),
+        FormField("log_events", "Log events", "checkbox"),
+        FormField("disabled", "Store closed", "checkbox"),
+        FormField("description", "Description (HTML)", "textarea"),
+    ),
+    "sidebar": (
+        FormField(
+            "type",
+            "Module",
+            "select",
+            _pairs(
+                "textbox",
+                "featured_package",
+                "community_goal",
+                "payment_goal",
+                "recent_payments",
+                "top_customer",
+                "giftcard_balance",
+                "server_status",
+            ),
+        ),
+        FormField("title", "Title"),
+        FormField("order", "Order", "number"),
+        FormField("settings", "Settings", "textarea", hint="one name=value a line, e.g. package_id=11"),
+    ),
+}
+
+COMMAND_FIELDS = ("server_id", "command", "trigger", "require_online", "delay", "slots")
+TRIGGERS = tuple(t.value for t in CommandTrigger)
+BLANK_COMMAND_ROWS = 2
+MAX_COMMAND_ROWS = 60
+_ROW = re.compile(r"^commands\.([0-9]{1,3})\.([a-z_]+)$")
+
+
+def covered(kind: str) -> frozenset[str]:
+    """The element's top-level fields the kind's form shows (an edit keeps the others: a
+    package's media set in a file survive an edit of its price)."""
+    names = {f.name.split(".", 1)[0] for f in FORMS[kind]}
+    return frozenset(names | ({"commands"} if kind == "package" else set()))
+
+
+# --- reading a submitted form -----------------------------------------------------------------
+
+
+def read_form(kind: str, form: Mapping[str, str], *, creating: bool) -> dict[str, Any]:
+    """The element a catalog file would hold, from the submitted fields (not validated)."""
+    values: dict[str, Any] = {}
+    for field in FORMS[kind]:
+        if field.create_only and not creating:
+            continue
+        value = _read(field, form.get(field.name))
+        if value is not None:
+            _put(values, field.name, value)
+    if kind == "package":
+        values["commands"] = read_commands(form)
+    return values
+
+
+def _read(field: FormField, raw: str | None) -> Any:
+    if field.kind == "checkbox":
+        return raw is not None and raw not in ("", "0", "false", "off")
+    text = (raw or "").strip()
+    if not text:
+        return None
+    if field.kind == "list":
+        return [part.strip() for part in re.split(r"[,\n]", text) if part.strip()]
+    if field.kind == "number":
+        return int(text) if re.fullmatch(r"-?[0-9]{1,12}", text) else text
+    if field.kind == "datetime":
+        # <input type=datetime-local> has no zone: the panel's times are UTC.
+        return text if re.search(r"(Z|[+-][0-9]{2}:?[0-9]{2})$", text) else text + "Z"
+    if field.name == "settings":
+        return _settings(text)
+    return text
+
+
+def _settings(text: str) -> dict[str, Any]:
+    """A sidebar module's `name=value` lines; whole numbers become numbers."""
+    found: dict[str, Any] = {}
+    for line in text.splitlines():
+        name, _, value = line.partition("=")
+        if name.strip():
+            value = value.strip()
+            found[name.strip()] = int(value) if re.fullmatch(r"-?[0-9]{1,12}", value) else value
+    return found
+
+
+def _put(values: dict[str, Any], dotted: str, value: Any) -> None:
+    *parents, last = dotted.split(".")
+    node = values
+    for part in parents:
+        node = node.setdefault(part, {})
+    node[last] = value
+
+
+def read_commands(form: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The command rows that have a command, in row order (blank rows are the form's spares)."""
+    rows: dict[int, dict[str, str]] = {}
+    for name, value in form.items():
+        match = _ROW.match(name)
+        if match and match.group(2) in COMMAND_FIELDS and int(match.group(1)) < MAX_COMMAND_ROWS:
+            rows.setdefault(int(match.group(1)), {})[match.group(2)] = value
+    commands = []
+    for _, row in sorted(rows.items()):
+        if not row.get("command", "").strip():
+            continue
+        command: dict[str, Any] = {
+            "command": row["command"].strip(),
+            "require_online": row.get("require_online", "") not in ("", "0", "false", "off"),
+        }
+        for name in ("server_id", "delay", "slots"):
+            text = row.get(name, "").strip()
+            if text:
+                command[name] = int(text) if text.isdigit() else text
+        if row.get("trigger", "").strip():
+            command["trigger"] = row["trigger"].strip()
+        commands.append(command)
+    return commands
+
+
+# --- rendering ------------------------------------------------------------------------------
+
+
+def form_values(element: Mapping[str, Any]) -> dict[str, str]:
+    """An element (its catalog file JSON) as the form's field values."""
+    flat: dict[str, str] = {}
+
+    def walk(prefix: str, value: Any) -> None:
+        if isinstance(value, dict) and prefix != "settings":
+            for name, inner in value.items():
+                walk(f"{prefix}.{name}" if prefix else name, inner)
+        elif isinstance(value, dict):
+            flat[prefix] = "\n".join(f"{k}={'' if v is None else v}" for k, v in value.items())
+        elif isinstance(value, list) and prefix == "commands":
+            for n, command in enumerate(value):
+                for name, inner in command.items():
+                    flat[f"commands.{n}.{name}"] = _text(inner)
+        elif isinstance(value, list):
+            flat[prefix] = ", ".join(str(v) for v in value)
+        else:
+            flat[prefix] = _text(value)
+
+    walk("", dict(element))
+    return flat
+
+
+def _text(value: Any) -> str:
+    if value is True:
+        return "on"
+    if value is None or value is False:
+        return ""
+    return str(value)
+
+
+_INPUT = Template('<label for="$id">$label</label>$control$hint')
+
+
+def render_fields(
+    kind: str,
+    values: Mapping[str, str],
+    *,
+    creating: bool,
+    options: Mapping[str, Choices] | None = None,
+) -> Safe:
+    """The kind's fields filled with `values`; `options`: choices of the dynamic selects
+    (a package's category, a category's parent, a command's server)."""
+    parts = []
+    for field in FORMS[kind]:
+        if field.create_only and not creating:
+            continue
+        parts.append(_field(field, values, (options or {}).get(field.name, field.choices)))
+    if kind == "package":
+        parts.append(render_commands(values, (options or {}).get("server_id", ())))
+    return Safe("".join(parts))
+
+
+def _field(field: FormField, values: Mapping[str, str], choices: Choices) -> str:
+    ident = "f-" + field.name.replace(".", "-")
+    value = values.get(field.name, "")
+    name = escape(field.name)
+    hint = Safe(f'<small class="hint">{escape(field.hint)}</small>') if field.hint else Safe("")
+    if field.kind == "checkbox":
+        checked = " checked" if value else ""
+        return (
+            f'<label class="check"><input type="checkbox" id="{ident}" name="{name}" value="on"{checked}> '
+            f"{escape(field.label)}</label>"
+        )
+    if field.kind == "textarea":
+        control = Safe(f'<textarea id="{ident}" name="{name}" rows="5">{escape(value)}</textarea>')
+    elif field.kind == "select":
+        control = _select(ident, field.name, value, choices, blank=field.name in ("parent_id",))
+    else:
+        kind = {"number": "number", "decimal": "text", "datetime": "datetime-local"}.get(field.kind, "text")
+        shown = value.removesuffix("Z").removesuffix("+00:00")[:16] if field.kind == "datetime" else value
+        mode = ' inputmode="decimal"' if field.kind == "decimal" else ""
+        control = Safe(f'<input type="{kind}" id="{ident}" name="{name}" value="{escape(shown)}"{mode}>')
+    return fill(_INPUT, id=ident, label=field.label, control=control, hint=hint)
+
+
+def _select(ident: str, name: str, value: str, choices: Choices, *, blank: bool = False) -> Safe:
+    options = ['<option value="">(none)</option>'] if blank else []
+    known = {v for v, _ in choices}
+    if value and value not in known:  # a value the choices lack (e.g. a removed server): kept visible
+        options.append(f'<option value="{escape(value)}" selected>{escape(value)}</option>')
+    for choice, label in choices:
+        selected = " selected" if choice == value else ""
+        options.append(f'<option value="{escape(choice)}"{selected}>{escape(label)}</option>')
+    return Safe(f'<select id="{ident}" name="{escape(name)}">{"".join(options)}</select>')
+
+
+_COMMAND_ROW = Template(
+    '<div class="command-row">'
+    "<label>Server $server</label>"
+    "<label>Trigger $trigger</label>"
+    '<label class="wide">Command <input name="$prefix.command" value="$command"></label>'
+    '<label class="check"><input type="checkbox" name="$prefix.require_online" value="on"$online> '
+    "Player online</label>"
+    '<label>Delay (s) <input type="number" name="$prefix.delay" value="$delay"></label>'
+    '<label>Slots <input type="number" name="$prefix.slots" value="$slots"></label>'
+    "</div>"
+)
+
+
+def render_commands(values: Mapping[str, str], servers: Choices) -> Safe:
+    """The package's commands, one row each (server, trigger, command, online, delay, slots), and
+    spare blank rows to add more."""
+    used = sorted({int(m.group(1)) for n in values if (m := _ROW.match(n))})
+    first_spare = used[-1] + 1 if used else 0
+    rows = [*used, *range(first_spare, first_spare + BLANK_COMMAND_ROWS)]
+    out = ['<fieldset class="commands"><legend>Commands</legend>']
+    for n in rows:
+        prefix = f"commands.{n}"
+
+        def get(field: str, prefix: str = prefix) -> str:
+            return values.get(f"{prefix}.{field}", "")
+
+        out.append(
+            fill(
+                _COMMAND_ROW,
+                prefix=prefix,
+                server=_select(f"c{n}-server", f"{prefix}.server_id", get("server_id"), servers),
+                trigger=_select(
+                    f"c{n}-trigger", f"{prefix}.trigger", get("trigger") or "purchase", _pairs(*TRIGGERS)
+                ),
+                command=get("command"),
+                online=Safe(" checked" if get("require_online") else ""),
+                delay=get("delay"),
+                slots=get("slots"),
+            )
+        )
+    out.append("</fieldset>")
+    return Safe("".join(out))

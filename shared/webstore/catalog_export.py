@@ -1,0 +1,88 @@
+"""A store written back as a catalog file (`webstore export`): the file and the table are two
+views of one thing, so exporting and importing the result changes nothing.
+
+Secrets: the checkout API key and the server secrets exist only as hashes, so no export has them;
+a re-import of a file without them keeps the stored ones. Webhook signing secrets and Stripe keys
+are sealed: an export opens them only when given the box (`--with-secrets`), otherwise it leaves
+them out and a re-import keeps the sealed values it has. Runtime state an import keeps (gift card
+balances, goal progress, coupon redemptions) is written as it stands; the import keeps it anyway.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from webstore.catalog import StoreProfile, WebhookEndpoint
+from webstore.catalog_import import CatalogFile, ServerEntry, StoreSettings, WebhookEntry
+from webstore.errors import NotFound
+from webstore.gateway_settings import GatewaysSection
+from webstore.repo.account import AccountRepository
+from webstore.repo.definitions import DefinitionRepository
+from webstore.repo.gift_cards import GiftCardRepository
+from webstore.secret_box import SecretBox
+
+if TYPE_CHECKING:
+    from webstore.db import Table
+
+# Where an exported file finds its JSON Schema: a copy beside it (`webstore catalog schema`).
+SCHEMA_REF = "./catalog.schema.json"
+
+
+def export_catalog(table: Table, account_id: int, box: SecretBox | None = None) -> CatalogFile:
+    """The store's catalog as the table holds it (consistent reads), every section in id order.
+    With `box`, webhook signing secrets and Stripe keys opened (SealBroken if the box is not the
+    one that sealed them); without, left out. NotFound when there is no such store."""
+    definitions = DefinitionRepository(table)
+    found = definitions.imported(account_id)
+    store = found.store
+    if store is None:
+        raise NotFound(f"Store {account_id} not found")
+    profile = store.model_dump(include=set(StoreProfile.model_fields))
+    return CatalogFile.model_validate(
+        {
+            "$schema": SCHEMA_REF,
+            "store": StoreSettings(**profile, public_token=store.public_token),
+            "servers": [
+                ServerEntry(id=s.id, name=s.name, next_check=s.next_check) for s in _by_id(found.servers)
+            ],
+            "categories": _by_id(found.categories),
+            "packages": _by_id(found.packages),
+            "sales": sorted(store.sales, key=lambda s: s.id),
+            "pages": _by_id(found.pages),
+            "coupons": _by_id(found.coupons),
+            "gift_cards": sorted(GiftCardRepository(table).all(account_id), key=lambda c: c.id),
+            "creator_codes": definitions.creator_codes(account_id),
+            "community_goals": _by_id(found.goals),
+            "webhooks": [_webhook(item, box) for _, item in sorted(found.webhooks.items())],
+            "gateways": GatewaysSection.of(store.gateways, box),
+        }
+    )
+
+
+def catalog_document(catalog: CatalogFile) -> dict[str, Any]:
+    """The file's JSON: defaults left out (as a person writes it), amounts as strings."""
+    return catalog.model_dump(mode="json", by_alias=True, exclude_defaults=True)
+
+
+def catalog_text(catalog: CatalogFile) -> str:
+    """The file as written: stable (same store, same bytes), diffable, UTF-8 as typed."""
+    return json.dumps(catalog_document(catalog), indent=2, ensure_ascii=False) + "\n"
+
+
+def _by_id(entities: dict[int, Any]) -> list[Any]:
+    return [entities[i] for i in sorted(entities)]
+
+
+def _webhook(item: dict[str, Any], box: SecretBox | None) -> WebhookEntry:
+    """An endpoint as the file has it: the secret opened with `box`, else left out; never its
+    validation (a re-import keeps that while URL and secret stay the same)."""
+    if box is not None:
+        endpoint = AccountRepository.webhook_endpoint(item, box)
+        secret: str | None = endpoint.secret
+    else:
+        endpoint = WebhookEndpoint.model_validate(
+            {k: v for k, v in item.items() if k in WebhookEndpoint.model_fields}
+        )
+        secret = None
+    return WebhookEntry(id=endpoint.id, url=endpoint.url, events=endpoint.events, secret=secret)
