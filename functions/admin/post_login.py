@@ -25,7 +25,13 @@ ROUTE = Route(
 async def endpoint(svc: ServicesDep, request: Request, _pages: PanelPagesDep) -> Response:
     form = await form_fields(request)
     outcome = login.submit(
-        svc, form.get("email", ""), form.get("password", ""), form.get("next"), client_ip(request), svc.now()
+        svc,
+        form.get("email", ""),
+        form.get("password", ""),
+        form.get("next"),
+        client_ip(request),
+        svc.now(),
+        form.get("code", ""),
     )
     if isinstance(outcome, PageResult):
         return render(lambda: outcome)

@@ -49,7 +49,8 @@ line-height:1.45}
 a{color:var(--brand)}
 header.top{background:#14181f;color:#fff;display:flex;align-items:center;gap:1rem;padding:.6rem 1rem;
 flex-wrap:wrap}
-header.top strong{font-size:1.05rem}header.top .who{margin-left:auto;font-size:.9rem;color:#c9ccd3}
+header.top strong{font-size:1.05rem}header.top a{color:#fff}
+header.top .who{margin-left:auto;font-size:.9rem;color:#c9ccd3}
 header.top form{margin:0}header.top button{background:transparent;border:1px solid #59606b;color:#fff;
 padding:.3rem .7rem;font-size:.9rem}
 .shell{display:block}
@@ -112,7 +113,8 @@ _SHELL = Template("""<!doctype html>
 <script src="$script" defer></script>
 </head>
 <body>
-<header class="top"><strong>$store</strong><span class="who">$email · $role</span>
+<header class="top"><strong>$store</strong>
+<span class="who"><a href="/account" id="account">$email</a> · $role</span>
 <form method="post" action="/logout">$csrf<button type="submit" id="logout">Log out</button></form></header>
 <div class="shell">
 <nav class="sections" aria-label="Sections"><details open><summary>Menu</summary><ul>
