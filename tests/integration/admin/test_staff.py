@@ -17,6 +17,7 @@ from functions.admin import (
     post_account_totp,
     post_account_totp_confirm,
     post_account_totp_remove,
+    post_login,
     post_staff,
     post_staff_remove,
     post_staff_role,
@@ -185,14 +186,14 @@ def test_a_second_factor_is_enrolled_then_asked_for_at_sign_in(demo: DemoStore) 
         assert browser.sign_in("owner@store1.test").status == 401  # the password alone
         now_code = totp.code_at(secret.group(1), start + timedelta(minutes=5))
         with_code = browser.post(
-            _login(),
+            post_login.handler,
             "/login",
             {"email": "owner@store1.test", "password": PASSWORD, "code": now_code},
             csrf="",
         )
         assert with_code.status == 303
         replay = PanelClient(source_ip="198.51.100.9").post(
-            _login(),
+            post_login.handler,
             "/login",
             {"email": "owner@store1.test", "password": PASSWORD, "code": now_code},
             csrf="",
@@ -209,9 +210,3 @@ def test_a_second_factor_is_enrolled_then_asked_for_at_sign_in(demo: DemoStore) 
         "owner@store1.test removed their second factor",
         "owner@store1.test enrolled a second factor",
     ]
-
-
-def _login():  # type: ignore[no-untyped-def]
-    from functions.admin import post_login
-
-    return post_login.handler
