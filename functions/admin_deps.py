@@ -95,3 +95,14 @@ def set_session_cookie(request: Request, response: Response, cookie: SessionCook
 
 def clear_session_cookie(request: Request, response: Response) -> None:
     response.delete_cookie(COOKIE_NAME, path="/", httponly=True, samesite="lax", secure=_secure(request))
+
+
+def same_origin(request: Request) -> bool:
+    """False when the browser says the request came from another origin (`Origin`, sent with
+    every cross-site POST); a request without it (an old client, curl) is not refused here."""
+    origin = request.headers.get("origin")
+    if not origin or origin == "null":
+        return origin is None
+    from urllib.parse import urlsplit
+
+    return urlsplit(origin).netloc.lower() == request.headers.get("host", "").lower()

@@ -222,3 +222,22 @@ def test_the_csrf_token_is_in_every_form_of_the_shell(demo: DemoStore) -> None:
     page = client.get(get_dashboard.handler, "/").body
     assert csrf_of(page) == client.csrf
     assert 'action="/logout"' in page
+
+
+def test_a_sign_in_posted_from_another_site_is_refused(demo: DemoStore) -> None:
+    """Login CSRF: a page elsewhere must not sign the visitor in to an account of its choosing."""
+    from tests.support.invocation import invoke
+    from tests.support.panel import form_body
+
+    owner = add_staff(Role.OWNER)
+    body = form_body({"email": owner.member.email, "password": PASSWORD})
+    for origin, status in (("https://evil.test", 403), ("null", 403), ("https://api.test", 303)):
+        response = invoke(
+            post_login.handler,
+            "POST",
+            "/login",
+            raw_body=body["raw_body"],
+            headers={**body["headers"], "origin": origin},
+        )
+        assert response.status == status, origin
+        assert (session_cookie(response) is not None) == (status == 303)

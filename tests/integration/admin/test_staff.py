@@ -86,7 +86,9 @@ def test_only_owners_manage_staff(demo: DemoStore) -> None:
     assert refused.status == 403  # …and refused
     assert admin.post(post_staff_remove.handler, f"/staff/{target}/remove", {}).status == 403
     readonly = signed_in(Role.READONLY)
-    assert readonly.get(get_staff.handler, "/staff").status == 403
+    forbidden = readonly.get(get_staff.handler, "/staff")
+    assert forbidden.status == 403 and "may not do this" in forbidden.body
+    assert "Back to the dashboard" in forbidden.body  # the panel's 403 page, not the shop's
     assert StaffRepository(get_services().table).login_of("x@example.com") is None
 
 
@@ -209,3 +211,13 @@ def test_a_second_factor_is_enrolled_then_asked_for_at_sign_in(demo: DemoStore) 
         "owner@store1.test removed their second factor",
         "owner@store1.test enrolled a second factor",
     ]
+
+
+def test_what_was_typed_is_escaped_on_the_staff_pages(demo: DemoStore) -> None:
+    owner = signed_in(Role.OWNER)
+    typed = "<script>alert(1)</script>@x.io"
+    invited = owner.post(post_staff.handler, "/staff", {"email": typed, "role": "readonly"})
+    assert invited.status == 200
+    for body in (invited.body, owner.get(get_staff.handler, "/staff").body):
+        assert "<script>alert(1)</script>" not in body
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;@x.io" in body
