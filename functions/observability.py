@@ -6,12 +6,14 @@ not import the HTTP runtime (tests/unit/test_function_imports.py holds it to tha
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 
+from functions.cold_start import end_of_init
 from webstore.settings import check_at_cold_start
 
 logger = Logger()
@@ -34,6 +36,7 @@ def powertools_handler(adapter: Callable[[], LambdaHandler], operation: str) -> 
     @logger.inject_lambda_context(clear_state=True)
     @tracer.capture_lambda_handler(capture_response=False)
     def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+        end_of_init()
         logger.append_keys(operation=operation)
         return adapter()(event, context)
 
@@ -50,4 +53,10 @@ def consumer_handler(
             tracer.capture_lambda_handler(capture_response=False)(handle)
         )
     )
-    return wrapped
+
+    @functools.wraps(wrapped)
+    def consumer(event: dict[str, Any], context: Any) -> Result:
+        end_of_init()
+        return wrapped(event, context)
+
+    return consumer

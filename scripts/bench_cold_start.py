@@ -23,7 +23,8 @@ first, then replayed):
             Powertools decorators (Logger, Tracer, Metrics), its async endpoint making the calls;
   bare      a Powertools `APIGatewayHttpResolver` under the same decorators (no FastAPI).
 Runs interleave the variants (fresh processes, in turn); the best time of each is printed with
-the ratios ours/fastapi (target <= 1.10) and ours/bare, and the medians beside them. When the
+the ratios ours/fastapi (target <= 1.10) and ours/bare, the medians beside them, and the mean
+and spread of the paired ratios (each round's ours over the same round's floor). When the
 first misses, `python -X importtime` of ours against the floor shows which imports make the
 difference.
 
@@ -435,6 +436,20 @@ def _median(values: list[float]) -> float:
     return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
+def _paired(runs: dict[str, list[dict[str, Any]]]) -> str:
+    """Each round's ours / the same round's floor (the rounds interleave, so a burst of load
+    on the machine weighs on both sides of one ratio): mean ± standard deviation, wall and CPU."""
+    import statistics
+
+    def ratios(key: Any) -> str:
+        each = [key(o) / key(f) for o, f in zip(runs["ours"], runs["fastapi"], strict=True)]
+        spread = statistics.stdev(each) if len(each) > 1 else 0.0
+        return f"{statistics.mean(each):.2f} ± {spread:.2f} ({min(each):.2f}-{max(each):.2f})"
+
+    wall = ratios(lambda r: r["import_ms"] + r["first_ms"])
+    return f"paired ours/fastapi per round: wall {wall}, cpu {ratios(lambda r: r['cpu_ms'])}"
+
+
 def _import_costs(stderr: str) -> dict[str, int]:
     """Self time (µs) of each module `python -X importtime` reports."""
     costs: dict[str, int] = {}
@@ -523,6 +538,7 @@ def benchmark(args: argparse.Namespace) -> None:
                     f"{median['ours'] / median['bare']:.2f}); best cpu ms: ours {cpu['ours']:.0f}, "
                     f"fastapi {cpu['fastapi']:.0f}, bare {cpu['bare']:.0f}"
                 )
+                print(f"{'':34} {_paired(runs)}")
                 calls = ", ".join(c["operation"] for c in recorded["calls"]) or "none"
                 print(
                     f"{'':34} ours: import {min(r['import_ms'] for r in runs['ours']):.0f} ms, first "

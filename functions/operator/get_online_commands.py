@@ -5,7 +5,7 @@ from fastapi import Path
 from functions.deps import ServicesDep
 from functions.operator_deps import ServerDep
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.operator import queue, schemas
+from webstore.operator import queue, queue_schemas
 
 ROUTE = Route(
     Interface.OPERATOR,
@@ -19,7 +19,7 @@ ROUTE = Route(
 
 async def endpoint(
     who: ServerDep, svc: ServicesDep, player_id: int = Path(ge=1, le=2_147_483_647)
-) -> schemas.OnlineCommands:
+) -> queue_schemas.OnlineCommands:
     return queue.online_commands(svc, who, player_id)
 
 

@@ -12,24 +12,20 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, HttpUrl, field_validator
+from pydantic import Field, HttpUrl, field_validator
 
 from webstore.gateway_settings import StoredGateways
+from webstore.model import Int32, Name
+from webstore.model import Model as Model  # also imported from here, as the base of stored models
 from webstore.money import MINOR_UNITS
+from webstore.servers import Server as Server  # also imported from here (its home: webstore.servers)
 
-Int32 = Annotated[int, Field(ge=1, le=2_147_483_647)]
-Name = Annotated[str, Field(min_length=1, max_length=200)]
 Slug = Annotated[str, Field(min_length=1, max_length=120, pattern=r"^[a-z0-9][a-z0-9\-_]*$")]
 Html = Annotated[str, Field(max_length=100_000)]
 Amount = Annotated[Decimal, Field(ge=0, max_digits=14, decimal_places=4)]
 Percent = Annotated[Decimal, Field(ge=0, le=100, max_digits=7, decimal_places=4)]
 HexColor = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]  # "#1a5fb4"
 WebUrl = Annotated[str, Field(max_length=2000, pattern=r"^https?://[^\s<>\"']+$")]  # an http(s) link
-
-
-class Model(BaseModel):
-    # defer_build: a model is compiled on first use, so a function imports only what it uses.
-    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class PackageType(StrEnum):
@@ -307,13 +303,6 @@ class Page(Model):
     sequence: bool = False
     created_at: datetime
     updated_at: datetime
-
-
-class Server(Model):
-    id: Int32
-    name: Name
-    next_check: int = Field(default=60, ge=1, le=3600)  # seconds between queue polls
-    secret_hash: str = ""
 
 
 class GoalStatus(StrEnum):

@@ -30,7 +30,6 @@ from webstore.catalog import (
     PackageType,
     Page,
     Sale,
-    Server,
     Store,
     StoreProfile,
     WebhookEndpoint,
@@ -42,6 +41,7 @@ from webstore.repo.definitions import DefinitionRepository, ImportedDefinitions
 from webstore.repo.store import StoreRepository
 from webstore.repo.webhooks import WebhookRepository
 from webstore.secret_box import SealBroken, SecretBox, secret_box
+from webstore.servers import Server
 from webstore.settings import get_settings
 
 if TYPE_CHECKING:
@@ -356,6 +356,7 @@ def import_catalog(
     action: str = IMPORT_ACTION,
     revision: int | None = None,
     subject: str | None = None,
+    coupons_owned: Collection[int] | None = None,
 ) -> ImportResult:
     """Make the store equal to the file: write its definitions, and disable (packages, goals) or
     remove (categories, pages, coupons the file brought, servers, webhook endpoints) what the
@@ -366,7 +367,9 @@ def import_catalog(
     import leaves an audit log entry: `actor` did `action` (to `subject`), with the change
     summary. `revision`: the catalog revision the change was made against (the panel);
     Conflict, nothing written, when the catalog has changed since. Without one, the import
-    raises the revision."""
+    raises the revision. `coupons_owned`: None, the file's coupons are the import's from now on
+    (a later file without them removes them); else only those the last import owned and these
+    (the panel's edit of one coupon: coupons made with the operator interface stay its own)."""
     now = now or datetime.now(UTC)
     settings = catalog.store
     account_id = settings.id
@@ -377,6 +380,8 @@ def import_catalog(
     imported = definitions.imported(account_id)
     existing = imported.store
     box = _webhook_box(catalog, imported, box)
+    if coupons_owned is not None:
+        imported.imported_coupons |= set(coupons_owned)
     changes = plan_changes(imported, catalog, box)
     public_token = (
         settings.public_token
@@ -465,7 +470,9 @@ def import_catalog(
     pinned = (imported.pinned_webhooks & still_there - set(changes.removed.get("webhook", []))) | set(
         pinned_webhooks
     )
-    definitions.record_import(account_id, (c.id for c in catalog.coupons), pinned)
+    in_file = {c.id for c in catalog.coupons}
+    owned = in_file if coupons_owned is None else imported.imported_coupons & in_file
+    definitions.record_import(account_id, owned, pinned)
     if catalog.coupons or changes.removed.get("coupon"):
         accounts.recount_coupons(account_id)
     for sequence, entries in (

@@ -23,11 +23,14 @@ from webstore.item_size import ItemTooLarge
 
 TTL_ATTRIBUTE = "expires_at"
 GSI1 = "GSI1"
+# Payments by status and time, subscriptions by age (docs/data-model.md, "GSI2").
+GSI2 = "GSI2"
 
 # The table's shape, shared by the local stack and the CDK stack.
 KEY_SCHEMA = [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}]
 ATTRIBUTE_DEFINITIONS = [
-    {"AttributeName": name, "AttributeType": "S"} for name in ("PK", "SK", "GSI1PK", "GSI1SK")
+    {"AttributeName": name, "AttributeType": "S"}
+    for name in ("PK", "SK", "GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK")
 ]
 GLOBAL_SECONDARY_INDEXES = [
     {
@@ -37,8 +40,18 @@ GLOBAL_SECONDARY_INDEXES = [
             {"AttributeName": "GSI1SK", "KeyType": "RANGE"},
         ],
         "Projection": {"ProjectionType": "ALL"},
-    }
+    },
+    {
+        "IndexName": GSI2,
+        "KeySchema": [
+            {"AttributeName": "GSI2PK", "KeyType": "HASH"},
+            {"AttributeName": "GSI2SK", "KeyType": "RANGE"},
+        ],
+        "Projection": {"ProjectionType": "ALL"},
+    },
 ]
+# The key attributes of each index (Query's key condition names them).
+INDEX_KEYS = {None: ("PK", "SK"), GSI1: ("GSI1PK", "GSI1SK"), GSI2: ("GSI2PK", "GSI2SK")}
 
 Item = dict[str, Any]
 M = TypeVar("M", bound=BaseModel)
@@ -182,7 +195,7 @@ class Table:
         projection: str | None = None,
     ) -> tuple[list[Item], Item | None]:
         """One Query call: (items, the key to continue from or None)."""
-        pk_name, sk_name = ("GSI1PK", "GSI1SK") if index == GSI1 else ("PK", "SK")
+        pk_name, sk_name = INDEX_KEYS[index]
         expression = "#pk = :pk"
         all_names = {"#pk": pk_name, **(names or {})}
         all_values: dict[str, Any] = {":pk": pk, **(values or {})}

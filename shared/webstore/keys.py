@@ -15,7 +15,7 @@ import secrets
 import uuid
 import zlib
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
 
 from webstore.errors import NotFound
 
@@ -469,3 +469,37 @@ def schedule_sk(due: str, kind: str, account_id: int, reference: str) -> str:
 def schedule_due_range(now: str) -> tuple[str, str]:
     """The SKs of everything due at or before `now` (a `schedule_moment`)."""
     return "0", f"{now}#~"
+
+
+# --- GSI2: payments by status and time, subscriptions by age (the panel's searches) ---
+
+
+def payments_of_status(account_id: int, status: str) -> str:
+    """GSI2 partition of one store's payments in one status (GSI2SK: `payment_time_gsi2sk`);
+    a status change moves the payment to its new status's partition in the same update."""
+    return f"PAYSTATUS#{account_id}#{status}"
+
+
+def payment_time_gsi2sk(created_at: datetime, payment_id: int) -> str:
+    """When a payment was made (UTC, µs), then its id: newest first is descending, a date range
+    is one BETWEEN, and two payments of the same instant still differ."""
+    return f"{created_at.astimezone(UTC).strftime('%Y%m%dT%H%M%S.%fZ')}#{_n(payment_id)}"
+
+
+def day_start_gsi2sk(day: str) -> str:
+    """The lowest `payment_time_gsi2sk` of a UTC day (`YYYYMMDD`)."""
+    return f"{day}T"
+
+
+def day_end_gsi2sk(day: str) -> str:
+    """Past the highest `payment_time_gsi2sk` of a UTC day (`YYYYMMDD`)."""
+    return f"{day}T~"
+
+
+def recurring_of_account(account_id: int) -> str:
+    """GSI2 partition of one store's recurring payments (GSI2SK: their first payment's id)."""
+    return f"RECURRINGS#{account_id}"
+
+
+def recurring_gsi2sk(initial_payment_id: int) -> str:
+    return _n(initial_payment_id)

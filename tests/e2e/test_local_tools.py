@@ -103,6 +103,27 @@ def test_import_local_changes_what_the_running_stack_sells(stack: Stack, tmp_pat
     assert names[10] == "Netherite Sword"
 
 
+def test_export_local_writes_the_served_store_back_and_it_reimports_unchanged(
+    stack: Stack, receiver: WebhookReceiver, tmp_path: Path
+) -> None:
+    """`webstore export --local` finds the served store by the credentials file; its webhook
+    secret (serve --webhook) only with --with-secrets; importing the export changes nothing."""
+    exported = tmp_path / "exported.json"
+    run = webstore("export", str(exported), "--local", str(stack.credentials_file))
+    assert run.returncode == 0, run.stderr
+    document = json.loads(exported.read_text())
+    assert document["store"]["public_token"] == stack.credentials["public_token"]
+    assert [w["url"] for w in document["webhooks"]] == [receiver.url]
+    assert "secret" not in document["webhooks"][0] and receiver.secret not in exported.read_text()
+    again = webstore("import", str(exported), "--local", str(stack.credentials_file))
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.splitlines()[0] == "Imported store 1 into webstore: no changes"
+
+    with_secrets = webstore("export", "--local", str(stack.credentials_file), "--with-secrets")
+    assert with_secrets.returncode == 0, with_secrets.stderr
+    assert json.loads(with_secrets.stdout)["webhooks"][0]["secret"] == receiver.secret
+
+
 def test_clock_run_local_plays_a_month_on_the_running_stack(stack: Stack, receiver: WebhookReceiver) -> None:
     """A manual VIP payment (nothing saved to charge) ends at its period's end: `clock run
     --until` a month later ends it on the running stack, prints it, and the store's webhook

@@ -25,6 +25,7 @@ from webstore.catalog_export import catalog_document, export_catalog
 from webstore.catalog_file import CatalogError, check_catalog
 from webstore.catalog_import import CatalogChanges, SecretMissing, import_catalog
 from webstore.errors import Invalid, NotFound
+from webstore.repo.account import AccountRepository
 from webstore.repo.definitions import DefinitionRepository
 from webstore.services import Services
 
@@ -41,6 +42,9 @@ class Kind:
     section: str  # the catalog file's list
     label: str  # "package 12 "VIP""
     removable: bool = True
+    # The account's id sequence of the kind, where the operator interface creates them too: a new
+    # one takes its id from it, so the two never pick the same id.
+    sequence: str | None = None
 
 
 KINDS: dict[str, Kind] = {
@@ -49,11 +53,11 @@ KINDS: dict[str, Kind] = {
         Kind("category", "categories", "category"),
         Kind("package", "packages", "package"),
         Kind("page", "pages", "page"),
-        Kind("coupon", "coupons", "coupon"),
+        Kind("coupon", "coupons", "coupon", sequence="coupon"),
         # Players own gift card balances: a card is voided (`void`), never deleted.
-        Kind("gift_card", "gift_cards", "gift card", removable=False),
+        Kind("gift_card", "gift_cards", "gift card", removable=False, sequence="giftcard"),
         Kind("sale", "sales", "sale"),
-        Kind("goal", "community_goals", "community goal"),
+        Kind("goal", "community_goals", "community goal", sequence="goal"),
     )
 }
 # Times an import fills in; an edit keeps the element's and sets `updated_at`.
@@ -97,12 +101,15 @@ def save_element(
     element as a catalog file has it, without its id). `covers`: the fields the form shows; the
     element's other fields are kept (None: `values` is the whole element)."""
     kind = _kind(kind_name)
+    reserved = 0
+    if element_id is None and kind.sequence:
+        reserved = AccountRepository(services.table).next_ids(account_id, kind.sequence)[0]
 
     def apply(document: dict[str, Any]) -> tuple[int, str]:
         entries: list[dict[str, Any]] = document.setdefault(kind.section, [])
         stamped = {**values, **({"updated_at": now.isoformat()} if _has_updated_at(kind) else {})}
         if element_id is None:
-            new_id = max((int(e["id"]) for e in entries), default=0) + 1
+            new_id = max(max((int(e["id"]) for e in entries), default=0) + 1, reserved)
             entries.append({**stamped, "id": new_id, **_created(kind, now)})
             return new_id, "create"
         index = _index(entries, element_id, kind)
@@ -237,6 +244,7 @@ def _edit(
     now: datetime,
 ) -> Saved:
     table = services.table
+    DefinitionRepository(table).check_revision(account_id, revision)  # a stale form: refused at once
     document = catalog_document(export_catalog(table, account_id))  # secrets left out: kept
     before = copy.deepcopy(document)
     element_id, verb = apply(document)
@@ -255,6 +263,8 @@ def _edit(
             action=f"catalog.{kind_name}.{verb}",
             revision=revision,
             subject=what,
+            # Coupons made with the operator interface stay its own, but for the one edited here.
+            coupons_owned={element_id} if kind_name == "coupon" and element_id is not None else set(),
         )
     except SecretMissing as missing:
         raise Invalid(str(missing), field=str(missing).split(":", 1)[0].rsplit(".", 1)[-1]) from None

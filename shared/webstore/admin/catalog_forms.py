@@ -30,14 +30,28 @@ class FormField:
     choices: Choices = ()  # select: fixed choices (dynamic ones: `render_form(options=...)`)
     hint: str = ""
     create_only: bool = False  # shown when creating only (a gift card's balance belongs to players)
+    default: str = ""  # a select's choice when the element has none (the file's default)
 
 
 def _pairs(*values: str) -> Choices:
     return tuple((v, v) for v in values)
 
 
+def _effective(default: str) -> tuple[FormField, ...]:
+    """What a sale or coupon applies to, and its discount (a coupon's default: the basket)."""
+    return (
+        FormField(
+            "effective.type",
+            "Applies to",
+            "select",
+            _pairs("all", "package", "category", "cart"),
+            default=default,
+        ),
+        *EFFECTIVE,
+    )
+
+
 EFFECTIVE = (
-    FormField("effective.type", "Applies to", "select", _pairs("all", "package", "category", "cart")),
     FormField("effective.packages", "Package ids", "list", hint="comma separated"),
     FormField("effective.categories", "Category ids", "list", hint="comma separated"),
     FormField("discount.type", "Discount type", "select", _pairs("percentage", "value")),
@@ -63,7 +77,7 @@ FORMS: dict[str, tuple[FormField, ...]] = {
         FormField("price", "Price", "decimal"),
         FormField("type", "Type", "select", _pairs("single", "subscription")),
         FormField("expiry_length", "Period length (subscriptions; 0: none)", "number"),
-        FormField("expiry_period", "Period", "select", _pairs("day", "month", "year")),
+        FormField("expiry_period", "Period", "select", _pairs("day", "month", "year"), default="month"),
         FormField("slug", "Slug"),
         FormField("image", "Image URL"),
         FormField("order", "Order", "number"),
@@ -87,7 +101,7 @@ FORMS: dict[str, tuple[FormField, ...]] = {
     ),
     "coupon": (
         FormField("code", "Code"),
-        *EFFECTIVE,
+        *_effective("cart"),
         FormField("minimum", "Minimum basket", "decimal"),
         FormField("basket_type", "Baskets", "select", _pairs("both", "single", "subscription")),
         FormField(
@@ -115,7 +129,7 @@ FORMS: dict[str, tuple[FormField, ...]] = {
     ),
     "sale": (
         FormField("name", "Name"),
-        *EFFECTIVE,
+        *_effective("all"),
         FormField("start", "Starts (UTC)", "datetime"),
         FormField("expire", "Ends (UTC)", "datetime"),
         FormField("order", "Order", "number"),
@@ -224,14 +238,18 @@ def _read(field: FormField, raw: str | None) -> Any:
 
 
 def _settings(text: str) -> dict[str, Any]:
-    """A sidebar module's `name=value` lines; whole numbers become numbers."""
+    """A sidebar module's `name=value` lines; a line that does not start with a name (`content`'s
+    HTML going on) continues the value above. Whole numbers become numbers."""
     found: dict[str, Any] = {}
+    last: str | None = None
     for line in text.splitlines():
-        name, _, value = line.partition("=")
-        if name.strip():
-            value = value.strip()
-            found[name.strip()] = int(value) if re.fullmatch(r"-?[0-9]{1,12}", value) else value
-    return found
+        match = re.match(r"^\s*([a-z_]{1,40})\s*=(.*)$", line)
+        if match:
+            last = match.group(1)
+            found[last] = match.group(2).strip()
+        elif last is not None:
+            found[last] = f"{found[last]}\n{line}"
+    return {k: int(v) if re.fullmatch(r"-?[0-9]{1,12}", v) else v for k, v in found.items()}
 
 
 def _put(values: dict[str, Any], dotted: str, value: Any) -> None:
@@ -325,9 +343,9 @@ def render_fields(
 
 def _field(field: FormField, values: Mapping[str, str], choices: Choices) -> str:
     ident = "f-" + field.name.replace(".", "-")
-    value = values.get(field.name, "")
+    value = values.get(field.name, "") or field.default
     name = escape(field.name)
-    hint = Safe(f'<small class="hint">{escape(field.hint)}</small>') if field.hint else Safe("")
+    hint = Safe(f'<small class="help">{escape(field.hint)}</small>') if field.hint else Safe("")
     if field.kind == "checkbox":
         checked = " checked" if value else ""
         return (

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ipaddress
 
-from webstore.errors import Invalid
+from webstore.errors import Invalid, NotFound
 from webstore.identity.identify import identify_in_store
 from webstore.operator import schemas, views
 from webstore.operator.player_events import last_seen_ref
@@ -80,6 +80,7 @@ def create_ban(services: Services, account_id: int, body: schemas.BanCreate) -> 
             reason=body.reason,
             ign=user.username if user else "",
             uuid=uuid_value,
+            username_id=user.id if user else None,
         )
         tx = services.transaction()
         BanRepository(services.table).add(tx, account_id, ban)
@@ -88,3 +89,22 @@ def create_ban(services: Services, account_id: int, body: schemas.BanCreate) -> 
         return tx, ban
 
     return views.ban_view(sequences.write(account_id, build, first_read=ids_read))
+
+
+def lift_ban(services: Services, account_id: int, ban_id: int) -> Ban:
+    """Lift a ban: the ban removed (so GET /bans no longer lists it to the plugins) and its
+    player's ban count lowered, in one transaction conditional on the ban still existing (a
+    lift posted twice lifts once; the second is 404). The lifted ban is returned."""
+    bans = BanRepository(services.table)
+    ban = bans.get(account_id, ban_id)
+    if ban is None:
+        raise NotFound("Ban not found")
+    username_id = ban.username_id
+    if username_id is None and ban.uuid:  # a ban from before the id was kept: by its UUID
+        username_id = PlayerRepository(services.table).id_by_uuid(account_id, ban.uuid)
+    tx = services.transaction()
+    BanRepository.add_lift(tx, account_id, ban)
+    if username_id is not None:
+        PlayerRepository.add_counters(tx, account_id, username_id, {"bans": -1})
+    tx.commit()
+    return ban

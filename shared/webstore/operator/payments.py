@@ -14,8 +14,9 @@ from webstore.catalog import Package
 from webstore.errors import Invalid, NotFound
 from webstore.identity.identify import identify_now
 from webstore.money import MINOR_UNITS, round_money, symbol
-from webstore.operator import schemas, views
+from webstore.operator import schemas
 from webstore.operator.packages import package_id
+from webstore.operator.queue_views import plugin_uuid
 from webstore.payments import changes
 from webstore.payments.gateways import MANUAL, gateway_id
 from webstore.payments.order import MAX_LINES, Order, OrderLine
@@ -46,7 +47,7 @@ def payment_view(payment: PaymentRecord) -> schemas.Payment:
         status=payment.status_description,
         email=payment.email,
         player=schemas.PaymentPlayer(
-            id=payment.username_id, name=payment.username, uuid=views.plugin_uuid(payment.uuid)
+            id=payment.username_id, name=payment.username, uuid=plugin_uuid(payment.uuid)
         ),
         packages=[schemas.PaymentPackage(id=line.package_id, name=line.name) for line in payment.lines],
         notes=[

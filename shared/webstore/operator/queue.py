@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from webstore import keys
 from webstore.errors import Conflict, Forbidden, Throttled
-from webstore.operator import schemas, views
+from webstore.operator import queue_schemas, queue_views
 from webstore.operator.auth import ServerIdentity
 from webstore.repo.queue import QueueRepository
 from webstore.services import Services
@@ -28,7 +28,7 @@ def next_check_seconds(services: Services, server_next_check: int) -> int:
     return override if override is not None else server_next_check
 
 
-def due_players(services: Services, who: ServerIdentity) -> schemas.DuePlayers:
+def due_players(services: Services, who: ServerIdentity) -> queue_schemas.DuePlayers:
     repo = QueueRepository(services.table)
     a, s = who.account_id, who.server_id
     now = int(services.now().timestamp())
@@ -62,35 +62,37 @@ def due_players(services: Services, who: ServerIdentity) -> schemas.DuePlayers:
     for entry in page:
         if entry.pending > 0:
             players.append(
-                schemas.DuePlayer(
-                    id=entry.username_id, name=entry.username, uuid=views.plugin_uuid(entry.uuid)
+                queue_schemas.DuePlayer(
+                    id=entry.username_id, name=entry.username, uuid=queue_views.plugin_uuid(entry.uuid)
                 )
             )
         else:
             repo.drop_if_idle(a, s, entry.sk)
-    return schemas.DuePlayers(
-        meta=schemas.QueueMeta(execute_offline=state.offline_pending > 0, next_check=next_check, more=more),
+    return queue_schemas.DuePlayers(
+        meta=queue_schemas.QueueMeta(
+            execute_offline=state.offline_pending > 0, next_check=next_check, more=more
+        ),
         players=players,
     )
 
 
-def offline_commands(services: Services, who: ServerIdentity) -> schemas.OfflineCommands:
+def offline_commands(services: Services, who: ServerIdentity) -> queue_schemas.OfflineCommands:
     found = QueueRepository(services.table).commands(
         who.account_id, who.server_id, keys.OFFLINE_PREFIX, COMMAND_PAGE_SIZE + 1
     )
-    return schemas.OfflineCommands(
-        meta=schemas.OfflineMeta(limited=len(found) > COMMAND_PAGE_SIZE),
-        commands=[views.command_view(c) for c in found[:COMMAND_PAGE_SIZE]],
+    return queue_schemas.OfflineCommands(
+        meta=queue_schemas.OfflineMeta(limited=len(found) > COMMAND_PAGE_SIZE),
+        commands=[queue_views.command_view(c) for c in found[:COMMAND_PAGE_SIZE]],
     )
 
 
-def online_commands(services: Services, who: ServerIdentity, player_id: int) -> schemas.OnlineCommands:
+def online_commands(services: Services, who: ServerIdentity, player_id: int) -> queue_schemas.OnlineCommands:
     found = QueueRepository(services.table).commands(
         who.account_id, who.server_id, keys.online_commands_prefix(player_id), COMMAND_PAGE_SIZE
     )
-    return schemas.OnlineCommands(
-        player=schemas.OnlinePlayer(id=player_id, username=found[0].username if found else None),
-        commands=[views.command_view(c) for c in found],
+    return queue_schemas.OnlineCommands(
+        player=queue_schemas.OnlinePlayer(id=player_id, username=found[0].username if found else None),
+        commands=[queue_views.command_view(c) for c in found],
     )
 
 

@@ -1,85 +1,18 @@
-"""The operator interface's shapes (SPEC.md, COMPAT.md): what plugins and admin tools read."""
+"""The operator interface's shapes (SPEC.md, COMPAT.md): what plugins and admin tools read.
+The command queue's are in `queue_schemas`."""
 
 from __future__ import annotations
 
 from decimal import Decimal
 from typing import Any, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, Field, field_validator
 
 from webstore.catalog import BasketType, DiscountType
 from webstore.keys import INT32_MAX
+from webstore.operator.wire import Wire
 
 T = TypeVar("T")
-
-
-class Wire(BaseModel):
-    """A response model compiled on first use (defer_build): a route builds the few it answers
-    with, not the interface's every model at import (the cold start). Request bodies stay plain
-    `BaseModel`s: FastAPI reads them as body parameters, and a deferred one is then compiled
-    with the parameter's alias, which pydantic warns has no effect."""
-
-    model_config = ConfigDict(defer_build=True)
-
-
-# --- queue ------------------------------------------------------------------------------------
-
-
-class QueueMeta(Wire):
-    execute_offline: bool
-    next_check: int
-    more: bool
-
-
-class DuePlayer(Wire):
-    id: int
-    name: str
-    uuid: str | None
-
-
-class DuePlayers(Wire):
-    meta: QueueMeta
-    players: list[DuePlayer]
-
-
-class CommandConditions(Wire):
-    delay: int
-    slots: int
-
-
-class CommandPlayer(Wire):
-    id: int
-    name: str
-    uuid: str | None
-
-
-class Command(Wire):
-    id: int
-    command: str
-    payment: int  # 0 for a manual command: CS reads a non-nullable long
-    package: int | None
-    conditions: CommandConditions
-    player: CommandPlayer
-
-
-class OfflineMeta(Wire):
-    limited: bool
-
-
-class OfflineCommands(Wire):
-    meta: OfflineMeta
-    commands: list[Command]
-
-
-class OnlinePlayer(Wire):
-    id: int
-    username: str | None
-    meta: dict[str, Any] | None = None
-
-
-class OnlineCommands(Wire):
-    player: OnlinePlayer
-    commands: list[Command]
 
 
 # --- information ------------------------------------------------------------------------------

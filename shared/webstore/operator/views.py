@@ -7,15 +7,15 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
-from webstore.catalog import CommunityGoal, Coupon, Package, Sale, Server, Store
+from webstore.catalog import CommunityGoal, Coupon, Package, Sale, Store
 from webstore.money import symbol
 from webstore.operator import schemas
 from webstore.players import Player
 from webstore.pricing import PricingContext, best_sale_discount
 from webstore.repo.bans import Ban
 from webstore.repo.payments import PaymentRecord
-from webstore.repo.queue import QueuedCommand
 from webstore.repo.store import StoreView
+from webstore.servers import Server
 
 
 def _plain_time(value: datetime) -> str:
@@ -36,13 +36,6 @@ def _number(value: Decimal) -> int | float:
     return int(value) if value == value.to_integral_value() else float(value)
 
 
-def plugin_uuid(value: str | None) -> str | None:
-    """A player UUID as the plugins parse it: 32 lowercase hex digits, no dashes (BuycraftX
-    accepts nothing else); None when there is none or it is not a UUID."""
-    digits = (value or "").replace("-", "").lower()
-    return digits if len(digits) == 32 and all(c in "0123456789abcdef" for c in digits) else None
-
-
 def information_view(store: Store, server: Server) -> schemas.Information:
     return schemas.Information(
         account=schemas.InformationAccount(
@@ -55,19 +48,6 @@ def information_view(store: Store, server: Server) -> schemas.Information:
             log_events=store.log_events,
         ),
         server=schemas.ServerRef(id=server.id, name=server.name),
-    )
-
-
-def command_view(command: QueuedCommand) -> schemas.Command:
-    return schemas.Command(
-        id=command.id,
-        command=command.command,
-        payment=command.payment_id or 0,
-        package=command.package_id,
-        conditions=schemas.CommandConditions(delay=command.delay, slots=command.slots),
-        player=schemas.CommandPlayer(
-            id=command.username_id, name=command.username, uuid=plugin_uuid(command.uuid)
-        ),
     )
 
 

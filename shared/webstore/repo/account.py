@@ -8,11 +8,12 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 
 from webstore import keys
-from webstore.catalog import Coupon, CreatorCode, GiftCard, Server, WebhookEndpoint
+from webstore.catalog import Coupon, CreatorCode, GiftCard, WebhookEndpoint
 from webstore.db import ConditionFailed, Item, Table, Transaction, from_item, start_read, to_item
 from webstore.errors import Conflict, NotFound
 from webstore.repo.sequences import IdAllocation, SequenceRepository
 from webstore.secret_box import SecretBox
+from webstore.servers import Server
 
 
 @dataclass(frozen=True)

@@ -16,12 +16,12 @@ from webstore.catalog import (
     GoalStatus,
     Package,
     Page,
-    Server,
     Store,
 )
 from webstore.db import Item, Table, from_item
 from webstore.errors import Conflict
 from webstore.repo.account import AccountRepository
+from webstore.servers import Server
 
 IMPORT_MANIFEST = "IMPORTED"
 # The catalog's revision: every import raises it; the panel's edits claim the one they read.
@@ -44,6 +44,14 @@ class ImportedDefinitions:
     imported_coupons: set[int] = field(default_factory=set)
     # Webhook endpoints `webstore serve --webhook` added: not in any file, so no import removes them.
     pinned_webhooks: set[int] = field(default_factory=set)
+
+
+def stale_revision() -> Conflict:
+    return Conflict(
+        "The catalog was changed by someone else since this page was loaded: reload it and "
+        "make your change again",
+        field="revision",
+    )
 
 
 class DefinitionRepository:
@@ -118,13 +126,15 @@ class DefinitionRepository:
             "SET revision = :next, entity = :entity",
             condition="(attribute_not_exists(revision) AND :seen = :zero) OR revision = :seen",
             values={":next": seen + 1, ":seen": seen, ":zero": 0, ":entity": "catalog_revision"},
-            fails=Conflict(
-                "The catalog was changed by someone else since this page was loaded: reload it and "
-                "make your change again",
-                field="revision",
-            ),
+            fails=stale_revision(),
         )
         return seen + 1
+
+    def check_revision(self, account_id: int, seen: int) -> None:
+        """Conflict now if the catalog is past `seen` (a save refused before any work; the claim
+        at the first write still decides a race)."""
+        if self.revision(account_id) != seen:
+            raise stale_revision()
 
     def raise_revision(self, account_id: int) -> int:
         """An import that read no revision (`webstore import`): forms read before it are stale."""

@@ -24,6 +24,8 @@ from webstore.repo.queue import QueuedCommand
 
 # Notes live in the payment's item: a cap keeps it well inside the table's item size limit.
 MAX_NOTES = 50
+# So do the records of commands resent (each with its command plan): the same reason.
+MAX_RESENDS = 20
 
 
 class PaymentLine(Model):
@@ -49,6 +51,15 @@ class GiftCardUse(Model):
 class PaymentNote(Model):
     created_at: datetime
     note: str
+
+
+class CommandResend(Model):
+    """Someone queued the payment's commands again (the panel): the plan `resend-{id}`."""
+
+    id: str
+    by: str
+    at: datetime
+    commands: int
 
 
 class PaymentRecord(Model):
@@ -78,6 +89,7 @@ class PaymentRecord(Model):
     recurring_payment_reference: str | None = None
     custom: dict[str, Any] | None = None
     notes: list[PaymentNote] = Field(default_factory=list)
+    resends: list[CommandResend] = Field(default_factory=list)
     idempotency_key: str
     created_at: datetime
     updated_at: datetime
@@ -109,6 +121,10 @@ class PaymentRepository:
             "payment",
             GSI1PK=keys.payments_of_player(payment.account_id, payment.username_id),
             GSI1SK=keys.payment_sk(payment.id),
+            GSI2PK=keys.payments_of_status(payment.account_id, payment.status),
+            GSI2SK=keys.payment_time_gsi2sk(payment.created_at, payment.id),
+            # a top-level list the panel's search by package filters on (`contains`)
+            package_ids=sorted({line.package_id for line in payment.lines if not line.dynamic}),
         )
 
     @staticmethod
@@ -214,7 +230,15 @@ class PaymentRepository:
             ":old_player": before.username_id,
             ":now": after.updated_at,
         }
-        sets = ["#status = :status", "updated_at = :now"]
+        # its GSI2 partition follows the status (a payment from before GSI2 gets its time key)
+        sets = [
+            "#status = :status",
+            "updated_at = :now",
+            "GSI2PK = :status_partition",
+            "GSI2SK = if_not_exists(GSI2SK, :time_key)",
+        ]
+        values[":status_partition"] = keys.payments_of_status(after.account_id, after.status)
+        values[":time_key"] = keys.payment_time_gsi2sk(before.created_at, before.id)
         condition = "#status = :old_status AND username_id = :old_player"
         if new_plan is not None:
             names["#t"] = new_plan
@@ -266,6 +290,32 @@ class PaymentRepository:
             condition="attribute_exists(PK) AND attribute_not_exists(plans.#t)",
             names={"#t": key},
             values={":plan": [[c.model_dump() for c in chunk] for chunk in chunks], ":done": done},
+        )
+
+    @staticmethod
+    def add_resend(
+        tx: Transaction, payment: PaymentRecord, plan: str, resend: CommandResend, fails: Conflict
+    ) -> None:
+        """Store the resend's command plan `plan` (its first chunk queued in `tx`) and its record,
+        on condition that the payment is still complete, has no plan of that key (a resend is
+        queued once per id) and holds fewer than MAX_RESENDS resends."""
+        tx.update(
+            PaymentRepository.key(payment.account_id, payment.id),
+            "SET plans.#t = :plan, chunks_done.#t = :done, updated_at = :now,"
+            " resends = list_append(if_not_exists(resends, :empty), :resend)",
+            condition="attribute_exists(PK) AND #status = :complete AND attribute_not_exists(plans.#t)"
+            " AND (attribute_not_exists(resends) OR size(resends) < :max)",
+            names={"#t": plan, "#status": "status"},
+            values={
+                ":plan": [[c.model_dump() for c in chunk] for chunk in payment.plans[plan]],
+                ":done": payment.chunks_done[plan],
+                ":now": resend.at,
+                ":empty": [],
+                ":resend": [resend.model_dump()],
+                ":complete": PaymentStatus.COMPLETE,
+                ":max": MAX_RESENDS,
+            },
+            fails=fails,
         )
 
     def add_note(self, account_id: int, transaction_id: str, note: PaymentNote) -> PaymentRecord:

@@ -14,7 +14,6 @@ from datetime import datetime
 from typing import Any
 
 from webstore import keys
-from webstore.catalog import Model, Server
 from webstore.db import (
     ConditionFailed,
     Contention,
@@ -24,6 +23,8 @@ from webstore.db import (
     from_item,
     to_item,
 )
+from webstore.model import Model
+from webstore.servers import Server
 
 
 class QueuedCommand(Model):

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from webstore import keys
-from webstore.db import ConditionFailed, Item, Table, Transaction, from_item, to_item
+from webstore.db import GSI2, ConditionFailed, Item, Table, Transaction, from_item, to_item
 from webstore.errors import Conflict, NotFound
 from webstore.recurring import ONGOING_RECURRING, RecurringPayment, TimedPackage, schedule_moment
 
@@ -68,6 +68,9 @@ class RecurringPaymentRepository:
             keys.recurring_payment_sk(recurring.reference),
             "recurring_payment",
             period_end_key=_period_end_key(recurring),
+            # the panel's list of subscriptions, newest first (never changes after creation)
+            GSI2PK=keys.recurring_of_account(recurring.account_id),
+            GSI2SK=keys.recurring_gsi2sk(recurring.initial_payment_id),
         )
         if recurring.cancel_requested_at is None:  # its presence is what conditions test
             item.pop("cancel_requested_at")
@@ -80,6 +83,25 @@ class RecurringPaymentRepository:
         return (
             from_item(RecurringPayment, item) if item and item.get("entity") == "recurring_payment" else None
         )
+
+    def newest(
+        self, account_id: int, below: int | None, limit: int
+    ) -> tuple[list[RecurringPayment], int | None]:
+        """Up to `limit` of the store's recurring payments started before the payment id
+        `below` (None: the newest), newest first, and the id to continue below (None: no
+        older ones): one GSI2 Query."""
+        last = (below - 1) if below is not None else keys.INT32_MAX
+        if last < 1:
+            return [], None
+        items, _ = self.table.query(
+            keys.recurring_of_account(account_id),
+            index=GSI2,
+            sk_between=(keys.recurring_gsi2sk(1), keys.recurring_gsi2sk(last)),
+            forward=False,
+            limit=limit + 1,
+        )
+        found = [from_item(RecurringPayment, i) for i in items]
+        return found[:limit], (found[limit - 1].initial_payment_id if len(found) > limit else None)
 
     def get_timed(self, account_id: int, username_id: int, package_id: int) -> TimedPackage | None:
         item = self.table.get(timed_key(account_id, username_id, package_id), consistent=True)

@@ -13,10 +13,11 @@ from datetime import datetime
 from typing import Any
 
 from webstore import keys
-from webstore.catalog import Category, CommunityGoal, Package, Page, Sale, Server, Store
+from webstore.catalog import Category, CommunityGoal, Package, Page, Sale, Store
 from webstore.db import Item, Table, from_item, start_read, to_item
 from webstore.errors import NotFound
 from webstore.repo.account import AccountRepository
+from webstore.servers import Server
 
 ENTITIES: dict[str, type[Any]] = {
     "page": Page,

@@ -28,7 +28,7 @@ from webstore.services import get_services
 
 A = 1
 STAFF = "owner@example.com"
-NOW = datetime(2026, 11, 23, 22, 0, tzinfo=UTC)
+NOW = datetime(2099, 11, 23, 22, 0, tzinfo=UTC)  # after the demo import, whenever the test runs
 EMERALD = {
     "category_id": 2,
     "name": "Emerald",
@@ -251,3 +251,43 @@ def test_an_edit_from_a_form_keeps_the_fields_the_form_does_not_show(demo: DemoS
     after = StoreRepository(demo.table).package(A, 10)
     assert after is not None and after.price == Decimal("3.00")
     assert after.media == package.media and after.commands == package.commands
+
+
+def test_a_new_coupon_takes_its_id_from_the_accounts_sequence(demo: DemoStore) -> None:
+    """The operator interface takes coupon ids from the same sequence: an id it has taken (and
+    not written yet) is never the panel's."""
+    from webstore.repo.account import AccountRepository
+
+    services = get_services()
+    taken = AccountRepository(demo.table).next_ids(A, "coupon")[0]
+    values = {"code": "PANEL10", "discount": {"type": "percentage", "percentage": "10"}}
+    saved = save_element(
+        services, A, "coupon", None, values, actor=STAFF, revision=catalog_revision(services, A), now=NOW
+    )
+    assert saved.element_id == taken + 1
+    assert AccountRepository(demo.table).coupon_by_code(A, "PANEL10").id == taken + 1
+
+
+def test_coupons_made_with_the_operator_interface_stay_its_own_after_a_panel_edit(demo: DemoStore) -> None:
+    """A panel edit exports every coupon, but only the coupon it edits becomes the file's: a later
+    `webstore import` of a file without the operator's coupon keeps it, and a panel delete of one
+    removes it."""
+    from webstore.catalog import Coupon, Discount
+    from webstore.repo.account import AccountRepository
+
+    services = get_services()
+    accounts = AccountRepository(demo.table)
+    made = accounts.create_coupon(
+        A, lambda i: Coupon(id=i, code="PLUGIN5", discount=Discount(percentage=Decimal(5)), created_at=NOW)
+    )
+    save_element(
+        services, A, "category", 1, {"name": "Ranks", "slug": "ranks", "tiered": True},
+        actor=STAFF, revision=catalog_revision(services, A), now=NOW,
+    )  # fmt: skip
+    import_catalog(demo.table, parse_catalog(demo_catalog_data()))
+    assert accounts.coupon(A, made.id).code == "PLUGIN5"
+    delete_element(
+        services, A, "coupon", made.id, actor=STAFF, revision=catalog_revision(services, A), now=NOW
+    )
+    with pytest.raises(NotFound):
+        accounts.coupon(A, made.id)

@@ -22,7 +22,7 @@ from tests.integration.operator.support import manual_payment, secret_headers
 from tests.support.demo import DemoStore
 from tests.support.invocation import Invoke
 from webstore import keys
-from webstore.operator import views
+from webstore.operator import queue_views, views
 from webstore.repo.queue import QueuedCommand
 
 MC_COUPON = {
@@ -137,9 +137,11 @@ def test_manual_commands_show_payment_zero_and_odd_uuids_as_null() -> None:
         uuid="76561198042467022",  # not a Minecraft UUID: BX would throw on it
         created_at=datetime(2026, 1, 1, tzinfo=UTC),
     )
-    shown = views.command_view(command)
+    shown = queue_views.command_view(command)
     assert shown.payment == 0 and shown.player.uuid is None
-    assert views.plugin_uuid("069A79F4-44E9-4726-A5BE-FCA90E38AAF5") == "069a79f444e94726a5befca90e38aaf5"
+    assert (
+        queue_views.plugin_uuid("069A79F4-44E9-4726-A5BE-FCA90E38AAF5") == "069a79f444e94726a5befca90e38aaf5"
+    )
 
 
 def test_csharp_sdk_parses_an_empty_payments_page(demo: DemoStore, invoke: Invoke) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from tests.support.demo import DemoStore
 from webstore import keys
-from webstore.catalog import Coupon, Server, WebhookEndpoint
+from webstore.catalog import Coupon, WebhookEndpoint
 from webstore.db import Table
 from webstore.errors import Conflict, NotFound
 from webstore.operator.auth import GUARD_SCOPE
@@ -24,6 +24,7 @@ from webstore.repo.throttle import ThrottleRepository
 from webstore.repo.users import User
 from webstore.repo.webhooks import ClaimState, DeliveryAttempt, WebhookRepository
 from webstore.secret_box import SecretBox
+from webstore.servers import Server
 from webstore.services import get_services
 
 A = 1  # the demo store's account

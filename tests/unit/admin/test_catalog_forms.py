@@ -108,3 +108,18 @@ def test_what_staff_typed_is_escaped() -> None:
     )
     assert "<script>" not in html and "<img" not in html and "<b>" not in html
     assert "&lt;script&gt;" in html and "&lt;b&gt;Ranks&lt;/b&gt;" in html
+
+
+def test_a_new_forms_selects_start_at_the_files_defaults() -> None:
+    package = render_fields("package", {}, creating=True)
+    assert '<option value="month" selected>' in package
+    coupon = render_fields("coupon", {}, creating=True)
+    assert '<option value="cart" selected>' in coupon
+    assert '<option value="all" selected>' in render_fields("sale", {}, creating=True)
+
+
+def test_a_textbox_module_keeps_its_html_over_several_lines() -> None:
+    settings = 'content=<p class="a">Hello\n<b>world</b></p>\nlimit=5'
+    values = read_form("sidebar", {"type": "textbox", "settings": settings}, creating=True)
+    assert values["settings"] == {"content": '<p class="a">Hello\n<b>world</b></p>', "limit": 5}
+    assert form_values(values)["settings"] == settings

@@ -1,0 +1,30 @@
+"""GET /audit — who changed what and when, newest first, 50 a page (`cursor`: where the
+previous page ended)."""
+
+from fastapi import Query
+from fastapi.responses import Response
+
+from functions.admin_deps import StaffDep
+from functions.deps import ServicesDep
+from functions.pages import render
+from functions.runtime import READ, Interface, Route, lambda_handler
+from webstore.admin import catalog_pages
+
+ROUTE = Route(
+    Interface.ADMIN,
+    "GET",
+    "/audit",
+    "getAuditLog",
+    READ,
+    "The audit log",
+    html=True,
+)
+
+
+async def endpoint(
+    svc: ServicesDep, session: StaffDep, cursor: str | None = Query(None, max_length=40)
+) -> Response:
+    return render(lambda: catalog_pages.show_audit(svc, session, cursor))
+
+
+handler = lambda_handler(ROUTE, endpoint)

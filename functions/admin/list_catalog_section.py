@@ -1,0 +1,34 @@
+"""GET /catalog/{section} — one page of a catalog section (categories: their tree), 50 a
+page in id order, paged in the database (`after`: the last id shown)."""
+
+from fastapi import Query
+from fastapi.responses import Response
+
+from functions.admin_deps import StaffDep
+from functions.deps import ServicesDep
+from functions.pages import render
+from functions.runtime import READ, Interface, Route, lambda_handler
+from webstore.admin import catalog_pages
+
+ROUTE = Route(
+    Interface.ADMIN,
+    "GET",
+    "/catalog/{section}",
+    "listCatalogSection",
+    READ,
+    "A catalog section",
+    html=True,
+)
+
+
+async def endpoint(
+    section: str,
+    svc: ServicesDep,
+    session: StaffDep,
+    after: str | None = Query(None, max_length=12),
+    done: str = Query("", max_length=200),
+) -> Response:
+    return render(lambda: catalog_pages.show_list(svc, session, section, after, done))
+
+
+handler = lambda_handler(ROUTE, endpoint)
