@@ -42,6 +42,7 @@ class WebhookDetail(BaseModel):
     account_id: int
     date: str
     subject: dict[str, Any]
+    endpoints: list[int] | None = None  # a redelivery's endpoints (webstore.admin.webhooks)
 
 
 class WebstoreEventBridgeEvent(EventBridgeModel):
@@ -82,6 +83,7 @@ def to_domain_event(message: WebstoreEventBridgeEvent) -> DomainEvent:
         subject=detail.subject,
         id=detail.id,
         date=detail.date,
+        endpoints=tuple(detail.endpoints) if detail.endpoints is not None else None,
     )
 
 

@@ -335,6 +335,8 @@ class WebhookEndpoint(Model):
     # Signing secret. HMAC needs it readable, so it is stored sealed (webstore.secret_box), not hashed.
     secret: str
     validated: bool = False
+    # Off: receives nothing (the panel's "disable"); kept with its log and secret.
+    disabled: bool = False
 
 
 Store.model_rebuild()

@@ -85,4 +85,6 @@ def _webhook(item: dict[str, Any], box: SecretBox | None) -> WebhookEntry:
             {k: v for k, v in item.items() if k in WebhookEndpoint.model_fields}
         )
         secret = None
-    return WebhookEntry(id=endpoint.id, url=endpoint.url, events=endpoint.events, secret=secret)
+    return WebhookEntry(
+        id=endpoint.id, url=endpoint.url, events=endpoint.events, secret=secret, disabled=endpoint.disabled
+    )

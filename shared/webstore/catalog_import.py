@@ -79,6 +79,7 @@ class WebhookEntry(Model):
     events: list[str] = Field(default_factory=list)  # which webhook types it receives; empty: all
     secret: str | None = Field(default=None, min_length=1)
     validated: bool = False
+    disabled: bool = False  # receives nothing while true
 
     def endpoint(self, secret: str) -> WebhookEndpoint:
         return WebhookEndpoint(**self.model_dump(exclude={"secret"}), secret=secret)
@@ -480,6 +481,7 @@ def import_catalog(
         ("giftcard", catalog.gift_cards),
         ("webhook", catalog.webhooks),
         ("goal", catalog.community_goals),
+        ("server", catalog.servers),  # the panel takes new server ids from it
     ):
         if entries:
             accounts.raise_sequence(account_id, sequence, max(e.id for e in entries))

@@ -31,9 +31,14 @@ class DomainEvent:
     subject: dict[str, Any]
     id: str = field(default_factory=lambda: str(uuid.uuid4()))
     date: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
+    # A redelivery from the panel names the endpoints it is for; None: every subscribed endpoint.
+    endpoints: tuple[int, ...] | None = None
 
     def detail(self) -> dict[str, Any]:
-        return {"id": self.id, "account_id": self.account_id, "date": self.date, "subject": self.subject}
+        detail = {"id": self.id, "account_id": self.account_id, "date": self.date, "subject": self.subject}
+        if self.endpoints is not None:
+            detail["endpoints"] = list(self.endpoints)
+        return detail
 
 
 class Publisher(Protocol):

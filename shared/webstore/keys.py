@@ -259,9 +259,22 @@ def webhook_sk(endpoint_id: int) -> str:
 WEBHOOK_ATTEMPT_PREFIX = "WHATTEMPT#"
 
 
+WEBHOOK_CLAIM_PREFIX = "WHDELIVERY#"
+
+
 def webhook_claim_sk(event_id: str, endpoint_id: int) -> str:
     """One event's delivery to one endpoint: the claim while posting, `delivered` after a 2xx."""
-    return f"WHDELIVERY#{event_id}#{endpoint_id:010d}"
+    return f"{WEBHOOK_CLAIM_PREFIX}{event_id}#{endpoint_id:010d}"
+
+
+def webhook_log_gsi1pk(account_id: int, endpoint_id: int) -> str:
+    """GSI1 partition of one endpoint's deliveries (the claim items), for the panel's delivery log."""
+    return f"WHLOG#{account_id}#{endpoint_id:010d}"
+
+
+def webhook_log_gsi1sk(first_attempt: datetime, event_id: str) -> str:
+    """A delivery in its endpoint's log: ordered by its first attempt (newest first when read back)."""
+    return f"{first_attempt.strftime('%Y%m%dT%H%M%S.%fZ')}#{event_id}"
 
 
 def webhook_attempt_sk(at: datetime, event_id: str, endpoint_id: int, attempt: int) -> str:
@@ -339,6 +352,22 @@ def due_range(after_sk: str | None) -> tuple[str, str]:
     """The due-player SKs after `after_sk` (a cycle's cursor), or all of them."""
     lower = after_sk + "!" if after_sk else DUE_PREFIX  # "!" sorts right after the cursor itself
     return lower, DUE_PREFIX + "~"
+
+
+def queued_for_player_gsi1pk(account_id: int, username_id: int) -> str:
+    """GSI1 partition of one player's waiting commands on every server of a store (the panel's
+    queue by player; GSI1SK: `queued_for_player_gsi1sk`)."""
+    return f"QPLAYER#{account_id}#{_n(username_id)}"
+
+
+def queued_for_player_gsi1sk(server_id: int, command_id: int) -> str:
+    return f"{_n(server_id)}#{_n(command_id)}"
+
+
+def queue_resend_sk(request_id: str) -> str:
+    """A panel resend request that was carried out (account partition, expiring): a form posted
+    twice queues its commands once."""
+    return f"QRESEND#{request_id}"
 
 
 def online_commands_prefix(username_id: int) -> str:

@@ -57,6 +57,12 @@ class _SecretCache:
                 self._secrets.clear()
             self._secrets[(table, secret_hash)] = (identity, time.monotonic() + seconds)
 
+    def forget(self, table: str, secret_hash: str) -> None:
+        """Drop one secret at once (the panel rotated it in this process); other instances keep
+        it for at most their cache time."""
+        with self._lock:
+            self._secrets.pop((table, secret_hash), None)
+
     def clear(self) -> None:
         """Also forgets the blocked addresses of every guard (tests and benches start clean)."""
         with self._lock:

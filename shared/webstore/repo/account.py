@@ -60,8 +60,10 @@ class AccountRepository:
 
     # --- servers and their secrets ---
 
-    def server(self, account_id: int, server_id: int) -> Server | None:
-        item = self.table.get(keys.key(keys.account_pk(account_id), keys.server_sk(server_id)))
+    def server(self, account_id: int, server_id: int, *, consistent: bool = False) -> Server | None:
+        item = self.table.get(
+            keys.key(keys.account_pk(account_id), keys.server_sk(server_id)), consistent=consistent
+        )
         return from_item(Server, item) if item else None
 
     def servers(self, account_id: int) -> dict[int, Server]:

@@ -2,7 +2,8 @@
 
 SKs: `STATE` (cycle cursor, next_check_at, offline_pending), `DUE#{player}` (a player with
 `pending` online commands), `OFF#{command}` (offline commands), `ON#{player}#{command}` (online
-commands grouped by player), `CMD#{command}` (id -> where the command lives).
+commands grouped by player), `CMD#{command}` (id -> where the command lives). Each command is
+also in its player's GSI1 partition (`QPLAYER#…`: the panel's queue by player, every server).
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from typing import Any
 
 from webstore import keys
 from webstore.db import (
+    GSI1,
     ConditionFailed,
     Contention,
+    Item,
     Table,
     Transaction,
     TransactionCancelled,
@@ -105,7 +108,15 @@ class QueueRepository:
         counts: dict[tuple[int, str], list[QueuedCommand]] = {}
         for command in commands:
             pk = keys.queue_pk(account_id, command.server_id)
-            tx.put(to_item(command, pk, command.location, "command"), condition="attribute_not_exists(PK)")
+            item = to_item(
+                command,
+                pk,
+                command.location,
+                "command",
+                GSI1PK=keys.queued_for_player_gsi1pk(account_id, command.username_id),
+                GSI1SK=keys.queued_for_player_gsi1sk(command.server_id, command.id),
+            )
+            tx.put(item, condition="attribute_not_exists(PK)")
             pointer = {
                 "PK": pk,
                 "SK": keys.command_pointer_sk(command.id),
@@ -231,6 +242,29 @@ class QueueRepository:
             return False
 
         return True
+
+    # --- the panel's lists ------------------------------------------------------------------
+
+    def waiting(self, account_id: int, server_id: int, after_sk: str | None, limit: int) -> list[Item]:
+        """Commands waiting on one server in SK order (offline, then online by player), after
+        the SK `after_sk`: one Query."""
+        pk = keys.queue_pk(account_id, server_id)
+        items, _ = self.table.query(
+            pk,
+            sk_between=(keys.OFFLINE_PREFIX, keys.ONLINE_PREFIX + "~"),
+            limit=limit,
+            start_key=keys.key(pk, after_sk) if after_sk else None,
+        )
+        return items
+
+    def waiting_for_player(
+        self, account_id: int, username_id: int, start: Item | None, limit: int
+    ) -> list[Item]:
+        """One player's waiting commands on every server (GSI1, by server and id): one Query."""
+        items, _ = self.table.query(
+            keys.queued_for_player_gsi1pk(account_id, username_id), index=GSI1, limit=limit, start_key=start
+        )
+        return items
 
     # --- deletes by id --------------------------------------------------------------------
 

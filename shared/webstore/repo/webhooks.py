@@ -9,11 +9,20 @@
 The claim item is the idempotency record: a conditional UpdateItem takes a short lease on
 (event, endpoint) before the POST and marks it `delivered` after a 2xx, so a redelivered message
 skips endpoints that already got the event and two concurrent copies never both POST.
+
+The claim item is also the panel's delivery: the claim write keeps the event (type, date, its
+subject up to MAX_SUBJECT_CHARS, so it can be published again) and puts the item in its
+endpoint's log on GSI1 (`WHLOG#<account>#<endpoint>`, by first attempt); the write after the POST
+(`mark_delivered`, `release`) adds the attempt's outcome (status, latency, an excerpt of the
+response) to `attempt_log`, a map of LOG_SLOTS slots by attempt number, so the item stays bounded
+however often the event is retried. No write is added to a delivery.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -24,7 +33,8 @@ from pydantic import BaseModel, ValidationError
 
 from webstore import keys
 from webstore.catalog import WebhookEndpoint
-from webstore.db import ConditionFailed, Item, Table, from_item
+from webstore.db import GSI1, ConditionFailed, Item, Table, from_item
+from webstore.errors import Invalid
 from webstore.keys import account_pk, key, webhook_sk
 from webstore.repo.account import AccountRepository
 from webstore.secret_box import SealBroken, SecretBox
@@ -33,6 +43,11 @@ logger = Logger(child=True)
 
 RETENTION = timedelta(days=30)
 MAX_HISTORY = 200
+# A delivery keeps the outcomes of its last LOG_SLOTS attempts, each response cut to EXCERPT_CHARS.
+LOG_SLOTS = 20
+EXCERPT_CHARS = 300
+# A larger subject is not kept on the delivery (it cannot be redelivered from the panel then).
+MAX_SUBJECT_CHARS = 64_000
 
 
 class DeliveryAttempt(BaseModel):
@@ -48,6 +63,75 @@ class DeliveryAttempt(BaseModel):
     status_code: int | None = None
     error: str | None = None
     latency_ms: int = 0
+    response_excerpt: str | None = None
+
+
+class AttemptOutcome(BaseModel):
+    """One POST of a delivery as its attempt log keeps it (the response excerpt is what the
+    receiver answered: untrusted text, escaped wherever it is shown)."""
+
+    attempt: int
+    at: datetime
+    success: bool
+    status_code: int | None = None
+    error: str | None = None
+    latency_ms: int = 0
+    excerpt: str = ""
+
+
+class Delivery(BaseModel):
+    """One event's delivery to one endpoint (the claim item), as the panel shows it."""
+
+    event_id: str
+    event_type: str
+    endpoint_id: int
+    status: str  # pending (not delivered yet: failing, or in flight) or delivered
+    attempts: int = 0
+    first_attempt_at: datetime | None = None
+    delivered_at: datetime | None = None
+    event_date: str | None = None
+    event_subject: str | None = None  # the subject as JSON; None: too large to keep, or older
+    last_success: bool | None = None
+    last_status_code: int | None = None
+    last_error: str | None = None
+    attempt_log: dict[str, AttemptOutcome] = {}
+
+    @property
+    def delivered(self) -> bool:
+        return self.status == "delivered"
+
+    @property
+    def failed(self) -> bool:
+        """Not delivered and its last attempt failed (a lease still held is in flight instead)."""
+        return not self.delivered and self.last_success is False
+
+    def outcomes(self) -> list[AttemptOutcome]:
+        """The attempts kept, oldest first."""
+        return sorted(self.attempt_log.values(), key=lambda o: o.attempt)
+
+
+@dataclass(frozen=True)
+class DeliveryPage:
+    deliveries: list[Delivery]
+    next_cursor: str | None
+
+
+def excerpt(body: bytes) -> str:
+    """The start of a response body as text (bytes that are not UTF-8 replaced), at most
+    EXCERPT_CHARS characters."""
+    text = body[: EXCERPT_CHARS * 4].decode("utf-8", errors="replace")
+    return text[:EXCERPT_CHARS]
+
+
+def _kept_subject(subject: dict[str, object] | None) -> str | None:
+    if subject is None:
+        return None
+    encoded = json.dumps(subject, default=str, separators=(",", ":"))
+    return encoded if len(encoded) <= MAX_SUBJECT_CHARS else None
+
+
+def _log_entry(outcome: AttemptOutcome) -> dict[str, object]:
+    return outcome.model_dump(mode="json")
 
 
 class ClaimState(StrEnum):
@@ -97,6 +181,15 @@ class WebhookRepository:
             if not start:
                 return found
 
+    def endpoint_items(self, account_id: int) -> list[Item]:
+        """The account's endpoints as stored (secrets sealed): one Query."""
+        items, _ = self.table.query(account_pk(account_id), sk_prefix=keys.WEBHOOK_PREFIX)
+        return items
+
+    def endpoint_item(self, account_id: int, endpoint_id: int, *, consistent: bool = False) -> Item | None:
+        """One endpoint as stored (secret sealed): one GetItem."""
+        return self.table.get(key(account_pk(account_id), webhook_sk(endpoint_id)), consistent=consistent)
+
     def mark_validated(self, account_id: int, endpoint: WebhookEndpoint) -> bool:
         """Validated only if the endpoint still has the URL we checked (a re-import may change it)."""
         try:
@@ -122,15 +215,26 @@ class WebhookRepository:
         endpoint_id: int,
         lease: timedelta,
         now: datetime,
+        *,
+        event_date: str | None = None,
+        subject: dict[str, object] | None = None,
     ) -> Claim:
-        """Take the (event, endpoint) lease unless it was delivered or someone else holds it."""
+        """Take the (event, endpoint) lease unless it was delivered or someone else holds it.
+        The same write keeps the event for the panel (its date and subject, the first attempt's
+        time, the endpoint's log keys) and makes the attempt log."""
         token = secrets.token_hex(8)
         item_key = key(account_pk(account_id), keys.webhook_claim_sk(event_id, endpoint_id))
+        kept_subject = _kept_subject(subject)
         try:
             attributes = self.table.update(
                 item_key,
                 "SET #status = :pending, #lease = :lease, #claim = :token, #entity = :entity,"
-                " #type = :type, #endpoint = :endpoint, #ttl = :ttl ADD #attempts :one",
+                " #type = :type, #endpoint = :endpoint, #ttl = :ttl,"
+                " #first = if_not_exists(#first, :now_iso), #log = if_not_exists(#log, :empty),"
+                " GSI1PK = :log_pk, GSI1SK = if_not_exists(GSI1SK, :log_sk)"
+                + (", #date = :date" if event_date else "")
+                + (", #subject = :subject" if kept_subject else "")
+                + " ADD #attempts :one",
                 condition="attribute_not_exists(PK) OR (#status = :pending AND #lease < :now)",
                 names={
                     "#status": "status",
@@ -141,6 +245,10 @@ class WebhookRepository:
                     "#endpoint": "endpoint_id",
                     "#ttl": "expires_at",
                     "#attempts": "attempts",
+                    "#first": "first_attempt_at",
+                    "#log": "attempt_log",
+                    **({"#date": "event_date"} if event_date else {}),
+                    **({"#subject": "event_subject"} if kept_subject else {}),
                 },
                 values={
                     ":pending": "pending",
@@ -152,6 +260,12 @@ class WebhookRepository:
                     ":ttl": _ttl(now),
                     ":one": 1,
                     ":now": int(now.timestamp()),
+                    ":now_iso": now.isoformat(),
+                    ":empty": {},
+                    ":log_pk": keys.webhook_log_gsi1pk(account_id, endpoint_id),
+                    ":log_sk": keys.webhook_log_gsi1sk(now, event_id),
+                    **({":date": event_date} if event_date else {}),
+                    **({":subject": kept_subject} if kept_subject else {}),
                 },
                 return_values="ALL_NEW",
             )
@@ -161,24 +275,97 @@ class WebhookRepository:
             return Claim(state)
         return Claim(ClaimState.CLAIMED, int(attributes.get("attempts", 1)), token)
 
-    def mark_delivered(self, account_id: int, event_id: str, endpoint_id: int, now: datetime) -> None:
+    def mark_delivered(
+        self,
+        account_id: int,
+        event_id: str,
+        endpoint_id: int,
+        now: datetime,
+        outcome: AttemptOutcome | None = None,
+    ) -> None:
+        expression, names, values = _outcome_update(outcome)
         self.table.update(
             key(account_pk(account_id), keys.webhook_claim_sk(event_id, endpoint_id)),
-            "SET #status = :delivered, delivered_at = :at REMOVE #lease, #claim",
-            names={"#status": "status", "#lease": "lease_until", "#claim": "claim"},
-            values={":delivered": "delivered", ":at": now.isoformat()},
+            "SET #status = :delivered, delivered_at = :at" + expression + " REMOVE #lease, #claim",
+            names={"#status": "status", "#lease": "lease_until", "#claim": "claim", **names},
+            values={":delivered": "delivered", ":at": now.isoformat(), **values},
         )
 
-    def release(self, account_id: int, event_id: str, endpoint_id: int, token: str) -> None:
+    def release(
+        self,
+        account_id: int,
+        event_id: str,
+        endpoint_id: int,
+        token: str,
+        outcome: AttemptOutcome | None = None,
+    ) -> None:
         """Give the lease back after a failed POST so the next retry may claim at once."""
+        expression, names, values = _outcome_update(outcome)
         with contextlib.suppress(ConditionFailed):
             self.table.update(
                 key(account_pk(account_id), keys.webhook_claim_sk(event_id, endpoint_id)),
-                "SET #lease = :zero",
+                "SET #lease = :zero" + expression,
                 condition="#claim = :token AND #status = :pending",
-                names={"#lease": "lease_until", "#claim": "claim", "#status": "status"},
-                values={":zero": 0, ":token": token, ":pending": "pending"},
+                names={"#lease": "lease_until", "#claim": "claim", "#status": "status", **names},
+                values={":zero": 0, ":token": token, ":pending": "pending", **values},
             )
+
+    # --- the panel's delivery log ---
+
+    def delivery(self, account_id: int, endpoint_id: int, event_id: str) -> Delivery | None:
+        """One delivery (GetItem)."""
+        item = self.table.get(key(account_pk(account_id), keys.webhook_claim_sk(event_id, endpoint_id)))
+        return _delivery(item) if item else None
+
+    def deliveries(
+        self, account_id: int, endpoint_id: int, *, cursor: str | None = None, limit: int = 25
+    ) -> DeliveryPage:
+        """One endpoint's deliveries, newest first, `limit` after `cursor` (one Query on GSI1)."""
+        start = self._log_start(account_id, endpoint_id, cursor) if cursor else None
+        items, _ = self.table.query(
+            keys.webhook_log_gsi1pk(account_id, endpoint_id),
+            index=GSI1,
+            forward=False,
+            limit=limit + 1,
+            start_key=start,
+        )
+        shown = items[:limit]
+        return DeliveryPage(
+            [_delivery(i) for i in shown], str(shown[-1]["GSI1SK"]) if len(items) > limit else None
+        )
+
+    def failed_since(
+        self, account_id: int, endpoint_id: int, since: datetime, *, cursor: str | None, limit: int
+    ) -> tuple[list[Delivery], str | None]:
+        """Deliveries first attempted at or after `since` that are not delivered and whose last
+        attempt failed, oldest first: one Query of at most `limit` items read (the filter keeps
+        the failed ones) and where to go on from (None: the end)."""
+        low = keys.webhook_log_gsi1sk(since, "")
+        start = self._log_start(account_id, endpoint_id, cursor) if cursor else None
+        items, last = self.table.query(
+            keys.webhook_log_gsi1pk(account_id, endpoint_id),
+            index=GSI1,
+            sk_between=(low, "~"),
+            limit=limit,
+            start_key=start,
+            filter_expression="#status <> :delivered AND last_success = :no",
+            names={"#status": "status"},
+            values={":delivered": "delivered", ":no": False},
+        )
+        return [_delivery(i) for i in items], (str(last["GSI1SK"]) if last else None)
+
+    @staticmethod
+    def _log_start(account_id: int, endpoint_id: int, cursor: str) -> Item:
+        """The GSI1 start key of a log cursor (its GSI1SK; the event id is after the time)."""
+        if not _LOG_CURSOR.match(cursor):
+            raise Invalid("cursor is not a position in the delivery log", field="cursor")
+        event_id = cursor.split("#", 1)[1]
+        return {
+            "PK": account_pk(account_id),
+            "SK": keys.webhook_claim_sk(event_id, endpoint_id),
+            "GSI1PK": keys.webhook_log_gsi1pk(account_id, endpoint_id),
+            "GSI1SK": cursor,
+        }
 
     # --- history ---
 
@@ -199,3 +386,29 @@ class WebhookRepository:
             account_pk(account_id), sk_prefix=keys.WEBHOOK_ATTEMPT_PREFIX, forward=False, limit=limit
         )
         return [from_item(DeliveryAttempt, item) for item in items]
+
+
+_LOG_CURSOR = re.compile(r"^[0-9]{8}T[0-9]{6}\.[0-9]{6}Z#[A-Za-z0-9._:-]{1,100}$")
+
+
+def _outcome_update(outcome: AttemptOutcome | None) -> tuple[str, dict[str, str], dict[str, object]]:
+    """The SET clauses that keep an attempt's outcome on its delivery (its slot in the log)."""
+    if outcome is None:
+        return "", {}, {}
+    return (
+        ", #log.#slot = :entry, last_success = :success, last_status_code = :code, last_error = :error",
+        {"#log": "attempt_log", "#slot": str(outcome.attempt % LOG_SLOTS)},
+        {
+            ":entry": _log_entry(outcome),
+            ":success": outcome.success,
+            ":code": outcome.status_code,
+            ":error": outcome.error,
+        },
+    )
+
+
+def _delivery(item: Item) -> Delivery:
+    event_id = str(item["SK"]).removeprefix(keys.WEBHOOK_CLAIM_PREFIX).rsplit("#", 1)[0]
+    return Delivery.model_validate(
+        {**{k: v for k, v in item.items() if k in Delivery.model_fields}, "event_id": event_id}
+    )

@@ -26,7 +26,7 @@ from aws_lambda_powertools import Logger
 from webstore.catalog import WebhookEndpoint
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
-from webstore.repo.webhooks import ClaimState, DeliveryAttempt, WebhookRepository
+from webstore.repo.webhooks import AttemptOutcome, ClaimState, DeliveryAttempt, WebhookRepository, excerpt
 from webstore.services import Services
 from webstore.subscriptions.manage_links import with_manage_url
 from webstore.webhooks.envelope import (
@@ -103,6 +103,8 @@ class WebhookDispatcher:
         result = DispatchResult(event.id)
         event = with_manage_url(event, self.services.settings.storefront_url, self.services.secrets)
         for endpoint in self.store.endpoints(event.account_id):
+            if endpoint.disabled or (event.endpoints is not None and endpoint.id not in event.endpoints):
+                continue
             if subscribes(endpoint.events, event.type):
                 result.outcomes.append(self._deliver(event, endpoint))
         logger.info(
@@ -131,7 +133,7 @@ class WebhookDispatcher:
         return {
             endpoint.id: self.validate(account_id, endpoint)
             for endpoint in self.store.endpoints(account_id)
-            if not endpoint.validated
+            if not endpoint.validated and not endpoint.disabled
         }
 
     # --- steps ---
@@ -152,17 +154,36 @@ class WebhookDispatcher:
             return EndpointOutcome(endpoint.id, Outcome.REFUSED, str(refusal))
         if not endpoint.validated and not self._validate(account_id, endpoint, target):
             return EndpointOutcome(endpoint.id, Outcome.NOT_VALIDATED)
-        claim = self.store.claim(account_id, event.id, event.type, endpoint.id, LEASE, self.services.now())
+        claim = self.store.claim(
+            account_id,
+            event.id,
+            event.type,
+            endpoint.id,
+            LEASE,
+            self.services.now(),
+            event_date=event.date,
+            subject=event.subject,
+        )
         if claim.state is ClaimState.DELIVERED:
             return EndpointOutcome(endpoint.id, Outcome.ALREADY_DELIVERED)
         if claim.state is ClaimState.BUSY:
             return EndpointOutcome(endpoint.id, Outcome.BUSY)
+        attempted_at = self.services.now()
         response = self._post(endpoint, target, encode_body(envelope(event)))
         self._record(account_id, endpoint, event.id, event.type, claim.attempt, response)
+        outcome = AttemptOutcome(
+            attempt=claim.attempt,
+            at=attempted_at,
+            success=response.ok,
+            status_code=response.status,
+            error=response.error,
+            latency_ms=response.latency_ms,
+            excerpt=excerpt(response.body),
+        )
         if response.ok:
-            self.store.mark_delivered(account_id, event.id, endpoint.id, self.services.now())
+            self.store.mark_delivered(account_id, event.id, endpoint.id, self.services.now(), outcome)
             return EndpointOutcome(endpoint.id, Outcome.DELIVERED)
-        self.store.release(account_id, event.id, endpoint.id, claim.token)
+        self.store.release(account_id, event.id, endpoint.id, claim.token, outcome)
         return EndpointOutcome(endpoint.id, Outcome.FAILED, _failure(response))
 
     def _validate(self, account_id: int, endpoint: WebhookEndpoint, target: Target) -> bool:
@@ -211,6 +232,7 @@ class WebhookDispatcher:
                 status_code=response.status,
                 error=response.error,
                 latency_ms=response.latency_ms,
+                response_excerpt=excerpt(response.body) or None,
             ),
         )
 

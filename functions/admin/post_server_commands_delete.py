@@ -1,0 +1,29 @@
+"""POST /servers/{server_id}/commands/delete — delete waiting commands (form post)."""
+
+from fastapi import Path
+from fastapi.responses import Response
+
+from functions.admin_deps import FormDep, StaffDep
+from functions.deps import ServicesDep
+from functions.pages import render
+from functions.runtime import WRITE, Interface, Route, lambda_handler
+from webstore.admin import ops_pages
+
+ROUTE = Route(
+    Interface.ADMIN,
+    "POST",
+    "/servers/{server_id}/commands/delete",
+    "deleteQueuedCommands",
+    WRITE,
+    "Delete waiting commands (form post)",
+    html=True,
+)
+
+
+async def endpoint(
+    svc: ServicesDep, session: StaffDep, form: FormDep, server_id: int = Path(ge=1, le=2_147_483_647)
+) -> Response:
+    return render(lambda: ops_pages.delete_commands(svc, session, server_id, form))
+
+
+handler = lambda_handler(ROUTE, endpoint)

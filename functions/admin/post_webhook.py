@@ -1,0 +1,27 @@
+"""POST /webhooks — add a webhook endpoint (form post; shows its secret once)."""
+
+from fastapi.responses import Response
+
+from functions.admin_deps import FormDep, StaffDep
+from functions.declarations import Access
+from functions.deps import ServicesDep
+from functions.pages import render
+from functions.runtime import WRITE, Interface, Route, lambda_handler
+from webstore.admin import ops_pages
+
+ROUTE = Route(
+    Interface.ADMIN,
+    "POST",
+    "/webhooks",
+    "createWebhook",
+    WRITE | {Access.WEBHOOK_KEY},  # seals the new signing secret
+    "Add a webhook endpoint (form post; shows its secret once)",
+    html=True,
+)
+
+
+async def endpoint(svc: ServicesDep, session: StaffDep, form: FormDep) -> Response:
+    return render(lambda: ops_pages.add_endpoint(svc, session, form))
+
+
+handler = lambda_handler(ROUTE, endpoint)
