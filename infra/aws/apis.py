@@ -195,19 +195,40 @@ class _AccessLogs:
         return apigateway.AccessLogFormat.custom(ACCESS_LOG_FORMAT)
 
 
+# CloudFormation allows 500 resources per stack; an operation costs about ten (function, role,
+# policy, log group, route, integration, permission, two alarms, an alias with SnapStart), so an
+# interface with more operations than this spreads them over several nested stacks.
+OPERATIONS_PER_STACK = 40
+
+
+def operation_chunks(table: tuple[Operation, ...]) -> list[tuple[Operation, ...]]:
+    """The interface's operations in nested-stack-sized runs (route-table order)."""
+    return [table[i : i + OPERATIONS_PER_STACK] for i in range(0, len(table), OPERATIONS_PER_STACK)] or [()]
+
+
 class Operations(NestedStack):
-    """One interface's operations: a function per module of the route table, routed by every path."""
+    """Some of one interface's operations (`table`, by default all of them): a function per module
+    of the route table, routed by every path; the first stack of an interface also serves
+    `$default`."""
 
     def __init__(
-        self, scope: Construct, id: str, *, interface: Interface, api: apigwv2.HttpApi, shared: Shared
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        interface: Interface,
+        api: apigwv2.HttpApi,
+        shared: Shared,
+        table: tuple[Operation, ...] | None = None,
+        unmatched: bool = True,
     ) -> None:
-        super().__init__(scope, id, description=f"Webstore {interface.value} operations")
+        part = "" if unmatched else " (continued)"
+        super().__init__(scope, id, description=f"Webstore {interface.value} operations{part}")
         self.interface = interface
         self.functions: dict[str, WebstoreFunction] = {}
-        table = operations(interface)
-        for operation in table:
+        for operation in operations(interface) if table is None else table:
             self.functions[operation.module] = self._operation(operation, api, shared)
-        self.unmatched = self._unmatched(table, api, shared)
+        self.unmatched = self._unmatched(operations(interface), api, shared) if unmatched else None
 
     def _unmatched(
         self, table: tuple[Operation, ...], api: apigwv2.HttpApi, shared: Shared

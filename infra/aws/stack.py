@@ -10,9 +10,10 @@ from aws_cdk import aws_events as events
 from aws_cdk import aws_lambda as lambda_
 from constructs import Construct
 
+from functions.routes import operations
 from functions.runtime import Interface
 from infra.aws import bundling
-from infra.aws.apis import Apis, Operations
+from infra.aws.apis import Apis, Operations, operation_chunks
 from infra.aws.config import StageConfig
 from infra.aws.data import Data
 from infra.aws.events import Events
@@ -62,18 +63,27 @@ class WebstoreStack(Stack):
         self.alarm_topic = AlarmTopic(self, "AlarmTopic", config=config)
         self.trace_sampling = TraceSampling(self, "TraceSampling", config=config)
 
+        # Each interface's first nested stack (it serves `$default` too), and all of them.
         self.operations: dict[Interface, Operations] = {}
+        self.operation_stacks: dict[Interface, list[Operations]] = {}
         for interface in Interface:
-            nested = Operations(
-                self,
-                f"{interface.value.capitalize()}Operations",
-                interface=interface,
-                api=self.apis.api(interface),
-                # CDK binds a code asset to one stack: each nested stack gets its own (same hash).
-                shared=dataclasses.replace(shared, code=bundling.function_code(root)),
-            )
-            function_alarms([*nested.functions.values(), nested.unmatched], self.alarm_topic.topic)
-            self.operations[interface] = nested
+            stacks = []
+            for number, chunk in enumerate(operation_chunks(operations(interface)), start=1):
+                nested = Operations(
+                    self,
+                    f"{interface.value.capitalize()}Operations{number if number > 1 else ''}",
+                    interface=interface,
+                    api=self.apis.api(interface),
+                    # CDK binds a code asset to one stack: each nested stack gets its own (same hash).
+                    shared=dataclasses.replace(shared, code=bundling.function_code(root)),
+                    table=chunk,
+                    unmatched=number == 1,
+                )
+                served = [*nested.functions.values(), *([nested.unmatched] if nested.unmatched else [])]
+                function_alarms(served, self.alarm_topic.topic)
+                stacks.append(nested)
+            self.operations[interface] = stacks[0]
+            self.operation_stacks[interface] = stacks
         function_alarms(
             [self.events.dispatch, self.events.basket_expired, self.clock.processor], self.alarm_topic.topic
         )

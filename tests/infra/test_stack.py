@@ -91,9 +91,12 @@ def test_every_route_is_wired_to_its_own_function(
     }
     for operation in route_table:
         route = operation.route
-        template = synth.nested[route.interface.value]
         function_template, function_id, function = functions[operation.handler_path]
-        assert function_template is template, f"{operation.module} is not in its interface's stack"
+        template = function_template
+        interface_templates = synth.nested_stacks[route.interface.value]
+        assert any(t is template for t in interface_templates), (
+            f"{operation.module} is not in its interface's stacks"
+        )
         assert function["Properties"]["MemorySize"] == route.memory_mb
         assert function["Properties"]["Timeout"] == route.timeout_seconds
         routes = resources(template, "AWS::ApiGatewayV2::Route")
@@ -114,10 +117,16 @@ def test_every_route_is_wired_to_its_own_function(
 
 
 def _nested_parameter(synth: Synthesized, interface: Interface, parameter: str) -> Any:
-    nested = synth.stack.operations[interface]
-    resource_id = synth.stack.get_logical_id(nested.nested_stack_resource)  # type: ignore[arg-type]
-    stack_resource = resources(synth.template, "AWS::CloudFormation::Stack")[resource_id]
-    return stack_resource["Properties"]["Parameters"][parameter]
+    """What the main stack passes as `parameter` to the interface's nested stacks (the same API
+    to each of them)."""
+    passed = []
+    for nested in synth.stack.operation_stacks[interface]:
+        resource_id = synth.stack.get_logical_id(nested.nested_stack_resource)  # type: ignore[arg-type]
+        stack_resource = resources(synth.template, "AWS::CloudFormation::Stack")[resource_id]
+        if parameter in stack_resource["Properties"]["Parameters"]:
+            passed.append(stack_resource["Properties"]["Parameters"][parameter])
+    assert passed and all(p == passed[0] for p in passed), parameter
+    return passed[0]
 
 
 def declared_access(route_table: tuple[Operation, ...]) -> dict[str, frozenset[Access]]:
@@ -543,6 +552,19 @@ def test_the_clock_alarms_on_errors_overdue_items_and_dead_letters(synth: Synthe
     assert len(depth) == 1 and depth[0]["Threshold"] == 1 and depth[0]["AlarmActions"]
 
 
+def test_a_large_interface_spreads_over_nested_stacks_within_cloudformations_limit(
+    synth: Synthesized, route_table: tuple[Operation, ...]
+) -> None:
+    """The panel has more operations than one nested stack can hold (500 resources)."""
+    for interface, templates in synth.nested_stacks.items():
+        served = sum(len(resources(t, "AWS::Lambda::Function")) for t in templates)
+        routes = [o for o in route_table if o.route.interface.value == interface]
+        assert served == len(routes) + 1, interface  # + `$default`, in the first stack only
+        for template in templates:
+            assert len(template.to_json()["Resources"]) <= 500
+    assert len(synth.nested_stacks["admin"]) >= 2
+
+
 def test_the_panel_has_its_own_api_and_every_admin_function_reads_the_key_for_sessions(
     synth: Synthesized, route_table: tuple[Operation, ...]
 ) -> None:
@@ -553,12 +575,12 @@ def test_the_panel_has_its_own_api_and_every_admin_function_reads_the_key_for_se
     functions = functions_by_handler(synth)
     for handler in [*(op.handler_path for op in admin), "functions.unmatched.admin_handler"]:
         template, _, function = functions[handler]
-        assert template is synth.nested["admin"], handler
+        assert any(template is t for t in synth.nested_stacks["admin"]), handler
         actions = policy_actions(template, function)
         assert "secretsmanager:GetSecretValue" in actions, handler
         assert "WEBSTORE_WEBHOOK_KEY_SECRET" in function["Properties"]["Environment"]["Variables"]
     login = next(op for op in admin if op.route.operation_id == "getLogin")
-    _, _, function = functions[login.handler_path]
-    statements = policy_statements(synth.nested["admin"], function)
+    template, _, function = functions[login.handler_path]
+    statements = policy_statements(template, function)
     writes = [s for s in statements if statement_actions(s) & WRITE_ACTIONS]
     assert [s.get("Condition") for s in writes] == [GUARD_CONDITION]  # a read-only page

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,11 +30,13 @@ class Synthesized:
     app: App
     stack: WebstoreStack
     template: Template
-    nested: dict[str, Template]  # interface value → template of its operations stack
+    nested: dict[str, Template]  # interface value → template of its (first) operations stack
     outdir: Path
+    # interface value → the templates of all its operations stacks (a large interface has several)
+    nested_stacks: dict[str, list[Template]] = field(default_factory=dict)
 
     def function_templates(self) -> list[Template]:
-        return [self.template, *self.nested.values()]
+        return [self.template, *(t for templates in self.nested_stacks.values() for t in templates)]
 
 
 def synthesize(**context: Any) -> Synthesized:
@@ -42,10 +44,14 @@ def synthesize(**context: Any) -> Synthesized:
     app = App(outdir=str(outdir), context={**CDK_CONTEXT, "aws:cdk:bundling-stacks": [], **context})
     stack = build(app)
     app.synth()
+    nested_stacks = {
+        i.value: [Template.from_stack(s) for s in stacks] for i, stacks in stack.operation_stacks.items()
+    }
     return Synthesized(
         app=app,
         stack=stack,
         template=Template.from_stack(stack),
-        nested={i.value: Template.from_stack(s) for i, s in stack.operations.items()},
+        nested={interface: templates[0] for interface, templates in nested_stacks.items()},
         outdir=outdir,
+        nested_stacks=nested_stacks,
     )
