@@ -237,7 +237,8 @@ class Operations(NestedStack):
         shared: Shared,
         serves_unmatched: bool,
     ) -> None:
-        super().__init__(scope, id, description=f"Webstore {interface.value} operations")
+        part = "" if serves_unmatched else " (continued)"
+        super().__init__(scope, id, description=f"Webstore {interface.value} operations{part}")
         self.interface = interface
         self.functions: dict[str, WebstoreFunction] = {}
         for operation in table:

@@ -545,6 +545,19 @@ def test_the_clock_alarms_on_errors_overdue_items_and_dead_letters(synth: Synthe
     assert len(depth) == 1 and depth[0]["Threshold"] == 1 and depth[0]["AlarmActions"]
 
 
+def test_a_large_interface_spreads_over_nested_stacks_within_cloudformations_limit(
+    synth: Synthesized, route_table: tuple[Operation, ...]
+) -> None:
+    """The panel has more operations than one nested stack can hold (500 resources)."""
+    for interface, templates in synth.nested.items():
+        served = sum(len(resources(t, "AWS::Lambda::Function")) for t in templates)
+        routes = [o for o in route_table if o.route.interface.value == interface]
+        assert served == len(routes) + 1, interface  # + `$default`, in the first stack only
+        for template in templates:
+            assert len(template.to_json()["Resources"]) <= 500
+    assert len(synth.nested["admin"]) >= 2
+
+
 def test_the_panel_has_its_own_api_and_every_admin_function_reads_the_key_for_sessions(
     synth: Synthesized, route_table: tuple[Operation, ...]
 ) -> None:
