@@ -85,6 +85,10 @@ td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 .card{border:1px solid var(--line);border-radius:.4rem;padding:.9rem}
 .card a{font-weight:600}
 .inline{display:inline}
+.figures{grid-template-columns:repeat(auto-fit,minmax(9rem,1fr));margin:0}
+.figures dt{color:var(--muted);font-size:.9rem}.figures dd{margin:0;font-size:1.25rem;font-weight:700}
+figure.chart{margin:1rem 0}figure.chart figcaption{font-weight:600}
+.axis{color:var(--muted);font-size:.85rem;margin:.2rem 0 0}p.figure{font-size:1.6rem;font-weight:700;margin:0}
 .login{max-width:26rem;margin:3rem auto;background:#fff;padding:1.8rem;border-radius:.5rem;
 box-shadow:0 1px 4px rgba(0,0,0,.15)}
 @media (min-width:52rem){

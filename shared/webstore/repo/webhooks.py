@@ -4,6 +4,7 @@
 |------------------------------|-----------------------------------------------------------|---------|
 | endpoint (catalog import)    | `WEBHOOK#<endpoint id:010>`                               | none    |
 | delivery claim / done marker | `WHDELIVERY#<event id>#<endpoint id:010>`                 | 30 days |
+| failing delivery (GSI1)      | the claim item, its last POST failed: `WHFAILED#<account>` | 30 days |
 | delivery attempt (history)   | `WHATTEMPT#<UTC time, µs>#<event id>#<endpoint id:010>#<n:03>` | 30 days |
 
 The claim item is the idempotency record: a conditional UpdateItem takes a short lease on
@@ -24,7 +25,7 @@ from pydantic import BaseModel, ValidationError
 
 from webstore import keys
 from webstore.catalog import WebhookEndpoint
-from webstore.db import ConditionFailed, Item, Table, from_item
+from webstore.db import GSI1, ConditionFailed, Item, Table, from_item
 from webstore.keys import account_pk, key, webhook_sk
 from webstore.repo.account import AccountRepository
 from webstore.secret_box import SealBroken, SecretBox
@@ -61,6 +62,41 @@ class Claim:
     state: ClaimState
     attempt: int = 0
     token: str = ""
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A failed POST, as the failing-deliveries list shows it."""
+
+    at: datetime
+    url: str
+    error: str
+
+
+class FailedDelivery(BaseModel):
+    """A delivery (event, endpoint) not made yet whose last attempt failed (still retrying, or
+    given up after the retries): what an owner should look at."""
+
+    event_id: str
+    event_type: str
+    endpoint_id: int
+    url: str = ""
+    attempts: int
+    failed_at: datetime
+    error: str = ""
+
+
+def _failed_delivery(item: Item) -> FailedDelivery:
+    event_id = item["SK"].removeprefix("WHDELIVERY#").rsplit("#", 1)[0]
+    return FailedDelivery(
+        event_id=event_id,
+        event_type=item.get("event_type", ""),
+        endpoint_id=int(item["endpoint_id"]),
+        url=item.get("url", ""),
+        attempts=int(item.get("attempts", 0)),
+        failed_at=datetime.fromisoformat(item["failed_at"]),
+        error=item.get("last_error", ""),
+    )
 
 
 def attempt_sk(attempt: DeliveryAttempt) -> str:
@@ -164,21 +200,41 @@ class WebhookRepository:
     def mark_delivered(self, account_id: int, event_id: str, endpoint_id: int, now: datetime) -> None:
         self.table.update(
             key(account_pk(account_id), keys.webhook_claim_sk(event_id, endpoint_id)),
-            "SET #status = :delivered, delivered_at = :at REMOVE #lease, #claim",
+            "SET #status = :delivered, delivered_at = :at REMOVE #lease, #claim, GSI1PK, GSI1SK",
             names={"#status": "status", "#lease": "lease_until", "#claim": "claim"},
             values={":delivered": "delivered", ":at": now.isoformat()},
         )
 
-    def release(self, account_id: int, event_id: str, endpoint_id: int, token: str) -> None:
-        """Give the lease back after a failed POST so the next retry may claim at once."""
+    def release(self, account_id: int, event_id: str, endpoint_id: int, token: str, failure: Failure) -> None:
+        """Give the lease back after a failed POST so the next retry may claim at once, and list
+        the delivery among the account's failing ones (`failed`) until a later attempt succeeds."""
+        moment = failure.at.strftime("%Y%m%dT%H%M%S.%fZ")
         with contextlib.suppress(ConditionFailed):
             self.table.update(
                 key(account_pk(account_id), keys.webhook_claim_sk(event_id, endpoint_id)),
-                "SET #lease = :zero",
+                "SET #lease = :zero, GSI1PK = :failed, GSI1SK = :order, failed_at = :at,"
+                " last_error = :error, #url = :url",
                 condition="#claim = :token AND #status = :pending",
-                names={"#lease": "lease_until", "#claim": "claim", "#status": "status"},
-                values={":zero": 0, ":token": token, ":pending": "pending"},
+                names={"#lease": "lease_until", "#claim": "claim", "#status": "status", "#url": "url"},
+                values={
+                    ":zero": 0,
+                    ":token": token,
+                    ":pending": "pending",
+                    ":failed": keys.failed_deliveries_of_account(account_id),
+                    ":order": f"{moment}#{event_id}#{endpoint_id:010d}",
+                    ":at": failure.at.isoformat(),
+                    ":error": failure.error[:200],
+                    ":url": failure.url,
+                },
             )
+
+    def failed(self, account_id: int, limit: int) -> list[FailedDelivery]:
+        """The deliveries whose last attempt failed, most recent failure first (one Query of at
+        most `limit` items on their GSI1 partition; delivered ones have left it)."""
+        items, _ = self.table.query(
+            keys.failed_deliveries_of_account(account_id), index=GSI1, forward=False, limit=limit
+        )
+        return [_failed_delivery(item) for item in items]
 
     # --- history ---
 

@@ -25,6 +25,7 @@ from webstore.recurring import RecurringLine, RecurringPayment, ScheduleItem, Sc
 from webstore.repo import Contention, Transaction
 from webstore.repo.account import AccountRepository
 from webstore.repo.baskets import BasketReads, BasketRepository
+from webstore.repo.daily_stats import DailyStatsRepository
 from webstore.repo.payment_effects import EffectKeys, PaymentEffectsRepository
 from webstore.repo.payments import PaymentRecord, PaymentRepository
 from webstore.repo.player_tiers import PlayerTierRepository
@@ -114,6 +115,7 @@ def record_renewal(
         spent = reads.spent_before + amount
         stats = payment_planning.stats_after(reads.stats, payment, buyer, spent, now)
         effects.add_stats(tx, a, stats, reads.stats_version)
+        DailyStatsRepository.add_payment(tx, payment)
         effects.add_spend(tx, a, payment_planning.month_of(now), buyer.id, reads.spent_before, spent)
         counters: dict[str, int | Decimal] = {"payments": 1, f"total_{payment.currency}": amount}
         PlayerRepository.add_player(tx, a, buyer, email=rp.email, now=now, counters=counters)

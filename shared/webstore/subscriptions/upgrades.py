@@ -38,6 +38,7 @@ from webstore.players import Tier, TierStatus
 from webstore.recurring import RecurringPayment
 from webstore.repo import Contention, Transaction
 from webstore.repo.account import AccountRepository
+from webstore.repo.daily_stats import DailyStatsRepository
 from webstore.repo.payment_effects import EffectKeys, PaymentEffectsRepository
 from webstore.repo.payments import PaymentLine, PaymentRecord, PaymentRepository
 from webstore.repo.player_tiers import PlayerTierRepository
@@ -240,6 +241,7 @@ def record_upgrade(
         spent = reads.spent_before + claim.amount
         stats = payment_planning.stats_after(reads.stats, payment, buyer, spent, now)
         effects.add_stats(tx, a, stats, reads.stats_version)
+        DailyStatsRepository.add_payment(tx, payment)
         effects.add_spend(tx, a, payment_planning.month_of(now), buyer.id, reads.spent_before, spent)
         counters: dict[str, int | Decimal] = {"payments": 1, f"total_{payment.currency}": claim.amount}
         PlayerRepository.add_player(tx, a, buyer, email=recurring.email, now=now, counters=counters)
