@@ -77,7 +77,9 @@ def run(now: datetime) -> RunReport:
     return run_due(get_services(), now)
 
 
-def another_writer_takes_command_ids(monkeypatch: pytest.MonkeyPatch, taken: list[int], reads: list[int]) -> None:
+def another_writer_takes_command_ids(
+    monkeypatch: pytest.MonkeyPatch, taken: list[int], reads: list[int]
+) -> None:
     """The first read of a payment's effects (sequences included) is overtaken: another write
     takes 3 command ids after it, so the payment's transaction loses the ids it took from that
     read. `reads` counts the effect reads (a retry reads again)."""
