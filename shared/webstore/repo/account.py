@@ -31,22 +31,6 @@ class AccountRepository:
 
     # --- sequences: request paths take ids in their own transaction (repo/sequences.py) ---
 
-    def next_ids(self, account_id: int, sequence: str, count: int = 1) -> list[int]:
-        """Reserve `count` consecutive ids of `sequence` (one UpdateItem, before the write that
-        uses them): for the paths that have not moved to `IdAllocation` yet (renewals, tier
-        upgrades); the others take their ids in their transaction instead."""
-        result = self.table.update(
-            keys.key(keys.account_pk(account_id), keys.SEQUENCES_ITEM),
-            "ADD #s :n",
-            names={"#s": sequence},
-            values={":n": count},
-            return_values="UPDATED_NEW",
-        )
-        last = int(result[sequence])
-        if last > keys.INT32_MAX:
-            raise Conflict(f"The {sequence} id space of this account is exhausted")
-        return list(range(last - count + 1, last + 1))
-
     def raise_sequence(self, account_id: int, sequence: str, at_least: int) -> None:
         """Make sure `sequence` never hands out ids up to `at_least` (imported ids)."""
         with contextlib.suppress(ConditionFailed):
