@@ -31,6 +31,22 @@ class AccountRepository:
 
     # --- sequences: request paths take ids in their own transaction (repo/sequences.py) ---
 
+    def next_ids(self, account_id: int, sequence: str, count: int = 1) -> list[int]:
+        """Reserve `count` consecutive ids of `sequence` (one UpdateItem, before the write that
+        uses them): for a write that has no transaction of its own to take them in (a panel
+        catalog edit, which is an import); request paths take theirs in their transaction."""
+        result = self.table.update(
+            keys.key(keys.account_pk(account_id), keys.SEQUENCES_ITEM),
+            "ADD #s :n",
+            names={"#s": sequence},
+            values={":n": count},
+            return_values="UPDATED_NEW",
+        )
+        last = int(result[sequence])
+        if last > keys.INT32_MAX:
+            raise Conflict(f"The {sequence} id space of this account is exhausted")
+        return list(range(last - count + 1, last + 1))
+
     def raise_sequence(self, account_id: int, sequence: str, at_least: int) -> None:
         """Make sure `sequence` never hands out ids up to `at_least` (imported ids)."""
         with contextlib.suppress(ConditionFailed):
