@@ -168,6 +168,9 @@ class RequestHygiene:
     method the path has) on a 405."""
 
     AUTHENTICATE = b'Basic realm="webstore"'
+    # The panel signs in with a form: a Basic challenge would make browsers show their own
+    # password dialog over the sign-in page, so its 401 names the form instead.
+    PANEL_AUTHENTICATE = b'Form realm="webstore panel"'
 
     def __init__(self, app: ASGIApp, interface: Interface) -> None:
         self.app = app
@@ -189,6 +192,9 @@ class RequestHygiene:
             await response(scope, receive, send)
             return
         await self.app(scope, self._counted(receive, limit), self._with_protocol_headers(scope, send))
+
+    def _challenge(self) -> bytes:
+        return self.PANEL_AUTHENTICATE if self.interface is Interface.ADMIN else self.AUTHENTICATE
 
     @staticmethod
     def _too_large(limit: int) -> str:
@@ -216,7 +222,7 @@ class RequestHygiene:
                 headers = list(message.get("headers", []))
                 names = {name.lower() for name, _ in headers}
                 if message["status"] == 401 and b"www-authenticate" not in names:
-                    headers.append((b"www-authenticate", self.AUTHENTICATE))
+                    headers.append((b"www-authenticate", self._challenge()))
                 if message["status"] == 405:
                     headers = [(n, v) for n, v in headers if n.lower() != b"allow"]
                     headers.append((b"allow", ", ".join(self._allowed(scope)).encode()))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import zlib
 from dataclasses import dataclass
 
 import jsii
@@ -195,19 +196,58 @@ class _AccessLogs:
         return apigateway.AccessLogFormat.custom(ACCESS_LOG_FORMAT)
 
 
+# CloudFormation allows 500 resources per stack and a function brings about 11 (its role, policy,
+# log group, version, alias, integration, permission, routes, two alarms): an interface with more
+# functions than fit in one nested stack spreads them over several.
+MAX_FUNCTIONS_PER_STACK = 40
+# How many nested stacks each interface's operations take. A function's stack is fixed by its
+# module's name (crc32 modulo this), so adding a route never moves another function between
+# stacks (a function has a fixed name: a move would create it in one stack before deleting it
+# from the other, and fail). Raising a count moves functions: deploy such a change in two steps.
+OPERATION_STACKS: dict[Interface, int] = {Interface.ADMIN: 2}
+
+
+def operation_stacks(interface: Interface) -> list[tuple[Operation, ...]]:
+    """The interface's operations as its nested stacks hold them, the first also `$default`."""
+    count = OPERATION_STACKS.get(interface, 1)
+    shards: list[list[Operation]] = [[] for _ in range(count)]
+    for operation in operations(interface):
+        shards[zlib.crc32(operation.module.encode()) % count].append(operation)
+    for n, shard in enumerate(shards):
+        if len(shard) > MAX_FUNCTIONS_PER_STACK:
+            raise ValueError(
+                f"{interface.value} operations stack {n + 1} holds {len(shard)} functions (at most "
+                f"{MAX_FUNCTIONS_PER_STACK}): raise OPERATION_STACKS[{interface.name}]"
+            )
+    return [tuple(shard) for shard in shards]
+
+
 class Operations(NestedStack):
-    """One interface's operations: a function per module of the route table, routed by every path."""
+    """Operations of one interface: a function per module of the route table, routed by every
+    path; the interface's first stack also holds its `$default` function."""
 
     def __init__(
-        self, scope: Construct, id: str, *, interface: Interface, api: apigwv2.HttpApi, shared: Shared
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        interface: Interface,
+        table: tuple[Operation, ...],
+        api: apigwv2.HttpApi,
+        shared: Shared,
+        serves_unmatched: bool,
     ) -> None:
-        super().__init__(scope, id, description=f"Webstore {interface.value} operations")
+        part = "" if serves_unmatched else " (continued)"
+        super().__init__(scope, id, description=f"Webstore {interface.value} operations{part}")
         self.interface = interface
         self.functions: dict[str, WebstoreFunction] = {}
-        table = operations(interface)
         for operation in table:
             self.functions[operation.module] = self._operation(operation, api, shared)
-        self.unmatched = self._unmatched(table, api, shared)
+        self.unmatched = self._unmatched(operations(interface), api, shared) if serves_unmatched else None
+
+    @property
+    def all_functions(self) -> list[WebstoreFunction]:
+        return [*self.functions.values(), *([self.unmatched] if self.unmatched else [])]
 
     def _unmatched(
         self, table: tuple[Operation, ...], api: apigwv2.HttpApi, shared: Shared

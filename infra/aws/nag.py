@@ -63,7 +63,7 @@ def acknowledge_findings(stack: WebstoreStack) -> None:
             for finding, reason in FUNCTION_FINDINGS.items():
                 _acknowledge(construct, finding, reason)
         elif isinstance(construct, Operations):
-            for function in [*construct.functions.values(), construct.unmatched]:
+            for function in construct.all_functions:
                 for child in function.node.children:
                     if child.node.id.startswith("Route") or child.node.id == "DefaultRoute":
                         _acknowledge(child, "AwsSolutions-APIG4", ROUTE_AUTHORIZATION)

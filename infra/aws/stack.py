@@ -12,7 +12,7 @@ from constructs import Construct
 
 from functions.runtime import Interface
 from infra.aws import bundling
-from infra.aws.apis import Apis, Operations
+from infra.aws.apis import Apis, Operations, operation_stacks
 from infra.aws.config import StageConfig
 from infra.aws.data import Data
 from infra.aws.events import Events
@@ -62,18 +62,23 @@ class WebstoreStack(Stack):
         self.alarm_topic = AlarmTopic(self, "AlarmTopic", config=config)
         self.trace_sampling = TraceSampling(self, "TraceSampling", config=config)
 
-        self.operations: dict[Interface, Operations] = {}
+        self.operations: dict[Interface, tuple[Operations, ...]] = {}
         for interface in Interface:
-            nested = Operations(
-                self,
-                f"{interface.value.capitalize()}Operations",
-                interface=interface,
-                api=self.apis.api(interface),
-                # CDK binds a code asset to one stack: each nested stack gets its own (same hash).
-                shared=dataclasses.replace(shared, code=bundling.function_code(root)),
-            )
-            function_alarms([*nested.functions.values(), nested.unmatched], self.alarm_topic.topic)
-            self.operations[interface] = nested
+            stacks = []
+            for n, table in enumerate(operation_stacks(interface)):
+                nested = Operations(
+                    self,
+                    f"{interface.value.capitalize()}Operations{n + 1 if n else ''}",
+                    interface=interface,
+                    table=table,
+                    api=self.apis.api(interface),
+                    # CDK binds a code asset to one stack: each nested stack gets its own (same hash).
+                    shared=dataclasses.replace(shared, code=bundling.function_code(root)),
+                    serves_unmatched=n == 0,
+                )
+                function_alarms(nested.all_functions, self.alarm_topic.topic)
+                stacks.append(nested)
+            self.operations[interface] = tuple(stacks)
         function_alarms(
             [self.events.dispatch, self.events.basket_expired, self.clock.processor], self.alarm_topic.topic
         )

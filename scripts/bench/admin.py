@@ -1,6 +1,6 @@
-"""Control-panel scenarios for scripts/bench_round_trips.py: sign-in (page and form), the home
-page with a session, logout. Every page is the session check (one GetItem) plus its own reads
-(docs/data-model.md, "Control panel")."""
+"""Control-panel scenarios for scripts/bench_round_trips.py: sign-in (page and form), the home,
+staff and account pages with a session, logout. Every page is the session check (one GetItem)
+plus its own reads (docs/data-model.md, "Control panel")"""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlencode
 
-from functions.admin import get_dashboard, get_login, post_login, post_logout
+from functions.admin import get_account, get_dashboard, get_login, get_staff, post_login, post_logout
 from webstore.admin import sessions
 from webstore.admin.roles import Role
 from webstore.admin.staff import create_member
@@ -53,6 +53,8 @@ def scenarios(ctx: dict[str, Any]) -> Iterator[tuple[str, Any, str, str, dict[st
         _form({"email": EMAIL, "password": "wrong password"}) | {"source_ip": "198.51.100.201"},
     )
     yield "admin GET / (home)", get_dashboard.handler, "GET", "/", {"headers": {"cookie": cookie}}
+    yield "admin GET /staff", get_staff.handler, "GET", "/staff", {"headers": {"cookie": cookie}}
+    yield "admin GET /account", get_account.handler, "GET", "/account", {"headers": {"cookie": cookie}}
     yield (
         "admin POST /logout",
         post_logout.handler,

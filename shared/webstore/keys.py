@@ -15,7 +15,7 @@ import secrets
 import uuid
 import zlib
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 from webstore.errors import NotFound
 
@@ -400,6 +400,24 @@ def coupon_use_sk(coupon_id: int, username_id: int) -> str:
 def spend_sk(month: str, username_id: int) -> str:
     """A player's spend in one month (YYYY-MM): the store stats' top customer."""
     return f"SPEND#{month}#{_n(username_id)}"
+
+
+def day_stats_sk(day: date) -> str:
+    """A store's figures of one UTC day (payments, revenue, refunds, per package): the dashboard
+    reads the days it shows by key (docs/data-model.md, "Dashboard aggregates")."""
+    return f"DAYSTATS#{day.isoformat()}"
+
+
+def subscription_count_sk(shard: int) -> str:
+    """One shard of the store's count of ongoing subscriptions (the shard of a recurring payment:
+    its schedule shard, so the processor's runs, one per schedule shard, do not contend)."""
+    return f"SUBCOUNT#{shard:02d}"
+
+
+def failed_deliveries_of_account(account_id: int) -> str:
+    """GSI2 partition of an account's webhook deliveries whose last attempt failed (GSI2SK: the
+    failure's time, event and endpoint); a delivery leaves it when it succeeds."""
+    return f"WHFAILED#{account_id}"
 
 
 def tier_slot_sk(username_id: int, category_id: int) -> str:

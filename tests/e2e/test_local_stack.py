@@ -26,6 +26,10 @@ def test_credentials_file_has_exactly_the_documented_keys(local_stack: dict[str,
         "checkout_api_key",
         "server_secret",
         "servers",
+        # The control panel (README; docs/panel.md): its URL and the demo store's owner.
+        "admin_url",
+        "admin_email",
+        "admin_password",
         # What the tools need (`--local`): tests/e2e/test_local_tools.py.
         "dynamodb_endpoint",
         "region",

@@ -63,16 +63,20 @@ def test_custom_domains_serve_the_apis_and_feed_the_settings(synth: Synthesized)
 def test_snap_start_routes_invoke_the_published_alias(
     synth: Synthesized, route_table: tuple[Operation, ...]
 ) -> None:
-    for interface, template in synth.nested.items():
-        functions = resources(template, "AWS::Lambda::Function")
-        aliases = resources(template, "AWS::Lambda::Alias")
+    for interface, templates in synth.nested.items():
         routes = [o for o in route_table if o.route.interface == interface]
-        assert len(aliases) == len(functions) == len(routes) + 1  # + the `$default` function
-        for function in functions.values():
-            assert function["Properties"]["SnapStart"] == {"ApplyOn": "PublishedVersions"}
-        alias_ids = set(aliases)
-        for integration in resources(template, "AWS::ApiGatewayV2::Integration").values():
-            assert integration["Properties"]["IntegrationUri"]["Ref"] in alias_ids
+        counted = 0
+        for template in templates:
+            functions = resources(template, "AWS::Lambda::Function")
+            aliases = resources(template, "AWS::Lambda::Alias")
+            assert len(aliases) == len(functions)
+            counted += len(functions)
+            for function in functions.values():
+                assert function["Properties"]["SnapStart"] == {"ApplyOn": "PublishedVersions"}
+            alias_ids = set(aliases)
+            for integration in resources(template, "AWS::ApiGatewayV2::Integration").values():
+                assert integration["Properties"]["IntegrationUri"]["Ref"] in alias_ids
+        assert counted == len(routes) + 1  # + the `$default` function
 
 
 def test_alarm_email_subscribes_to_the_topic(synth: Synthesized) -> None:

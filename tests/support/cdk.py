@@ -18,6 +18,7 @@ os.environ.setdefault("JSII_NODE", jsii_node())  # the project's pinned Node (in
 from aws_cdk import App
 from aws_cdk.assertions import Template
 
+from functions.declarations import Interface
 from infra.app import build
 from infra.aws.stack import WebstoreStack
 
@@ -30,11 +31,20 @@ class Synthesized:
     app: App
     stack: WebstoreStack
     template: Template
-    nested: dict[str, Template]  # interface value → template of its operations stack
+    # interface value → templates of its operations stacks (the first also holds `$default`)
+    nested: dict[str, list[Template]]
     outdir: Path
 
     def function_templates(self) -> list[Template]:
-        return [self.template, *self.nested.values()]
+        return [self.template, *(t for templates in self.nested.values() for t in templates)]
+
+    def operations_stack(self, template: Template) -> Any:
+        """The nested stack whose template this is."""
+        for interface, templates in self.nested.items():
+            for n, each in enumerate(templates):
+                if each is template:
+                    return self.stack.operations[Interface(interface)][n]
+        raise LookupError("not an operations template")
 
 
 def synthesize(**context: Any) -> Synthesized:
@@ -46,6 +56,6 @@ def synthesize(**context: Any) -> Synthesized:
         app=app,
         stack=stack,
         template=Template.from_stack(stack),
-        nested={i.value: Template.from_stack(s) for i, s in stack.operations.items()},
+        nested={i.value: [Template.from_stack(s) for s in stacks] for i, stacks in stack.operations.items()},
         outdir=outdir,
     )

@@ -2,7 +2,8 @@
 sections the role may see), the content, one inline stylesheet allowed by its hash and htmx from
 `/static/htmx.min.js` (CSP: script-src 'self'; nothing from elsewhere).
 
-Mobile first: on a narrow screen the navigation is a disclosure (`<details>`, no script needed)
+Mobile first: on a narrow screen the navigation is folded behind a "Menu" toggle (a checkbox and
+its label, no script needed)
 above the content; from 52rem it is a sidebar.
 """
 
@@ -49,13 +50,17 @@ line-height:1.45}
 a{color:var(--brand)}
 header.top{background:#14181f;color:#fff;display:flex;align-items:center;gap:1rem;padding:.6rem 1rem;
 flex-wrap:wrap}
-header.top strong{font-size:1.05rem}header.top .who{margin-left:auto;font-size:.9rem;color:#c9ccd3}
+header.top strong{font-size:1.05rem}header.top a{color:#fff}
+header.top .who{margin-left:auto;font-size:.9rem;color:#c9ccd3}
 header.top form{margin:0}header.top button{background:transparent;border:1px solid #59606b;color:#fff;
 padding:.3rem .7rem;font-size:.9rem}
 .shell{display:block}
-nav.sections details{background:#fff;border-bottom:1px solid var(--line)}
-nav.sections summary{padding:.7rem 1rem;font-weight:600;cursor:pointer}
-nav.sections ul{list-style:none;margin:0;padding:0 0 .5rem}
+nav.sections{background:#fff;border-bottom:1px solid var(--line)}
+nav.sections .toggle{position:absolute;opacity:0;width:1px;height:1px}
+nav.sections label.menu{display:block;margin:0;padding:.7rem 1rem;font-weight:600;cursor:pointer}
+nav.sections .toggle:focus-visible+label.menu{outline:3px solid var(--brand)}
+nav.sections ul{list-style:none;margin:0;padding:0 0 .5rem;display:none}
+nav.sections .toggle:checked~ul{display:block}
 nav.sections a{display:block;padding:.55rem 1rem;text-decoration:none;color:var(--ink)}
 nav.sections a[aria-current=page]{background:#e6eefa;color:var(--brand);font-weight:700;
 border-left:4px solid var(--brand)}
@@ -85,13 +90,17 @@ td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 .card{border:1px solid var(--line);border-radius:.4rem;padding:.9rem}
 .card a{font-weight:600}
 .inline{display:inline}
+.figures{grid-template-columns:repeat(auto-fit,minmax(9rem,1fr));margin:0}
+.figures dt{color:var(--muted);font-size:.9rem}.figures dd{margin:0;font-size:1.25rem;font-weight:700}
+figure.chart{margin:1rem 0}figure.chart figcaption{font-weight:600}
+.axis{color:var(--muted);font-size:.85rem;margin:.2rem 0 0}p.figure{font-size:1.6rem;font-weight:700;margin:0}
 .login{max-width:26rem;margin:3rem auto;background:#fff;padding:1.8rem;border-radius:.5rem;
 box-shadow:0 1px 4px rgba(0,0,0,.15)}
 @media (min-width:52rem){
 .shell{display:grid;grid-template-columns:14rem minmax(0,1fr);min-height:calc(100vh - 3rem)}
-nav.sections details{border:0;background:transparent;height:100%}
-nav.sections summary{display:none}
-nav.sections{background:#fff;border-right:1px solid var(--line)}
+nav.sections label.menu{display:none}
+nav.sections ul{display:block}
+nav.sections{border-bottom:0;border-right:1px solid var(--line)}
 main{padding:1.5rem 2rem 3rem;background:var(--bg)}
 main>*{max-width:72rem}}
 """
@@ -112,11 +121,13 @@ _SHELL = Template("""<!doctype html>
 <script src="$script" defer></script>
 </head>
 <body>
-<header class="top"><strong>$store</strong><span class="who">$email · $role</span>
+<header class="top"><strong>$store</strong>
+<span class="who"><a href="/account" id="account">$email</a> · $role</span>
 <form method="post" action="/logout">$csrf<button type="submit" id="logout">Log out</button></form></header>
 <div class="shell">
-<nav class="sections" aria-label="Sections"><details open><summary>Menu</summary><ul>
-$nav</ul></details></nav>
+<nav class="sections" aria-label="Sections"><input type="checkbox" id="menu" class="toggle">
+<label for="menu" class="menu">Menu</label><ul>
+$nav</ul></nav>
 <main id="content">
 $done$body
 </main>

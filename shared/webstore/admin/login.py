@@ -21,6 +21,8 @@ $message<form method="post" action="/login" id="login">
 <input id="email" name="email" type="email" autocomplete="username" required value="$email" autofocus>
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
+<label for="code">Authentication code <span class="help">(only if you set up a second factor)</span></label>
+<input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="8">
 <p><button type="submit">Sign in</button></p>
 </form>
 """)
@@ -46,12 +48,18 @@ class SignedIn:
 
 
 def submit(
-    services: Services, email: str, password: str, next_path: str | None, client: str, now: datetime
+    services: Services,
+    email: str,
+    password: str,
+    next_path: str | None,
+    client: str,
+    now: datetime,
+    code: str = "",
 ) -> SignedIn | PageResult:
     """Sign in: the session cookie and the page to go to, or the form again with the one
     message every refusal has (401). Throttled (429) past the allowed failures."""
     try:
-        member = staff.sign_in(services, email, password, client, now)
+        member = staff.sign_in(services, email, password, client, now, code)
     except Unauthorized as refused:
         return form(next_path, email=email, error=refused.detail, status=401)
     return SignedIn(sessions.issue(services, member, now), safe_next(next_path))

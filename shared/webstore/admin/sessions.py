@@ -90,6 +90,21 @@ def issue(services: Services, member: StaffMember, now: datetime) -> SessionCook
     return SessionCookie(_serializer(services).dumps(payload), int(lifetime.total_seconds()))
 
 
+def reissue(services: Services, session: StaffSession, version: int, now: datetime) -> SessionCookie:
+    """A new cookie for the same member at `version` (after its password change ended the
+    others), expiring when the old one would have."""
+    payload = {
+        "a": session.account_id,
+        "s": session.staff_id,
+        "v": version,
+        "n": secrets.token_urlsafe(16),
+        "e": session.expires_at,
+    }
+    return SessionCookie(
+        _serializer(services).dumps(payload), max(1, session.expires_at - int(now.timestamp()))
+    )
+
+
 def _payload(services: Services, value: str) -> dict[str, Any] | None:
     try:
         payload = _serializer(services).loads(value)

@@ -15,6 +15,7 @@ from webstore.payments.gateway_refunds import refund_at_processor
 from webstore.payments.recording import run_pending_chunks
 from webstore.payments.status import TRANSITIONS, PaymentStatus, transition
 from webstore.repo import Transaction, start_read
+from webstore.repo.daily_stats import DailyStatsRepository
 from webstore.repo.payments import PaymentNote, PaymentRecord, PaymentRepository
 from webstore.repo.players import PlayerRepository
 from webstore.repo.queue import QueuedCommand, QueueRepository
@@ -23,8 +24,9 @@ from webstore.repo.store import StoreRepository
 from webstore.services import Services
 from webstore.subscriptions import endings
 
-# Room the status change's transaction keeps for its own actions (payment, players' counters)
-# beside the first chunk of commands.
+# Room the status change's transaction keeps for its own actions beside the first chunk of
+# commands: the payment, the players' counters and records (at most 4: an owner change), the
+# sequences and the day's figures (at most 7).
 _CHANGE_ACTIONS = 8
 # The statuses a change to queues commands for (every transition to them has a trigger).
 _QUEUEING = frozenset(new for (_, new), change in TRANSITIONS.items() if change.trigger is not None)
@@ -94,6 +96,7 @@ def change_payment(
             new_plan,
             fails=Conflict("The payment changed meanwhile; read it again and retry"),
         )
+        DailyStatsRepository.add_status_change(tx, payment, updated, now)
         for counter_change in planning.counter_changes(payment, updated):
             if counter_change.new_owner:
                 assert new_owner is not None

@@ -6,11 +6,11 @@
 1. One transaction (retried on contention) holding every invariant: the payment id (dense, from
    the account's sequence; its command and tier ids too), the order's idempotency record, coupon
    redemptions and per-player uses, gift card balances, user_limit purchase counts, community
-   goal progress, tiers, store stats, the player records, the payment (with its command plan),
-   the first chunk of queued commands, and what it starts over time: the recurring payment of
-   its subscription lines with its first schedule item, and its timed packages' timers
-   (webstore.subscriptions.fulfilment). A failed limit raises the Conflict its repository
-   named; contention re-reads.
+   goal progress, tiers, store stats and the day's figures (webstore.repo.daily_stats), the
+   player records, the payment (with its command plan), the first chunk of queued commands,
+   and what it starts over time: the recurring payment of its subscription lines with its
+   first schedule item, and its timed packages' timers (webstore.subscriptions.fulfilment).
+   A failed limit raises the Conflict its repository named; contention re-reads.
 2. When the commands do not fit in that transaction, the rest follow in chunks of <= 100
    actions, each also advancing `chunks_done` on the payment with a condition, so a re-run
    continues where a crash stopped and never queues a chunk twice.
@@ -42,6 +42,7 @@ from webstore.payments.order import Order
 from webstore.recurring import RecurringPayment
 from webstore.repo import Contention, Transaction, start_read
 from webstore.repo.checkout_attempts import CheckoutAttemptRepository
+from webstore.repo.daily_stats import DailyStatsRepository
 from webstore.repo.payment_effects import EffectKeys, EffectReads, PaymentEffectsRepository
 from webstore.repo.payments import PaymentLine, PaymentRecord, PaymentRepository
 from webstore.repo.player_tiers import PlayerTierRepository
@@ -300,6 +301,7 @@ class _Recording:
         spent = reads.spent_before + payment.amount
         stats = planning.stats_after(reads.stats, payment, self.buyer, spent, self.now)
         effects.add_stats(tx, self.a, stats, reads.stats_version)
+        DailyStatsRepository.add_payment(tx, payment)
         effects.add_spend(tx, self.a, month, self.buyer.id, reads.spent_before, spent)
         counters: dict[str, int | Decimal] = {"payments": 1, f"total_{payment.currency}": payment.amount}
         PlayerRepository.add_player(

@@ -33,8 +33,8 @@ class AccountRepository:
 
     def next_ids(self, account_id: int, sequence: str, count: int = 1) -> list[int]:
         """Reserve `count` consecutive ids of `sequence` (one UpdateItem, before the write that
-        uses them): for the paths that have not moved to `IdAllocation` yet (renewals, tier
-        upgrades); the others take their ids in their transaction instead."""
+        uses them): for a write that has no transaction of its own to take them in (a panel
+        catalog edit, which is an import); request paths take theirs in their transaction."""
         result = self.table.update(
             keys.key(keys.account_pk(account_id), keys.SEQUENCES_ITEM),
             "ADD #s :n",

@@ -168,25 +168,10 @@ class PaymentRepository:
     # --- writes ----------------------------------------------------------------------------
 
     @staticmethod
-    def add_new(tx: Transaction, payment: PaymentRecord) -> None:
-        """The payment under the next id of the account's `payment` sequence (`previous → id`,
-        so ids stay dense) and the order record of its idempotency key. Both conditions failing
-        is contention: someone took the id, or recorded the same order first (read again).
-        For writers that take no other ids in the transaction (renewals, upgrades); fulfilment
-        takes the payment's with its commands' and tiers' (`IdAllocation`) and `add_order`."""
-        previous = payment.id - 1
-        tx.update(
-            keys.key(keys.account_pk(payment.account_id), keys.SEQUENCES_ITEM),
-            "SET payment = :id",
-            condition="payment = :prev" if previous else "attribute_not_exists(payment)",
-            values={":id": payment.id, ":prev": previous} if previous else {":id": payment.id},
-        )
-        PaymentRepository.add_order(tx, payment)
-
-    @staticmethod
     def add_order(tx: Transaction, payment: PaymentRecord) -> None:
         """The order record of the payment's idempotency key (absent: someone recording the same
-        order first is contention, read again)."""
+        order first is contention, read again). The payment's id comes from `IdAllocation`, taken
+        in the same transaction."""
         tx.put(
             {
                 **keys.key(keys.account_pk(payment.account_id), keys.order_sk(payment.idempotency_key)),

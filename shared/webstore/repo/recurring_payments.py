@@ -17,6 +17,7 @@ from webstore import keys
 from webstore.db import GSI2, ConditionFailed, Item, Table, Transaction, from_item, to_item
 from webstore.errors import Conflict, NotFound
 from webstore.recurring import ONGOING_RECURRING, RecurringPayment, TimedPackage, schedule_moment
+from webstore.repo.subscription_counts import SubscriptionCounts
 
 # Fields a change writes; the cancellation request is left to its own writers unless a change
 # ends the subscription (then `cancelled_at`, `cancel_reason` are set too).
@@ -111,7 +112,10 @@ class RecurringPaymentRepository:
 
     @staticmethod
     def add_new(tx: Transaction, recurring: RecurringPayment) -> None:
+        """The new record and, when it is ongoing, one more in the store's subscription count."""
         tx.put(RecurringPaymentRepository.item(recurring), condition="attribute_not_exists(PK)")
+        if recurring.ongoing:
+            SubscriptionCounts.add_change(tx, recurring, 1)
 
     @staticmethod
     def add_change(
@@ -123,7 +127,8 @@ class RecurringPaymentRepository:
         fails: Conflict | None = None,
     ) -> None:
         """Write `after`'s standing, conditional on the status, sequence, fail count, amount and
-        payment count read (one cycle is acted on once; a concurrent upgrade is not overwritten).
+        payment count read (one cycle is acted on once; a concurrent upgrade is not overwritten),
+        and the store's subscription count when the change ends it (a second action).
         `cancel_requested`: True/False also requires a pending cancellation request to exist /
         not exist (the end of a cancelled period, an abort)."""
         dumped = after.model_dump()
@@ -162,6 +167,13 @@ class RecurringPaymentRepository:
             values=values,
             fails=fails,
         )
+        if delta := int(after.ongoing) - int(before.ongoing):  # ended (or, never yet, resumed)
+            SubscriptionCounts.add_change(tx, after, delta)
+
+    @staticmethod
+    def change_actions(before: RecurringPayment, after: RecurringPayment) -> int:
+        """How many transaction actions `add_change(tx, before, after)` takes."""
+        return 1 + int(before.ongoing != after.ongoing)
 
     @staticmethod
     def add_timer(tx: Transaction, timer: TimedPackage, previous: TimedPackage | None) -> None:

@@ -93,8 +93,9 @@ class StaffRepository:
         items, _ = self.table.query(keys.account_pk(account_id), sk_prefix=keys.STAFF_PREFIX, limit=limit)
         return sorted((_member(i) for i in items), key=lambda m: (m.created_at, m.email))
 
-    def add(self, member: StaffMember) -> None:
-        """The member and its address's lookup, together; Conflict when the address is taken."""
+    def add(self, member: StaffMember, audit: Item | None = None) -> None:
+        """The member and its address's lookup, together (with `audit`, an audit-log item, in
+        the same transaction); Conflict naming `email` when the address is taken."""
         tx = Transaction(self.table)
         email = normal_email(member.email)
         tx.put(
@@ -121,7 +122,7 @@ class StaffRepository:
         if member.totp_sealed:
             item["totp_sealed"] = member.totp_sealed
         tx.put(item, condition="attribute_not_exists(PK)", fails=Conflict("That staff id is taken"))
-        tx.commit()
+        _audited(tx, audit).commit()
 
     def bump_session_version(self, account_id: int, staff_id: str, expected: int) -> None:
         """End every session of the member (logout): the version moves on, unless it already has."""
@@ -133,15 +134,30 @@ class StaffRepository:
             fails=Conflict("The session had already ended"),
         )
 
-    def set_password(self, account_id: int, staff_id: str, password_hash: str) -> None:
-        """A new password hash; every session ends with it."""
-        self.table.update(
+    def set_password(
+        self,
+        account_id: int,
+        staff_id: str,
+        password_hash: str,
+        audit: Item | None = None,
+        *,
+        expected_version: int | None = None,
+    ) -> None:
+        """A new password hash; every session ends with it (the version moves on). With
+        `expected_version`, only from that version (Conflict: the session ended meanwhile)."""
+        condition, values = "attribute_exists(PK)", {":hash": password_hash, ":one": 1}
+        if expected_version is not None:
+            condition += " AND session_version = :expected"
+            values[":expected"] = expected_version
+        tx = Transaction(self.table)
+        tx.update(
             self.member_key(account_id, staff_id),
             "SET password_hash = :hash, session_version = session_version + :one",
-            condition="attribute_exists(PK)",
-            values={":hash": password_hash, ":one": 1},
-            fails=NotFound("No such staff member"),
+            condition=condition,
+            values=values,
+            fails=Conflict("Your session ended meanwhile; sign in again"),
         )
+        _audited(tx, audit).commit()
 
     def rehash(self, account_id: int, staff_id: str, old_hash: str, new_hash: str) -> None:
         """Replace a hash made with older parameters (sessions stay); nothing if it changed."""
@@ -153,9 +169,10 @@ class StaffRepository:
                 values={":new": new_hash, ":old": old_hash},
             )
 
-    def set_role(self, account_id: int, staff_id: str, role: Role) -> None:
+    def set_role(self, account_id: int, staff_id: str, role: Role, audit: Item | None = None) -> None:
         """A new role: the member's next request has it (sessions read the role from here)."""
-        self.table.update(
+        tx = Transaction(self.table)
+        tx.update(
             self.member_key(account_id, staff_id),
             "SET #role = :role",
             condition="attribute_exists(PK)",
@@ -163,22 +180,44 @@ class StaffRepository:
             values={":role": role.value},
             fails=NotFound("No such staff member"),
         )
+        _audited(tx, audit).commit()
 
-    def set_totp(self, account_id: int, staff_id: str, sealed: str | None) -> None:
+    def set_totp(self, account_id: int, staff_id: str, sealed: str | None, audit: Item | None = None) -> None:
         """Enrol (a sealed secret) or drop (None) the second factor."""
+        tx = Transaction(self.table)
         if sealed is None:
-            expression, values = "REMOVE totp_sealed", None
+            tx.update(
+                self.member_key(account_id, staff_id),
+                "REMOVE totp_sealed, totp_last_step",
+                condition="attribute_exists(PK)",
+                fails=NotFound("No such staff member"),
+            )
         else:
-            expression, values = "SET totp_sealed = :sealed", {":sealed": sealed}
-        self.table.update(
-            self.member_key(account_id, staff_id),
-            expression,
-            condition="attribute_exists(PK)",
-            values=values,
-            fails=NotFound("No such staff member"),
-        )
+            tx.update(
+                self.member_key(account_id, staff_id),
+                "SET totp_sealed = :sealed REMOVE totp_last_step",
+                condition="attribute_exists(PK)",
+                values={":sealed": sealed},
+                fails=NotFound("No such staff member"),
+            )
+        _audited(tx, audit).commit()
 
-    def remove(self, member: StaffMember) -> None:
+    def use_totp_step(self, account_id: int, staff_id: str, step: int) -> bool:
+        """Claim a TOTP time step for a sign-in: False when it (or a later one) was used already,
+        so a code seen over a shoulder cannot be replayed within its window."""
+        try:
+            self.table.update(
+                self.member_key(account_id, staff_id),
+                "SET totp_last_step = :step",
+                condition="attribute_exists(PK) AND "
+                "(attribute_not_exists(totp_last_step) OR totp_last_step < :step)",
+                values={":step": step},
+            )
+        except ConditionFailed:
+            return False
+        return True
+
+    def remove(self, member: StaffMember, audit: Item | None = None) -> None:
         """The member and its address's lookup, together (its sessions end: no item to match)."""
         tx = Transaction(self.table)
         tx.delete(
@@ -187,4 +226,11 @@ class StaffRepository:
             fails=NotFound("No such staff member"),
         )
         tx.delete(keys.staff_email_key(member.email))
-        tx.commit()
+        _audited(tx, audit).commit()
+
+
+def _audited(tx: Transaction, audit: Item | None) -> Transaction:
+    """`tx` with the audit-log entry of its change (webstore.repo.audit_log), when there is one."""
+    if audit is not None:
+        tx.put(audit, condition="attribute_not_exists(PK)")
+    return tx

@@ -4,6 +4,7 @@
 |------------------------------|-----------------------------------------------------------|---------|
 | endpoint (catalog import)    | `WEBHOOK#<endpoint id:010>`                               | none    |
 | delivery claim / done marker | `WHDELIVERY#<event id>#<endpoint id:010>`                 | 30 days |
+| failing delivery (GSI1)      | the claim item, its last POST failed: `WHFAILED#<account>` | 30 days |
 | delivery attempt (history)   | `WHATTEMPT#<UTC time, µs>#<event id>#<endpoint id:010>#<n:03>` | 30 days |
 
 The claim item is the idempotency record: a conditional UpdateItem takes a short lease on
@@ -33,7 +34,7 @@ from pydantic import BaseModel, ValidationError
 
 from webstore import keys
 from webstore.catalog import WebhookEndpoint
-from webstore.db import GSI1, ConditionFailed, Item, Table, from_item
+from webstore.db import GSI1, GSI2, ConditionFailed, Item, Table, from_item
 from webstore.errors import Invalid
 from webstore.keys import account_pk, key, webhook_sk
 from webstore.repo.account import AccountRepository
@@ -145,6 +146,41 @@ class Claim:
     state: ClaimState
     attempt: int = 0
     token: str = ""
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A failed POST, as the failing-deliveries list shows it."""
+
+    at: datetime
+    url: str
+    error: str
+
+
+class FailedDelivery(BaseModel):
+    """A delivery (event, endpoint) not made yet whose last attempt failed (still retrying, or
+    given up after the retries): what an owner should look at."""
+
+    event_id: str
+    event_type: str
+    endpoint_id: int
+    url: str = ""
+    attempts: int
+    failed_at: datetime
+    error: str = ""
+
+
+def _failed_delivery(item: Item) -> FailedDelivery:
+    event_id = item["SK"].removeprefix("WHDELIVERY#").rsplit("#", 1)[0]
+    return FailedDelivery(
+        event_id=event_id,
+        event_type=item.get("event_type", ""),
+        endpoint_id=int(item["endpoint_id"]),
+        url=item.get("url", ""),
+        attempts=int(item.get("attempts", 0)),
+        failed_at=datetime.fromisoformat(item["failed_at"]),
+        error=item.get("failure_reason", ""),
+    )
 
 
 def attempt_sk(attempt: DeliveryAttempt) -> str:
@@ -286,7 +322,9 @@ class WebhookRepository:
         expression, names, values = _outcome_update(outcome)
         self.table.update(
             key(account_pk(account_id), keys.webhook_claim_sk(event_id, endpoint_id)),
-            "SET #status = :delivered, delivered_at = :at" + expression + " REMOVE #lease, #claim",
+            "SET #status = :delivered, delivered_at = :at"
+            + expression
+            + " REMOVE #lease, #claim, GSI2PK, GSI2SK",
             names={"#status": "status", "#lease": "lease_until", "#claim": "claim", **names},
             values={":delivered": "delivered", ":at": now.isoformat(), **values},
         )
@@ -297,18 +335,47 @@ class WebhookRepository:
         event_id: str,
         endpoint_id: int,
         token: str,
+        failure: Failure,
         outcome: AttemptOutcome | None = None,
     ) -> None:
-        """Give the lease back after a failed POST so the next retry may claim at once."""
+        """Give the lease back after a failed POST so the next retry may claim at once, keep the
+        attempt in the delivery's log, and list the delivery among the account's failing ones
+        (GSI2 `WHFAILED#`, `failed`) until a later attempt succeeds."""
         expression, names, values = _outcome_update(outcome)
+        moment = failure.at.strftime("%Y%m%dT%H%M%S.%fZ")
         with contextlib.suppress(ConditionFailed):
             self.table.update(
                 key(account_pk(account_id), keys.webhook_claim_sk(event_id, endpoint_id)),
-                "SET #lease = :zero" + expression,
+                "SET #lease = :zero, GSI2PK = :failed, GSI2SK = :order, failed_at = :failed_at,"
+                " failure_reason = :reason, #url = :url" + expression,
                 condition="#claim = :token AND #status = :pending",
-                names={"#lease": "lease_until", "#claim": "claim", "#status": "status", **names},
-                values={":zero": 0, ":token": token, ":pending": "pending", **values},
+                names={
+                    "#lease": "lease_until",
+                    "#claim": "claim",
+                    "#status": "status",
+                    "#url": "url",
+                    **names,
+                },
+                values={
+                    ":zero": 0,
+                    ":token": token,
+                    ":pending": "pending",
+                    ":failed": keys.failed_deliveries_of_account(account_id),
+                    ":order": f"{moment}#{event_id}#{endpoint_id:010d}",
+                    ":failed_at": failure.at.isoformat(),
+                    ":reason": failure.error[:200],
+                    ":url": failure.url,
+                    **values,
+                },
             )
+
+    def failed(self, account_id: int, limit: int) -> list[FailedDelivery]:
+        """The deliveries whose last attempt failed, most recent failure first (one Query of at
+        most `limit` items on their GSI2 partition; delivered ones have left it)."""
+        items, _ = self.table.query(
+            keys.failed_deliveries_of_account(account_id), index=GSI2, forward=False, limit=limit
+        )
+        return [_failed_delivery(item) for item in items]
 
     # --- the panel's delivery log ---
 

@@ -108,4 +108,5 @@ def action_count(ending: Ending | None) -> int:
     """How many transaction actions `add_ending` takes (room the caller keeps)."""
     if ending is None:
         return 0
-    return 1 + int(bool(ending.before.schedule_sk)) + len(ending.tiers)
+    changed = RecurringPaymentRepository.change_actions(ending.before, ending.after)
+    return changed + int(bool(ending.before.schedule_sk)) + len(ending.tiers)

@@ -23,8 +23,8 @@ from webstore.payments.recording import add_payment_with_commands, run_pending_c
 from webstore.players import Tier
 from webstore.recurring import RecurringLine, RecurringPayment, ScheduleItem, ScheduleKind
 from webstore.repo import Contention, Transaction
-from webstore.repo.account import AccountRepository
 from webstore.repo.baskets import BasketReads, BasketRepository
+from webstore.repo.daily_stats import DailyStatsRepository
 from webstore.repo.payment_effects import EffectKeys, PaymentEffectsRepository
 from webstore.repo.payments import PaymentRecord, PaymentRepository
 from webstore.repo.player_tiers import PlayerTierRepository
@@ -63,7 +63,6 @@ def record_renewal(
     buyer = User(id=rp.username_id, username=rp.username, uuid=rp.uuid or keys.player_uuid(rp.username))
     lines = planning.payment_lines_of(renewal.lines)
     commands = payment_planning.commands_for(lines, view, CommandTrigger.RENEWAL, now)
-    command_ids = AccountRepository(services.table).next_ids(a, "command", len(commands)) if commands else []
     effects = PaymentEffectsRepository(services.table)
     wanted = EffectKeys(
         account_id=a,
@@ -80,7 +79,8 @@ def record_renewal(
         reads = effects.read(wanted)
         if reads.order_payment_id is not None:  # recorded with its recurring payment change
             return None
-        payment_id = reads.last_payment_id + 1
+        ids = reads.ids  # the payment and its commands take their ids in the transaction
+        payment_id = ids.take("payment")[0]
         payment = PaymentRecord(
             id=payment_id,
             transaction_id=keys.new_transaction_id(payment_id),
@@ -106,7 +106,7 @@ def record_renewal(
         after.schedule_sk = next_key.sk
 
         tx = Transaction(services.table)
-        PaymentRepository.add_new(tx, payment)
+        PaymentRepository.add_order(tx, payment)
         for goal_read in reads.goals:
             if goal_read.goal.status is GoalStatus.ACTIVE:
                 progressed = payment_planning.advance_goal(goal_read.goal, amount, now)
@@ -114,6 +114,7 @@ def record_renewal(
         spent = reads.spent_before + amount
         stats = payment_planning.stats_after(reads.stats, payment, buyer, spent, now)
         effects.add_stats(tx, a, stats, reads.stats_version)
+        DailyStatsRepository.add_payment(tx, payment)
         effects.add_spend(tx, a, payment_planning.month_of(now), buyer.id, reads.spent_before, spent)
         counters: dict[str, int | Decimal] = {"payments": 1, f"total_{payment.currency}": amount}
         PlayerRepository.add_player(tx, a, buyer, email=rp.email, now=now, counters=counters)
@@ -130,7 +131,8 @@ def record_renewal(
                 kind=ScheduleKind.RENEWAL, account_id=a, reference=rp.reference, due_at=after.next_payment_at
             ),
         )
-        queued = payment_planning.with_ids(commands, command_ids, payment_id)
+        queued = payment_planning.with_ids(commands, ids.take("command", len(commands)), payment_id)
+        ids.add_to(tx)  # before the commands: their first chunk fills the room left
         add_payment_with_commands(
             tx, QueueRepository(services.table), payment, CommandTrigger.RENEWAL.value, queued
         )

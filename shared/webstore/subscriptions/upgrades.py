@@ -37,7 +37,7 @@ from webstore.payments.recording import add_payment_with_commands, run_pending_c
 from webstore.players import Tier, TierStatus
 from webstore.recurring import RecurringPayment
 from webstore.repo import Contention, Transaction
-from webstore.repo.account import AccountRepository
+from webstore.repo.daily_stats import DailyStatsRepository
 from webstore.repo.payment_effects import EffectKeys, PaymentEffectsRepository
 from webstore.repo.payments import PaymentLine, PaymentRecord, PaymentRepository
 from webstore.repo.player_tiers import PlayerTierRepository
@@ -192,7 +192,6 @@ def record_upgrade(
     added = deliverables(view, current, new) if current is not None else [new]
     command_lines = [payment_line.model_copy(update={"package_id": p.id, "name": p.name}) for p in added]
     commands = payment_planning.commands_for(command_lines, view, CommandTrigger.PURCHASE, now)
-    command_ids = AccountRepository(services.table).next_ids(a, "command", len(commands)) if commands else []
     order_key = f"tier-upgrade-{tier.id}-{new.id}-{claim.period}"
     effects = PaymentEffectsRepository(services.table)
     wanted = EffectKeys(
@@ -212,7 +211,8 @@ def record_upgrade(
             return _finish(services, payment)
         if attempt:
             recurring, tier = _reread(services, recurring, tier, from_package_id, claim, gateway)
-        payment_id = reads.last_payment_id + 1
+        ids = reads.ids  # the payment and its commands take their ids in the transaction
+        payment_id = ids.take("payment")[0]
         payment = PaymentRecord(
             id=payment_id,
             transaction_id=keys.new_transaction_id(payment_id),
@@ -232,7 +232,7 @@ def record_upgrade(
             updated_at=now,
         )
         tx = Transaction(services.table)
-        PaymentRepository.add_new(tx, payment)
+        PaymentRepository.add_order(tx, payment)
         for goal_read in reads.goals:
             if goal_read.goal.status is GoalStatus.ACTIVE:
                 progressed = payment_planning.advance_goal(goal_read.goal, claim.amount, now)
@@ -240,6 +240,7 @@ def record_upgrade(
         spent = reads.spent_before + claim.amount
         stats = payment_planning.stats_after(reads.stats, payment, buyer, spent, now)
         effects.add_stats(tx, a, stats, reads.stats_version)
+        DailyStatsRepository.add_payment(tx, payment)
         effects.add_spend(tx, a, payment_planning.month_of(now), buyer.id, reads.spent_before, spent)
         counters: dict[str, int | Decimal] = {"payments": 1, f"total_{payment.currency}": claim.amount}
         PlayerRepository.add_player(tx, a, buyer, email=recurring.email, now=now, counters=counters)
@@ -247,7 +248,8 @@ def record_upgrade(
         moved = moved.model_copy(update=recurring.history_update(payment.transaction_id))
         RecurringPaymentRepository.add_change(tx, recurring, moved)
         PlayerTierRepository.add_change(tx, a, tier, moved_tier(tier, new))
-        queued = payment_planning.with_ids(commands, command_ids, payment_id)
+        queued = payment_planning.with_ids(commands, ids.take("command", len(commands)), payment_id)
+        ids.add_to(tx)  # before the commands: their first chunk fills the room left
         add_payment_with_commands(
             tx, QueueRepository(services.table), payment, CommandTrigger.PURCHASE.value, queued
         )

@@ -26,7 +26,14 @@ from aws_lambda_powertools import Logger
 from webstore.catalog import WebhookEndpoint
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
-from webstore.repo.webhooks import AttemptOutcome, ClaimState, DeliveryAttempt, WebhookRepository, excerpt
+from webstore.repo.webhooks import (
+    AttemptOutcome,
+    ClaimState,
+    DeliveryAttempt,
+    Failure,
+    WebhookRepository,
+    excerpt,
+)
 from webstore.services import Services
 from webstore.subscriptions.manage_links import with_manage_url
 from webstore.webhooks.envelope import (
@@ -183,7 +190,8 @@ class WebhookDispatcher:
         if response.ok:
             self.store.mark_delivered(account_id, event.id, endpoint.id, self.services.now(), outcome)
             return EndpointOutcome(endpoint.id, Outcome.DELIVERED)
-        self.store.release(account_id, event.id, endpoint.id, claim.token, outcome)
+        failure = Failure(self.services.now(), str(endpoint.url), _failure(response))
+        self.store.release(account_id, event.id, endpoint.id, claim.token, failure, outcome)
         return EndpointOutcome(endpoint.id, Outcome.FAILED, _failure(response))
 
     def _validate(self, account_id: int, endpoint: WebhookEndpoint, target: Target) -> bool:

@@ -222,3 +222,29 @@ def test_the_csrf_token_is_in_every_form_of_the_shell(demo: DemoStore) -> None:
     page = client.get(get_dashboard.handler, "/").body
     assert csrf_of(page) == client.csrf
     assert 'action="/logout"' in page
+
+
+def test_a_sign_in_posted_from_another_site_is_refused(demo: DemoStore) -> None:
+    """Login CSRF: a page elsewhere must not sign the visitor in to an account of its choosing."""
+    from tests.support.invocation import invoke
+    from tests.support.panel import form_body
+
+    owner = add_staff(Role.OWNER)
+    body = form_body({"email": owner.member.email, "password": PASSWORD})
+    cases = (
+        ({"origin": "https://evil.test"}, 403),
+        ({"origin": "null", "sec-fetch-site": "cross-site"}, 403),
+        ({"origin": "https://evil.test", "sec-fetch-site": "same-site"}, 403),
+        ({"origin": "https://api.test"}, 303),
+        ({"origin": "null", "sec-fetch-site": "same-origin"}, 303),  # the panel's own form
+    )
+    for headers, status in cases:
+        response = invoke(
+            post_login.handler,
+            "POST",
+            "/login",
+            raw_body=body["raw_body"],
+            headers={**body["headers"], **headers},
+        )
+        assert response.status == status, headers
+        assert (session_cookie(response) is not None) == (status == 303)

@@ -22,7 +22,7 @@ from webstore.repo.sequences import SequenceRepository
 from webstore.repo.store import StoreRepository
 from webstore.repo.throttle import ThrottleRepository
 from webstore.repo.users import User
-from webstore.repo.webhooks import ClaimState, DeliveryAttempt, WebhookRepository
+from webstore.repo.webhooks import ClaimState, DeliveryAttempt, Failure, WebhookRepository
 from webstore.secret_box import SecretBox
 from webstore.servers import Server
 from webstore.services import get_services
@@ -296,15 +296,33 @@ def test_a_claim_is_taken_once_released_by_its_holder_and_ends_delivered(table: 
     first = repo.claim(A, "evt", "payment.completed", 1, lease, NOW)
     assert first.state is ClaimState.CLAIMED and first.attempt == 1
     assert repo.claim(A, "evt", "payment.completed", 1, lease, NOW).state is ClaimState.BUSY
-    repo.release(A, "evt", 1, "not-the-token")  # someone else's release changes nothing
+    failure = Failure(NOW, "https://hooks.example/a", "HTTP 503")
+    repo.release(A, "evt", 1, "not-the-token", failure)  # someone else's release changes nothing
     assert repo.claim(A, "evt", "payment.completed", 1, lease, NOW).state is ClaimState.BUSY
-    repo.release(A, "evt", 1, first.token)
+    assert repo.failed(A, 10) == []
+    repo.release(A, "evt", 1, first.token, failure)
+    [failing] = repo.failed(A, 10)
+    assert (failing.event_id, failing.endpoint_id, failing.attempts) == ("evt", 1, 1)
+    assert (failing.error, failing.url, failing.failed_at) == ("HTTP 503", "https://hooks.example/a", NOW)
     second = repo.claim(A, "evt", "payment.completed", 1, lease, NOW)
     assert second.state is ClaimState.CLAIMED and second.attempt == 2
     # A lease that ran out may be taken over.
     assert repo.claim(A, "evt", "payment.completed", 1, lease, NOW + lease * 2).attempt == 3
     repo.mark_delivered(A, "evt", 1, NOW)
+    assert repo.failed(A, 10) == []  # delivered at last: no longer needs attention
     assert repo.claim(A, "evt", "payment.completed", 1, lease, NOW + lease * 9).state is ClaimState.DELIVERED
+
+
+def test_failing_deliveries_are_listed_latest_failure_first_per_account(table: Table) -> None:
+    repo = webhooks(table)
+    lease = timedelta(seconds=30)
+    for minute, (account, event) in enumerate([(A, "e1"), (A, "e2"), (A + 1, "other")]):
+        claim = repo.claim(account, event, "payment.completed", 1, lease, NOW)
+        at = NOW + timedelta(minutes=minute)
+        repo.release(account, event, 1, claim.token, Failure(at, "https://hooks.example/a", "timeout"))
+    assert [f.event_id for f in repo.failed(A, 10)] == ["e2", "e1"]
+    assert [f.event_id for f in repo.failed(A, 1)] == ["e2"]
+    assert [f.event_id for f in repo.failed(A + 1, 10)] == ["other"]
 
 
 def test_attempts_are_kept_30_days_and_read_newest_first(table: Table) -> None:

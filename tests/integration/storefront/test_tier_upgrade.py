@@ -15,6 +15,7 @@ import time_machine
 
 from functions.storefront import update_tier
 from tests.integration.storefront.support import base
+from tests.integration.subscriptions.support import another_writer_takes_command_ids
 from tests.support.cancellation import Bought, buy_subscription, table_snapshot
 from tests.support.demo import DemoStore
 from tests.support.invocation import Invoke
@@ -186,6 +187,32 @@ def test_concurrent_upgrades_charge_once(
     assert queued_for(demo, payment.id)
     moved = PlayerTierRepository(demo.table).get(1, tier.id)
     assert moved is not None and moved.package_id == MVP
+
+
+def test_an_upgrade_takes_its_ids_in_its_transaction_and_retries_when_overtaken(
+    demo: DemoStore,
+    invoke: Invoke,
+    traveller: time_machine.Coordinates,
+    charges: list[OffSessionCharge],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The upgrade's payment and command ids come from the sequences read with its effects; a
+    writer that took ids meanwhile makes its transaction fail on the sequences, and the upgrade
+    reads again: recorded once, charged once, its commands after the ids taken meanwhile."""
+    bought = buy_subscription(invoke, demo)
+    tier = tier_of(demo, bought)
+    traveller.move_to(HALFWAY)
+    taken: list[int] = []
+    reads: list[int] = []
+    another_writer_takes_command_ids(monkeypatch, taken, reads)
+
+    response = patch(invoke, demo, tier.id, MVP)
+    assert response.status == 200, response.body
+    assert len(charges) == 1 and taken and len(reads) == 2
+    [payment] = upgrade_payments(demo, bought)
+    command_ids = [int(c["id"]["N"]) for c in queued_for(demo, payment.id)]
+    assert command_ids and min(command_ids) > max(taken)
+    assert len(command_ids) == len(set(command_ids))
 
 
 def test_a_declined_upgrade_is_402_and_changes_nothing(

@@ -8,6 +8,8 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
 
+import pytest
+
 from functions.operator import get_offline_commands
 from functions.storefront import get_checkout_page, pay_checkout
 from tests.integration.operator.support import secret_headers
@@ -17,7 +19,10 @@ from tests.support.demo import DemoStore
 from tests.support.invocation import Invoke
 from tests.support.lambda_events import Response
 from webstore.recurring import RecurringPayment
+from webstore.repo import Transaction
+from webstore.repo.payment_effects import EffectKeys, EffectReads, PaymentEffectsRepository
 from webstore.repo.recurring_payments import RecurringPaymentRepository
+from webstore.repo.sequences import SequenceRepository
 from webstore.services import get_services
 from webstore.subscriptions.processor import RunReport, run_due
 
@@ -70,3 +75,37 @@ def offline_commands(invoke: Invoke, demo: DemoStore) -> list[str]:
 
 def run(now: datetime) -> RunReport:
     return run_due(get_services(), now)
+
+
+def another_writer_takes_command_ids(
+    monkeypatch: pytest.MonkeyPatch, taken: list[int], reads: list[int]
+) -> None:
+    """The first read of a payment's effects (sequences included) is overtaken: another write
+    takes 3 command ids after it, so the payment's transaction loses the ids it took from that
+    read. `reads` counts the effect reads (a retry reads again)."""
+    original = PaymentEffectsRepository.read
+
+    def read_then_overtaken(self: PaymentEffectsRepository, wanted: EffectKeys) -> EffectReads:
+        found = original(self, wanted)
+        reads.append(1)
+        if not taken:
+            other = SequenceRepository(self.table).read(wanted.account_id)
+            taken.extend(other.take("command", 3))
+            tx = Transaction(self.table)
+            other.add_to(tx)
+            tx.commit()
+        return found
+
+    monkeypatch.setattr(PaymentEffectsRepository, "read", read_then_overtaken)
+
+
+def queued_command_ids(invoke: Invoke, demo: DemoStore, command: str) -> list[int]:
+    """The ids of server 1's offline commands with the text `command`."""
+    response = invoke(
+        get_offline_commands.handler,
+        "GET",
+        "/queue/offline-commands",
+        headers=secret_headers(demo.server_secret),
+    )
+    assert response.status == 200, response.body
+    return [int(c["id"]) for c in response.json()["commands"] if c["command"] == command]

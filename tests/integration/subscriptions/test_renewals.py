@@ -30,7 +30,16 @@ from webstore.subscriptions import processor
 from webstore.subscriptions.processor import OutcomeKind
 from webstore.webhooks.envelope import encode_body, envelope, signature, verify
 
-from .support import ACCOUNT, buy, offline_commands, pay_form, recurring, run
+from .support import (
+    ACCOUNT,
+    another_writer_takes_command_ids,
+    buy,
+    offline_commands,
+    pay_form,
+    queued_command_ids,
+    recurring,
+    run,
+)
 
 START = datetime(2026, 6, 1, 12, tzinfo=UTC)
 RENEWAL = datetime(2026, 7, 1, 12, tzinfo=UTC)
@@ -293,3 +302,24 @@ def test_concurrent_runs_charge_and_record_a_renewal_once(
         assert set(kinds) <= {OutcomeKind.RENEWAL_CHARGED, OutcomeKind.BUSY}
         assert len(charged) == 1 and len(payments(invoke, demo)) == 2
         assert offline_commands(invoke, demo).count(VIP_RENEWAL_COMMAND) == 1
+
+
+def test_a_renewal_takes_its_ids_in_its_transaction_and_retries_when_overtaken(
+    demo: DemoStore, invoke: Invoke, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The renewal's payment and command ids come from the sequences read with its effects (no
+    separate counter update); a writer that took ids meanwhile makes its transaction fail on the
+    sequences (nothing written), and the renewal reads again: no id twice, the cycle recorded once."""
+    with time_machine.travel(START, tick=False) as traveller:
+        first = buy(invoke, demo, {"package_id": 1})
+        taken: list[int] = []
+        reads: list[int] = []
+        another_writer_takes_command_ids(monkeypatch, taken, reads)
+        traveller.move_to(RENEWAL)
+        [outcome] = run(RENEWAL).outcomes
+        assert outcome.kind is OutcomeKind.RENEWAL_CHARGED
+        assert taken and len(reads) == 2  # overtaken once, read again, committed
+        [renewal_command] = queued_command_ids(invoke, demo, VIP_RENEWAL_COMMAND)
+        assert renewal_command > max(taken)  # after the ids the other writer took, not the same
+        second, bought = payments(invoke, demo)
+        assert bought["txn_id"] == first["txn_id"] and second["id"] == bought["id"] + 1  # dense

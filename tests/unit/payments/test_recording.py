@@ -52,6 +52,7 @@ def test_a_plain_payment_touches_sequence_order_counts_stats_and_player() -> Non
         "Put ORDER#unit-1",
         f"Update PURCHASES#{STEVE.id:010d}",
         "Put 4STATS",
+        f"Update DAYSTATS#{NOW.date().isoformat()}",
         f"Update SPEND#2026-03#{STEVE.id:010d}",
         f"Update PLAYER#{STEVE.id:010d}",
         "Put PLAYERNAME#steve",

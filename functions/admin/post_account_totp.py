@@ -1,0 +1,21 @@
+"""POST /account/totp — start enrolling a second factor: the secret, shown once."""
+
+from fastapi.responses import Response
+
+from functions.admin_deps import FormDep, StaffDep
+from functions.deps import ServicesDep
+from functions.pages import render
+from functions.runtime import READ, Interface, Route, lambda_handler
+from webstore.admin import staff_pages
+
+ROUTE = Route(
+    Interface.ADMIN, "POST", "/account/totp", "startTotp", READ, "Start setting up a second factor", html=True
+)
+
+
+async def endpoint(svc: ServicesDep, session: StaffDep, form: FormDep) -> Response:
+    del form  # checked (CSRF): nothing is stored until the confirmation
+    return render(lambda: staff_pages.enrolment_page(svc, session))
+
+
+handler = lambda_handler(ROUTE, endpoint)

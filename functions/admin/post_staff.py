@@ -1,0 +1,24 @@
+"""POST /staff — invite a member with a role: its password is shown once, in this answer."""
+
+from fastapi.responses import Response
+
+from functions.admin_deps import FormDep, StaffDep
+from functions.deps import ServicesDep
+from functions.pages import render
+from functions.runtime import WRITE, Interface, Route, lambda_handler
+from webstore.admin import staff_pages
+
+ROUTE = Route(
+    Interface.ADMIN, "POST", "/staff", "inviteStaff", WRITE, "Invite a staff member (form post)", html=True
+)
+
+
+async def endpoint(svc: ServicesDep, session: StaffDep, form: FormDep) -> Response:
+    return render(
+        lambda: staff_pages.submit_invite(
+            svc, session, form.get("email", ""), form.get("role", ""), svc.now()
+        )
+    )
+
+
+handler = lambda_handler(ROUTE, endpoint)

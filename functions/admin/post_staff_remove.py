@@ -1,0 +1,27 @@
+"""POST /staff/{staff_id}/remove — remove another member (owners): their sessions end at once."""
+
+from fastapi.responses import Response
+
+from functions.admin_deps import FormDep, StaffDep
+from functions.deps import ServicesDep
+from functions.pages import render
+from functions.runtime import WRITE, Interface, Route, lambda_handler
+from webstore.admin import staff_pages
+
+ROUTE = Route(
+    Interface.ADMIN,
+    "POST",
+    "/staff/{staff_id}/remove",
+    "removeStaff",
+    WRITE,
+    "Remove a staff member",
+    html=True,
+)
+
+
+async def endpoint(svc: ServicesDep, session: StaffDep, form: FormDep, staff_id: str) -> Response:
+    del form  # checked (CSRF)
+    return render(lambda: staff_pages.submit_remove(svc, session, staff_id, svc.now()))
+
+
+handler = lambda_handler(ROUTE, endpoint)

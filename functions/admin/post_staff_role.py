@@ -1,0 +1,26 @@
+"""POST /staff/{staff_id}/role — change another member's role (owners)."""
+
+from fastapi.responses import Response
+
+from functions.admin_deps import FormDep, StaffDep
+from functions.deps import ServicesDep
+from functions.pages import render
+from functions.runtime import WRITE, Interface, Route, lambda_handler
+from webstore.admin import staff_pages
+
+ROUTE = Route(
+    Interface.ADMIN,
+    "POST",
+    "/staff/{staff_id}/role",
+    "changeStaffRole",
+    WRITE,
+    "Change a member's role",
+    html=True,
+)
+
+
+async def endpoint(svc: ServicesDep, session: StaffDep, form: FormDep, staff_id: str) -> Response:
+    return render(lambda: staff_pages.submit_role(svc, session, staff_id, form.get("role", ""), svc.now()))
+
+
+handler = lambda_handler(ROUTE, endpoint)
