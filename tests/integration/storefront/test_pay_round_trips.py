@@ -82,4 +82,7 @@ def test_a_resubmit_of_the_paid_form_charges_nothing_and_writes_nothing(
     calls.at_charge = None
     assert pay(invoke, ident, key).status == 303
     assert calls.at_charge is None  # never charged again
-    assert sorted(calls.names) == ["BatchGetItem", "GetItem", "Query"]  # the read, the payment
+    # The read and the payment; the catalog Query issued beside the first read runs on another
+    # thread and may not have started by the time the paid answer is given.
+    assert sorted(n for n in calls.names if n != "Query") == ["BatchGetItem", "GetItem"]
+    assert calls.names.count("Query") <= 1
