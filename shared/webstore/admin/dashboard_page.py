@@ -24,7 +24,7 @@ from webstore.admin.dashboard import (
     dashboard,
     parse_range,
 )
-from webstore.admin.layout import panel_page
+from webstore.admin.layout import SWAP_CONTENT, panel_page
 from webstore.admin.roles import Capability, allowed, require
 from webstore.admin.sessions import StaffSession
 from webstore.checkout.pages import money
@@ -38,9 +38,12 @@ BAR_COLOUR = "#1a5fb4"
 PAYMENTS_COLOUR = "#1d6b32"
 GRID_COLOUR = "#d9dce1"
 
-_PAGE = Template("""<div class="dashboard">
+_PAGE = Template(
+    """<div class="dashboard">
 <h1>$store</h1>
-<nav aria-label="Range"><p class="ranges">Show: $ranges</p></nav>
+<nav aria-label="Range" """
+    + SWAP_CONTENT
+    + """><p class="ranges">Show: $ranges</p></nav>
 $other_currencies
 <section aria-labelledby="range-title"><h2 id="range-title">Last $days days</h2>
 <dl class="cards figures">$range_figures</dl>
@@ -60,7 +63,8 @@ $recent
 <p class="figure">$subscriptions</p>
 <p class="help">Subscriptions active or past due (a renewal being retried).</p></section>
 $failed
-</div>""")
+</div>"""
+)
 _RECENT = Template("""<section aria-labelledby="recent-title"><h2 id="recent-title">Recent payments</h2>$table
 <p><a href="/payments">All payments</a></p></section>""")
 _FAILED = Template("""<section aria-labelledby="failed-title">

@@ -107,6 +107,10 @@ main>*{max-width:72rem}}
 STYLE_HASH = style_hash(STYLE)
 SCRIPT = "/static/htmx.min.js"
 # No inline styles (the policy allows the one stylesheet by hash), no eval, no scripts in swaps.
+# Progressive enhancement (htmx): links and GET forms inside an element with these attributes
+# fetch their page in the background and swap only its content (the URL still changes, and
+# without JavaScript they are plain links and forms): the dashboard's ranges, the searches.
+SWAP_CONTENT = Safe('hx-boost="true" hx-target="#content" hx-select="#content" hx-swap="outerHTML"')
 HTMX_CONFIG = '{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false}'
 
 _SHELL = Template("""<!doctype html>
@@ -258,4 +262,4 @@ def safe_next(value: str | None) -> str:
     return value
 
 
-__all__ = ["SECTIONS", "Safe", "bare_page", "csrf_field", "escape", "panel_page", "problem"]
+__all__ = ["SECTIONS", "SWAP_CONTENT", "Safe", "bare_page", "csrf_field", "escape", "panel_page", "problem"]

@@ -19,7 +19,7 @@ from urllib.parse import quote, urlencode
 from webstore.admin import queue as queue_cases
 from webstore.admin import servers as server_cases
 from webstore.admin import webhooks as webhook_cases
-from webstore.admin.layout import csrf_field, panel_page
+from webstore.admin.layout import SWAP_CONTENT, csrf_field, panel_page
 from webstore.admin.roles import Capability, allowed, require
 from webstore.admin.sessions import StaffSession
 from webstore.db import start_read
@@ -243,13 +243,17 @@ def delete_commands(
 
 # --- the queue by player ----------------------------------------------------------------------
 
-_QUEUE = Template("""<h1>Command queue</h1>
-<form method="get" action="/queue" class="search">
+_QUEUE = Template(
+    """<h1>Command queue</h1>
+<form method="get" action="/queue" class="search" """
+    + SWAP_CONTENT
+    + """>
 <label>Player (name or UUID) <input name="player" value="$player" maxlength="64"></label>
 <button type="submit">Show</button></form>
 $result
 $servers
-$resend""")
+$resend"""
+)
 _SERVER_LINKS = Template("""<h2>By server</h2>
 <ul>
 $items</ul>""")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from string import Template
 
+from webstore.admin.layout import SWAP_CONTENT
 from webstore.admin.payments import PLANNED, QUEUED, PaymentDetail, PaymentSearch, SearchResult
 from webstore.admin.views.money import (
     custom_data,
@@ -56,7 +57,9 @@ def payments_table(payments: list[PaymentRecord], *, empty: str = "No payments m
 
 
 _SEARCH = Template(
-    '<form method="get" action="/payments" class="search" role="search">$player$transaction$package'
+    '<form method="get" action="/payments" class="search" role="search" '
+    + SWAP_CONTENT
+    + ">$player$transaction$package"
     '<label for="status">Status</label><select id="status" name="status">$statuses</select>'
     '$date_from$date_to<button type="submit">Search</button> <a href="/payments">Clear</a></form>'
 )

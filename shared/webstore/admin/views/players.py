@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from string import Template
 
+from webstore.admin.layout import SWAP_CONTENT
 from webstore.admin.players import BanPage, PlayerHistory
 from webstore.admin.views.money import (
     facts,
@@ -24,7 +25,7 @@ from webstore.repo.bans import Ban
 from webstore.storefront.pages import Safe, fill
 
 LOOKUP = Safe(
-    '<form method="get" action="/players" class="search" role="search">'
+    '<form method="get" action="/players" class="search" role="search" ' + SWAP_CONTENT + ">"
     '<label for="player">Name or UUID</label><input id="player" name="player" required maxlength="64">'
     '<button type="submit">Look up</button></form>'
 )
