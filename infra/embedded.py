@@ -35,14 +35,15 @@ Record = dict[str, Any]
 
 
 @contextlib.contextmanager
-def embedded_dynamodb() -> Iterator[None]:
+def embedded_dynamodb(store: EmbeddedStore | None = None) -> Iterator[None]:
     """moto's DynamoDB, EventBridge and SQS, in this process, as a store, for as long as the
-    block runs."""
+    block runs; every DynamoDB call (in process or through the HTTP endpoint) runs in `store`'s
+    critical section."""
     from moto import mock_aws
 
     for name, value in (("AWS_ACCESS_KEY_ID", "local"), ("AWS_SECRET_ACCESS_KEY", "local")):
         os.environ.setdefault(name, value)
-    with mock_aws(), as_a_store():
+    with mock_aws(), as_a_store(store):
         yield
 
 
@@ -123,12 +124,30 @@ def after_images(touched: dict[Any, tuple[Any, str, dict[str, Any]]]) -> list[Re
 
 
 @contextlib.contextmanager
-def as_a_store() -> Iterator[None]:
+def as_a_store(store: EmbeddedStore | None = None) -> Iterator[None]:
     """While active (inside `mock_aws`): moto keeps no model instances, a transaction undoes only
-    the items it touched, and writes are noted for the journal (`EmbeddedStore.run`)."""
+    the items it touched, and writes are noted for the journal. With a `store`, each DynamoDB
+    call moto answers (from a boto3 client in this process or its HTTP server) runs as one
+    `store.run`: moto's own work on the call (its JSON in and out, the table) is the critical
+    section; the caller's serialising and parsing (botocore) stay outside it."""
     from moto.core.model_instances import model_data
     from moto.dynamodb import models as dynamodb_models
+    from moto.dynamodb.responses import DynamoHandler
 
+    call_action = DynamoHandler.call_action
+
+    def in_store(self: Any) -> Any:
+        assert store is not None
+        return store.run(lambda: call_action(self))
+
+    if dynamodb_models.copy is _COPY:  # already a store (the test suite's): only route the calls
+        if store is not None:
+            DynamoHandler.call_action = in_store  # type: ignore[method-assign]
+        try:
+            yield
+        finally:
+            DynamoHandler.call_action = call_action  # type: ignore[method-assign]
+        return
     if dynamodb_models.copy is not copy:
         raise RuntimeError("moto changed: revisit infra/embedded.py (transactions)")
     backend_class = dynamodb_models.DynamoDBBackend
@@ -198,7 +217,7 @@ def as_a_store() -> Iterator[None]:
     }
     for model in saved_tracking:
         model.instances_tracked = _Discarded()  # type: ignore[attr-defined]
-    dynamodb_models.copy = types.SimpleNamespace(deepcopy=_deepcopy)  # type: ignore[assignment]
+    dynamodb_models.copy = _COPY  # type: ignore[assignment]
     replaced = {
         "put_item": put_item,
         "update_item": update_item,
@@ -207,9 +226,12 @@ def as_a_store() -> Iterator[None]:
     }
     for name, function in replaced.items():
         setattr(backend_class, name, function)
+    if store is not None:
+        DynamoHandler.call_action = in_store  # type: ignore[method-assign]
     try:
         yield
     finally:
+        DynamoHandler.call_action = call_action  # type: ignore[method-assign]
         for name, function in originals.items():
             setattr(backend_class, name, function)
         dynamodb_models.copy = copy
@@ -235,10 +257,11 @@ def _deepcopy(value: Any, memo: dict[int, Any] | None = None) -> Any:
 
 
 class EmbeddedStore:
-    """The embedded table's critical section. `run(call)` runs one call against moto while
-    holding the lock; if `journal` is set, the after-images of the items the call wrote are
-    handed to it (still under the lock, so the journal's order is the table's) before `run`
-    returns. Reentrant: a call inside a call journals with the outer one."""
+    """The embedded table's critical section (`as_a_store(store)` runs every DynamoDB call moto
+    answers through it). `run(call)` runs one call against moto while holding the lock; if
+    `journal` is set, the after-images of the items the call wrote are handed to it (still under
+    the lock, so the journal's order is the table's) before `run` returns. Reentrant: a call
+    inside a call journals with the outer one."""
 
     def __init__(self, lock: Any = None) -> None:
         self.lock = lock or threading.RLock()
@@ -305,3 +328,6 @@ def load_items(client: Any, table_name: str, items: Iterable[dict[str, Any]]) ->
         table.put_item(attrs)
         count += 1
     return count
+
+
+_COPY = types.SimpleNamespace(deepcopy=_deepcopy)

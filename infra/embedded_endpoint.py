@@ -6,9 +6,9 @@ DynamoDB's HTTP protocol on 127.0.0.1 with moto's own server app. moto keeps its
 module globals: the server app and the in-process mock read and write the same tables (checked
 by tests/e2e/test_local_tools.py, which writes through one and reads through the other).
 
-Each HTTP request runs as one call of the embedded table's critical section
-(infra.embedded.EmbeddedStore.run), as the in-process client's calls do: a tool's write never
-interleaves with a request's, and it is journaled (on disk) before the tool gets its answer.
+moto runs each HTTP request's DynamoDB call in the embedded table's critical section
+(infra.embedded.as_a_store), as it runs the in-process client's: a tool's write never interleaves
+with a request's, and it is journaled (on disk) before the tool gets its answer.
 The endpoint checks no signature: any access key works (the credentials file carries dummy
 ones), and it listens on loopback only.
 """
@@ -16,13 +16,10 @@ ones), and it listens on loopback only.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
-
-from infra.embedded import EmbeddedStore
 
 LOOPBACK = "127.0.0.1"
 
@@ -34,23 +31,13 @@ class _QuietHandler(WSGIRequestHandler):
         return
 
 
-def locked(app: Any, store: EmbeddedStore) -> Any:
-    """A WSGI app that runs `app` (and reads its whole answer) as one call of `store`."""
-
-    def call(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
-        return store.run(lambda: list(app(environ, start_response)))
-
-    return call
-
-
 @contextmanager
-def dynamodb_endpoint(store: EmbeddedStore, port: int = 0) -> Iterator[str]:
+def dynamodb_endpoint(port: int = 0) -> Iterator[str]:
     """Serve the in-process moto backends on 127.0.0.1:`port` (0: any free port) while the block
-    runs; yields the endpoint URL. Enter it inside `embedded_dynamodb()`; `store` is the one the
-    in-process client's calls run through."""
+    runs; yields the endpoint URL. Enter it inside `embedded_dynamodb()`."""
     from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
 
-    app = locked(DomainDispatcherApplication(create_backend_app), store)
+    app = DomainDispatcherApplication(create_backend_app)
     server: BaseWSGIServer = make_server(LOOPBACK, port, app, threaded=True, request_handler=_QuietHandler)
     thread = threading.Thread(target=server.serve_forever, name="dynamodb-endpoint", daemon=True)
     thread.start()

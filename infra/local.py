@@ -255,21 +255,17 @@ def run(config: LocalConfig) -> int:
     with contextlib.ExitStack() as stack:
         for sock in sockets:
             stack.callback(sock.close)
-        # The in-process calls and the tools' HTTP calls, one at a time, each write journaled
-        # (on disk) before its call returns (infra/embedded.py, infra/state.py).
+        # The in-process calls and the tools' HTTP calls run moto one at a time, each write
+        # journaled (on disk) before its call returns (infra/embedded.py, infra/state.py).
         store = EmbeddedStore()
         endpoint = config.dynamodb_endpoint
         if not endpoint:
-            stack.enter_context(embedded_dynamodb())
-            client = services_module.get_services().table.client
-            client._make_api_call = store.client_calls(client)
-            endpoint = stack.enter_context(dynamodb_endpoint(store))
+            stack.enter_context(embedded_dynamodb(store))
+            endpoint = stack.enter_context(dynamodb_endpoint())
         table = prepare_table(config)
-        if not config.dynamodb_endpoint:
-            table.client._make_api_call = store.client_calls(table.client)
-            if state:
-                state.restore(store, table)
-                stack.enter_context(state.kept(store))
+        if state and not config.dynamodb_endpoint:
+            state.restore(store, table)
+            stack.enter_context(state.kept(store))
         dispatcher = start_local_bus_consumers()
         stack.callback(dispatcher.stop)
         creds: dict[str, Any] = {}
