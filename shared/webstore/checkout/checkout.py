@@ -45,6 +45,7 @@ from webstore.checkout.summary import order_summary
 from webstore.errors import DomainError, Invalid
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
+from webstore.html import PageResult
 from webstore.money import ZERO
 from webstore.payments.order import Order, OrderLine
 from webstore.payments.recording import EarlyEffectsRead, effect_keys, fulfil, resume, start_effects_read
@@ -61,7 +62,6 @@ from webstore.repo.users import User
 from webstore.services import Services
 from webstore.storefront.baskets import CHECKOUT_CLAIM_TIMEOUT, Loaded, load, reprice
 from webstore.storefront.inputs import check_email
-from webstore.storefront.pages import PageResult  # the hosted pages' one result type
 
 logger = logging.getLogger(__name__)
 
@@ -103,7 +103,11 @@ def checkout_page(services: Services, ident: str) -> PageResult:
         return PageResult(
             422,
             pages.message_page(
-                "Checkout", refusal, link=basket.cancel_url or None, link_text="Back to the shop"
+                "Checkout",
+                refusal,
+                link=basket.cancel_url or None,
+                link_text="Back to the shop",
+                store=loaded.store,
             ),
         )
     reprice(basket, loaded.store, services.now())
@@ -230,7 +234,7 @@ def pay(
     refusal = _not_payable(loaded) or gateway_refusal(services, loaded.store)
     if refusal:
         _give_back(services, loaded.store, key)
-        return PageResult(422, pages.message_page("Checkout", refusal))
+        return PageResult(422, pages.message_page("Checkout", refusal, store=loaded.store))
     if previous is None and not consent and _has_subscription(basket):
         _give_back(services, loaded.store, key)  # a processor's payment made without it goes back
         reprice(basket, loaded.store, now)
@@ -268,7 +272,11 @@ def pay(
         return PageResult(
             422,
             pages.message_page(
-                "Checkout", refused.detail, link=basket.cancel_url or None, link_text="Back to the shop"
+                "Checkout",
+                refused.detail,
+                link=basket.cancel_url or None,
+                link_text="Back to the shop",
+                store=loaded.store,
             ),
         )
     if previous is None and _price_changed(basket, loaded.store, now, shown_amount):

@@ -20,8 +20,8 @@ from webstore.checkout import checkout, pages, stripe_page
 from webstore.checkout.gateway_choice import stripe_of
 from webstore.checkout.stripe_gateway import StripeGateway, StripeIntent
 from webstore.errors import Invalid, NotFound
+from webstore.html import PageResult
 from webstore.services import Services
-from webstore.storefront.pages import PageResult
 
 logger = logging.getLogger(__name__)
 
@@ -50,6 +50,7 @@ def returned(services: Services, ident: str, intent_id: str) -> PageResult:
                 "Payment processing",
                 "Your bank is still processing the payment. Your order is completed as soon as it "
                 "confirms; you can close this page.",
+                store=loaded.store,
             ),
         )
     if loaded.basket.complete:
@@ -102,7 +103,11 @@ def settle_intent(
         outcome = "it was refunded" if refunded else "contact the store for a refund"
         return PageResult(
             409,
-            pages.message_page("Checkout", f"This basket was already paid; your second payment: {outcome}."),
+            pages.message_page(
+                "Checkout",
+                f"This basket was already paid; your second payment: {outcome}.",
+                store=loaded.store,
+            ),
         )
     # A subscription basket's intent was created to save the card, and the page that confirmed
     # it could not be submitted without the recurring-charge box (required): consent given.

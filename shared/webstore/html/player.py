@@ -13,13 +13,12 @@ from __future__ import annotations
 import base64
 import hashlib
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 from urllib.parse import urlsplit
 
 from markupsafe import Markup
 
-from webstore.html import environment, render
+from webstore.html import asset_hash, inline, render
 
 
 @dataclass(frozen=True)
@@ -55,14 +54,16 @@ def style_hash(style: str) -> str:
     return base64.b64encode(hashlib.sha256(style.encode()).digest()).decode()
 
 
+STYLESHEET = "layout/player.css"
+
+
 def stylesheet() -> str:
-    """The pages' one stylesheet (templates/layout/player.css), as the layout inlines it."""
-    return str(environment().globals["player_style"])
+    """The pages' one stylesheet, as the layout inlines it."""
+    return str(inline(STYLESHEET))
 
 
-@cache
 def stylesheet_hash() -> str:
-    return style_hash(stylesheet())
+    return asset_hash(STYLESHEET)
 
 
 def page(template: str, /, *, brand: Brand, title: str, width: str = "", **context: Any) -> str:

@@ -23,6 +23,7 @@ from webstore import keys
 from webstore.catalog import PackageType
 from webstore.errors import Conflict, Forbidden, NotFound
 from webstore.event_types import EventType
+from webstore.html import PageResult
 from webstore.payments.events import publish_recurring
 from webstore.recurring import RecurringPayment
 from webstore.repo import start_read
@@ -31,7 +32,7 @@ from webstore.repo.payments import PaymentRepository
 from webstore.repo.recurring_payments import RecurringPaymentRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
-from webstore.storefront.pages import PageResult
+from webstore.storefront.theme import brand
 from webstore.subscriptions import manage_links as links
 from webstore.subscriptions import manage_page as page
 from webstore.subscriptions.manage_page import ManageView
@@ -159,7 +160,7 @@ def show_page(services: Services, token: str) -> PageResult:
         raise NotFound(links.NOT_FOUND)
     action = page.UNDO if recurring.cancel_requested_at else page.CANCEL
     form_token = links.form_token(services.secrets, account_id, reference, action, services.now())
-    return PageResult(html=page.manage_page(_view(store.name, recurring), form_token))
+    return PageResult(html=page.manage_page(_view(store.name, recurring), form_token, brand(store)))
 
 
 def submit_page(services: Services, token: str, form: PageForm) -> PageResult:
