@@ -20,6 +20,7 @@ from webstore.html.player import stylesheet_hash
 from webstore.storefront import pages
 from webstore.storefront.auth_page import form_page
 from webstore.storefront.basket_auth import AuthPrompt
+from webstore.storefront.theme import in_brand_of
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 
@@ -212,3 +213,33 @@ def test_inclusive_tax_is_a_note_under_the_rows() -> None:
     html = checkout_pages.checkout_page(view)
     assert '<p class="note">Prices include $2.00 USD sales tax (20%).</p>' in html
     assert "Sales tax</th>" not in html and 'data-amount="12.00">$12.00 USD</td></tr></tbody>' in html
+
+
+def test_a_refusal_after_the_store_was_read_is_in_its_brand_with_a_way_back() -> None:
+    branded = store().model_copy(
+        update={
+            "webstore_url": "https://shop.test/",
+            "primary_color": "#2d1b69",
+            "logo": "https://img.test/l.png",
+        }
+    )
+
+    def refuse() -> pages.PageResult:
+        in_brand_of(branded)
+        raise Conflict("This basket has already been paid for")
+
+    response = render(refuse, problem_title="Cannot log in")
+    body = bytes(response.body).decode()
+    assert response.status_code == 409 and '<strong id="store-name">Demo &lt;Craft&gt;</strong>' in body
+    assert '<a id="back-to-store" href="https://shop.test/">Back to Demo &lt;Craft&gt;</a>' in body
+    policy = response.headers["content-security-policy"]
+    assert (
+        all(f"'sha256-{digest}'" in policy for digest in style_hashes(body)) and len(style_hashes(body)) == 2
+    )
+    assert "img-src https: http:" in policy and '<html lang="de">' in body
+
+    def not_found() -> pages.PageResult:
+        raise NotFound("Basket not found")
+
+    plain = bytes(render(not_found).body).decode()  # the next request knows no store
+    assert "store-name" not in plain and 'id="way-back"' in plain

@@ -62,6 +62,7 @@ from webstore.repo.users import User
 from webstore.services import Services
 from webstore.storefront.baskets import CHECKOUT_CLAIM_TIMEOUT, Loaded, load, reprice
 from webstore.storefront.inputs import check_email
+from webstore.storefront.theme import in_brand_of
 
 logger = logging.getLogger(__name__)
 
@@ -96,6 +97,7 @@ def gateway_for(services: Services, store: Store) -> PaymentGateway:
 def checkout_page(services: Services, ident: str) -> PageResult:
     loaded = load(services, ident, None)
     basket = loaded.basket
+    in_brand_of(loaded.store)
     if basket.complete:
         return PageResult(redirect=receipt_url(services, ident))
     refusal = _not_payable(loaded)
@@ -208,6 +210,7 @@ def pay(
     first = first or read_for_pay(services, ident, key)
     loaded = first.loaded
     basket = loaded.basket
+    in_brand_of(loaded.store)
     try:
         basket.email = check_email(email or "") or basket.email
     except Invalid as refused:
@@ -693,6 +696,7 @@ def receipt(services: Services, ident: str) -> PageResult:
     transaction id; read with its store (one round trip) for the store's name and look."""
     loaded = load(services, ident, None)
     basket, store = loaded.basket, loaded.store
+    in_brand_of(store)
     if not basket.complete or not basket.transaction_id:
         return PageResult(redirect=checkout_url(services, ident))
     view = pages.ReceiptView(

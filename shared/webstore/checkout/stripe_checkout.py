@@ -22,6 +22,7 @@ from webstore.checkout.stripe_gateway import StripeGateway, StripeIntent
 from webstore.errors import Invalid, NotFound
 from webstore.html import PageResult
 from webstore.services import Services
+from webstore.storefront.theme import in_brand_of
 
 logger = logging.getLogger(__name__)
 
@@ -35,6 +36,7 @@ def returned(services: Services, ident: str, intent_id: str) -> PageResult:
     # Everything the pay sequence reads first, read once for both (the intent id is its key).
     first = checkout.read_for_pay(services, ident, intent_id)
     loaded = first.loaded
+    in_brand_of(loaded.store)
     gateway = stripe_of(services, loaded.store)
     if gateway is None:
         raise NotFound("This store does not take Stripe payments")

@@ -11,7 +11,7 @@ allows by its hash (`Brand.policy`, webstore.html.player).
 from __future__ import annotations
 
 from webstore.catalog import StoreProfile
-from webstore.html.player import Brand
+from webstore.html.player import Brand, use_brand
 
 WHITE = "#ffffff"
 INK = "#000000"
@@ -60,3 +60,9 @@ def brand(store: StoreProfile) -> Brand:
     return Brand(
         name=store.name, logo=store.logo, url=store.webstore_url, theme=theme_style(store), lang=store.lang
     )
+
+
+def in_brand_of(store: StoreProfile) -> Brand:
+    """A page use case has read the store: this request's pages, its problem page included, are
+    in the store's brand from here on (`webstore.html.player.use_brand`)."""
+    return use_brand(brand(store))

@@ -29,7 +29,7 @@ from webstore.recurring import RecurringPayment
 from webstore.repo.recurring_payments import RecurringPaymentRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
-from webstore.storefront.theme import brand
+from webstore.storefront.theme import brand, in_brand_of
 from webstore.subscriptions import planning
 from webstore.subscriptions.cancellation import same_origin
 from webstore.subscriptions.completion import CompletedCharge, CompletionKind, complete_renewal
@@ -110,6 +110,7 @@ def _charge(services: Services, token: str, charge_key: str) -> _Charge:
     store = StoreRepository(services.table).store(keys.account_of(token))
     if not hmac.compare_digest(store.public_token, token):
         raise NotFound(NOTHING_TO_CONFIRM)
+    in_brand_of(store)
     gateway = gateway_for_store(services, store)
     recurring = RecurringPaymentRepository(services.table).get(store.id, reference)
     if (

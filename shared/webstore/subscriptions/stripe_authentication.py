@@ -23,7 +23,7 @@ from webstore.html.player import page
 from webstore.repo.recurring_payments import RecurringPaymentRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
-from webstore.storefront.theme import brand
+from webstore.storefront.theme import in_brand_of
 from webstore.subscriptions import planning
 from webstore.subscriptions.manage_page import money
 
@@ -43,6 +43,7 @@ def show_page(services: Services, token: str, charge_key: str) -> PageResult:
     gateway = stripe_of(services, store)
     if gateway is None or not hmac.compare_digest(store.public_token, token):
         raise NotFound(NOTHING_TO_CONFIRM)
+    look = in_brand_of(store)
     recurring = RecurringPaymentRepository(services.table).get(store.id, cycle_of[0])
     action = recurring.renewal_action if recurring is not None and recurring.ongoing else None
     if recurring is None or action is None or action.charge_key != charge_key:
@@ -52,7 +53,6 @@ def show_page(services: Services, token: str, charge_key: str) -> PageResult:
         raise NotFound(NOTHING_TO_CONFIRM)  # paid (its webhook records it) or cancelled
     method = recurring.saved_method.partition("/")[2]
     js_url = services.settings.stripe_js_url
-    look = brand(store)
     html = page(
         "hosted/stripe_authentication.html",
         brand=look,
