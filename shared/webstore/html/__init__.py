@@ -95,11 +95,22 @@ def environment() -> Environment:
     """The house environment: compiled modules when the bundle carries them, else the files.
     Jinja2 is imported here, on the first page rendered, not by every module that names a
     `PageResult` (JSON handlers do not pay for it at a cold start)."""
+    return make_environment(COMPILED if COMPILED.is_dir() else None)
+
+
+def make_environment(compiled: Path | None) -> Environment:
+    """An environment on the compiled modules in `compiled`, or (None) on the template files."""
     from jinja2 import Environment, FileSystemLoader, ModuleLoader
 
-    if COMPILED.is_dir():
-        return configure(Environment(loader=ModuleLoader(str(COMPILED)), **options()))
+    if compiled is not None:
+        return configure(Environment(loader=ModuleLoader(str(compiled)), **options()))
     return configure(Environment(loader=FileSystemLoader(str(TEMPLATES)), **options(auto_reload=True)))
+
+
+def reset() -> None:
+    """Forget the environment and what it rendered (tests that switch between loaders)."""
+    for cached in (environment, inline, asset_hash):
+        cached.cache_clear()
 
 
 @cache
