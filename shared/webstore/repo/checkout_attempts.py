@@ -14,8 +14,8 @@ from datetime import datetime, timedelta
 from webstore import keys
 from webstore.basket import Basket
 from webstore.db import Contention, Table, Transaction
+from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import Conflict
-from webstore.payments.status import PaymentStatus
 from webstore.repo.baskets import AttemptStatus, BasketRepository
 
 ATTEMPT_TTL = timedelta(days=30)

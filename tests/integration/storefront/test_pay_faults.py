@@ -20,9 +20,9 @@ from webstore import keys
 from webstore.checkout import checkout
 from webstore.checkout.gateway import ChargeRequest, ChargeResult, ChargeStatus
 from webstore.db import Transaction
+from webstore.domain.gateways import SANDBOX
 from webstore.events import DomainEvent
 from webstore.payments import recording
-from webstore.payments.gateways import SANDBOX
 from webstore.repo.checkout_attempts import CheckoutAttemptRepository
 from webstore.repo.payment_effects import PaymentEffectsRepository
 from webstore.services import get_services
