@@ -39,6 +39,7 @@ from webstore.catalog_file import CatalogError, load_catalog
 from webstore.catalog_import import CatalogFile, ImportResult, WebhookEntry, import_catalog
 from webstore.db import Table, create_table
 from webstore.gateway_settings import stripe_webhook_url
+from webstore.local_stream import LocalStream
 from webstore.webhooks import local as local_webhooks
 from webstore.webhooks.local import LocalDispatcher
 
@@ -153,6 +154,20 @@ def credentials(config: LocalConfig, catalog: CatalogFile, result: ImportResult)
 def start_local_bus_consumers() -> LocalDispatcher:
     """Hand locally published events to the same delivery code as in AWS."""
     return local_webhooks.subscribe(services_module.local_bus(), services_module.get_services())
+
+
+def start_local_stream() -> LocalStream | None:
+    """The table's stream, locally (webstore.local_stream): publish the outbox items a stop left
+    unpublished (written, the process gone before it published them), then delete published
+    ones in the background. After the bus consumers are subscribed, before requests are served."""
+    stream = services_module.get_services().stream
+    if stream is None:
+        return None
+    swept = stream.sweep()
+    if swept:
+        print(f"Events: {swept} written before the last stop published now", flush=True)
+    stream.start()
+    return stream
 
 
 def server_config(app: Any, config: LocalConfig, port: int) -> uvicorn.Config:
@@ -272,6 +287,9 @@ def run(config: LocalConfig) -> int:
             stack.enter_context(state.kept(services_module.get_services().table, lock))
         dispatcher = start_local_bus_consumers()
         stack.callback(dispatcher.stop)
+        stream = start_local_stream()
+        if stream is not None:
+            stack.callback(stream.stop)
         creds: dict[str, Any] = {}
         if catalog:
             added = add_webhooks(catalog, config.webhooks)
