@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import re
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import datetime
@@ -313,8 +313,8 @@ def pay(
     except Exception as error:  # the processor may or may not have taken the money
         return _unfulfilled(services, basket, key, gateway, error, store=loaded.store)
     if charge.status is ChargeStatus.DECLINED:
-        _release(services, basket, key, now, reason=charge.reason)
-        _publish_declined(services, basket, charge.reason, gateway.name)
+        declined = declined_event(services, basket, charge.reason, gateway.name)
+        _release(services, basket, key, now, reason=charge.reason, events=[declined])
         return PageResult(402, _form(services, basket, charge.reason, store=loaded.store))
     if charge.status is ChargeStatus.REDIRECT:
         return PageResult(redirect=charge.redirect_url)
@@ -587,9 +587,18 @@ def _claim(services: Services, basket: Basket, key: str, now: datetime) -> None:
     )
 
 
-def _release(services: Services, basket: Basket, key: str, now: datetime, *, reason: str) -> None:
-    """Close a failed attempt and free the basket for the next one (if it still holds it)."""
-    CheckoutAttemptRepository(services.table).release(basket, key, now, reason)
+def _release(
+    services: Services,
+    basket: Basket,
+    key: str,
+    now: datetime,
+    *,
+    reason: str,
+    events: Sequence[DomainEvent] = (),
+) -> None:
+    """Close a failed attempt and free the basket for the next one (if it still holds it),
+    with the attempt's `events` in the same write."""
+    CheckoutAttemptRepository(services.table).release(basket, key, now, reason, events)
 
 
 def _close(services: Services, basket: Basket, key: str, now: datetime, *, reason: str) -> None:
@@ -646,7 +655,7 @@ def _order(basket: Basket, amount_due: Decimal, gateway: str, key: str, saved_me
     )
 
 
-def _publish_declined(services: Services, basket: Basket, reason: str, gateway: str) -> None:
+def declined_event(services: Services, basket: Basket, reason: str, gateway: str) -> DomainEvent:
     """`payment.declined`: the payment subject of what the basket would have paid (nothing was
     stored, so there is no transaction id) with the gateway's reason."""
     subject = payment_subject(
@@ -683,9 +692,7 @@ def _publish_declined(services: Services, basket: Basket, reason: str, gateway: 
         )
     )
     subject["basket_ident"] = basket.ident  # which basket stays unpaid (not in a stored payment's subject)
-    services.publisher.publish(
-        DomainEvent(type=EventType.PAYMENT_DECLINED, account_id=basket.account_id, subject=subject)
-    )
+    return DomainEvent(type=EventType.PAYMENT_DECLINED, account_id=basket.account_id, subject=subject)
 
 
 # --- the receipt ---------------------------------------------------------------------------
