@@ -50,6 +50,18 @@ class RecordingGateway:
             self.after_charge()
         return ChargeResult(ChargeStatus.PAID, reference=f"rec-{request.attempt_key}")
 
+    def find_charge(self, request: ChargeRequest) -> ChargeResult:
+        """What the key's charge took, without charging: paid as charged when the amount is the
+        request's; a different amount goes back; nothing taken → declined."""
+        taken = self.charged.get(request.attempt_key)
+        if taken is None:
+            return ChargeResult(ChargeStatus.DECLINED, reason="nothing was charged")
+        if taken != request.amount:
+            self.refund_attempt(request.attempt_key)
+            reason = f"charged {taken}, due {request.amount}: refunded"
+            return ChargeResult(ChargeStatus.DECLINED, reason=reason)
+        return ChargeResult(ChargeStatus.PAID, reference=f"rec-{request.attempt_key}")
+
     def refund(self, reference: str, amount: Decimal) -> bool:
         return self.refund_attempt(reference.removeprefix("rec-"))
 
