@@ -38,6 +38,7 @@ from webstore.catalog_file import CatalogError, load_catalog
 from webstore.catalog_import import CatalogFile, ImportResult, WebhookEntry, import_catalog
 from webstore.db import Table, create_table
 from webstore.gateway_settings import stripe_webhook_url
+from webstore.local_stream import LocalStream
 from webstore.webhooks import local as local_webhooks
 from webstore.webhooks.local import LocalDispatcher
 
@@ -154,6 +155,20 @@ def start_local_bus_consumers() -> LocalDispatcher:
     return local_webhooks.subscribe(services_module.local_bus(), services_module.get_services())
 
 
+def start_local_stream() -> LocalStream | None:
+    """The table's stream, locally (webstore.local_stream): publish the outbox items a stop left
+    unpublished (written, the process gone before it published them), then delete published
+    ones in the background. After the bus consumers are subscribed, before requests are served."""
+    stream = services_module.get_services().stream
+    if stream is None:
+        return None
+    swept = stream.sweep()
+    if swept:
+        print(f"Events: {swept} written before the last stop published now", flush=True)
+    stream.start()
+    return stream
+
+
 def server_config(app: Any, config: LocalConfig, port: int) -> uvicorn.Config:
     """uvicorn for one interface. Without a trusted proxy, X-Forwarded-For is ignored: uvicorn
     believes it from 127.0.0.1 by default, so any local client could pick its address (and a
@@ -268,6 +283,9 @@ def run(config: LocalConfig) -> int:
             stack.enter_context(state.kept(store))
         dispatcher = start_local_bus_consumers()
         stack.callback(dispatcher.stop)
+        stream = start_local_stream()
+        if stream is not None:
+            stack.callback(stream.stop)
         creds: dict[str, Any] = {}
         if catalog:
             added = add_webhooks(catalog, config.webhooks)
