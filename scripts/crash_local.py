@@ -14,7 +14,10 @@ attempt key, as a player pressing Pay again does. At the end:
 - the store's payments (the operator API's list) are exactly those baskets, one payment each,
   and their amounts are the amounts the checkout pages asked for: money taken (the sandbox
   charges the amount due of each paid attempt, deterministically per attempt key and records
-  nothing of its own) = payments recorded + refunds (none in this stream).
+  nothing of its own) = payments recorded + refunds (none in this stream);
+- the store's webhook receiver (`serve --webhook`, in this process, up through every kill) got
+  a signed `payment.completed` for each of those payments: exactly one event id per payment
+  after its dedupe by event id (a redelivery of the same event is allowed, as in AWS).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "shared")]
 
+from tests.e2e.conftest import WebhookReceiver, receiving  # noqa: E402
 from tests.support.checkouts import (  # noqa: E402
     Checkout,
     Order,
@@ -81,18 +85,11 @@ def stream(creds: dict[str, Any], books: Books, player: str, stop: threading.Eve
                 (books.paid if checkout.paid else books.refused)[checkout.ident] = checkout
 
 
-def start(state: Path, creds_file: Path, ports: tuple[int, int, int]) -> tuple[Any, subprocess.Popen[bytes]]:
-    context = serving(
-        ports[0],
-        ports[1],
-        creds_file,
-        "--state-dir",
-        str(state),
-        "--admin-port",
-        str(ports[2]),
-        "--clock-interval",
-        "0",
-    )
+def start(state: Path, creds_file: Path, ports: tuple[int, ...]) -> tuple[Any, subprocess.Popen[bytes]]:
+    """`webstore serve` on `ports` (storefront, operator, panel, the webhook receiver's)."""
+    webhook = f"http://127.0.0.1:{ports[3]}/webhooks#{WebhookReceiver.secret}"
+    options = ("--state-dir", str(state), "--admin-port", str(ports[2]), "--clock-interval", "0")
+    context = serving(ports[0], ports[1], creds_file, *options, "--webhook", webhook)
     process = context.__enter__()
     return context, process
 
@@ -101,9 +98,12 @@ def run(kills: int, seed: int, min_seconds: float, max_seconds: float, log: Any 
     rng = random.Random(seed)
     books = Books()
     counter = iter(range(1, 10**9))
+    receiver = WebhookReceiver(free_port())
+    serving_receiver = contextlib.contextmanager(receiving)(receiver)
+    serving_receiver.__enter__()
     with tempfile.TemporaryDirectory() as workdir:
         state, creds_file = Path(workdir) / "state", Path(workdir) / "credentials.json"
-        ports = (free_port(), free_port(), free_port())
+        ports = (free_port(), free_port(), free_port(), receiver.port)
         creds: dict[str, Any] = {}
         for round_ in range(kills + 1):
             started = time.monotonic()
@@ -141,7 +141,8 @@ def run(kills: int, seed: int, min_seconds: float, max_seconds: float, log: Any 
                 with contextlib.suppress(Exception):
                     context.__exit__(None, None, None)
                 creds_file.unlink(missing_ok=True)
-        check(creds, books, state, ports, creds_file)
+        check(creds, books, state, ports, creds_file, receiver)
+    serving_receiver.__exit__(None, None, None)
     return books
 
 
@@ -155,7 +156,9 @@ def retry_unanswered(creds: dict[str, Any], books: Books) -> None:
                 (books.paid if checkout.paid else books.refused)[ident] = checkout
 
 
-def check(creds: dict[str, Any], books: Books, state: Path, ports: Any, creds_file: Path) -> None:
+def check(
+    creds: dict[str, Any], books: Books, state: Path, ports: Any, creds_file: Path, receiver: WebhookReceiver
+) -> None:
     context, _ = start(state, creds_file, ports)
     try:
         while not creds_file.exists() or not creds_file.read_text().strip():
@@ -175,6 +178,22 @@ def check(creds: dict[str, Any], books: Books, state: Path, ports: Any, creds_fi
         charged = sum(Decimal(c.fields["amount_due"]) for c in books.paid.values())
         recorded = sum(Decimal(p["amount"]) for p in payments)
         assert charged == recorded, (charged, recorded)
+        names = set(by_player)
+        deadline = time.monotonic() + 120
+        while True:
+            events: dict[str, set[str]] = {}
+            for event in receiver.verified_events():
+                if event["type"] == "payment.completed":
+                    subject = json.dumps(event["subject"])
+                    for name in names & set(_names_in(subject)):
+                        events.setdefault(name, set()).add(event["id"])
+            undelivered = sorted(names - set(events))
+            if not undelivered or time.monotonic() > deadline:
+                break
+            time.sleep(1)
+        assert not undelivered, f"payment.completed never delivered for {undelivered}"
+        repeated = {name: ids for name, ids in events.items() if len(ids) > 1}
+        assert not repeated, f"more than one payment.completed event per payment: {repeated}"
     finally:
         context.__exit__(None, None, None)
 
@@ -203,3 +222,9 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def _names_in(text: str) -> list[str]:
+    import re
+
+    return re.findall(r"K[ab]\d{5}", text)
