@@ -238,7 +238,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     started = time.monotonic()
-    books = run(args.kills, args.seed, args.min_seconds, args.max_seconds, deliveries=not args.skip_deliveries)
+    deliveries = not args.skip_deliveries
+    books = run(args.kills, args.seed, args.min_seconds, args.max_seconds, deliveries=deliveries)
     restarts = sorted(books.restarts_seconds)
     print(
         f"{books.kills} kills, {len(books.paid)} checkouts answered paid, all there after restart;"
