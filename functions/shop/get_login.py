@@ -1,0 +1,17 @@
+"""GET /login — log in by username."""
+
+from fastapi import Request
+from fastapi.responses import Response
+
+from functions.runtime import READ, Interface, Route, lambda_handler
+from functions.shop_deps import ServicesDep, VisitorDep, shop_page
+from webstore.shop import pages
+
+ROUTE = Route(Interface.SHOP, "GET", "/login", "getShopLogin", READ, "Log in by username", html=True)
+
+
+async def endpoint(request: Request, svc: ServicesDep, who: VisitorDep) -> Response:
+    return shop_page(request, svc, lambda: pages.login(svc, who))
+
+
+handler = lambda_handler(ROUTE, endpoint)
