@@ -12,7 +12,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from functions.observability import logger
 from webstore.errors import DomainError, Throttled
-from webstore.storefront.pages import PageResult, content_security_policy, problem_page
+from webstore.html import PageResult
+from webstore.html.player import content_security_policy, problem_page
 
 UNEXPECTED = "Something went wrong on our side; please try again in a moment."
 NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
