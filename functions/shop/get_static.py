@@ -3,6 +3,7 @@
 from fastapi.responses import Response
 
 from functions.runtime import Interface, Route, lambda_handler
+from webstore.errors import NotFound
 from webstore.shop.assets import CACHE_CONTROL, asset
 
 ROUTE = Route(
@@ -17,7 +18,10 @@ ROUTE = Route(
 
 
 async def endpoint(name: str) -> Response:
-    found = asset(name)  # NotFound: the shop's 404 page
+    try:
+        found = asset(name)
+    except NotFound as error:  # a file, not a page: no store to read, nothing to brand
+        return Response(error.detail, status_code=404, media_type="text/plain; charset=utf-8")
     return Response(
         found.body,
         media_type=found.media_type,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import parse_qsl
 
 from tests.support.invocation import invoke
 from tests.support.lambda_events import Response
@@ -33,7 +34,12 @@ class ShopClient:
         return response
 
     def get(self, handler: Any, path: str) -> Response:
-        return self._keep(invoke(handler, "GET", path, headers=self._headers(), source_ip=self.source_ip))
+        path, _, query = path.partition("?")
+        response = invoke(
+            handler, "GET", path, query=dict(parse_qsl(query)) or None, headers=self._headers(),
+            source_ip=self.source_ip,
+        )  # fmt: skip
+        return self._keep(response)
 
     @property
     def csrf(self) -> str:

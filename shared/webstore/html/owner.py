@@ -47,6 +47,8 @@ from jinja2 import (
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 from markupsafe import Markup, escape
 
+from webstore.money import display
+
 __all__ = [
     "THEME",
     "OwnerTemplateError",
@@ -154,14 +156,9 @@ def _number_format(value: object, decimals: int = 0, point: str = ".", thousands
 
 
 def _money(value: object, currency: Mapping[str, Any] | str | None = None) -> str:
-    """An amount with its currency, as the shop shows prices: `$4.99 USD`."""
-    if isinstance(currency, Mapping):
-        symbol, code = str(currency.get("symbol", "")), str(currency.get("iso_4217", ""))
-    else:
-        symbol, code = "", str(currency or "")
-    amount = _decimal(value)
-    sign = "\u2212" if amount < 0 else ""
-    return f"{sign}{symbol}{_number_format(abs(amount), 2)} {code}".strip()
+    """An amount with its currency, as every page shows prices (`$4.99 USD`: webstore.money)."""
+    code = str(currency.get("iso_4217", "")) if isinstance(currency, Mapping) else str(currency or "")
+    return display(_decimal(value), code) if code else _number_format(value, 2)
 
 
 def _trans(value: object, *args: object, **kwargs: object) -> str:
@@ -202,6 +199,13 @@ FILTERS: dict[str, Callable[..., Any]] = {
 }
 TESTS: dict[str, Callable[..., bool]] = {"empty": _empty}
 GLOBALS_REMOVED = ("cycler", "joiner", "lipsum")
+FORMAT_METHODS = frozenset({"format", "format_map"})
+# The only methods a template may call on the data: reading a mapping, simple string changes.
+# Everything else callable (`format`, `format_map`, `append`, `update`, …) is refused.
+SAFE_METHODS = frozenset(
+    {"items", "keys", "values", "get", "lower", "upper", "strip", "title", "capitalize",
+     "startswith", "endswith", "split", "replace"}
+)  # fmt: skip
 
 
 class OwnerEnvironment(ImmutableSandboxedEnvironment):
@@ -220,6 +224,23 @@ class OwnerEnvironment(ImmutableSandboxedEnvironment):
         self.tests.update(TESTS)
         for name in GLOBALS_REMOVED:
             self.globals.pop(name, None)
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        """No string formatting at all: Jinja would hand back a sandboxed `format`; refused."""
+        if attribute in FORMAT_METHODS:
+            return self.unsafe_undefined(obj, attribute)
+        return super().getattr(obj, attribute)
+
+    def getitem(self, obj: Any, argument: Any) -> Any:
+        if isinstance(argument, str) and argument in FORMAT_METHODS:
+            return self.unsafe_undefined(obj, argument)
+        return super().getitem(obj, argument)
+
+    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+        """The sandbox's refusals, and no method but the few in SAFE_METHODS."""
+        if not super().is_safe_attribute(obj, attr, value):
+            return False
+        return not callable(value) or attr in SAFE_METHODS
 
 
 def _theme_loader() -> FileSystemLoader:

@@ -12,7 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 from webstore.catalog import Category, DiscountType, Package, PackageType, Sale, Store
-from webstore.checkout.summary import order_summary
+from webstore.checkout.summary import mask_card, order_summary
 from webstore.html.owner import sanitize
 from webstore.money import round_money, symbol
 from webstore.pricing import PricingContext, active_sales
@@ -300,7 +300,7 @@ class Builder:
                 for r in summary.rows
             ],
             "coupons": [c.code for c in priced.coupons],
-            "giftcards": [_mask(n) for n in priced.giftcards],
+            "giftcards": [mask_card(n) for n in priced.giftcards],
             "giftcard_numbers": list(priced.giftcards),
             "creator_code": priced.creator_code,
             "total": money(summary.total, currency),
@@ -315,10 +315,6 @@ def _sale_banner(sale: Sale) -> str:
     if discount.type is DiscountType.PERCENTAGE and discount.percentage:
         return f"{sale.name}: {discount.percentage.normalize():f}% off"
     return sale.name
-
-
-def _mask(number: str) -> str:
-    return f"•••• {number[-4:]}" if len(number) > 4 else number
 
 
 def _http_url(url: str | None) -> str:

@@ -230,7 +230,9 @@ def log_in(services: Services, visitor: Visitor, fields: Mapping[str, str], ip: 
                     raise
         basket = _new_basket(services, ip, username)
     except DomainError as error:
-        return pages.login(services, visitor, error=error.detail, username=username, status=error.status)
+        return pages.login(
+            services, visitor, error=error.detail, username=username, status=error.status, next_path=target
+        )
     return _done(basket, target)
 
 
@@ -251,6 +253,8 @@ def check_out(services: Services, visitor: Visitor) -> ShopResult:
             raise Invalid("Your basket is empty: add a package first", field="basket")
         if basket.complete or basket.paid:
             raise Conflict("This basket is paid for; start a new one")
+        if not basket.username:  # the hosted checkout pays for a player's basket only
+            return ShopResult(redirect=f"/login?next={BASKET}")
     except DomainError as error:
         return pages.basket(services, visitor, error=error.detail, status=error.status)
     return ShopResult(redirect=f"{services.settings.storefront_url.rstrip('/')}/checkout/{basket.ident}")

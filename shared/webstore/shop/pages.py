@@ -195,11 +195,17 @@ def basket(services: Services, visitor: Visitor, *, error: str = "", status: int
 
 
 def login(
-    services: Services, visitor: Visitor, *, error: str = "", username: str = "", status: int = 200
+    services: Services,
+    visitor: Visitor,
+    *,
+    error: str = "",
+    username: str = "",
+    status: int = 200,
+    next_path: str = "/",
 ) -> ShopResult:
     def build(data: ShopData, b: Builder) -> tuple[str, str, dict[str, Any]]:
         del data, b
-        return "username.html", "Log in", {"error": error, "username": username}
+        return "username.html", "Log in", {"error": error, "username": username, "next": next_path}
 
     result = page(services, visitor, build)
     return ShopResult(status, result.html, csp=result.csp) if status != 200 else result
