@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import hashlib
 import json
 import os
 import secrets
@@ -35,10 +36,11 @@ from infra.swagger import with_offline_docs
 from infra.threaded import ThreadedApp
 from webstore import keys
 from webstore import services as services_module
-from webstore.catalog_file import CatalogError, load_catalog
-from webstore.catalog_import import CatalogFile, ImportResult, WebhookEntry, import_catalog
+from webstore.catalog_file import CatalogError, load_catalog, stale_lines
+from webstore.catalog_import import CatalogFile, ImportResult, StaleCatalog, WebhookEntry, import_catalog
 from webstore.db import Table, create_table
 from webstore.gateway_settings import stripe_webhook_url
+from webstore.repo.definitions import DefinitionRepository
 from webstore.webhooks import local as local_webhooks
 from webstore.webhooks.local import LocalDispatcher
 
@@ -72,6 +74,8 @@ class LocalConfig:
     clock_interval: float = DEFAULT_CLOCK_INTERVAL
     # The Stripe API the stores' Stripe keys talk to (a localstripe address); None: Stripe's.
     stripe_api_base: str | None = None
+    # Import the catalog file even unchanged, over the panel's changes, removing what it lacks.
+    force: bool = False
 
 
 def interface_app(interface: Interface) -> FastAPI:
@@ -274,16 +278,38 @@ def run(config: LocalConfig) -> int:
         stack.callback(dispatcher.stop)
         creds: dict[str, Any] = {}
         if catalog:
+            assert config.catalog is not None
             added = add_webhooks(catalog, config.webhooks)
-            result = import_catalog(table, catalog, pinned_webhooks={e.id for e in added})
-            creds = credentials(config, catalog, result)
-            remembered = state.previous_credentials() if state else {}
-            creds.update(demo_owner(config, result.account_id, remembered.get("admin_password")))
+            record = CatalogRecord(state.directory if state else None, config.catalog, config.webhooks)
             if state:
-                creds = state.remembered_credentials(creds)
                 print(
                     f"State: {state.directory} ({state.restored_items} items restored; --fresh starts over)"
                 )
+            if record.unchanged(table, catalog.store.id) and not config.force:
+                creds = state.previous_credentials() if state else {}
+                print(f"Catalog: {config.catalog} unchanged since its last import: kept the store as it is")
+            else:
+                try:
+                    result = import_catalog(
+                        table,
+                        catalog,
+                        pinned_webhooks={e.id for e in added},
+                        revision=record.base_revision(),
+                        force=config.force,
+                    )
+                except StaleCatalog as stale:
+                    command = f"webstore serve --catalog {config.catalog}"
+                    for line in stale_lines(stale, str(config.catalog), command):
+                        print(
+                            f"webstore serve: {line}" if not line.startswith(" ") else line, file=sys.stderr
+                        )
+                    return 2
+                record.save(result.revision)
+                creds = credentials(config, catalog, result)
+                remembered = state.previous_credentials() if state else {}
+                creds.update(demo_owner(config, result.account_id, remembered.get("admin_password")))
+                if state:
+                    creds = state.remembered_credentials(creds)
                 print(f"Catalog: {result.changes.summary()}", flush=True)
             print_credentials(creds)
             for webhook in added:
@@ -304,6 +330,42 @@ def run(config: LocalConfig) -> int:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(serve_forever(config, sockets))
     return 0
+
+
+class CatalogRecord:
+    """What `webstore serve` remembers of its catalog file's last import, in the state directory
+    (`catalog-import.json`): the file's SHA-256 (with the `--webhook` receivers added to it) and
+    the store's catalog revision the import left. The file is imported again only when it
+    changed; then as a file exported at that revision, so changes made since (the panel) are not
+    undone silently (`--force` does)."""
+
+    NAME = "catalog-import.json"
+
+    def __init__(
+        self, directory: Path | None, catalog: Path, webhooks: tuple[tuple[str, str | None], ...]
+    ) -> None:
+        self.path = directory / self.NAME if directory else None
+        digest = hashlib.sha256(catalog.read_bytes())
+        digest.update(json.dumps(webhooks).encode())
+        self.digest = digest.hexdigest()
+        self.previous: dict[str, Any] = {}
+        if self.path and self.path.exists():
+            with contextlib.suppress(ValueError):
+                self.previous = dict(json.loads(self.path.read_text()))
+
+    def unchanged(self, table: Table, account_id: int) -> bool:
+        """The same file as last time, and the store it made is there."""
+        same = self.previous.get("sha256") == self.digest
+        return same and DefinitionRepository(table).existing_store(account_id) is not None
+
+    def base_revision(self) -> int | None:
+        """The revision the last import left (None: never imported here)."""
+        value = self.previous.get("revision")
+        return int(value) if isinstance(value, int) else None
+
+    def save(self, revision: int) -> None:
+        if self.path:
+            write_private(self.path, json.dumps({"sha256": self.digest, "revision": revision}) + "\n")
 
 
 DEMO_OWNER_EMAIL = "owner@example.com"

@@ -45,7 +45,7 @@ def test_a_new_package_gets_the_next_id_and_an_audit_entry(demo: DemoStore) -> N
     package = StoreRepository(demo.table).package(A, saved.element_id or 0)
     assert package is not None and package.name == "Emerald" and package.price == Decimal("1.50")
     assert package.commands[0].require_online and package.created_at == NOW
-    assert saved.changes[:2] == ["created", 'category_id: none → 2']
+    assert saved.changes[:2] == ["created", "category_id: none → 2"]
     entry = AuditLog(demo.table).page(A).entries[0]
     assert (entry.actor, entry.action) == (STAFF, "catalog.package.create")
     assert entry.summary.startswith(f'package {saved.element_id} "Emerald": created; category_id: none → 2;')
