@@ -23,7 +23,7 @@ from webstore.repo.gift_cards import GiftCardRepository
 from webstore.secret_box import SecretBox
 
 if TYPE_CHECKING:
-    from webstore.db import Table
+    from webstore.repo import Table
 
 # Where an exported file finds its JSON Schema: a copy beside it (`webstore catalog schema`).
 SCHEMA_REF = "./catalog.schema.json"

@@ -47,7 +47,7 @@ from webstore.servers import Server
 from webstore.settings import get_settings
 
 if TYPE_CHECKING:
-    from webstore.db import Item, Table
+    from webstore.repo import Item, Table
 
 EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
 # Who and what an import is in the audit log (the panel's edits name the staff member instead).
