@@ -132,17 +132,9 @@ def prepare_table(config: LocalConfig) -> Table:
 def credentials(config: LocalConfig, catalog: CatalogFile, result: ImportResult) -> dict[str, Any]:
     """The six keys the README names (`server_secret`: the first server's), plus `servers`: every
     server's id, name and secret (None when kept from an earlier import: only its hash is stored)."""
-    storefront = f"http://{config.host}:{config.storefront_port}"
     names = {server.id: server.name for server in catalog.servers}
-    stripe = (
-        {"stripe_webhook_url": stripe_webhook_url(storefront, result.public_token)}
-        if catalog.gateways.stripe
-        else {}
-    )
     return {
-        **stripe,
-        "headless_url": f"{storefront}/api/accounts/{result.public_token}",
-        "plugin_url": f"http://{config.host}:{config.operator_port}",
+        **store_urls(config, result.public_token, stripe=catalog.gateways.stripe is not None),
         "public_token": result.public_token,
         "webstore_identifier": result.public_token,
         "checkout_api_key": result.checkout_api_key,
@@ -151,6 +143,16 @@ def credentials(config: LocalConfig, catalog: CatalogFile, result: ImportResult)
             {"id": server_id, "name": names[server_id], "secret": secret}
             for server_id, secret in result.server_secrets.items()
         ],
+    }
+
+
+def store_urls(config: LocalConfig, public_token: str, *, stripe: bool) -> dict[str, str]:
+    """Where this start serves the store (the ports may differ from the last start's)."""
+    storefront = f"http://{config.host}:{config.storefront_port}"
+    return {
+        **({"stripe_webhook_url": stripe_webhook_url(storefront, public_token)} if stripe else {}),
+        "headless_url": f"{storefront}/api/accounts/{public_token}",
+        "plugin_url": f"http://{config.host}:{config.operator_port}",
     }
 
 
@@ -300,7 +302,16 @@ def run(config: LocalConfig) -> int:
                     f"State: {state.directory} ({state.restored_items} items restored; --fresh starts over)"
                 )
             if record.unchanged(table, catalog.store.id) and not config.force:
-                creds = state.previous_credentials() if state else {}
+                assert state is not None  # unchanged: there is a record, so a state directory
+                previous = state.previous_credentials()
+                creds = {
+                    **previous,
+                    **store_urls(
+                        config, previous["public_token"], stripe=catalog.gateways.stripe is not None
+                    ),
+                }
+                creds.update(demo_owner(config, catalog.store.id, previous.get("admin_password")))
+                creds = state.remembered_credentials(creds)
                 print(f"Catalog: {config.catalog} unchanged since its last import: kept the store as it is")
             else:
                 try:
