@@ -466,7 +466,6 @@ def import_catalog(
     action: str = IMPORT_ACTION,
     revision: int | None = None,
     subject: str | None = None,
-    coupons_owned: Collection[int] | None = None,
     force: bool = False,
 ) -> ImportResult:
     """Make the store equal to the file: write its definitions, and disable (packages, goals) or
@@ -479,9 +478,8 @@ def import_catalog(
     summary. `revision`: the catalog revision the file was read or exported at (default: the
     file's own `revision`); when the store has moved past it and the import would change
     anything, StaleCatalog (nothing written) unless `force`. Entities made outside the file are
-    removed only with `force`. `coupons_owned`: None, the file's coupons are the import's from now on
-    (a later file without them removes them); else only those the last import owned and these
-    (the panel's edit of one coupon: coupons made with the operator interface stay its own)."""
+    removed only with `force`; the file's coupons are the import's from now on (a later file
+    without them removes them; coupons made elsewhere stay, even with `force`)."""
     now = now or datetime.now(UTC)
     settings = catalog.store
     account_id = settings.id
@@ -492,8 +490,6 @@ def import_catalog(
     imported = definitions.imported(account_id)
     existing = imported.store
     box = _webhook_box(catalog, imported, box)
-    if coupons_owned is not None:
-        imported.imported_coupons |= set(coupons_owned)
     changes = plan_changes(imported, catalog, box, force=force)
     base = revision if revision is not None else catalog.revision
     current = definitions.revision(account_id)
@@ -591,7 +587,7 @@ def import_catalog(
         pinned_webhooks
     )
     in_file = {c.id for c in catalog.coupons}
-    owned = in_file if coupons_owned is None else imported.imported_coupons & in_file
+    owned = in_file
     brought = {
         "package": [p.id for p in catalog.packages],
         "category": [c.id for c in catalog.categories],
