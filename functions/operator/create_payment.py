@@ -10,9 +10,7 @@ from functions.operator_deps import ServerDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.operator import payments, schemas
 
-ROUTE = Route(
-    Interface.OPERATOR, "POST", "/payments", "createPayment", WRITE, "Create a manual payment"
-)
+ROUTE = Route(Interface.OPERATOR, "POST", "/payments", "createPayment", WRITE, "Create a manual payment")
 
 
 async def endpoint(
