@@ -28,7 +28,7 @@ async def endpoint(
     svc: ServicesDep,
     payment_intent: Annotated[str, Query(max_length=80)] = "",
 ) -> Response:
-    return render(lambda: stripe_checkout.returned(svc, basket_ident, payment_intent), pages.CSP)
+    return render(lambda: stripe_checkout.returned(svc, basket_ident, payment_intent), pages.policy())
 
 
 handler = lambda_handler(ROUTE, endpoint)

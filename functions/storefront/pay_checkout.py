@@ -27,7 +27,8 @@ async def endpoint(basket_ident: str, request: Request, svc: ServicesDep) -> Res
     consent = bool(form.get("subscription_consent"))
     email = form.get("email")
     return render(
-        lambda: checkout.pay(svc, basket_ident, key, card, shown, consent=consent, email=email), pages.CSP
+        lambda: checkout.pay(svc, basket_ident, key, card, shown, consent=consent, email=email),
+        pages.policy(),
     )
 
 

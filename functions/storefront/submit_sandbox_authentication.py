@@ -23,7 +23,9 @@ ROUTE = Route(
 async def endpoint(svc: ServicesDep, token: str, charge_key: str, request: Request) -> Response:
     origin = request.headers.get("origin")
     return render(
-        lambda: sandbox.submit_page(svc, token, charge_key, origin), sandbox.CSP, problem_title=sandbox.TITLE
+        lambda: sandbox.submit_page(svc, token, charge_key, origin),
+        sandbox.policy(),
+        problem_title=sandbox.TITLE,
     )
 
 

@@ -30,7 +30,9 @@ async def endpoint(svc: ServicesDep, manage_token: str, request: Request) -> Res
         origin=request.headers.get("origin"),
     )
     return render(
-        lambda: cancellation.submit_page(svc, manage_token, submitted), page.CSP, problem_title=page.TITLE
+        lambda: cancellation.submit_page(svc, manage_token, submitted),
+        page.policy(),
+        problem_title=page.TITLE,
     )
 
 

@@ -15,9 +15,9 @@ from functools import lru_cache
 import boto3
 from botocore.config import Config
 
-from webstore.db import Table, Transaction
 from webstore.events import EventBridgePublisher, InProcessBus, Publisher
 from webstore.local_stream import LocalStream
+from webstore.repo import Table, Transaction
 from webstore.secret_box import SecretBox, secret_box
 from webstore.settings import Settings, get_settings
 

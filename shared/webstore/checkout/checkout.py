@@ -42,13 +42,14 @@ from webstore.checkout.gateway import (
 from webstore.checkout.gateway_choice import gateway_for_store, gateway_refusal
 from webstore.checkout.stripe_gateway import StripeGateway
 from webstore.checkout.summary import order_summary
+from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import DomainError, Invalid
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
+from webstore.html import PageResult
 from webstore.money import ZERO
 from webstore.payments.order import Order, OrderLine
 from webstore.payments.recording import EarlyEffectsRead, effect_keys, fulfil, resume, start_effects_read
-from webstore.payments.status import PaymentStatus
 from webstore.payments.subject import SubjectLine, SubjectPayment, payment_subject
 from webstore.players import Tier
 from webstore.repo import Transaction, start_read
@@ -61,7 +62,7 @@ from webstore.repo.users import User
 from webstore.services import Services
 from webstore.storefront.baskets import CHECKOUT_CLAIM_TIMEOUT, Loaded, load, reprice
 from webstore.storefront.inputs import check_email
-from webstore.storefront.pages import PageResult  # the hosted pages' one result type
+from webstore.storefront.theme import in_brand_of
 
 logger = logging.getLogger(__name__)
 
@@ -96,6 +97,7 @@ def gateway_for(services: Services, store: Store) -> PaymentGateway:
 def checkout_page(services: Services, ident: str) -> PageResult:
     loaded = load(services, ident, None)
     basket = loaded.basket
+    in_brand_of(loaded.store)
     if basket.complete:
         return PageResult(redirect=receipt_url(services, ident))
     refusal = _not_payable(loaded)
@@ -103,7 +105,11 @@ def checkout_page(services: Services, ident: str) -> PageResult:
         return PageResult(
             422,
             pages.message_page(
-                "Checkout", refusal, link=basket.cancel_url or None, link_text="Back to the shop"
+                "Checkout",
+                refusal,
+                link=basket.cancel_url or None,
+                link_text="Back to the shop",
+                store=loaded.store,
             ),
         )
     reprice(basket, loaded.store, services.now())
@@ -189,12 +195,16 @@ def pay(
     consent: bool = False,
     email: str | None = None,
     first: PayRead | None = None,
+    gateway: PaymentGateway | None = None,
+    announce_decline: bool = True,
 ) -> PageResult:
     """Pay for the basket under attempt `key`. `shown_amount`: the amount due the form showed;
     a new attempt never charges more (the store's prices went up meanwhile: the form again).
     `consent`: the player ticked the recurring-charge box (required for a subscription).
     `email`: the receipt address the form sent (blank: keep the basket's), stored by the claim.
     `first`: `read_for_pay` of this basket and key, when the caller made it already.
+    `gateway`: instead of the store's own (the reconciler's, which only finds what was charged);
+    `announce_decline`: publish `payment.declined` when the charge is declined.
 
     Three round trips when all goes well: `read_for_pay`; the claim, with the reads that
     depend on the basket's content beside it (buyer, coupons, tiers, fulfilment's effects); the
@@ -204,6 +214,7 @@ def pay(
     first = first or read_for_pay(services, ident, key)
     loaded = first.loaded
     basket = loaded.basket
+    in_brand_of(loaded.store)
     try:
         basket.email = check_email(email or "") or basket.email
     except Invalid as refused:
@@ -214,7 +225,7 @@ def pay(
     previous = loaded.attempt
     now = services.now()
     if loaded.order is not None:  # paid already (perhaps by an attempt that died before finishing)
-        return _already_paid(services, loaded, key, gateway_for(services, loaded.store), now)
+        return _already_paid(services, loaded, key, gateway or gateway_for(services, loaded.store), now)
     if basket.complete:
         return _after_payment(services, basket)
     if previous is not None and previous.status is AttemptStatus.DECLINED:
@@ -224,13 +235,13 @@ def pay(
     if previous is not None and basket.checkout_attempt != key:
         # This attempt's claim was taken over after it timed out: it must not charge now, and
         # whatever it charged before it stopped goes back (idempotent).
-        refunded = gateway_for(services, loaded.store).refund_attempt(key)
+        refunded = (gateway or gateway_for(services, loaded.store)).refund_attempt(key)
         _release(services, basket, key, now, reason="superseded by a newer attempt")
         return PageResult(409, _form(services, basket, _superseded(refunded), store=loaded.store))
     refusal = _not_payable(loaded) or gateway_refusal(services, loaded.store)
     if refusal:
         _give_back(services, loaded.store, key)
-        return PageResult(422, pages.message_page("Checkout", refusal))
+        return PageResult(422, pages.message_page("Checkout", refusal, store=loaded.store))
     if previous is None and not consent and _has_subscription(basket):
         _give_back(services, loaded.store, key)  # a processor's payment made without it goes back
         reprice(basket, loaded.store, now)
@@ -254,7 +265,7 @@ def pay(
         try:
             _claim(services, basket, key, now)
         except AlreadyPaid:  # recorded since the read: answer as if the read had seen it
-            return pay(services, ident, key, card_number, consent=consent, email=email)
+            return pay(services, ident, key, card_number, consent=consent, email=email, gateway=gateway)
         found = current.result()
     else:  # resumed: the claim is this attempt's already
         superseded = previous.taken_over
@@ -268,7 +279,11 @@ def pay(
         return PageResult(
             422,
             pages.message_page(
-                "Checkout", refused.detail, link=basket.cancel_url or None, link_text="Back to the shop"
+                "Checkout",
+                refused.detail,
+                link=basket.cancel_url or None,
+                link_text="Back to the shop",
+                store=loaded.store,
             ),
         )
     if previous is None and _price_changed(basket, loaded.store, now, shown_amount):
@@ -278,7 +293,7 @@ def pay(
         )
         _release(services, basket, key, now, reason="the store's prices went up")
         return PageResult(409, _form(services, basket, message, store=loaded.store))
-    gateway = gateway_for(services, loaded.store)
+    gateway = gateway or gateway_for(services, loaded.store)
     if superseded:
         # The order is not recorded (the claim checked) and the old attempt can no longer record
         # it (fulfilment checks the claim): whatever it charged goes back. The claim kept its
@@ -302,8 +317,8 @@ def pay(
     except Exception as error:  # the processor may or may not have taken the money
         return _unfulfilled(services, basket, key, gateway, error, store=loaded.store)
     if charge.status is ChargeStatus.DECLINED:
-        declined = declined_event(services, basket, charge.reason, gateway.name)
-        _release(services, basket, key, now, reason=charge.reason, events=[declined])
+        declined = [declined_event(services, basket, charge.reason, gateway.name)] if announce_decline else []
+        _release(services, basket, key, now, reason=charge.reason, events=declined)
         return PageResult(402, _form(services, basket, charge.reason, store=loaded.store))
     if charge.status is ChargeStatus.REDIRECT:
         return PageResult(redirect=charge.redirect_url)
@@ -692,6 +707,7 @@ def receipt(services: Services, ident: str) -> PageResult:
     transaction id; read with its store (one round trip) for the store's name and look."""
     loaded = load(services, ident, None)
     basket, store = loaded.basket, loaded.store
+    in_brand_of(store)
     if not basket.complete or not basket.transaction_id:
         return PageResult(redirect=checkout_url(services, ident))
     view = pages.ReceiptView(

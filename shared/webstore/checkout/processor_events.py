@@ -25,13 +25,13 @@ from webstore.catalog import Store
 from webstore.checkout import checkout, stripe_checkout
 from webstore.checkout.gateway_choice import stripe_of, webhook_secret
 from webstore.checkout.stripe_gateway import StripeGateway, StripeIntent, _intent, from_minor_units, plain
+from webstore.domain.gateways import STRIPE
+from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import Conflict, DomainError, NotFound
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
 from webstore.payments.changes import change_payment
 from webstore.payments.events import status_events
-from webstore.payments.gateways import STRIPE
-from webstore.payments.status import PaymentStatus
 from webstore.repo import start_read
 from webstore.repo.baskets import BasketReads, BasketRepository
 from webstore.repo.outbox import OutboxRepository

@@ -7,13 +7,13 @@ both apply) and writes the transition's event with it (webstore.repo.outbox).
 
 from __future__ import annotations
 
+from webstore.domain.payment_status import TRANSITIONS, PaymentStatus, transition
 from webstore.errors import Conflict, Invalid
 from webstore.identity.identify import identify_in_store
 from webstore.payments import planning
 from webstore.payments.events import status_events
 from webstore.payments.gateway_refunds import refund_at_processor
 from webstore.payments.recording import run_pending_chunks
-from webstore.payments.status import TRANSITIONS, PaymentStatus, transition
 from webstore.repo import Transaction, start_read
 from webstore.repo.daily_stats import DailyStatsRepository
 from webstore.repo.outbox import OutboxRepository

@@ -8,9 +8,9 @@ from __future__ import annotations
 import uuid as uuid_module
 from typing import Any
 
+from webstore.domain.payment_status import RECURRING_FOLLOWS
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
-from webstore.payments.status import RECURRING_FOLLOWS
 from webstore.payments.subject import SubjectLine, SubjectPayment, payment_subject
 from webstore.recurring import RecurringPayment
 from webstore.repo.payments import PaymentRecord

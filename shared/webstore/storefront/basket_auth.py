@@ -30,6 +30,7 @@ from webstore.storefront import schemas
 from webstore.storefront.baskets import load
 from webstore.storefront.credentials import verified
 from webstore.storefront.return_urls import RETURN_URL, check_return_url
+from webstore.storefront.theme import in_brand_of
 from webstore.storefront.views import auth_link_view
 
 # --- getBasketAuthUrl ---------------------------------------------------------------------
@@ -78,6 +79,7 @@ def open_auth_page(
     """The basket and its store in one read; with a (valid) `username`, its registry entries too."""
     reads = BasketReads(username=username) if username and USERNAME.match(username) else None
     loaded = load(services, basket_ident, None, reads)
+    in_brand_of(loaded.store)
     checked = check_return_url(loaded.store, return_url)
     if loaded.basket.complete:
         raise Conflict("This basket has already been paid for")

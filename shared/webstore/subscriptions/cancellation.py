@@ -24,6 +24,7 @@ from webstore.catalog import PackageType
 from webstore.errors import Conflict, Forbidden, NotFound
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
+from webstore.html import PageResult
 from webstore.payments.events import recurring_event
 from webstore.recurring import RecurringPayment
 from webstore.repo import start_read
@@ -33,7 +34,7 @@ from webstore.repo.payments import PaymentRepository
 from webstore.repo.recurring_payments import RecurringPaymentRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
-from webstore.storefront.pages import PageResult
+from webstore.storefront.theme import in_brand_of
 from webstore.subscriptions import manage_links as links
 from webstore.subscriptions import manage_page as page
 from webstore.subscriptions.manage_page import ManageView
@@ -172,11 +173,12 @@ def show_page(services: Services, token: str) -> PageResult:
     store_future = start_read(StoreRepository(services.table).store, account_id)
     recurring = RecurringPaymentRepository(services.table).get(account_id, reference)
     store = store_future.result()
+    in_brand_of(store)
     if recurring is None:
         raise NotFound(links.NOT_FOUND)
     action = page.UNDO if recurring.cancel_requested_at else page.CANCEL
     form_token = links.form_token(services.secrets, account_id, reference, action, services.now())
-    return PageResult(html=page.manage_page(_view(store.name, recurring), form_token))
+    return PageResult(html=page.manage_page(_view(store.name, recurring), form_token, in_brand_of(store)))
 
 
 def submit_page(services: Services, token: str, form: PageForm) -> PageResult:

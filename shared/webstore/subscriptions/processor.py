@@ -11,6 +11,10 @@ subscription, cycle and attempt), record a cycle twice (the payment's order reco
 subscription and cycle; the recurring payment's change is conditional on the sequence and fail
 count read), or queue commands twice (they are written in those same transactions).
 
+The same schedule carries the checkout's reconciliation items (`ScheduleKind.CHECKOUT`: an
+attempt that claimed a basket and neither recorded nor released it within
+`checkout_attempts.RECONCILE_AFTER`): `checkout.reconcile` records or refunds it.
+
 Callers: `webstore clock run`, the local server's background clock and the scheduled Lambda.
 """
 
@@ -29,6 +33,7 @@ from enum import StrEnum
 from webstore.catalog import CommandTrigger
 from webstore.checkout.checkout import gateway_for
 from webstore.checkout.gateway import ChargeStatus, OffSessionCharge, PaymentGateway
+from webstore.checkout.reconcile import Reconciled, reconcile
 from webstore.errors import Conflict
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
@@ -45,6 +50,7 @@ from webstore.recurring import (
     ScheduleKind,
 )
 from webstore.repo import Contention, Transaction, start_read
+from webstore.repo.checkout_attempts import attempt_of_reference
 from webstore.repo.outbox import OutboxRepository
 from webstore.repo.payments import PaymentLine, PaymentRecord, PaymentRepository
 from webstore.repo.player_tiers import PlayerTierRepository
@@ -72,6 +78,8 @@ class OutcomeKind(StrEnum):
     CANCELLED = "cancelled"  # the end of a cancelled subscription's paid period
     REPLACED = "replaced"  # its tiers belong to a newer subscription: ended without commands
     TIMED_EXPIRY = "timed expiry"  # a timed one-off package ran out
+    CHECKOUT_RECORDED = "checkout recorded"  # a stopped attempt's charge: its payment recorded
+    CHECKOUT_REFUNDED = "checkout refunded"  # a stopped attempt closed, what it charged given back
     STALE = "stale"  # the item no longer matched its record (moved, ended): removed
     BUSY = "busy"  # another run holds the item
     FAILED = "failed"  # an error: the item is released for the next run
@@ -181,6 +189,8 @@ class _Run:
         try:
             if item.kind is ScheduleKind.EXPIRY:
                 return self.timed_expiry(due.key, item)
+            if item.kind is ScheduleKind.CHECKOUT:
+                return self.checkout(due.key, item)
             return self.renewal(due.key, item)
         except Exception as error:  # one item's failure never stops the run; the next retries it
             logger.exception("subscriptions: processing %s failed", due.key.sk)
@@ -198,6 +208,23 @@ class _Run:
         ScheduleRepository.add_done(tx, key, self.claim)
         tx.commit()
         return Outcome(OutcomeKind.STALE, item.reference, item.account_id)
+
+    # --- checkout attempts that stopped ---------------------------------------------------------
+
+    def checkout(self, key: ScheduleKey, item: ScheduleItem) -> Outcome:
+        """Record or refund what a stopped checkout attempt charged (`checkout.reconcile`); the
+        item goes (its attempt's completion or release may have removed it already)."""
+        ident, attempt = attempt_of_reference(item.reference)
+        done = reconcile(self.services, item.account_id, ident, attempt)
+        if done.outcome is Reconciled.PROCESSING:  # the next run asks the processor again
+            self.schedule.release(key, self.claim)
+            return Outcome(OutcomeKind.BUSY, item.reference, item.account_id, done.detail)
+        self.schedule.remove(key, self.claim)
+        kind = {
+            Reconciled.RECORDED: OutcomeKind.CHECKOUT_RECORDED,
+            Reconciled.REFUNDED: OutcomeKind.CHECKOUT_REFUNDED,
+        }.get(done.outcome, OutcomeKind.STALE)
+        return Outcome(kind, item.reference, item.account_id, done.detail)
 
     # --- subscriptions ---------------------------------------------------------------------------
 

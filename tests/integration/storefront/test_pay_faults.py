@@ -20,9 +20,9 @@ from webstore import keys
 from webstore.checkout import checkout
 from webstore.checkout.gateway import ChargeRequest, ChargeResult, ChargeStatus
 from webstore.db import Transaction
+from webstore.domain.gateways import SANDBOX
 from webstore.events import DomainEvent
 from webstore.local_stream import LocalStream
-from webstore.payments.gateways import SANDBOX
 from webstore.repo.checkout_attempts import CheckoutAttemptRepository
 from webstore.repo.payment_effects import PaymentEffectsRepository
 from webstore.services import get_services, local_bus
@@ -48,6 +48,18 @@ class RecordingGateway:
         self.charged.setdefault(request.attempt_key, request.amount)
         if self.after_charge is not None:
             self.after_charge()
+        return ChargeResult(ChargeStatus.PAID, reference=f"rec-{request.attempt_key}")
+
+    def find_charge(self, request: ChargeRequest) -> ChargeResult:
+        """What the key's charge took, without charging: paid as charged when the amount is the
+        request's; a different amount goes back; nothing taken → declined."""
+        taken = self.charged.get(request.attempt_key)
+        if taken is None:
+            return ChargeResult(ChargeStatus.DECLINED, reason="nothing was charged")
+        if taken != request.amount:
+            self.refund_attempt(request.attempt_key)
+            reason = f"charged {taken}, due {request.amount}: refunded"
+            return ChargeResult(ChargeStatus.DECLINED, reason=reason)
         return ChargeResult(ChargeStatus.PAID, reference=f"rec-{request.attempt_key}")
 
     def refund(self, reference: str, amount: Decimal) -> bool:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from decimal import Decimal
 
 from tests.unit.payments.support import NOW, RECIPIENTS, STEVE, demo_view, order
+from webstore.domain.payment_status import PaymentStatus
 from webstore.event_types import EventType
 from webstore.payments import planning
 from webstore.payments.events import status_events
 from webstore.payments.order import OrderLine
-from webstore.payments.status import PaymentStatus
 from webstore.recurring import RecurringPayment, RecurringStatus
 from webstore.repo.payments import PaymentRecord
 from webstore.subscriptions import planning as planning_sub
