@@ -22,6 +22,7 @@ from infra.tools import Target, ToolFailure, add_target_options, check_table, on
 from webstore import services as services_module
 from webstore.db import Table
 from webstore.local_stream import LocalStream
+from webstore.repo.outbox import OutboxRepository
 from webstore.services import Services
 from webstore.settings import Settings
 from webstore.subscriptions import dead_letters
@@ -138,7 +139,7 @@ def _run(args: argparse.Namespace) -> int:
         check_table(target, client)
         services = dataclasses.replace(build_services(args, target), table=Table(client, target.table))
         if target.local is not None:  # events go to the store's webhooks from this process
-            services.stream = LocalStream(services.table, services_module.local_bus())
+            services.stream = LocalStream(OutboxRepository(services.table), services_module.local_bus())
             services.stream.attach(client)
             dispatcher = local_webhooks.subscribe(services_module.local_bus(), services)
         try:

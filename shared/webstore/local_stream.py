@@ -23,7 +23,6 @@ from typing import Any
 
 from aws_lambda_powertools import Logger
 
-from webstore.db import Table
 from webstore.events import DomainEvent, Publisher
 from webstore.repo.outbox import OutboxRepository, events_written
 
@@ -34,8 +33,8 @@ _CONTEXT_KEY = "webstore_outbox_events"
 
 
 class LocalStream:
-    def __init__(self, table: Table, bus: Publisher) -> None:
-        self.table = table
+    def __init__(self, outbox: OutboxRepository, bus: Publisher) -> None:
+        self.outbox = outbox
         self.bus = bus
         self._published: deque[str] = deque()  # ids published, their items not yet deleted
         self._wake = threading.Condition()
@@ -85,7 +84,7 @@ class LocalStream:
     def sweep(self) -> int:
         """Publish every outbox item still in the table (written, never published: the process
         stopped in between); how many. Run at start, before requests are served."""
-        waiting = OutboxRepository(self.table).waiting()
+        waiting = self.outbox.waiting()
         if waiting:
             logger.info("publishing events written before a stop", extra={"events": len(waiting)})
             self.publish(waiting)
@@ -93,7 +92,6 @@ class LocalStream:
 
     def flush(self) -> int:
         """Delete the items of the events published so far; how many."""
-        repo = OutboxRepository(self.table)
         done = 0
         while True:
             with self._wake:
@@ -101,7 +99,7 @@ class LocalStream:
                     return done
                 event_id = self._published.popleft()
             try:
-                repo.delete(event_id)
+                self.outbox.delete(event_id)
             except Exception:  # kept: the next start publishes it again (consumers dedupe)
                 logger.exception("outbox item not deleted", extra={"event_id": event_id})
             done += 1
