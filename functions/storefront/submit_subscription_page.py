@@ -6,7 +6,7 @@ from fastapi.responses import Response
 
 from functions.deps import ServicesDep
 from functions.pages import form_fields, render
-from functions.runtime import WRITE_AND_PUBLISH, Access, Interface, Route, lambda_handler
+from functions.runtime import WRITE, Access, Interface, Route, lambda_handler
 from webstore.subscriptions import cancellation
 from webstore.subscriptions import manage_page as page
 
@@ -15,7 +15,7 @@ ROUTE = Route(
     "POST",
     "/subscriptions/{manage_token}",
     "submitSubscriptionPage",
-    WRITE_AND_PUBLISH | {Access.WEBHOOK_KEY},
+    WRITE | {Access.WEBHOOK_KEY},
     "Cancel a subscription at the end of its period, or undo that (form post)",
     html=True,
 )

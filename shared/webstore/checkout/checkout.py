@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import re
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import datetime
@@ -42,6 +42,7 @@ from webstore.checkout.gateway import (
 from webstore.checkout.gateway_choice import gateway_for_store, gateway_refusal
 from webstore.checkout.stripe_gateway import StripeGateway
 from webstore.checkout.summary import order_summary
+from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import DomainError, Invalid
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
@@ -49,7 +50,6 @@ from webstore.html import PageResult
 from webstore.money import ZERO
 from webstore.payments.order import Order, OrderLine
 from webstore.payments.recording import EarlyEffectsRead, effect_keys, fulfil, resume, start_effects_read
-from webstore.payments.status import PaymentStatus
 from webstore.payments.subject import SubjectLine, SubjectPayment, payment_subject
 from webstore.players import Tier
 from webstore.repo import Transaction, start_read
@@ -195,12 +195,16 @@ def pay(
     consent: bool = False,
     email: str | None = None,
     first: PayRead | None = None,
+    gateway: PaymentGateway | None = None,
+    announce_decline: bool = True,
 ) -> PageResult:
     """Pay for the basket under attempt `key`. `shown_amount`: the amount due the form showed;
     a new attempt never charges more (the store's prices went up meanwhile: the form again).
     `consent`: the player ticked the recurring-charge box (required for a subscription).
     `email`: the receipt address the form sent (blank: keep the basket's), stored by the claim.
     `first`: `read_for_pay` of this basket and key, when the caller made it already.
+    `gateway`: instead of the store's own (the reconciler's, which only finds what was charged);
+    `announce_decline`: publish `payment.declined` when the charge is declined.
 
     Three round trips when all goes well: `read_for_pay`; the claim, with the reads that
     depend on the basket's content beside it (buyer, coupons, tiers, fulfilment's effects); the
@@ -221,7 +225,7 @@ def pay(
     previous = loaded.attempt
     now = services.now()
     if loaded.order is not None:  # paid already (perhaps by an attempt that died before finishing)
-        return _already_paid(services, loaded, key, gateway_for(services, loaded.store), now)
+        return _already_paid(services, loaded, key, gateway or gateway_for(services, loaded.store), now)
     if basket.complete:
         return _after_payment(services, basket)
     if previous is not None and previous.status is AttemptStatus.DECLINED:
@@ -231,7 +235,7 @@ def pay(
     if previous is not None and basket.checkout_attempt != key:
         # This attempt's claim was taken over after it timed out: it must not charge now, and
         # whatever it charged before it stopped goes back (idempotent).
-        refunded = gateway_for(services, loaded.store).refund_attempt(key)
+        refunded = (gateway or gateway_for(services, loaded.store)).refund_attempt(key)
         _release(services, basket, key, now, reason="superseded by a newer attempt")
         return PageResult(409, _form(services, basket, _superseded(refunded), store=loaded.store))
     refusal = _not_payable(loaded) or gateway_refusal(services, loaded.store)
@@ -261,7 +265,7 @@ def pay(
         try:
             _claim(services, basket, key, now)
         except AlreadyPaid:  # recorded since the read: answer as if the read had seen it
-            return pay(services, ident, key, card_number, consent=consent, email=email)
+            return pay(services, ident, key, card_number, consent=consent, email=email, gateway=gateway)
         found = current.result()
     else:  # resumed: the claim is this attempt's already
         superseded = previous.taken_over
@@ -289,7 +293,7 @@ def pay(
         )
         _release(services, basket, key, now, reason="the store's prices went up")
         return PageResult(409, _form(services, basket, message, store=loaded.store))
-    gateway = gateway_for(services, loaded.store)
+    gateway = gateway or gateway_for(services, loaded.store)
     if superseded:
         # The order is not recorded (the claim checked) and the old attempt can no longer record
         # it (fulfilment checks the claim): whatever it charged goes back. The claim kept its
@@ -313,8 +317,8 @@ def pay(
     except Exception as error:  # the processor may or may not have taken the money
         return _unfulfilled(services, basket, key, gateway, error, store=loaded.store)
     if charge.status is ChargeStatus.DECLINED:
-        _release(services, basket, key, now, reason=charge.reason)
-        _publish_declined(services, basket, charge.reason, gateway.name)
+        declined = [declined_event(services, basket, charge.reason, gateway.name)] if announce_decline else []
+        _release(services, basket, key, now, reason=charge.reason, events=declined)
         return PageResult(402, _form(services, basket, charge.reason, store=loaded.store))
     if charge.status is ChargeStatus.REDIRECT:
         return PageResult(redirect=charge.redirect_url)
@@ -587,9 +591,18 @@ def _claim(services: Services, basket: Basket, key: str, now: datetime) -> None:
     )
 
 
-def _release(services: Services, basket: Basket, key: str, now: datetime, *, reason: str) -> None:
-    """Close a failed attempt and free the basket for the next one (if it still holds it)."""
-    CheckoutAttemptRepository(services.table).release(basket, key, now, reason)
+def _release(
+    services: Services,
+    basket: Basket,
+    key: str,
+    now: datetime,
+    *,
+    reason: str,
+    events: Sequence[DomainEvent] = (),
+) -> None:
+    """Close a failed attempt and free the basket for the next one (if it still holds it),
+    with the attempt's `events` in the same write."""
+    CheckoutAttemptRepository(services.table).release(basket, key, now, reason, events)
 
 
 def _close(services: Services, basket: Basket, key: str, now: datetime, *, reason: str) -> None:
@@ -646,7 +659,7 @@ def _order(basket: Basket, amount_due: Decimal, gateway: str, key: str, saved_me
     )
 
 
-def _publish_declined(services: Services, basket: Basket, reason: str, gateway: str) -> None:
+def declined_event(services: Services, basket: Basket, reason: str, gateway: str) -> DomainEvent:
     """`payment.declined`: the payment subject of what the basket would have paid (nothing was
     stored, so there is no transaction id) with the gateway's reason."""
     subject = payment_subject(
@@ -683,9 +696,7 @@ def _publish_declined(services: Services, basket: Basket, reason: str, gateway: 
         )
     )
     subject["basket_ident"] = basket.ident  # which basket stays unpaid (not in a stored payment's subject)
-    services.publisher.publish(
-        DomainEvent(type=EventType.PAYMENT_DECLINED, account_id=basket.account_id, subject=subject)
-    )
+    return DomainEvent(type=EventType.PAYMENT_DECLINED, account_id=basket.account_id, subject=subject)
 
 
 # --- the receipt ---------------------------------------------------------------------------
