@@ -179,6 +179,32 @@ def read_for_pay(services: Services, ident: str, key: str) -> PayRead:
     return PayRead(loaded, catalog)
 
 
+AMOUNT = re.compile(r"^[0-9]{1,12}(\.[0-9]{1,4})?$")
+
+
+def pay_form(
+    services: Services,
+    ident: str,
+    key: str,
+    card_number: str,
+    shown_amount: str | None,
+    *,
+    consent: bool = False,
+    email: str | None = None,
+) -> PageResult:
+    """The checkout form's submission. It carries the amount due the page showed (the hidden
+    `amount_due`): a post without it, or with something that is not an amount, is refused
+    (422 naming the field, nothing claimed or charged) rather than charged the current price."""
+    if not ATTEMPT_KEY.match(key or ""):
+        raise Invalid("attempt_key is missing or malformed; reload the checkout page", field="attempt_key")
+    if not AMOUNT.match((shown_amount or "").strip()):
+        raise Invalid(
+            "amount_due is missing or not an amount (the amount the checkout page showed); reload the page",
+            field="amount_due",
+        )
+    return pay(services, ident, key, card_number, (shown_amount or "").strip(), consent=consent, email=email)
+
+
 def pay(
     services: Services,
     ident: str,

@@ -259,3 +259,24 @@ def test_prices_that_went_up_since_the_page_release_the_claim(
     assert gateway.charged == {}
     assert submit(invoke, ident, again).status == 303  # the form shown again pays at once
     assert list(gateway.charged.values()) == [Decimal("99")]
+
+
+@pytest.mark.parametrize("amount_due", [None, "", "five", "5.00; DROP"])
+def test_a_hand_built_pay_without_the_amount_shown_is_refused_not_charged(
+    demo: DemoStore, invoke: Invoke, gateway: RecordingGateway, amount_due: str | None
+) -> None:
+    """The form carries the amount due it showed; a post without it (or with something else
+    there) is a 422 naming `amount_due`: nothing claimed, nothing charged."""
+    ident = basket_with(invoke, demo, {"package_id": 10, "quantity": 2})
+    form = invoke(get_checkout_page.handler, "GET", f"/checkout/{ident}")
+    fields = {"attempt_key": attempt_key_of(form), "card_number": "4242"}
+    if amount_due is not None:
+        fields["amount_due"] = amount_due
+    answer = invoke(
+        pay_checkout.handler, "POST", f"/checkout/{ident}/pay", raw_body=urlencode(fields), headers=FORM
+    )
+    assert answer.status == 422, answer.body
+    assert "amount_due" in answer.body
+    assert gateway.charged == {} and payments(invoke, demo) == []
+    assert (demo.table.get({"PK": f"BASKET#{ident}", "SK": "BASKET"}) or {}).get("checkout_attempt") is None
+    assert submit(invoke, ident, form).status == 303  # the page's own form pays
