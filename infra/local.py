@@ -324,7 +324,7 @@ def demo_owner(config: LocalConfig, account_id: int, password: str | None) -> di
     member = repo.member(login.account_id, login.staff_id) if login else None
     if member is None:
         if login is not None:  # a lookup whose member is gone: start the owner over
-            services.table.delete(keys.staff_email_key(DEMO_OWNER_EMAIL))
+            services.table.delete(keys.staff_email_key(DEMO_OWNER_EMAIL, login.account_id))
         created = staff.create_owner(services, account_id, DEMO_OWNER_EMAIL, datetime.now(UTC), password)
         password = created.password
     elif password is None or not passwords.password_matches(password, member.password_hash, memory):
