@@ -14,7 +14,6 @@ import os
 import secrets
 import socket
 import sys
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,7 @@ from functions.routes import operations
 from functions.runtime import Interface, build_app
 from infra.background_clock import DEFAULT_CLOCK_INTERVAL, start_processor_clock
 from infra.cors import PathCors, cdk_json_origins, storefront_policy
-from infra.embedded import embedded_dynamodb, one_call_at_a_time
+from infra.embedded import EmbeddedStore, embedded_dynamodb
 from infra.embedded_endpoint import dynamodb_endpoint
 from infra.state import DEFAULT_STATE_DIR, LocalState
 from infra.swagger import with_offline_docs
@@ -38,6 +37,7 @@ from webstore.catalog_file import CatalogError, load_catalog
 from webstore.catalog_import import CatalogFile, ImportResult, WebhookEntry, import_catalog
 from webstore.db import Table, create_table
 from webstore.gateway_settings import stripe_webhook_url
+from webstore.local_stream import LocalStream
 from webstore.webhooks import local as local_webhooks
 from webstore.webhooks.local import LocalDispatcher
 
@@ -154,6 +154,20 @@ def start_local_bus_consumers() -> LocalDispatcher:
     return local_webhooks.subscribe(services_module.local_bus(), services_module.get_services())
 
 
+def start_local_stream() -> LocalStream | None:
+    """The table's stream, locally (webstore.local_stream): publish the outbox items a stop left
+    unpublished (written, the process gone before it published them), then delete published
+    ones in the background. After the bus consumers are subscribed, before requests are served."""
+    stream = services_module.get_services().stream
+    if stream is None:
+        return None
+    swept = stream.sweep()
+    if swept:
+        print(f"Events: {swept} written before the last stop published now", flush=True)
+    stream.start()
+    return stream
+
+
 def server_config(app: Any, config: LocalConfig, port: int) -> uvicorn.Config:
     """uvicorn for one interface. Without a trusted proxy, X-Forwarded-For is ignored: uvicorn
     believes it from 127.0.0.1 by default, so any local client could pick its address (and a
@@ -255,22 +269,22 @@ def run(config: LocalConfig) -> int:
     with contextlib.ExitStack() as stack:
         for sock in sockets:
             stack.callback(sock.close)
-        # The in-process calls, the tools' HTTP calls and the state's snapshots, one at a time
-        # (reentrant: a snapshot holds it across its scan pages).
-        lock = threading.RLock()
+        # The in-process calls and the tools' HTTP calls run moto one at a time, each write
+        # journaled (on disk) before its call returns (infra/embedded.py, infra/state.py).
+        store = EmbeddedStore()
         endpoint = config.dynamodb_endpoint
         if not endpoint:
-            stack.enter_context(embedded_dynamodb())
-            client = services_module.get_services().table.client
-            client._make_api_call = one_call_at_a_time(client, lock)
-            on_write = state.note_write if state else None  # a tool's write is kept too
-            endpoint = stack.enter_context(dynamodb_endpoint(lock, on_write=on_write))
+            stack.enter_context(embedded_dynamodb(store))
+            endpoint = stack.enter_context(dynamodb_endpoint())
         table = prepare_table(config)
         if state and not config.dynamodb_endpoint:
-            state.restore(table)
-            stack.enter_context(state.kept(services_module.get_services().table, lock))
+            state.restore(store, table)
+            stack.enter_context(state.kept(store))
         dispatcher = start_local_bus_consumers()
         stack.callback(dispatcher.stop)
+        stream = start_local_stream()
+        if stream is not None:
+            stack.callback(stream.stop)
         creds: dict[str, Any] = {}
         if catalog:
             added = add_webhooks(catalog, config.webhooks)

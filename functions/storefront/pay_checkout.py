@@ -5,7 +5,7 @@ from fastapi.responses import Response
 
 from functions.deps import ServicesDep
 from functions.pages import form_fields, render
-from functions.runtime import WRITE_AND_PUBLISH, Access, Interface, Route, lambda_handler
+from functions.runtime import WRITE, Access, Interface, Route, lambda_handler
 from webstore.checkout import checkout, pages
 
 ROUTE = Route(
@@ -13,7 +13,7 @@ ROUTE = Route(
     "POST",
     "/checkout/{basket_ident}/pay",
     "payCheckout",
-    WRITE_AND_PUBLISH | {Access.GATEWAY_KEY},
+    WRITE | {Access.GATEWAY_KEY},
     "Pay for a basket (form post)",
     html=True,
     timeout_seconds=25,
@@ -28,7 +28,7 @@ async def endpoint(basket_ident: str, request: Request, svc: ServicesDep) -> Res
     email = form.get("email")
     return render(
         lambda: checkout.pay_form(svc, basket_ident, key, card, shown, consent=consent, email=email),
-        pages.CSP,
+        pages.policy(),
     )
 
 

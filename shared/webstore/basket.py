@@ -21,8 +21,8 @@ from pydantic import Field
 
 from webstore import calendar, keys, record_size
 from webstore.catalog import Amount, Coupon, CreatorCode, GiftCard, Model, Package, PackageType, Store
+from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import Conflict, Invalid, NotFound
-from webstore.payments.status import PaymentStatus
 from webstore.players import Tier
 from webstore.pricing import (
     PricedLine,

@@ -34,6 +34,7 @@ from webstore.catalog import (
     StoreProfile,
     WebhookEndpoint,
 )
+from webstore.catalog_rules import target_problems
 from webstore.gateway_settings import GatewaysSection
 from webstore.repo.account import AccountRepository
 from webstore.repo.audit_log import AuditLog
@@ -45,7 +46,7 @@ from webstore.servers import Server
 from webstore.settings import get_settings
 
 if TYPE_CHECKING:
-    from webstore.db import Item, Table
+    from webstore.repo import Item, Table
 
 EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
 # Who and what an import is in the audit log (the panel's edits name the staff member instead).
@@ -119,12 +120,12 @@ class CatalogFile(Model):
         for n, category in enumerate(self.categories):
             if category.parent_id is not None and category.parent_id not in category_ids:
                 found.append(
-                    (("categories", n, "parent_id"), f"category {category.parent_id} is not in the file")
+                    (("categories", n, "parent_id"), f"category {category.parent_id} is not in the catalog")
                 )
         for n, package in enumerate(self.packages):
             if package.category_id not in category_ids:
                 found.append(
-                    (("packages", n, "category_id"), f"category {package.category_id} is not in the file")
+                    (("packages", n, "category_id"), f"category {package.category_id} is not in the catalog")
                 )
             if package.type == PackageType.SUBSCRIPTION and package.expiry_length == 0:
                 found.append(
@@ -136,7 +137,7 @@ class CatalogFile(Model):
             for c, command in enumerate(package.commands):
                 if command.server_id not in server_ids:
                     where: Location = ("packages", n, "commands", c, "server_id")
-                    found.append((where, f"server {command.server_id} is not in the file"))
+                    found.append((where, f"server {command.server_id} is not in the catalog"))
         discounts: list[tuple[str, Sequence[Sale | Coupon]]] = [
             ("sales", self.sales),
             ("coupons", self.coupons),
@@ -144,14 +145,15 @@ class CatalogFile(Model):
         for section, entries in discounts:
             for n, entry in enumerate(entries):
                 effective = entry.effective
-                for m, package_id in enumerate(effective.packages):
-                    if package_id not in package_ids:
-                        where = (section, n, "effective", "packages", m)
-                        found.append((where, f"package {package_id} is not in the file"))
-                for m, category_id in enumerate(effective.categories):
-                    if category_id not in category_ids:
-                        where = (section, n, "effective", "categories", m)
-                        found.append((where, f"category {category_id} is not in the file"))
+                for field_name, index, message in target_problems(
+                    effective.type,
+                    effective.packages,
+                    effective.categories,
+                    package_exists=package_ids.__contains__,
+                    category_exists=category_ids.__contains__,
+                ):
+                    where = (section, n, "effective", field_name, *([] if index is None else [index]))
+                    found.append((where, message))
         for section, attribute in UNIQUE:
             seen: dict[Any, int] = {}
             for n, entry in enumerate(getattr(self, section)):

@@ -327,6 +327,17 @@ def online_account_key(account_uuid: str) -> dict[str, str]:
 USERS_SEQUENCE_KEY = {"PK": "SEQ#USERS", "SK": "SEQ"}
 
 
+OUTBOX_PREFIX = "OUTBOX#"
+OUTBOX_ENTITY = "outbox"
+
+
+def outbox_key(event_id: str) -> dict[str, str]:
+    """A domain event written in the transaction of the change it describes (the outbox): its
+    own partition per event, so writes spread; the table's stream publishes it (AWS: EventBridge
+    Pipes; locally webstore.local_stream) and TTL removes it."""
+    return {"PK": f"{OUTBOX_PREFIX}{event_id}", "SK": "OUTBOX"}
+
+
 def queue_pk(account_id: int, server_id: int) -> str:
     """One server's command queue (docs/operator.md): state, due players, commands, pointers."""
     return f"QUEUE#{account_id}#{server_id}"

@@ -16,10 +16,9 @@ from datetime import datetime
 from webstore.admin import passwords
 from webstore.admin.roles import Capability, Role, parse_role, require
 from webstore.admin.sessions import StaffSession
-from webstore.db import Item
 from webstore.errors import Invalid, NotFound, Unauthorized
 from webstore.failure_guard import STAFF_LOGIN
-from webstore.repo.audit_log import AuditLog
+from webstore.repo.audit_log import Audit, changed
 from webstore.repo.staff import StaffMember, StaffRepository, normal_email
 from webstore.services import Services
 
@@ -141,8 +140,8 @@ def member_of(services: Services, account_id: int, staff_id: str) -> StaffMember
 # --- managing the staff (owners) -----------------------------------------------------------
 
 
-def _audit(session: StaffSession, action: str, summary: str, now: datetime) -> Item:
-    return AuditLog.item(session.account_id, session.email, action, summary, now)
+def _audit(session: StaffSession, action: str, summary: str, now: datetime) -> Audit:
+    return Audit(session.email, action, summary, now)
 
 
 def members(services: Services, session: StaffSession) -> list[StaffMember]:
@@ -185,7 +184,9 @@ def change_role(
 ) -> StaffMember:
     member = _other_member(services, session, staff_id, "change the role of")
     chosen = parse_role(role)
-    audit = _audit(session, "staff.role", f"{member.email}: {member.role.label} → {chosen.label}", now)
+    audit = _audit(
+        session, "staff.role", f"{member.email}: {changed('role', member.role.label, chosen.label)}", now
+    )
     StaffRepository(services.table).set_role(session.account_id, staff_id, chosen, audit)
     return member
 
@@ -218,7 +219,9 @@ def change_password(
         raise Invalid("The new password and its confirmation differ", field="confirm")
     if new == current:
         raise Invalid("The new password must differ from the current one", field="new")
-    audit = _audit(session, "staff.password", f"{member.email} changed their password", now)
+    audit = _audit(
+        session, "staff.password", f"{member.email}: {changed('password', None, None, secret=True)}", now
+    )
     StaffRepository(services.table).set_password(
         session.account_id,
         session.staff_id,

@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import re
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import datetime
@@ -42,13 +42,14 @@ from webstore.checkout.gateway import (
 from webstore.checkout.gateway_choice import gateway_for_store, gateway_refusal
 from webstore.checkout.stripe_gateway import StripeGateway
 from webstore.checkout.summary import mask_card, order_summary
+from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import DomainError, Invalid
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
+from webstore.html import PageResult
 from webstore.money import ZERO
 from webstore.payments.order import Order, OrderLine
 from webstore.payments.recording import EarlyEffectsRead, effect_keys, fulfil, resume, start_effects_read
-from webstore.payments.status import PaymentStatus
 from webstore.payments.subject import SubjectLine, SubjectPayment, payment_subject
 from webstore.players import Tier
 from webstore.repo import Transaction, start_read
@@ -61,7 +62,7 @@ from webstore.repo.users import User
 from webstore.services import Services
 from webstore.storefront.baskets import CHECKOUT_CLAIM_TIMEOUT, Loaded, load, reprice
 from webstore.storefront.inputs import check_email
-from webstore.storefront.pages import PageResult  # the hosted pages' one result type
+from webstore.storefront.theme import in_brand_of
 
 logger = logging.getLogger(__name__)
 
@@ -96,6 +97,7 @@ def gateway_for(services: Services, store: Store) -> PaymentGateway:
 def checkout_page(services: Services, ident: str) -> PageResult:
     loaded = load(services, ident, None)
     basket = loaded.basket
+    in_brand_of(loaded.store)
     if basket.complete:
         return PageResult(redirect=receipt_url(services, ident))
     refusal = _not_payable(loaded)
@@ -103,7 +105,11 @@ def checkout_page(services: Services, ident: str) -> PageResult:
         return PageResult(
             422,
             pages.message_page(
-                "Checkout", refusal, link=basket.cancel_url or None, link_text="Back to the shop"
+                "Checkout",
+                refusal,
+                link=basket.cancel_url or None,
+                link_text="Back to the shop",
+                store=loaded.store,
             ),
         )
     reprice(basket, loaded.store, services.now())
@@ -234,6 +240,7 @@ def pay(
     first = first or read_for_pay(services, ident, key)
     loaded = first.loaded
     basket = loaded.basket
+    in_brand_of(loaded.store)
     try:
         basket.email = check_email(email or "") or basket.email
     except Invalid as refused:
@@ -260,7 +267,7 @@ def pay(
     refusal = _not_payable(loaded) or gateway_refusal(services, loaded.store)
     if refusal:
         _give_back(services, loaded.store, key)
-        return PageResult(422, pages.message_page("Checkout", refusal))
+        return PageResult(422, pages.message_page("Checkout", refusal, store=loaded.store))
     if previous is None and not consent and _has_subscription(basket):
         _give_back(services, loaded.store, key)  # a processor's payment made without it goes back
         reprice(basket, loaded.store, now)
@@ -302,7 +309,11 @@ def pay(
         return PageResult(
             422,
             pages.message_page(
-                "Checkout", refused.detail, link=basket.cancel_url or None, link_text="Back to the shop"
+                "Checkout",
+                refused.detail,
+                link=basket.cancel_url or None,
+                link_text="Back to the shop",
+                store=loaded.store,
             ),
         )
     if previous is None and _price_changed(basket, loaded.store, now, shown_amount):
@@ -340,9 +351,8 @@ def pay(
     except Exception as error:  # the processor may or may not have taken the money
         return _unfulfilled(services, basket, key, gateway, error, store=loaded.store)
     if charge.status is ChargeStatus.DECLINED:
-        _release(services, basket, key, now, reason=charge.reason)
-        if announce_decline:
-            _publish_declined(services, basket, charge.reason, gateway.name)
+        declined = [declined_event(services, basket, charge.reason, gateway.name)] if announce_decline else []
+        _release(services, basket, key, now, reason=charge.reason, events=declined)
         return PageResult(402, _form(services, basket, charge.reason, store=loaded.store))
     if charge.status is ChargeStatus.REDIRECT:
         return PageResult(redirect=charge.redirect_url)
@@ -621,9 +631,18 @@ def _claim(services: Services, basket: Basket, key: str, now: datetime) -> None:
     )
 
 
-def _release(services: Services, basket: Basket, key: str, now: datetime, *, reason: str) -> None:
-    """Close a failed attempt and free the basket for the next one (if it still holds it)."""
-    CheckoutAttemptRepository(services.table).release(basket, key, now, reason)
+def _release(
+    services: Services,
+    basket: Basket,
+    key: str,
+    now: datetime,
+    *,
+    reason: str,
+    events: Sequence[DomainEvent] = (),
+) -> None:
+    """Close a failed attempt and free the basket for the next one (if it still holds it),
+    with the attempt's `events` in the same write."""
+    CheckoutAttemptRepository(services.table).release(basket, key, now, reason, events)
 
 
 def _close(services: Services, basket: Basket, key: str, now: datetime, *, reason: str) -> None:
@@ -680,7 +699,7 @@ def _order(basket: Basket, amount_due: Decimal, gateway: str, key: str, saved_me
     )
 
 
-def _publish_declined(services: Services, basket: Basket, reason: str, gateway: str) -> None:
+def declined_event(services: Services, basket: Basket, reason: str, gateway: str) -> DomainEvent:
     """`payment.declined`: the payment subject of what the basket would have paid (nothing was
     stored, so there is no transaction id) with the gateway's reason."""
     subject = payment_subject(
@@ -717,9 +736,7 @@ def _publish_declined(services: Services, basket: Basket, reason: str, gateway: 
         )
     )
     subject["basket_ident"] = basket.ident  # which basket stays unpaid (not in a stored payment's subject)
-    services.publisher.publish(
-        DomainEvent(type=EventType.PAYMENT_DECLINED, account_id=basket.account_id, subject=subject)
-    )
+    return DomainEvent(type=EventType.PAYMENT_DECLINED, account_id=basket.account_id, subject=subject)
 
 
 # --- the receipt ---------------------------------------------------------------------------
@@ -730,6 +747,7 @@ def receipt(services: Services, ident: str) -> PageResult:
     transaction id; read with its store (one round trip) for the store's name and look."""
     loaded = load(services, ident, None)
     basket, store = loaded.basket, loaded.store
+    in_brand_of(store)
     if not basket.complete or not basket.transaction_id:
         return PageResult(redirect=checkout_url(services, ident))
     view = pages.ReceiptView(

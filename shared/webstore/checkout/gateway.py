@@ -13,7 +13,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Protocol
 
-from webstore.payments.gateways import SANDBOX
+from webstore.domain.gateways import SANDBOX
 
 
 class ChargeStatus(StrEnum):

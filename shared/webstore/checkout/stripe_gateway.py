@@ -22,8 +22,8 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from webstore.checkout.gateway import ChargeRequest, ChargeResult, ChargeStatus, OffSessionCharge
+from webstore.domain.gateways import STRIPE
 from webstore.money import MINOR_UNITS, round_money
-from webstore.payments.gateways import STRIPE
 
 if TYPE_CHECKING:
     from stripe import StripeClient

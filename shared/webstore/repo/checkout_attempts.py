@@ -15,15 +15,18 @@ CLAIMED_BASKET_LIFETIME after the claim), so a basket the reconciler cannot fini
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from webstore import keys
 from webstore.basket import Basket
 from webstore.db import Contention, Table, Transaction
+from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import Conflict
-from webstore.payments.status import PaymentStatus
+from webstore.events import DomainEvent
 from webstore.recurring import ScheduleItem, ScheduleKind
 from webstore.repo.baskets import AttemptStatus, BasketRepository
+from webstore.repo.outbox import OutboxRepository
 from webstore.repo.schedule import ScheduleKey, ScheduleRepository, schedule_key
 
 ATTEMPT_TTL = timedelta(days=30)
@@ -180,11 +183,15 @@ class CheckoutAttemptRepository:
             values={":s": AttemptStatus.PAID, ":t": transaction_id, ":now": now.isoformat()},
         )
 
-    def release(self, basket: Basket, key: str, now: datetime, reason: str) -> None:
-        """Close a failed attempt and free the basket for the next one (its TTL comes back).
-        An attempt whose claim was taken over is only closed: the basket is the new one's."""
+    def release(
+        self, basket: Basket, key: str, now: datetime, reason: str, events: Sequence[DomainEvent] = ()
+    ) -> None:
+        """Close a failed attempt and free the basket for the next one (its TTL comes back),
+        writing the attempt's `events` with it (webstore.repo.outbox). An attempt whose claim
+        was taken over is only closed: the basket is the new one's."""
         tx = Transaction(self.table)
         self._close(tx, basket.ident, key, now, reason)
+        OutboxRepository.add_all(tx, list(events))
         _add_reconcile_done(tx, basket, key)
         tx.update(
             keys.basket_key(basket.ident),
@@ -199,6 +206,7 @@ class CheckoutAttemptRepository:
         except ClaimLost:
             closing = Transaction(self.table)
             self._close(closing, basket.ident, key, now, reason)
+            OutboxRepository.add_all(closing, list(events))
             closing.commit()
             return
         basket.version += 1

@@ -19,13 +19,11 @@ from webstore.catalog import (
     Store,
 )
 from webstore.db import Item, Table, from_item
-from webstore.errors import Conflict
 from webstore.repo.account import AccountRepository
+from webstore.repo.catalog_revision import revision_key, stale_revision
 from webstore.servers import Server
 
 IMPORT_MANIFEST = "IMPORTED"
-# The catalog's revision: every import raises it; the panel's edits claim the one they read.
-CATALOG_REVISION = "CATALOGREV"
 
 
 @dataclass
@@ -44,14 +42,6 @@ class ImportedDefinitions:
     imported_coupons: set[int] = field(default_factory=set)
     # Webhook endpoints `webstore serve --webhook` added: not in any file, so no import removes them.
     pinned_webhooks: set[int] = field(default_factory=set)
-
-
-def stale_revision() -> Conflict:
-    return Conflict(
-        "The catalog was changed by someone else since this page was loaded: reload it and "
-        "make your change again",
-        field="revision",
-    )
 
 
 class DefinitionRepository:
@@ -148,7 +138,7 @@ class DefinitionRepository:
 
     @staticmethod
     def _revision_key(account_id: int) -> dict[str, str]:
-        return keys.key(keys.account_pk(account_id), CATALOG_REVISION)
+        return revision_key(account_id)
 
     def record_import(
         self, account_id: int, coupon_ids: Iterable[int], pinned_webhooks: Iterable[int]

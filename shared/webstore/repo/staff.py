@@ -20,9 +20,10 @@ from datetime import datetime
 from functools import partial
 
 from webstore import keys
-from webstore.admin.roles import Role
 from webstore.db import ConditionFailed, Item, Table, Transaction, start_read
+from webstore.domain.roles import Role
 from webstore.errors import Conflict, NotFound
+from webstore.repo.audit_log import Audit
 from webstore.repo.throttle import FailureMark, ThrottleRepository, failure_mark
 
 
@@ -110,8 +111,8 @@ class StaffRepository:
         items, _ = self.table.query(keys.account_pk(account_id), sk_prefix=keys.STAFF_PREFIX, limit=limit)
         return sorted((_member(i) for i in items), key=lambda m: (m.created_at, m.email))
 
-    def add(self, member: StaffMember, audit: Item | None = None) -> None:
-        """The member and its address's lookup, together (with `audit`, an audit-log item, in
+    def add(self, member: StaffMember, audit: Audit | None = None) -> None:
+        """The member and its address's lookup, together (with `audit`, its audit-log entry, in
         the same transaction); Conflict naming `email` when the address is taken."""
         tx = Transaction(self.table)
         email = normal_email(member.email)
@@ -146,7 +147,7 @@ class StaffRepository:
         if member.totp_sealed:
             item["totp_sealed"] = member.totp_sealed
         tx.put(item, condition="attribute_not_exists(PK)", fails=Conflict("That staff id is taken"))
-        _audited(tx, audit).commit()
+        _audited(tx, member.account_id, audit).commit()
 
     def bump_session_version(self, account_id: int, staff_id: str, expected: int) -> None:
         """End every session of the member (logout): the version moves on, unless it already has."""
@@ -163,7 +164,7 @@ class StaffRepository:
         account_id: int,
         staff_id: str,
         password_hash: str,
-        audit: Item | None = None,
+        audit: Audit | None = None,
         *,
         expected_version: int | None = None,
     ) -> None:
@@ -181,7 +182,7 @@ class StaffRepository:
             values=values,
             fails=Conflict("Your session ended meanwhile; sign in again"),
         )
-        _audited(tx, audit).commit()
+        _audited(tx, account_id, audit).commit()
 
     def rehash(self, account_id: int, staff_id: str, old_hash: str, new_hash: str) -> None:
         """Replace a hash made with older parameters (sessions stay); nothing if it changed."""
@@ -193,7 +194,7 @@ class StaffRepository:
                 values={":new": new_hash, ":old": old_hash},
             )
 
-    def set_role(self, account_id: int, staff_id: str, role: Role, audit: Item | None = None) -> None:
+    def set_role(self, account_id: int, staff_id: str, role: Role, audit: Audit | None = None) -> None:
         """A new role: the member's next request has it (sessions read the role from here)."""
         tx = Transaction(self.table)
         tx.update(
@@ -204,9 +205,11 @@ class StaffRepository:
             values={":role": role.value},
             fails=NotFound("No such staff member"),
         )
-        _audited(tx, audit).commit()
+        _audited(tx, account_id, audit).commit()
 
-    def set_totp(self, account_id: int, staff_id: str, sealed: str | None, audit: Item | None = None) -> None:
+    def set_totp(
+        self, account_id: int, staff_id: str, sealed: str | None, audit: Audit | None = None
+    ) -> None:
         """Enrol (a sealed secret) or drop (None) the second factor."""
         tx = Transaction(self.table)
         if sealed is None:
@@ -224,7 +227,7 @@ class StaffRepository:
                 values={":sealed": sealed},
                 fails=NotFound("No such staff member"),
             )
-        _audited(tx, audit).commit()
+        _audited(tx, account_id, audit).commit()
 
     def use_totp_step(self, account_id: int, staff_id: str, step: int) -> bool:
         """Claim a TOTP time step for a sign-in: False when it (or a later one) was used already,
@@ -241,7 +244,7 @@ class StaffRepository:
             return False
         return True
 
-    def remove(self, member: StaffMember, audit: Item | None = None) -> None:
+    def remove(self, member: StaffMember, audit: Audit | None = None) -> None:
         """The member and its address's lookup, together (its sessions end: no item to match)."""
         tx = Transaction(self.table)
         tx.delete(
@@ -253,11 +256,11 @@ class StaffRepository:
         legacy = self.table.get(keys.legacy_staff_email_key(member.email), consistent=True)
         if legacy is not None and _login(legacy) == StaffLogin(member.account_id, member.staff_id):
             tx.delete(keys.legacy_staff_email_key(member.email))
-        _audited(tx, audit).commit()
+        _audited(tx, member.account_id, audit).commit()
 
 
-def _audited(tx: Transaction, audit: Item | None) -> Transaction:
+def _audited(tx: Transaction, account_id: int, audit: Audit | None) -> Transaction:
     """`tx` with the audit-log entry of its change (webstore.repo.audit_log), when there is one."""
     if audit is not None:
-        tx.put(audit, condition="attribute_not_exists(PK)")
+        audit.add_to(tx, account_id)
     return tx

@@ -36,8 +36,9 @@ from webstore.checkout.gateway import ChargeStatus, OffSessionCharge, PaymentGat
 from webstore.checkout.reconcile import Reconciled, reconcile
 from webstore.errors import Conflict
 from webstore.event_types import EventType
+from webstore.events import DomainEvent
 from webstore.payments import planning as payment_planning
-from webstore.payments.events import publish_recurring
+from webstore.payments.events import recurring_event
 from webstore.payments.recording import run_pending_chunks
 from webstore.players import Tier
 from webstore.recurring import (
@@ -50,6 +51,7 @@ from webstore.recurring import (
 )
 from webstore.repo import Contention, Transaction, start_read
 from webstore.repo.checkout_attempts import attempt_of_reference
+from webstore.repo.outbox import OutboxRepository
 from webstore.repo.payments import PaymentLine, PaymentRecord, PaymentRepository
 from webstore.repo.player_tiers import PlayerTierRepository
 from webstore.repo.queue import QueuedCommand, QueueRepository
@@ -331,8 +333,8 @@ class _Run:
                 kind=ScheduleKind.RENEWAL, account_id=rp.account_id, reference=rp.reference, due_at=retry_at
             ),
         )
+        OutboxRepository.add_all(tx, self.events(after, [EventType.RECURRING_STATUS_CHANGED]))
         tx.commit()
-        self.publish(after, EventType.RECURRING_STATUS_CHANGED)
         detail = f"attempt {after.fail_count}: {reason}; retry at {retry_at.isoformat()}"
         return Outcome(OutcomeKind.RENEWAL_DECLINED, rp.reference, rp.account_id, detail)
 
@@ -348,15 +350,17 @@ class _Run:
     ) -> Outcome:
         """Commit an ending: the recurring payment, tiers, the item, and the expiry commands
         planned on its last payment (their ids taken in the same transaction; `sequences`: the
-        id sequences' read, when already issued); then `status-changed` and `ended`."""
+        id sequences' read, when already issued), and its events: `status-changed` and `ended`."""
         rp = ending.before
         commands = ending.expiry_commands
         chunks: list[list[QueuedCommand]] = []
+        events = self.events(ending.after, [EventType.RECURRING_STATUS_CHANGED, EventType.RECURRING_ENDED])
 
         def build(ids: list[int]) -> Transaction:
             nonlocal chunks
             tx = Transaction(self.services.table)
             add_ending(tx, ending, claim=self.claim, cancel_requested=cancel_requested)
+            OutboxRepository.add_all(tx, events)
             room = payment_planning.MAX_TRANSACTION_ACTIONS - len(tx) - 2  # the plan, the sequences
             numbered = payment_planning.with_ids(commands, ids, rp.last_payment_id)
             chunks = payment_planning.chunk_commands(numbered, room)
@@ -366,11 +370,8 @@ class _Run:
             return tx
 
         self.commit_with_command_ids(rp.account_id, len(commands), build, sequences)
-        last = self.last_payment(ending.after)
-        if len(chunks) > 1:
-            run_pending_chunks(self.services, last, EXPIRY_PLAN)
-        self.publish(ending.after, EventType.RECURRING_STATUS_CHANGED, last)
-        self.publish(ending.after, EventType.RECURRING_ENDED, last)
+        if len(chunks) > 1:  # the last payment as committed, with its expiry plan
+            run_pending_chunks(self.services, self.last_payment(ending.after), EXPIRY_PLAN)
         ended = f"{len(commands)} expiry command(s)"
         return Outcome(kind, rp.reference, rp.account_id, f"{detail}; {ended}" if detail else ended)
 
@@ -415,12 +416,14 @@ class _Run:
             raise Conflict(f"The last payment of {rp.reference} is missing")
         return payment
 
-    def publish(self, rp: RecurringPayment, event_type: EventType, last: PaymentRecord | None = None) -> None:
-        last = last or self.last_payment(rp)
+    def events(self, rp: RecurringPayment, types: list[EventType]) -> list[DomainEvent]:
+        """The `recurring-payment.*` events of `rp` as it stands after the change (read before
+        the change's transaction: they are written in it)."""
+        last = self.last_payment(rp)
         initial = None
         if rp.initial_payment_id != last.id:
             initial = PaymentRepository(self.services.table).get(rp.account_id, rp.initial_payment_id)
-        publish_recurring(self.services.publisher, rp, event_type, last=last, initial=initial)
+        return [recurring_event(rp, event_type, last=last, initial=initial) for event_type in types]
 
     # --- timed packages --------------------------------------------------------------------------
 
