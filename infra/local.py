@@ -22,12 +22,11 @@ from typing import Any
 import boto3
 import uvicorn
 from fastapi import FastAPI
-from starlette.middleware.cors import CORSMiddleware
 
 from functions.routes import operations
 from functions.runtime import Interface, build_app
 from infra.background_clock import DEFAULT_CLOCK_INTERVAL, start_processor_clock
-from infra.cors import cdk_json_origins, storefront_policy
+from infra.cors import PathCors, cdk_json_origins, storefront_policy
 from infra.embedded import EmbeddedStore, embedded_dynamodb
 from infra.embedded_endpoint import dynamodb_endpoint
 from infra.state import DEFAULT_STATE_DIR, LocalState
@@ -87,7 +86,7 @@ def with_cors(app: FastAPI, interface: Interface, config: LocalConfig) -> FastAP
     origins from cdk.json's `corsOrigins` unless `--cors-origins` names others."""
     if interface is Interface.STOREFRONT:
         origins = config.cors_origins if config.cors_origins is not None else cdk_json_origins()
-        app.add_middleware(CORSMiddleware, **storefront_policy(origins).middleware_options())
+        app.add_middleware(PathCors, policy=storefront_policy(origins), routes=app.routes)
     return app
 
 
@@ -412,7 +411,7 @@ def demo_owner(config: LocalConfig, account_id: int, password: str | None) -> di
     member = repo.member(login.account_id, login.staff_id) if login else None
     if member is None:
         if login is not None:  # a lookup whose member is gone: start the owner over
-            services.table.delete(keys.staff_email_key(DEMO_OWNER_EMAIL))
+            services.table.delete(keys.staff_email_key(DEMO_OWNER_EMAIL, login.account_id))
         created = staff.create_owner(services, account_id, DEMO_OWNER_EMAIL, datetime.now(UTC), password)
         password = created.password
     elif password is None or not passwords.password_matches(password, member.password_hash, memory):

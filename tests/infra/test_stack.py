@@ -361,7 +361,7 @@ def test_apis_have_stage_throttling_access_logs_and_storefront_cors(synth: Synth
     policy = storefront_policy(cdk_json_origins())
     assert storefront["CorsConfiguration"] == {
         "AllowOrigins": list(policy.allow_origins),
-        "AllowMethods": list(policy.allow_methods),
+        "AllowMethods": list(policy.methods),
         "AllowHeaders": list(policy.allow_headers),
         "MaxAge": policy.max_age_seconds,
     }
