@@ -40,7 +40,7 @@ def seed_more(table: Any, account_id: int, size: int) -> dict[str, Any]:
     """REFUNDS refunded payments (ids after the seeded ones), one subscription per 10 payments,
     the player pointers of player 1, and the payment sequence past them."""
     from webstore import keys
-    from webstore.payments.status import PaymentStatus
+    from webstore.domain.payment_status import PaymentStatus
     from webstore.recurring import RecurringLine, RecurringPayment
     from webstore.repo.payments import PaymentLine, PaymentRecord, PaymentRepository
     from webstore.repo.recurring_payments import RecurringPaymentRepository

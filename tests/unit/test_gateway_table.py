@@ -1,4 +1,4 @@
-"""The gateway table in docs/decisions.md is the one in code (webstore/payments/gateways.py)."""
+"""The gateway table in docs/decisions.md is the one in code (webstore/domain/gateways.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 from webstore.checkout.gateway import SandboxGateway
 from webstore.checkout.stripe_gateway import StripeGateway
-from webstore.payments.gateways import GATEWAYS, MANUAL, SANDBOX, STRIPE, UNKNOWN_GATEWAY_ID, gateway_id
+from webstore.domain.gateways import GATEWAYS, MANUAL, SANDBOX, STRIPE, UNKNOWN_GATEWAY_ID, gateway_id
 from webstore.payments.order import Order
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"

@@ -22,8 +22,8 @@ from webstore.admin import webhooks as webhook_cases
 from webstore.admin.layout import SWAP_CONTENT, csrf_field, panel_page
 from webstore.admin.roles import Capability, allowed, require
 from webstore.admin.sessions import StaffSession
-from webstore.db import start_read
 from webstore.errors import Invalid
+from webstore.repo import start_read
 from webstore.repo.queue import QueuedCommand
 from webstore.repo.webhooks import Delivery
 from webstore.services import Services

@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from webstore import keys
+from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import Invalid, NotFound
 from webstore.operator.players import is_uuid, normalize_uuid
 from webstore.payments import changes
 from webstore.payments.resend import resend_commands
-from webstore.payments.status import PaymentStatus
 from webstore.repo import start_read
 from webstore.repo.account import AccountRepository
 from webstore.repo.audit_log import AuditLog

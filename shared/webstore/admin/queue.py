@@ -23,15 +23,15 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from webstore import keys
-from webstore.db import Item, Transaction, from_item, start_read
 from webstore.errors import Conflict, Invalid, NotFound
 from webstore.operator import queue as operator_queue
 from webstore.operator.auth import ServerIdentity
 from webstore.operator.players import is_uuid, normalize_uuid
+from webstore.repo import Transaction, start_read
 from webstore.repo.audit_log import AuditLog
 from webstore.repo.payments import PaymentRepository
 from webstore.repo.players import PlayerRepository
-from webstore.repo.queue import QueuedCommand, QueueRepository, enqueue_cost
+from webstore.repo.queue import QueuedCommand, QueuePosition, QueueRepository, enqueue_cost
 from webstore.repo.sequences import IdAllocation, SequenceRepository
 from webstore.services import Services
 
@@ -64,8 +64,8 @@ def server_queue(
     the page beside it)."""
     if cursor is not None and not _SERVER_CURSOR.match(cursor):
         raise Invalid("cursor is not a position in this queue", field="cursor")
-    items = QueueRepository(services.table).waiting(account_id, server_id, cursor, COMMANDS_PER_PAGE + 1)
-    return _page(items, lambda item: str(item["SK"]))
+    found = QueueRepository(services.table).waiting(account_id, server_id, cursor, COMMANDS_PER_PAGE + 1)
+    return _page(found, lambda command: command.location)
 
 
 def find_player(services: Services, account_id: int, player: str) -> int:
@@ -87,28 +87,19 @@ def player_queue(
     services: Services, account_id: int, username_id: int, cursor: str | None = None
 ) -> CommandPage:
     """A page of one player's waiting commands on every server (one Query of GSI1)."""
-    gsi1pk = keys.queued_for_player_gsi1pk(account_id, username_id)
-    start = None
+    after = None
     if cursor is not None:
         match = _PLAYER_CURSOR.match(cursor)
         if not match:
             raise Invalid("cursor is not a position in this queue", field="cursor")
-        server_id, command_id = int(match.group(1)), int(match.group(2))
-        sk = (
-            keys.online_command_sk(username_id, command_id)
-            if match.group(3) == "on"
-            else keys.offline_command_sk(command_id)
-        )
-        start = {
-            "PK": keys.queue_pk(account_id, server_id),
-            "SK": sk,
-            "GSI1PK": gsi1pk,
-            "GSI1SK": keys.queued_for_player_gsi1sk(server_id, command_id),
-        }
-    items = QueueRepository(services.table).waiting_for_player(
-        account_id, username_id, start, COMMANDS_PER_PAGE + 1
+        after = QueuePosition(int(match.group(1)), int(match.group(2)), match.group(3) == "on")
+    found = QueueRepository(services.table).waiting_for_player(
+        account_id, username_id, after, COMMANDS_PER_PAGE + 1
     )
-    return _page(items, lambda item: f"{item['GSI1SK']}#{'on' if item.get('require_online') else 'off'}")
+    return _page(
+        found,
+        lambda c: f"{keys.queued_for_player_gsi1sk(c.server_id, c.id)}#{'on' if c.require_online else 'off'}",
+    )
 
 
 def delete_commands(
@@ -156,7 +147,7 @@ def resend_commands(
     missing = chosen - {c.id for c in sent}
     if missing:
         raise Invalid(f"command {min(missing)} is not a command this payment has queued", field="command_ids")
-    marker = keys.key(keys.account_pk(account_id), keys.queue_resend_sk(request_id))
+    expires_at = int((now + timedelta(days=RESEND_MARKER_DAYS)).timestamp())
 
     def build(ids: IdAllocation) -> tuple[Transaction, list[QueuedCommand]]:
         new_ids = ids.take("command", len(sent))
@@ -165,14 +156,8 @@ def resend_commands(
             for c, new_id in zip(sent, new_ids, strict=True)
         ]
         tx = Transaction(table)
-        tx.put(
-            {
-                **marker,
-                "entity": "queue_resend",
-                "expires_at": int((now + timedelta(days=RESEND_MARKER_DAYS)).timestamp()),
-            },
-            condition="attribute_not_exists(PK)",
-            fails=_AlreadyResent("This resend was carried out already"),
+        QueueRepository.add_resend_marker(
+            tx, account_id, request_id, expires_at, _AlreadyResent("This resend was carried out already")
         )
         QueueRepository.add_enqueue(tx, account_id, copies)
         AuditLog(table).add_to(
@@ -212,7 +197,7 @@ def _selected(command_ids: Iterable[int]) -> list[int]:
     return chosen
 
 
-def _page(items: list[Item], cursor_of: Callable[[Item], str]) -> CommandPage:
-    shown = items[:COMMANDS_PER_PAGE]
-    more = len(items) > COMMANDS_PER_PAGE
-    return CommandPage([from_item(QueuedCommand, i) for i in shown], cursor_of(shown[-1]) if more else None)
+def _page(found: list[QueuedCommand], cursor_of: Callable[[QueuedCommand], str]) -> CommandPage:
+    shown = found[:COMMANDS_PER_PAGE]
+    more = len(found) > COMMANDS_PER_PAGE
+    return CommandPage(shown, cursor_of(shown[-1]) if more else None)

@@ -1,4 +1,5 @@
-"""Who may do what in the control panel: four roles, each a fixed set of capabilities.
+"""Who may do what in the control panel: four roles (webstore.domain.roles), each a fixed set of
+capabilities.
 
 A page asks `require(session, capability)` before it reads or writes; the navigation shows only
 the sections whose capability the role has (`allowed`). Hiding a control is a courtesy, the
@@ -10,26 +11,10 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Protocol
 
+from webstore.domain.roles import Role
 from webstore.errors import Forbidden
 
-
-class Role(StrEnum):
-    OWNER = "owner"
-    ADMIN = "admin"
-    SUPPORT = "support"
-    READONLY = "readonly"
-
-    @property
-    def label(self) -> str:
-        return ROLE_LABELS[self]
-
-
-ROLE_LABELS = {
-    Role.OWNER: "Owner",
-    Role.ADMIN: "Admin",
-    Role.SUPPORT: "Support",
-    Role.READONLY: "Read-only",
-}
+__all__ = ["CAPABILITIES", "Capability", "HasRole", "Role", "allowed", "parse_role", "require"]
 
 
 class Capability(StrEnum):

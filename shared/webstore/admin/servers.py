@@ -19,7 +19,6 @@ process that rotated forgets it at once.
 
 from __future__ import annotations
 
-from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -27,12 +26,11 @@ from pydantic import ValidationError
 
 from webstore import keys
 from webstore.catalog import Server
-from webstore.db import Transaction, start_read, to_item
-from webstore.errors import Conflict, Invalid, NotFound
+from webstore.errors import Invalid, NotFound
 from webstore.operator import auth
 from webstore.repo.account import AccountRepository
-from webstore.repo.audit_log import AuditLog
-from webstore.repo.sequences import IdAllocation, SequenceRepository
+from webstore.repo.audit_log import Audit, changed
+from webstore.repo.servers import ServerRepository
 from webstore.services import Services
 
 
@@ -69,59 +67,27 @@ def create_server(
     """A new server under the next free `server` id, with a new secret (returned once)."""
     checked = _checked(1, name, next_check)
     secret = keys.new_secret()
-    secret_hash = keys.hash_secret(secret)
-    table = services.table
-    sequences = SequenceRepository(table)
-    existing: Future[dict[int, Server]] = start_read(AccountRepository(table).servers, account_id)
-    first_read = start_read(sequences.read, account_id)
-    taken = set(existing.result())
-
-    def build(ids: IdAllocation) -> tuple[Transaction, int]:
-        server_id = ids.take("server")[0]
-        while server_id in taken:  # an id an import used before it raised the sequence
-            server_id = ids.take("server")[0]
-        created = checked.model_copy(update={"id": server_id, "secret_hash": secret_hash})
-        tx = Transaction(table)
-        tx.put(
-            to_item(created, keys.account_pk(account_id), keys.server_sk(server_id), "server"),
-            condition="attribute_not_exists(PK)",
-            fails=Conflict("The server list changed meanwhile; try again"),
-        )
-        tx.put(
-            {
-                **keys.secret_key(secret_hash),
-                "entity": "secret",
-                "account_id": account_id,
-                "server_id": server_id,
-            },
-            condition="attribute_not_exists(PK)",
-        )
-        AuditLog(table).add_to(
-            tx, account_id, actor, "server.create", f'server {server_id} "{created.name}"', now
-        )
-        return tx, server_id
-
-    server_id = sequences.write(account_id, build, first_read=first_read)
-    return IssuedSecret(server_id, secret)
+    created = ServerRepository(services.table).create(
+        account_id,
+        checked.model_copy(update={"secret_hash": keys.hash_secret(secret)}),
+        lambda made: Audit(actor, "server.create", f'server {made.id} "{made.name}"', now),
+    )
+    return IssuedSecret(created.id, secret)
 
 
 def rename_server(
     services: Services, account_id: int, server_id: int, name: str, *, actor: str, now: datetime
 ) -> None:
+    """The server's new name; the audit entry says the old and the new (a read, then one
+    transaction that fails if the name changed in between)."""
     checked = _checked(server_id, name, 60)
-    tx = Transaction(services.table)
-    tx.update(
-        _key(account_id, server_id),
-        "SET #name = :name",
-        condition="attribute_exists(PK)",
-        names={"#name": "name"},
-        values={":name": checked.name},
-        fails=NotFound("Server not found"),
+    current = _server(services, account_id, server_id, consistent=True)
+    if checked.name == current.name:
+        return
+    summary = f"server {server_id}: {changed('name', current.name, checked.name)}"
+    ServerRepository(services.table).rename(
+        account_id, current, checked.name, Audit(actor, "server.rename", summary, now)
     )
-    AuditLog(services.table).add_to(
-        tx, account_id, actor, "server.rename", f'server {server_id} "{checked.name}"', now
-    )
-    tx.commit()
 
 
 def rotate_secret(
@@ -131,25 +97,10 @@ def rotate_secret(
     operator instance that verified it: after at most `secret_cache_seconds`)."""
     current = _server(services, account_id, server_id, consistent=True)
     secret = keys.new_secret()
-    new_hash = keys.hash_secret(secret)
-    tx = Transaction(services.table)
-    tx.update(
-        _key(account_id, server_id),
-        "SET secret_hash = :new",
-        condition="secret_hash = :old",
-        values={":new": new_hash, ":old": current.secret_hash},
-        fails=Conflict("The server's secret changed meanwhile; nothing was changed, try again"),
+    summary = f'server {server_id} "{current.name}": {changed("secret", None, None, secret=True)}'
+    ServerRepository(services.table).rotate_secret(
+        account_id, current, keys.hash_secret(secret), Audit(actor, "server.rotate_secret", summary, now)
     )
-    if current.secret_hash:
-        tx.delete(keys.secret_key(current.secret_hash))
-    tx.put(
-        {**keys.secret_key(new_hash), "entity": "secret", "account_id": account_id, "server_id": server_id},
-        condition="attribute_not_exists(PK)",
-    )
-    AuditLog(services.table).add_to(
-        tx, account_id, actor, "server.rotate_secret", f'server {server_id} "{current.name}"', now
-    )
-    tx.commit()
     if current.secret_hash:
         auth.cache.forget(services.table.name, current.secret_hash)
     return IssuedSecret(server_id, secret)
@@ -165,14 +116,9 @@ def _checked(server_id: int, name: str, next_check: int) -> Server:
         raise Invalid(f"{field}: {problem['msg']}", field=field) from None
 
 
-def _key(account_id: int, server_id: int) -> dict[str, str]:
+def _server(services: Services, account_id: int, server_id: int, *, consistent: bool = False) -> Server:
     if not 1 <= server_id <= keys.INT32_MAX:
         raise NotFound("Server not found")
-    return keys.key(keys.account_pk(account_id), keys.server_sk(server_id))
-
-
-def _server(services: Services, account_id: int, server_id: int, *, consistent: bool = False) -> Server:
-    _key(account_id, server_id)  # NotFound for an id out of range
     found = AccountRepository(services.table).server(account_id, server_id, consistent=consistent)
     if found is None:
         raise NotFound("Server not found")

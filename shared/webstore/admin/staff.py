@@ -16,10 +16,9 @@ from datetime import datetime
 from webstore.admin import passwords
 from webstore.admin.roles import Capability, Role, parse_role, require
 from webstore.admin.sessions import StaffSession
-from webstore.db import Item
 from webstore.errors import Invalid, NotFound, Unauthorized
 from webstore.failure_guard import STAFF_LOGIN
-from webstore.repo.audit_log import AuditLog
+from webstore.repo.audit_log import Audit, changed
 from webstore.repo.staff import StaffMember, StaffRepository, normal_email
 from webstore.services import Services
 
@@ -56,7 +55,8 @@ def create_member(
     password: str | None = None,
 ) -> NewStaff:
     """A new member of the store's staff with `password` (checked) or a generated one;
-    Conflict naming `email` when the address already has a staff account."""
+    Conflict naming `email` when the address is already staff in this store (another store's
+    staff is not this store's business: docs/panel.md)."""
     address = check_email(email)
     clear = passwords.check_new_password(password) if password is not None else passwords.generate_password()
     member = StaffMember(
@@ -91,14 +91,17 @@ def sign_in(
     clock = int(now.timestamp())
     STAFF_LOGIN.check_remembered(services, client, clock)
     repo = StaffRepository(services.table)
-    lookup, mark = repo.login_and_mark(email, STAFF_LOGIN.repository(services), client)
+    logins, mark = repo.logins_and_mark(email, STAFF_LOGIN.repository(services), client)
     STAFF_LOGIN.check_mark(services, client, mark, clock)
     memory = services.settings.password_hash_memory_kib
-    member = repo.member(lookup.account_id, lookup.staff_id) if lookup else None
-    if member is None or not password or len(password) > passwords.MAX_LENGTH:
+    members = [m for login in logins if (m := repo.member(login.account_id, login.staff_id)) is not None]
+    if not members or not password or len(password) > passwords.MAX_LENGTH:
         passwords.password_matches(password or "-", passwords.decoy_hash(memory), memory)
         return _refuse(services, client, clock)
-    if not passwords.password_matches(password, member.password_hash, memory):
+    # An address may be staff in several stores, each with its own password: the password
+    # chooses the store (the same one in several: the first store, by id).
+    member = next((m for m in members if passwords.password_matches(password, m.password_hash, memory)), None)
+    if member is None:
         return _refuse(services, client, clock)
     if member.totp_sealed and not _second_factor(services, member, code, now):
         return _refuse(services, client, clock)
@@ -137,8 +140,8 @@ def member_of(services: Services, account_id: int, staff_id: str) -> StaffMember
 # --- managing the staff (owners) -----------------------------------------------------------
 
 
-def _audit(session: StaffSession, action: str, summary: str, now: datetime) -> Item:
-    return AuditLog.item(session.account_id, session.email, action, summary, now)
+def _audit(session: StaffSession, action: str, summary: str, now: datetime) -> Audit:
+    return Audit(session.email, action, summary, now)
 
 
 def members(services: Services, session: StaffSession) -> list[StaffMember]:
@@ -181,7 +184,9 @@ def change_role(
 ) -> StaffMember:
     member = _other_member(services, session, staff_id, "change the role of")
     chosen = parse_role(role)
-    audit = _audit(session, "staff.role", f"{member.email}: {member.role.label} → {chosen.label}", now)
+    audit = _audit(
+        session, "staff.role", f"{member.email}: {changed('role', member.role.label, chosen.label)}", now
+    )
     StaffRepository(services.table).set_role(session.account_id, staff_id, chosen, audit)
     return member
 
@@ -214,7 +219,9 @@ def change_password(
         raise Invalid("The new password and its confirmation differ", field="confirm")
     if new == current:
         raise Invalid("The new password must differ from the current one", field="new")
-    audit = _audit(session, "staff.password", f"{member.email} changed their password", now)
+    audit = _audit(
+        session, "staff.password", f"{member.email}: {changed('password', None, None, secret=True)}", now
+    )
     StaffRepository(services.table).set_password(
         session.account_id,
         session.staff_id,

@@ -8,8 +8,9 @@ from string import Template
 
 from webstore.admin import staff
 from webstore.admin.layout import csrf_field, panel_page
-from webstore.admin.roles import ROLE_LABELS, Capability, Role, allowed
+from webstore.admin.roles import Capability, Role, allowed
 from webstore.admin.sessions import StaffSession
+from webstore.domain.roles import ROLE_LABELS
 from webstore.errors import DomainError
 from webstore.repo.staff import StaffMember
 from webstore.repo.store import StoreRepository
@@ -106,7 +107,7 @@ def staff_page(
 ) -> PageResult:
     """Round trips: the members (one Query of the account partition's `STAFF#` items, with the
     store item read beside it) after the session's."""
-    from webstore.db import start_read
+    from webstore.repo import start_read
 
     store_read = start_read(_store_name, services, session.account_id)
     listed = staff.members(services, session)
@@ -196,7 +197,7 @@ def account_page(
     services: Services, session: StaffSession, *, done: str = "", error: str = "", status: int = 200
 ) -> PageResult:
     """Round trips: the member (its second factor) and the store item, together, after the session's."""
-    from webstore.db import start_read
+    from webstore.repo import start_read
 
     store_read = start_read(_store_name, services, session.account_id)
     member = staff.member_of(services, session.account_id, session.staff_id)

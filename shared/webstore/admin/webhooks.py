@@ -28,13 +28,11 @@ from pydantic import HttpUrl, TypeAdapter, ValidationError
 
 from webstore import keys
 from webstore.catalog import WebhookEndpoint
-from webstore.db import Item, Transaction, from_item, start_read
-from webstore.errors import Conflict, Invalid, NotFound
+from webstore.errors import Invalid, NotFound
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
-from webstore.repo.account import AccountRepository
-from webstore.repo.audit_log import AuditLog
-from webstore.repo.sequences import IdAllocation, SequenceRepository
+from webstore.repo import start_read
+from webstore.repo.audit_log import Audit, AuditLog, changed
 from webstore.repo.webhooks import Delivery, DeliveryPage, WebhookRepository
 from webstore.services import Services
 from webstore.webhooks.delivery import WebhookDispatcher
@@ -92,24 +90,26 @@ def parse_delivery_id(value: str) -> tuple[int, str]:
 
 def endpoints(services: Services, account_id: int) -> list[EndpointView]:
     """The account's endpoints (one Query; secrets stay sealed)."""
-    return [_view(i) for i in _repo(services).endpoint_items(account_id)]
+    return [_view(e) for e in _repo(services).sealed_endpoints(account_id)]
 
 
 def endpoint(services: Services, account_id: int, endpoint_id: int) -> EndpointView:
-    return _view(_endpoint_item(services, account_id, endpoint_id))
+    return _view(_stored(services, account_id, endpoint_id))
 
 
 def endpoint_log(
     services: Services, account_id: int, endpoint_id: int, cursor: str | None = None
 ) -> EndpointLog:
     """The endpoint and a page of its deliveries, newest first: two reads at once."""
-    _endpoint_key(account_id, endpoint_id)  # NotFound for an id out of range
-    found: Future[Item | None] = start_read(_repo(services).endpoint_item, account_id, endpoint_id)
+    _check_id(endpoint_id)
+    found: Future[WebhookEndpoint | None] = start_read(
+        _repo(services).sealed_endpoint, account_id, endpoint_id
+    )
     page = _repo(services).deliveries(account_id, endpoint_id, cursor=cursor, limit=DELIVERIES_PER_PAGE)
-    item = found.result()
-    if item is None:
+    stored = found.result()
+    if stored is None:
         raise NotFound("Webhook endpoint not found")
-    return EndpointLog(_view(item), page)
+    return EndpointLog(_view(stored), page)
 
 
 def delivery(services: Services, account_id: int, delivery_ref: str) -> Delivery:
@@ -131,30 +131,12 @@ def add_endpoint(
     checked_url = check_url(url)
     checked_events = check_events(events)
     secret = keys.new_secret()
-    table = services.table
-    taken: Future[list[EndpointView]] = start_read(endpoints, services, account_id)
-    sequences = SequenceRepository(table)
-    first_read = start_read(sequences.read, account_id)
-    existing = {e.id for e in taken.result()}
-
-    def build(ids: IdAllocation) -> tuple[Transaction, int]:
-        new_id = ids.take("webhook")[0]
-        while new_id in existing:  # an id an older import used without raising the sequence
-            new_id = ids.take("webhook")[0]
-        created = WebhookEndpoint(id=new_id, url=checked_url, events=checked_events, secret=secret)
-        tx = Transaction(table)
-        tx.put(
-            AccountRepository(table).webhook_item(account_id, created, services.secrets),
-            condition="attribute_not_exists(PK)",
-            fails=Conflict("The endpoint list changed meanwhile; try again"),
-        )
-        AuditLog(table).add_to(
-            tx, account_id, actor, "webhook.create", f"webhook endpoint {new_id} {checked_url}", now
-        )
-        return tx, new_id
-
-    endpoint_id = sequences.write(account_id, build, first_read=first_read)
-    return Issued(endpoint_id, secret)
+    created = _repo(services).create_endpoint(
+        account_id,
+        WebhookEndpoint(id=1, url=checked_url, events=checked_events, secret=secret),
+        lambda made: Audit(actor, "webhook.create", f"webhook endpoint {made.id} {checked_url}", now),
+    )
+    return Issued(created.id, secret)
 
 
 def validate_endpoint(
@@ -166,8 +148,7 @@ def validate_endpoint(
 ) -> bool:
     """The validation handshake now (the dispatcher's own); True when the endpoint is validated.
     The attempt is in the delivery history either way."""
-    item = _endpoint_item(services, account_id, endpoint_id)
-    opened = AccountRepository.webhook_endpoint(item, services.secrets)
+    opened = _repo(services).opened(_stored(services, account_id, endpoint_id))
     return (dispatcher or WebhookDispatcher(services)).validate(account_id, opened)
 
 
@@ -175,38 +156,24 @@ def set_disabled(
     services: Services, account_id: int, endpoint_id: int, disabled: bool, *, actor: str, now: datetime
 ) -> None:
     """Turn an endpoint off (it receives nothing, its log and secret kept) or on again."""
-    tx = Transaction(services.table)
-    tx.update(
-        _endpoint_key(account_id, endpoint_id),
-        "SET disabled = :disabled",
-        condition="attribute_exists(PK)",
-        values={":disabled": disabled},
-        fails=NotFound("Webhook endpoint not found"),
-    )
+    current = _stored(services, account_id, endpoint_id)
+    if current.disabled == disabled:
+        return
     verb = "disable" if disabled else "enable"
-    AuditLog(services.table).add_to(
-        tx, account_id, actor, f"webhook.{verb}", f"webhook endpoint {endpoint_id}", now
-    )
-    tx.commit()
+    summary = f"webhook endpoint {endpoint_id}: {changed('disabled', current.disabled, disabled)}"
+    _repo(services).set_disabled(account_id, current, disabled, Audit(actor, f"webhook.{verb}", summary, now))
 
 
 def rotate_secret(
     services: Services, account_id: int, endpoint_id: int, *, actor: str, now: datetime
 ) -> Issued:
     """A new signing secret (returned once); the endpoint must pass the handshake again."""
+    _check_id(endpoint_id)
     secret = keys.new_secret()
-    tx = Transaction(services.table)
-    tx.update(
-        _endpoint_key(account_id, endpoint_id),
-        "SET secret = :secret, validated = :no",
-        condition="attribute_exists(PK)",
-        values={":secret": services.secrets.seal(secret), ":no": False},
-        fails=NotFound("Webhook endpoint not found"),
+    summary = f"webhook endpoint {endpoint_id}: {changed('secret', None, None, secret=True)}"
+    _repo(services).rotate_secret(
+        account_id, endpoint_id, secret, Audit(actor, "webhook.rotate_secret", summary, now)
     )
-    AuditLog(services.table).add_to(
-        tx, account_id, actor, "webhook.rotate_secret", f"webhook endpoint {endpoint_id}", now
-    )
-    tx.commit()
     return Issued(endpoint_id, secret)
 
 
@@ -313,20 +280,19 @@ def _repo(services: Services) -> WebhookRepository:
     return WebhookRepository(services.table, services.secrets)
 
 
-def _endpoint_key(account_id: int, endpoint_id: int) -> dict[str, str]:
+def _check_id(endpoint_id: int) -> None:
     if not 1 <= endpoint_id <= keys.INT32_MAX:
         raise NotFound("Webhook endpoint not found")
-    return keys.key(keys.account_pk(account_id), keys.webhook_sk(endpoint_id))
 
 
-def _endpoint_item(services: Services, account_id: int, endpoint_id: int) -> Item:
-    _endpoint_key(account_id, endpoint_id)  # NotFound for an id out of range
-    item = _repo(services).endpoint_item(account_id, endpoint_id, consistent=True)
-    if item is None:
+def _stored(services: Services, account_id: int, endpoint_id: int) -> WebhookEndpoint:
+    """The endpoint as stored (secret sealed), read consistently; NotFound for another store's."""
+    _check_id(endpoint_id)
+    found = _repo(services).sealed_endpoint(account_id, endpoint_id, consistent=True)
+    if found is None:
         raise NotFound("Webhook endpoint not found")
-    return item
+    return found
 
 
-def _view(item: Item) -> EndpointView:
-    stored = from_item(WebhookEndpoint, item)
+def _view(stored: WebhookEndpoint) -> EndpointView:
     return EndpointView(stored.id, str(stored.url), list(stored.events), stored.validated, stored.disabled)

@@ -22,8 +22,8 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from webstore.checkout.gateway import ChargeRequest, ChargeResult, ChargeStatus, OffSessionCharge
+from webstore.domain.gateways import STRIPE
 from webstore.money import MINOR_UNITS, round_money
-from webstore.payments.gateways import STRIPE
 
 if TYPE_CHECKING:
     from stripe import StripeClient
@@ -242,6 +242,11 @@ class StripeGateway:
                 reason=f"The amount paid ({paid}) is not the amount due ({due}): {outcome}",
             )
         return ChargeResult(ChargeStatus.PAID, reference=intent.id, saved_method=intent.saved_method)
+
+    def find_charge(self, request: ChargeRequest) -> ChargeResult:
+        """`charge` only reads the PaymentIntent the page confirmed (it never takes money), and
+        gives back what differs from `request` or cancels an intent still open."""
+        return self.charge(request)
 
     def charge_saved(self, request: OffSessionCharge) -> ChargeResult:
         """An off-session PaymentIntent on the saved method (`customer/payment_method`). One that

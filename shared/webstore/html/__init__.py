@@ -11,27 +11,42 @@ loaded with Jinja2's `ModuleLoader` (no parsing at a cold start); without that d
 stack, tests) the template files themselves are loaded and compiled on first use.
 
 Globals and filters every template has: `money` (`{{ amount|money(currency) }}`,
-`webstore.money.display`), `long_date` (`1 June 2026`), `player_style` (the player pages'
-stylesheet, templates/layout/player.css). Player-facing pages extend
-`layout/player.html` and get their `brand`, stylesheet and policy from `webstore.html.player`;
-the panel's pages extend `panel/layout.html`. Owner-editable templates (the shop) never come
-here: they run in `webstore.html.owner`'s sandbox.
+`webstore.money.display`), `long_date` (`1 June 2026`), `percent`, `inline("layout/player.css")`
+(a stylesheet or script file of templates/, inlined and allowed by its hash, `asset_hash`).
+Player-facing pages extend `layout/player.html` and get their `brand`, stylesheet and policy
+from `webstore.html.player`; the panel's pages extend `panel/layout.html`. Owner-editable
+templates (the shop) never come here: they run in `webstore.html.owner`'s sandbox.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from dataclasses import dataclass
 from datetime import date, datetime
+from decimal import Decimal
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jinja2 import Environment, FileSystemLoader, ModuleLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
 from webstore.money import display
 
-__all__ = ["COMPILED", "TEMPLATES", "Markup", "Page", "PageResult", "environment", "render"]
+if TYPE_CHECKING:
+    from jinja2 import Environment
+
+__all__ = [
+    "COMPILED",
+    "TEMPLATES",
+    "Markup",
+    "Page",
+    "PageResult",
+    "asset_hash",
+    "environment",
+    "inline",
+    "render",
+]
 
 HERE = Path(__file__).parent
 TEMPLATES = HERE / "templates"
@@ -43,17 +58,25 @@ def long_date(day: date | datetime | None) -> str:
     return f"{day.day} {day:%B %Y}" if day else ""
 
 
+def percent(rate: Decimal) -> str:
+    """`20`, `7.5`: a rate as a percentage, without trailing zeros."""
+    return f"{rate.normalize():f}"
+
+
 def options(**overrides: Any) -> dict[str, Any]:
     """The environment's settings, shared by the run-time environment and the compiler (so that
     a compiled module behaves exactly as its source)."""
+    from jinja2 import StrictUndefined, select_autoescape
+
     return {
         "autoescape": select_autoescape(
-            enabled_extensions=("html", "xml", "svg"), disabled_extensions=("txt", "css"), default=True
+            enabled_extensions=("html", "xml", "svg"), disabled_extensions=("txt", "css", "js"), default=True
         ),
         "undefined": StrictUndefined,
         "trim_blocks": True,
         "lstrip_blocks": True,
         "auto_reload": False,
+        "keep_trailing_newline": True,
         **overrides,
     }
 
@@ -62,17 +85,46 @@ def configure(env: Environment) -> Environment:
     """Filters and globals every house template has."""
     env.filters["money"] = display
     env.filters["long_date"] = long_date
-    # The player pages' one stylesheet, inlined by layout/player.html and allowed by its hash.
-    env.globals["player_style"] = Markup(env.get_template("layout/player.css").render())
+    env.filters["percent"] = percent
+    env.globals["inline"] = inline
     return env
 
 
 @cache
 def environment() -> Environment:
-    """The house environment: compiled modules when the bundle carries them, else the files."""
-    if COMPILED.is_dir():
-        return configure(Environment(loader=ModuleLoader(str(COMPILED)), **options()))
+    """The house environment: compiled modules when the bundle carries them, else the files.
+    Jinja2 is imported here, on the first page rendered, not by every module that names a
+    `PageResult` (JSON handlers do not pay for it at a cold start)."""
+    return make_environment(COMPILED if COMPILED.is_dir() else None)
+
+
+def make_environment(compiled: Path | None) -> Environment:
+    """An environment on the compiled modules in `compiled`, or (None) on the template files."""
+    from jinja2 import Environment, FileSystemLoader, ModuleLoader
+
+    if compiled is not None:
+        return configure(Environment(loader=ModuleLoader(str(compiled)), **options()))
     return configure(Environment(loader=FileSystemLoader(str(TEMPLATES)), **options(auto_reload=True)))
+
+
+def reset() -> None:
+    """Forget the environment and what it rendered (tests that switch between loaders)."""
+    for cached in (environment, inline, asset_hash):
+        cached.cache_clear()
+
+
+@cache
+def inline(asset: str) -> Markup:
+    """A stylesheet or script of templates/ (e.g. "layout/player.css") as a page inlines it
+    (`<style>{{ inline("layout/player.css") }}</style>`): always the same text, so a policy
+    allows it by its hash (`asset_hash`)."""
+    return Markup(environment().get_template(asset).render())
+
+
+@cache
+def asset_hash(asset: str) -> str:
+    """What a policy's `style-src`/`script-src` names to allow the inlined `asset`."""
+    return base64.b64encode(hashlib.sha256(inline(asset).encode()).digest()).decode()
 
 
 def render(template: str, /, **context: Any) -> str:

@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import base64
 import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 from urllib.parse import urlsplit
 
 from markupsafe import Markup
 
-from webstore.html import environment, render
+from webstore.html import asset_hash, inline, render
 
 
 @dataclass(frozen=True)
@@ -49,20 +51,47 @@ class Brand:
 
 UNBRANDED = Brand()
 
+# The brand of the page being made, for its problem page: a page use case names it as soon as
+# it has read the store (`use_brand`), so that a refusal after that point is in the store's
+# look with its way back; functions/pages.py scopes it to one request (`brand_scope`).
+_current: ContextVar[Brand] = ContextVar("page_brand", default=UNBRANDED)
+
+
+def use_brand(brand: Brand) -> Brand:
+    """This request's pages (its problem page included) are in `brand`."""
+    _current.set(brand)
+    return brand
+
+
+def current_brand() -> Brand:
+    return _current.get()
+
+
+@contextmanager
+def brand_scope() -> Iterator[None]:
+    """One request: unbranded until its use case names the store's brand, then forgotten."""
+    token = _current.set(UNBRANDED)
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
 
 def style_hash(style: str) -> str:
     """What a policy's `style-src` names to allow an inline stylesheet."""
     return base64.b64encode(hashlib.sha256(style.encode()).digest()).decode()
 
 
+STYLESHEET = "layout/player.css"
+
+
 def stylesheet() -> str:
-    """The pages' one stylesheet (templates/layout/player.css), as the layout inlines it."""
-    return str(environment().globals["player_style"])
+    """The pages' one stylesheet, as the layout inlines it."""
+    return str(inline(STYLESHEET))
 
 
-@cache
 def stylesheet_hash() -> str:
-    return style_hash(stylesheet())
+    return asset_hash(STYLESHEET)
 
 
 def page(template: str, /, *, brand: Brand, title: str, width: str = "", **context: Any) -> str:
@@ -74,12 +103,14 @@ def problem_page(
     title: str,
     message: str,
     *,
-    brand: Brand = UNBRANDED,
+    brand: Brand | None = None,
     lang: str | None = None,
     link: str | None = None,
     link_text: str = "",
 ) -> str:
-    """A page that explains why there is nothing to do here, with a way on (see problem.html)."""
+    """A page that explains why there is nothing to do here, with a way on (see problem.html);
+    in `brand`, by default the one this request's use case named (`use_brand`)."""
+    brand = brand or current_brand()
     if lang:
         brand = Brand(brand.name, brand.logo, brand.url, brand.theme, lang)
     return page(

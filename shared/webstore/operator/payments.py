@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from webstore import keys
 from webstore.catalog import Package
+from webstore.domain.gateways import MANUAL, gateway_id
 from webstore.errors import Invalid, NotFound
 from webstore.identity.identify import identify_now
 from webstore.money import MINOR_UNITS, round_money, symbol
@@ -18,7 +19,6 @@ from webstore.operator import schemas
 from webstore.operator.packages import package_id
 from webstore.operator.queue_views import plugin_uuid
 from webstore.payments import changes
-from webstore.payments.gateways import MANUAL, gateway_id
 from webstore.payments.order import MAX_LINES, Order, OrderLine
 from webstore.payments.planning import split_price
 from webstore.payments.recording import fulfil

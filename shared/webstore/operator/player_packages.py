@@ -7,10 +7,10 @@ complete (refunds and chargebacks take it away). Newest first, one entry per pay
 from __future__ import annotations
 
 from webstore import keys
+from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import Invalid
 from webstore.operator import schemas
 from webstore.operator.players import player_id
-from webstore.payments.status import PaymentStatus
 from webstore.repo.payments import PaymentRecord
 from webstore.repo.players import PlayerRepository
 from webstore.services import Services

@@ -4,8 +4,8 @@ moved no money through a processor (manual, sandbox) have nothing to give back t
 
 from __future__ import annotations
 
+from webstore.domain.gateways import STRIPE
 from webstore.errors import Conflict
-from webstore.payments.gateways import STRIPE
 from webstore.repo.payments import PaymentRecord
 from webstore.repo.store import StoreRepository
 from webstore.services import Services

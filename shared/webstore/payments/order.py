@@ -10,7 +10,7 @@ from pydantic import Field, field_validator
 
 from webstore import keys
 from webstore.catalog import Model
-from webstore.payments.gateways import MANUAL
+from webstore.domain.gateways import MANUAL
 from webstore.repo.payments import GiftCardUse
 
 MAX_LINES = 100

@@ -15,10 +15,10 @@ from decimal import ROUND_DOWN, Decimal
 from webstore import keys, record_size
 from webstore.calendar import period_end
 from webstore.catalog import CommandTrigger, CommunityGoal, Coupon, GoalStatus, Package, PackageType
+from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import Conflict, Invalid
 from webstore.money import ZERO, quantum, round_money
 from webstore.payments.order import Order, OrderLine
-from webstore.payments.status import PaymentStatus
 from webstore.players import RECENT_PAYMENTS_KEPT, RecentPayment, StoreStats, Tier, TierStatus
 from webstore.repo.payments import PaymentLine, PaymentNote, PaymentRecord
 from webstore.repo.queue import QueuedCommand, enqueue_cost

@@ -14,10 +14,10 @@ import re
 from datetime import datetime
 
 from webstore.catalog import CommandTrigger
+from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import Conflict, Invalid
 from webstore.payments import planning
 from webstore.payments.recording import run_pending_chunks
-from webstore.payments.status import PaymentStatus
 from webstore.repo import Transaction, start_read
 from webstore.repo.payments import MAX_RESENDS, CommandResend, PaymentRecord, PaymentRepository
 from webstore.repo.queue import QueueRepository

@@ -9,9 +9,9 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+from webstore.domain.gateways import MANUAL
+from webstore.domain.payment_status import PaymentStatus
 from webstore.money import ZERO, symbol
-from webstore.payments.gateways import MANUAL
-from webstore.payments.status import PaymentStatus
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,43 @@ def audit_sk(at: datetime, suffix: str) -> str:
     return f"{at.astimezone(UTC).strftime('%Y%m%dT%H%M%S.%fZ')}#{suffix}"
 
 
+@dataclass(frozen=True)
+class Audit:
+    """An entry a repository writes in the change's own transaction (`add_to`): who (`actor`,
+    a staff member's email), what (`action`), what changed (`summary`, see `changed`), when."""
+
+    actor: str
+    action: str
+    summary: str
+    at: datetime
+
+    def add_to(self, tx: Transaction, account_id: int) -> None:
+        tx.put(
+            AuditLog.item(account_id, self.actor, self.action, self.summary, self.at),
+            condition="attribute_not_exists(PK)",
+        )
+
+
+def changed(field: str, old: object, new: object, *, secret: bool = False) -> str:
+    """One field's change as the log says it: `name: "Lobby" → "Hub"`, `disabled: false → true`;
+    a secret's value never: `secret: changed`. Pure."""
+    if secret:
+        return f"{field}: changed"
+    return f"{field}: {_shown(old)} → {_shown(new)}"
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_shown(v) for v in value) + "]"
+    return str(value)
+
+
 class AuditLog:
     def __init__(self, table: Table) -> None:
         self.table = table

@@ -31,7 +31,7 @@ from typing import Any
 
 from webstore import keys
 from webstore.db import Item, Transaction
-from webstore.payments.status import PaymentStatus
+from webstore.domain.payment_status import PaymentStatus
 from webstore.repo.payments import PaymentRecord
 
 ENTITY = "day_stats"

@@ -17,9 +17,9 @@ from pydantic import Field
 from webstore import keys
 from webstore.catalog import Model
 from webstore.db import ConditionFailed, Item, Table, Transaction, from_item, to_item
+from webstore.domain.gateways import MANUAL
+from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import Conflict, Invalid, NotFound
-from webstore.payments.gateways import MANUAL
-from webstore.payments.status import PaymentStatus
 from webstore.repo.queue import QueuedCommand
 
 # Notes live in the payment's item: a cap keeps it well inside the table's item size limit.

@@ -19,13 +19,13 @@ from webstore.db import (
     GSI1,
     ConditionFailed,
     Contention,
-    Item,
     Table,
     Transaction,
     TransactionCancelled,
     from_item,
     to_item,
 )
+from webstore.errors import Conflict
 from webstore.model import Model
 from webstore.servers import Server
 
@@ -67,6 +67,15 @@ class QueueState:
     next_check_at: int = 0
     cycle_cursor: str | None = None
     offline_pending: int = 0
+
+
+@dataclass(frozen=True)
+class QueuePosition:
+    """Where a player's queue page continues: after this command."""
+
+    server_id: int
+    command_id: int
+    online: bool
 
 
 @dataclass(frozen=True)
@@ -245,9 +254,11 @@ class QueueRepository:
 
     # --- the panel's lists ------------------------------------------------------------------
 
-    def waiting(self, account_id: int, server_id: int, after_sk: str | None, limit: int) -> list[Item]:
+    def waiting(
+        self, account_id: int, server_id: int, after_sk: str | None, limit: int
+    ) -> list[QueuedCommand]:
         """Commands waiting on one server in SK order (offline, then online by player), after
-        the SK `after_sk`: one Query."""
+        the SK `after_sk` (a command's `location`): one Query."""
         pk = keys.queue_pk(account_id, server_id)
         items, _ = self.table.query(
             pk,
@@ -255,16 +266,45 @@ class QueueRepository:
             limit=limit,
             start_key=keys.key(pk, after_sk) if after_sk else None,
         )
-        return items
+        return [from_item(QueuedCommand, i) for i in items]
 
     def waiting_for_player(
-        self, account_id: int, username_id: int, start: Item | None, limit: int
-    ) -> list[Item]:
-        """One player's waiting commands on every server (GSI1, by server and id): one Query."""
-        items, _ = self.table.query(
-            keys.queued_for_player_gsi1pk(account_id, username_id), index=GSI1, limit=limit, start_key=start
+        self, account_id: int, username_id: int, after: QueuePosition | None, limit: int
+    ) -> list[QueuedCommand]:
+        """One player's waiting commands on every server (GSI1, by server and id), after the
+        command at `after`: one Query."""
+        gsi1pk = keys.queued_for_player_gsi1pk(account_id, username_id)
+        start = None
+        if after is not None:
+            sk = (
+                keys.online_command_sk(username_id, after.command_id)
+                if after.online
+                else keys.offline_command_sk(after.command_id)
+            )
+            start = {
+                "PK": keys.queue_pk(account_id, after.server_id),
+                "SK": sk,
+                "GSI1PK": gsi1pk,
+                "GSI1SK": keys.queued_for_player_gsi1sk(after.server_id, after.command_id),
+            }
+        items, _ = self.table.query(gsi1pk, index=GSI1, limit=limit, start_key=start)
+        return [from_item(QueuedCommand, i) for i in items]
+
+    @staticmethod
+    def add_resend_marker(
+        tx: Transaction, account_id: int, request_id: str, expires_at: int, fails: Conflict
+    ) -> None:
+        """The marker of one resend request (`QRESEND#<request id>`), new or `fails`: a request
+        posted twice queues its commands once."""
+        tx.put(
+            {
+                **keys.key(keys.account_pk(account_id), keys.queue_resend_sk(request_id)),
+                "entity": "queue_resend",
+                "expires_at": expires_at,
+            },
+            condition="attribute_not_exists(PK)",
+            fails=fails,
         )
-        return items
 
     # --- deletes by id --------------------------------------------------------------------
 

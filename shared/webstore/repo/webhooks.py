@@ -25,6 +25,8 @@ import contextlib
 import json
 import re
 import secrets
+from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -34,13 +36,18 @@ from pydantic import BaseModel, ValidationError
 
 from webstore import keys
 from webstore.catalog import WebhookEndpoint
-from webstore.db import GSI1, GSI2, ConditionFailed, Item, Table, from_item
-from webstore.errors import Invalid
+from webstore.db import GSI1, GSI2, ConditionFailed, Item, Table, Transaction, from_item, start_read
+from webstore.errors import Conflict, Invalid, NotFound
 from webstore.keys import account_pk, key, webhook_sk
 from webstore.repo.account import AccountRepository
+from webstore.repo.audit_log import Audit
+from webstore.repo.sequences import IdAllocation, SequenceRepository
 from webstore.secret_box import SealBroken, SecretBox
 
 logger = Logger(child=True)
+
+_WAS_ON = "disabled = :was"
+_WAS_OFF = "(attribute_not_exists(disabled) OR disabled = :was)"
 
 RETENTION = timedelta(days=30)
 MAX_HISTORY = 200
@@ -217,14 +224,83 @@ class WebhookRepository:
             if not start:
                 return found
 
-    def endpoint_items(self, account_id: int) -> list[Item]:
-        """The account's endpoints as stored (secrets sealed): one Query."""
+    def sealed_endpoints(self, account_id: int) -> list[WebhookEndpoint]:
+        """The account's endpoints as stored, their secrets still sealed (for showing): one Query."""
         items, _ = self.table.query(account_pk(account_id), sk_prefix=keys.WEBHOOK_PREFIX)
-        return items
+        return [from_item(WebhookEndpoint, i) for i in items]
 
-    def endpoint_item(self, account_id: int, endpoint_id: int, *, consistent: bool = False) -> Item | None:
-        """One endpoint as stored (secret sealed): one GetItem."""
-        return self.table.get(key(account_pk(account_id), webhook_sk(endpoint_id)), consistent=consistent)
+    def sealed_endpoint(
+        self, account_id: int, endpoint_id: int, *, consistent: bool = False
+    ) -> WebhookEndpoint | None:
+        """One endpoint as stored, its secret still sealed: one GetItem."""
+        item = self.table.get(key(account_pk(account_id), webhook_sk(endpoint_id)), consistent=consistent)
+        return from_item(WebhookEndpoint, item) if item else None
+
+    def opened(self, endpoint: WebhookEndpoint) -> WebhookEndpoint:
+        """A sealed endpoint with its signing secret opened (SealBroken if it does not open)."""
+        return endpoint.model_copy(update={"secret": self.secrets.open(endpoint.secret)})
+
+    # --- the panel's changes to one endpoint, each with its audit entry in the transaction ---
+
+    def create_endpoint(
+        self, account_id: int, endpoint: WebhookEndpoint, audit: Callable[[WebhookEndpoint], Audit]
+    ) -> WebhookEndpoint:
+        """Store `endpoint` (its secret sealed) under the next free `webhook` id with
+        `audit(created)`: the endpoints and the sequences read at once, then one transaction
+        (again on contention). An id an endpoint already has (an import's) is skipped."""
+        sequences = SequenceRepository(self.table)
+        existing: Future[list[WebhookEndpoint]] = start_read(self.sealed_endpoints, account_id)
+        first_read = start_read(sequences.read, account_id)
+        taken = {e.id for e in existing.result()}
+
+        def build(ids: IdAllocation) -> tuple[Transaction, WebhookEndpoint]:
+            new_id = ids.take("webhook")[0]
+            while new_id in taken:
+                new_id = ids.take("webhook")[0]
+            created = endpoint.model_copy(update={"id": new_id})
+            tx = Transaction(self.table)
+            tx.put(
+                AccountRepository(self.table).webhook_item(account_id, created, self.secrets),
+                condition="attribute_not_exists(PK)",
+                fails=Conflict("The endpoint list changed meanwhile; try again"),
+            )
+            audit(created).add_to(tx, account_id)
+            return tx, created
+
+        return sequences.write(account_id, build, first_read=first_read)
+
+    def set_disabled(self, account_id: int, current: WebhookEndpoint, disabled: bool, audit: Audit) -> None:
+        """Turn the endpoint off or on, on condition that it is still as on or off as `current`
+        was read (one transaction with the audit entry)."""
+        tx = Transaction(self.table)
+        tx.update(
+            key(account_pk(account_id), webhook_sk(current.id)),
+            "SET disabled = :disabled",
+            condition="attribute_exists(PK) AND "
+            + (
+                "disabled = :was"
+                if current.disabled
+                else "(attribute_not_exists(disabled) OR disabled = :was)"
+            ),
+            values={":disabled": disabled, ":was": current.disabled},
+            fails=Conflict("The webhook endpoint changed meanwhile; reload and try again"),
+        )
+        audit.add_to(tx, account_id)
+        tx.commit()
+
+    def rotate_secret(self, account_id: int, endpoint_id: int, secret: str, audit: Audit) -> None:
+        """A new signing secret (sealed); the endpoint must pass the handshake again (one
+        transaction with the audit entry)."""
+        tx = Transaction(self.table)
+        tx.update(
+            key(account_pk(account_id), webhook_sk(endpoint_id)),
+            "SET secret = :secret, validated = :no",
+            condition="attribute_exists(PK)",
+            values={":secret": self.secrets.seal(secret), ":no": False},
+            fails=NotFound("Webhook endpoint not found"),
+        )
+        audit.add_to(tx, account_id)
+        tx.commit()
 
     def mark_validated(self, account_id: int, endpoint: WebhookEndpoint) -> bool:
         """Validated only if the endpoint still has the URL we checked (a re-import may change it)."""

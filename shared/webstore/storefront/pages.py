@@ -14,20 +14,15 @@ from webstore.html.player import (
     content_security_policy,
     problem_page,
     style_hash,
-    stylesheet,
-    stylesheet_hash,
 )
 
 __all__ = [
-    "STYLE",
-    "STYLE_HASH",
     "Page",
     "PageResult",
     "Safe",
     "content_security_policy",
     "escape",
     "fill",
-    "page",
     "problem_page",
     "style_hash",
 ]
@@ -44,51 +39,3 @@ def fill(template: Template, **values: str | Safe) -> Safe:
 
 def escape(text: str) -> str:
     return html.escape(text, quote=True)
-
-
-STYLE = stylesheet()
-STYLE_HASH = stylesheet_hash()
-
-_PAGE = Template("""<!doctype html>
-<html lang="$lang">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>$title</title>
-<style>$style</style>$theme
-</head>
-<body>
-$header<main$main_class>
-$content
-</main>
-</body>
-</html>
-""")
-
-
-def page(
-    title: str,
-    content: Safe,
-    lang: str = "en",
-    *,
-    theme: str = "",
-    header: Safe = Safe(""),
-    width: str = "",
-) -> str:
-    """The one document every hosted page is: `content` inside the common frame and style.
-    `theme`: a store's colours (`theme_style`), a second stylesheet the page's policy must
-    allow by hash; `header`: a banner above the main box; `width`: "wide" (a two-column page)
-    or "medium" (a wider single column) instead of the narrow form box."""
-    return str(
-        fill(
-            _PAGE,
-            lang=lang or "en",
-            title=title,
-            style=Safe(STYLE),
-            theme=Safe(f"\n<style>{theme}</style>") if theme else Safe(""),
-            header=header,
-            main_class=Safe(f' class="{width}"') if width in ("wide", "medium") else Safe(""),
-            content=content,
-        )
-    )

@@ -32,12 +32,13 @@ from webstore.catalog import CommandTrigger, GoalStatus, Package, PackageType
 from webstore.checkout.gateway import ChargeStatus, OffSessionCharge, PaymentGateway
 from webstore.errors import Conflict, DomainError, Invalid
 from webstore.payments import planning as payment_planning
-from webstore.payments.events import publish_status
+from webstore.payments.events import status_events
 from webstore.payments.recording import add_payment_with_commands, run_pending_chunks
 from webstore.players import Tier, TierStatus
 from webstore.recurring import RecurringPayment
 from webstore.repo import Contention, Transaction
 from webstore.repo.daily_stats import DailyStatsRepository
+from webstore.repo.outbox import OutboxRepository
 from webstore.repo.payment_effects import EffectKeys, PaymentEffectsRepository
 from webstore.repo.payments import PaymentLine, PaymentRecord, PaymentRepository
 from webstore.repo.player_tiers import PlayerTierRepository
@@ -248,6 +249,7 @@ def record_upgrade(
         moved = moved.model_copy(update=recurring.history_update(payment.transaction_id))
         RecurringPaymentRepository.add_change(tx, recurring, moved)
         PlayerTierRepository.add_change(tx, a, tier, moved_tier(tier, new))
+        OutboxRepository.add_all(tx, status_events(payment))
         queued = payment_planning.with_ids(commands, ids.take("command", len(commands)), payment_id)
         ids.add_to(tx)  # before the commands: their first chunk fills the room left
         add_payment_with_commands(
@@ -295,8 +297,8 @@ def _reread(
 
 
 def _finish(services: Services, payment: PaymentRecord) -> PaymentRecord:
+    """The remaining command chunks (its `payment.completed` was written with it)."""
     run_pending_chunks(services, payment, CommandTrigger.PURCHASE.value)
-    publish_status(services.publisher, payment)
     return payment
 
 

@@ -8,8 +8,8 @@ from decimal import Decimal
 from typing import Any
 
 from tests.support.clock import Clock
+from webstore.domain.gateways import SANDBOX
 from webstore.payments import recording
-from webstore.payments.gateways import SANDBOX
 from webstore.payments.order import Order, OrderLine
 from webstore.repo.payments import PaymentRecord
 from webstore.services import get_services

@@ -15,6 +15,7 @@ from webstore.admin import webhooks as panel
 from webstore.errors import Invalid, NotFound
 from webstore.events import DomainEvent, InProcessBus
 from webstore.keys import account_pk, key, webhook_sk
+from webstore.repo.audit_log import AuditLog
 from webstore.repo.webhooks import EXCERPT_CHARS, MAX_SUBJECT_CHARS
 from webstore.services import Services
 from webstore.webhooks import WebhookDispatcher
@@ -189,6 +190,15 @@ def test_a_disabled_endpoint_receives_nothing_and_a_rotated_secret_signs_after_a
     assert verify(rotated.secret, got.raw, got.headers["X-Signature"])
     assert not verify(first.secret, got.raw, got.headers["X-Signature"])
     assert len(receiver.validations) == 2  # the new secret passed the handshake again
+    entries = [(e.action, e.summary) for e in AuditLog(aws.table).page(ACCOUNT).entries]
+    assert {
+        ("webhook.rotate_secret", "webhook endpoint 1: secret: changed"),
+        ("webhook.enable", "webhook endpoint 1: disabled: true → false"),
+        ("webhook.disable", "webhook endpoint 1: disabled: false → true"),
+    } <= set(entries)
+    assert rotated.secret not in repr(entries)
+    panel.set_disabled(aws, ACCOUNT, 1, False, actor=ACTOR, now=NOW)  # as it is: no change, no entry
+    assert len(AuditLog(aws.table).page(ACCOUNT).entries) == len(entries)
 
 
 def test_one_store_cannot_see_or_change_another_stores_endpoints_or_deliveries(

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from webstore.domain.payment_status import PaymentStatus
 from webstore.events import DomainEvent
-from webstore.payments.status import PaymentStatus
 from webstore.payments.subject import SubjectLine, SubjectPayment, payment_subject
 from webstore.services import Services
 from webstore.webhooks import Outcome, WebhookDispatcher

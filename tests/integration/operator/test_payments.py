@@ -27,9 +27,9 @@ from tests.support.threads import in_threads
 from webstore import keys
 from webstore.catalog import CommandTrigger
 from webstore.db import GSI1
+from webstore.domain.gateways import SANDBOX
 from webstore.errors import Conflict
 from webstore.payments import recording
-from webstore.payments.gateways import SANDBOX
 from webstore.payments.order import Order, OrderLine
 from webstore.repo.payments import GiftCardUse
 from webstore.services import get_services, local_bus
@@ -461,8 +461,8 @@ def test_recent_payments_stay_capped_in_the_stats_and_the_sidebar(demo: DemoStor
 def test_a_change_made_from_a_stale_read_is_refused_and_writes_nothing(demo: DemoStore) -> None:
     """PaymentRepository.add_change: conditional on the status and owner that were read."""
     from webstore.db import Transaction
+    from webstore.domain.payment_status import PaymentStatus
     from webstore.payments.changes import change_payment
-    from webstore.payments.status import PaymentStatus
     from webstore.repo.payments import PaymentRepository
 
     services = get_services()

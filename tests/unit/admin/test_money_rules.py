@@ -12,9 +12,9 @@ import pytest
 from webstore import keys
 from webstore.admin import payments as panel
 from webstore.catalog import CommandTrigger
+from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import Conflict
 from webstore.payments.resend import check_resendable, delivery_trigger
-from webstore.payments.status import PaymentStatus
 from webstore.repo.payment_search import GSI1, GSI2, PaymentSearchRepository, Source
 from webstore.repo.payments import PaymentLine, PaymentRecord
 from webstore.repo.queue import QueuedCommand

@@ -9,10 +9,10 @@ import pytest
 
 from tests.unit.payments.support import ALEX, NOW, RECIPIENTS, STEVE, demo_view, order
 from webstore.catalog import CommandTrigger, CommunityGoal, Coupon, GoalStatus
+from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import Conflict, Invalid
 from webstore.payments import planning
 from webstore.payments.order import OrderLine
-from webstore.payments.status import PaymentStatus
 from webstore.players import RECENT_PAYMENTS_KEPT, RecentPayment, StoreStats, TierStatus
 from webstore.repo.payments import PaymentLine, PaymentRecord
 from webstore.repo.queue import QueuedCommand

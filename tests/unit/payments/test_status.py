@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from webstore.catalog import CommandTrigger
+from webstore.domain.payment_status import PaymentStatus, transition
 from webstore.errors import Conflict, Invalid
 from webstore.event_types import EventType
-from webstore.payments.status import PaymentStatus, transition
 from webstore.players import TIER_STATUSES, TierStatus
 from webstore.recurring import RecurringStatus
 

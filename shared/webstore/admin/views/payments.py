@@ -23,7 +23,7 @@ from webstore.admin.views.money import (
     when,
     with_query,
 )
-from webstore.payments.status import PaymentStatus
+from webstore.domain.payment_status import PaymentStatus
 from webstore.repo.payments import PaymentRecord
 from webstore.storefront.pages import Safe, escape, fill
 
