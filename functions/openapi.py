@@ -158,6 +158,8 @@ def completed_document(
     tags and examples."""
     if interface is Interface.ADMIN:
         return completed_panel_document(document, routes)
+    if interface is Interface.SHOP:  # a website: its pages are in no document
+        return document
     error_name, error_components = error_schemas(interface)
     components = document.setdefault("components", {})
     schemas = components.setdefault("schemas", {})

@@ -110,11 +110,20 @@ def admin_error(request: Request, status: int, title: str, detail: str, fields: 
     )
 
 
+def shop_error(request: Request, status: int, title: str, detail: str, fields: Any = None) -> Response:
+    """The players' shop: its branded error page with a way back (functions/shop_deps.py)."""
+    from functions.shop_deps import shop_error as branded
+
+    del fields
+    return branded(request, status, title, detail)
+
+
 def error_renderer(interface: Interface) -> Callable[..., Response]:
     return {
         Interface.STOREFRONT: storefront_error,
         Interface.OPERATOR: operator_error,
         Interface.ADMIN: admin_error,
+        Interface.SHOP: shop_error,
     }[interface]
 
 
@@ -251,6 +260,7 @@ TITLES = {
     Interface.STOREFRONT: ("Webstore storefront interface", "2.1.0"),
     Interface.OPERATOR: ("Webstore operator interface", "1.0.0"),
     Interface.ADMIN: ("Webstore control panel", "1.0.0"),
+    Interface.SHOP: ("Webstore shop", "1.0.0"),
 }
 
 
@@ -277,7 +287,9 @@ class _StrictJsonRoute(APIRoute):
 
 def build_app(interface: Interface, operations: Iterable[tuple[Route, Endpoint]]) -> FastAPI:
     title, version = TITLES[interface]
-    app = FastAPI(title=title, version=version, docs_url="/docs", redoc_url=None)
+    # The shop is a website, not an API: no /docs (its pages stay out of every document).
+    docs = None if interface is Interface.SHOP else "/docs"
+    app = FastAPI(title=title, version=version, docs_url=docs, redoc_url=None)
     app.router.route_class = _StrictJsonRoute  # every body is read by one strict JSON parser
     _install_error_handlers(app, interface)
     for route, endpoint in operations:
