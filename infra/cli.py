@@ -27,12 +27,13 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
 
     serve = commands.add_parser(
-        "serve", help="run the storefront, operator and control panel locally with the demo store"
+        "serve", help="run the shop, storefront, operator and control panel locally with the demo store"
     )
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--storefront-port", type=int, default=8080)
     serve.add_argument("--operator-port", type=int, default=8081)
     serve.add_argument("--admin-port", type=int, default=8082, help="the control panel's port")
+    serve.add_argument("--shop-port", type=int, default=8083, help="the players' shop's port")
     serve.add_argument("--table", default="webstore", help="table name (created if missing)")
     serve.add_argument("--dynamodb-endpoint", help="a real DynamoDB endpoint instead of the embedded one")
     serve.add_argument("--region", default="us-east-1")
@@ -157,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
                 storefront_port=args.storefront_port,
                 operator_port=args.operator_port,
                 admin_port=args.admin_port,
+                shop_port=args.shop_port,
                 table_name=args.table,
                 dynamodb_endpoint=args.dynamodb_endpoint,
                 region=args.region,

@@ -145,18 +145,19 @@ def _run(args: argparse.Namespace) -> int:
         try:
             report = run_due(services, until, limit=args.limit)
         finally:
-            if services.stream is not None:
-                services.stream.flush()  # the published outbox items, deleted
             if dispatcher is not None:
                 delivered = dispatcher.wait_idle(args.webhook_wait)
                 dispatcher.stop()
+            if services.stream is not None:
+                services.stream.flush()  # the delivered events' outbox items, deleted
     for outcome in report.outcomes:
         print(outcome.describe())
     print(report.summary())
     if dispatcher is not None and not delivered:
         print(
             f"webstore clock run: {dispatcher.pending()} webhook event(s) still owed a delivery after "
-            f"{args.webhook_wait:g} s were dropped (raise --webhook-wait; check the receivers)",
+            f"{args.webhook_wait:g} s were left in the table; serve delivers them when it starts next "
+            "(raise --webhook-wait; check the receivers)",
             file=sys.stderr,
         )
         return 1

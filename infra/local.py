@@ -1,5 +1,5 @@
-"""The local stack: the three interfaces (storefront, operator, control panel) in one process, an
-embedded DynamoDB, an in-process bus.
+"""The local stack: the four interfaces (the players' shop, storefront, operator, control panel) in
+one process, an embedded DynamoDB, an in-process bus.
 
 The same routes as in AWS (the route table), the same domain code, the same table shape.
 """
@@ -22,12 +22,11 @@ from typing import Any
 import boto3
 import uvicorn
 from fastapi import FastAPI
-from starlette.middleware.cors import CORSMiddleware
 
 from functions.routes import operations
 from functions.runtime import Interface, build_app
 from infra.background_clock import DEFAULT_CLOCK_INTERVAL, start_processor_clock
-from infra.cors import cdk_json_origins, storefront_policy
+from infra.cors import PathCors, cdk_json_origins, storefront_policy
 from infra.embedded import EmbeddedStore, embedded_dynamodb
 from infra.embedded_endpoint import dynamodb_endpoint
 from infra.state import DEFAULT_STATE_DIR, LocalState
@@ -53,6 +52,7 @@ class LocalConfig:
     storefront_port: int = 8080
     operator_port: int = 8081
     admin_port: int = 8082
+    shop_port: int = 8083
     table_name: str = "webstore"
     dynamodb_endpoint: str | None = None  # None: embedded (moto, in process)
     region: str = "us-east-1"
@@ -87,7 +87,7 @@ def with_cors(app: FastAPI, interface: Interface, config: LocalConfig) -> FastAP
     origins from cdk.json's `corsOrigins` unless `--cors-origins` names others."""
     if interface is Interface.STOREFRONT:
         origins = config.cors_origins if config.cors_origins is not None else cdk_json_origins()
-        app.add_middleware(CORSMiddleware, **storefront_policy(origins).middleware_options())
+        app.add_middleware(PathCors, policy=storefront_policy(origins), routes=app.routes)
     return app
 
 
@@ -102,6 +102,7 @@ def configure_environment(config: LocalConfig) -> None:
             "WEBSTORE_STOREFRONT_URL": f"http://{config.host}:{config.storefront_port}",
             "WEBSTORE_OPERATOR_URL": f"http://{config.host}:{config.operator_port}",
             "WEBSTORE_ADMIN_URL": admin_url(config),
+            "WEBSTORE_SHOP_URL": shop_url(config),
             "WEBSTORE_ALLOW_PRIVATE_WEBHOOKS": "true",
             "POWERTOOLS_TRACE_DISABLED": "true",
             "POWERTOOLS_METRICS_NAMESPACE": "webstore-local",
@@ -150,6 +151,7 @@ def store_urls(config: LocalConfig, public_token: str, *, stripe: bool) -> dict[
     """Where this start serves the store (the ports may differ from the last start's)."""
     storefront = f"http://{config.host}:{config.storefront_port}"
     return {
+        "shop_url": shop_url(config),
         **({"stripe_webhook_url": stripe_webhook_url(storefront, public_token)} if stripe else {}),
         "headless_url": f"{storefront}/api/accounts/{public_token}",
         "plugin_url": f"http://{config.host}:{config.operator_port}",
@@ -214,13 +216,14 @@ def bind(host: str, port: int, option: str) -> socket.socket:
 
 
 def bind_ports(config: LocalConfig) -> list[socket.socket]:
-    """The storefront's socket, the operator's, then the control panel's."""
+    """The storefront's socket, the operator's, the control panel's, then the shop's."""
     bound: list[socket.socket] = []
     try:
         for port, option in (
             (config.storefront_port, "--storefront-port"),
             (config.operator_port, "--operator-port"),
             (config.admin_port, "--admin-port"),
+            (config.shop_port, "--shop-port"),
         ):
             bound.append(bind(config.host, port, option))
     except PortBusy:
@@ -234,6 +237,22 @@ def admin_url(config: LocalConfig) -> str:
     return f"http://{config.host}:{config.admin_port}"
 
 
+def shop_url(config: LocalConfig) -> str:
+    return f"http://{config.host}:{config.shop_port}"
+
+
+def shop_store(catalog: CatalogFile | None, path: Path | None, config: LocalConfig) -> None:
+    """The shop sells for the imported store (WEBSTORE_SHOP_STORE_ID). The demo store's own site
+    is the shop, wherever `--shop-port` puts it (its file says the default address), so every
+    "back to the store" link (the receipt's, the auth page's) lands there."""
+    if catalog is None:
+        return
+    os.environ["WEBSTORE_SHOP_STORE_ID"] = str(catalog.store.id)
+    if path is not None and path.resolve() == DEMO_CATALOG.resolve():
+        catalog.store.webstore_url = shop_url(config)
+    services_module.reset()
+
+
 async def serve_forever(config: LocalConfig, sockets: list[socket.socket]) -> None:
     apps = [
         (ThreadedApp(with_cors(with_offline_docs(interface_app(interface)), interface, config)), port, sock)
@@ -242,6 +261,7 @@ async def serve_forever(config: LocalConfig, sockets: list[socket.socket]) -> No
                 (Interface.STOREFRONT, config.storefront_port),
                 (Interface.OPERATOR, config.operator_port),
                 (Interface.ADMIN, config.admin_port),
+                (Interface.SHOP, config.shop_port),
             ),
             sockets,
             strict=True,
@@ -293,6 +313,7 @@ def run(config: LocalConfig) -> int:
         if stream is not None:
             stack.callback(stream.stop)
         creds: dict[str, Any] = {}
+        shop_store(catalog, config.catalog, config)
         if catalog:
             assert config.catalog is not None
             added = add_webhooks(catalog, config.webhooks)
@@ -348,6 +369,7 @@ def run(config: LocalConfig) -> int:
         clock = start_processor_clock(config.clock_interval)
         if clock is not None:
             stack.callback(clock.stop)
+        print(f"Shop:       {shop_url(config)}  (the store players browse)", flush=True)
         print(f"Storefront: http://{config.host}:{config.storefront_port}  (docs: /docs)", flush=True)
         print(f"Operator:   http://{config.host}:{config.operator_port}  (docs: /docs)", flush=True)
         print(f"Panel:      {admin_url(config)}  (sign in with admin_email / admin_password)", flush=True)
@@ -412,7 +434,7 @@ def demo_owner(config: LocalConfig, account_id: int, password: str | None) -> di
     member = repo.member(login.account_id, login.staff_id) if login else None
     if member is None:
         if login is not None:  # a lookup whose member is gone: start the owner over
-            services.table.delete(keys.staff_email_key(DEMO_OWNER_EMAIL))
+            services.table.delete(keys.staff_email_key(DEMO_OWNER_EMAIL, login.account_id))
         created = staff.create_owner(services, account_id, DEMO_OWNER_EMAIL, datetime.now(UTC), password)
         password = created.password
     elif password is None or not passwords.password_matches(password, member.password_hash, memory):
@@ -465,5 +487,6 @@ def tool_access(config: LocalConfig, endpoint: str) -> dict[str, Any]:
         "storefront_url": f"http://{config.host}:{config.storefront_port}",
         "operator_url": f"http://{config.host}:{config.operator_port}",
         "admin_url": admin_url(config),
+        "shop_url": shop_url(config),
         "webhook_key": os.environ.get("WEBSTORE_WEBHOOK_KEY"),
     }

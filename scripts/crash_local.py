@@ -85,13 +85,33 @@ def stream(creds: dict[str, Any], books: Books, player: str, stop: threading.Eve
                 (books.paid if checkout.paid else books.refused)[checkout.ident] = checkout
 
 
-def start(state: Path, creds_file: Path, ports: tuple[int, ...]) -> tuple[Any, subprocess.Popen[bytes]]:
-    """`webstore serve` on `ports` (storefront, operator, panel, the webhook receiver's)."""
+def start(
+    state: Path, creds_file: Path, ports: tuple[int, ...], creds: dict[str, Any]
+) -> tuple[Any, subprocess.Popen[bytes], dict[str, Any]]:
+    """`webstore serve` on `ports` (storefront, operator, panel, the webhook receiver's), once it
+    answers, and its credentials. The first start imports the demo store (its webhook pointing
+    at the receiver); a restart (`creds` known) imports nothing: everything, the webhook too,
+    comes back from the state directory, and the keys are the first start's."""
     webhook = f"http://127.0.0.1:{ports[3]}/webhooks#{WebhookReceiver.secret}"
-    options = ("--state-dir", str(state), "--admin-port", str(ports[2]), "--clock-interval", "0")
-    context = serving(ports[0], ports[1], creds_file, *options, "--webhook", webhook)
+    options: tuple[str, ...] = (
+        "--state-dir",
+        str(state),
+        "--admin-port",
+        str(ports[2]),
+        "--clock-interval",
+        "0",
+    )
+    options += ("--no-catalog",) if creds else ("--webhook", webhook)
+    context = serving(ports[0], ports[1], creds_file, *options)
     process = context.__enter__()
-    return context, process
+    if not creds:
+        while not creds_file.exists() or not creds_file.read_text().strip():
+            if process.poll() is not None:
+                raise SystemExit(f"serve exited with {process.returncode}")
+            time.sleep(0.1)
+        creds = json.loads(creds_file.read_text())
+    wait_until_answering(creds, seconds=300)
+    return context, process, creds
 
 
 def run(kills: int, seed: int, min_seconds: float, max_seconds: float, log: Any = print) -> Books:
@@ -107,14 +127,8 @@ def run(kills: int, seed: int, min_seconds: float, max_seconds: float, log: Any 
         creds: dict[str, Any] = {}
         for round_ in range(kills + 1):
             started = time.monotonic()
-            context, process = start(state, creds_file, ports)
+            context, process, creds = start(state, creds_file, ports, creds)
             try:
-                while not creds_file.exists() or not creds_file.read_text().strip():
-                    if process.poll() is not None:
-                        raise SystemExit(f"serve exited with {process.returncode}")
-                    time.sleep(0.1)
-                creds = json.loads(creds_file.read_text())
-                wait_until_answering(creds)
                 books.restarts_seconds.append(time.monotonic() - started)
                 retry_unanswered(creds, books)
                 if round_ == kills:
@@ -159,12 +173,8 @@ def retry_unanswered(creds: dict[str, Any], books: Books) -> None:
 def check(
     creds: dict[str, Any], books: Books, state: Path, ports: Any, creds_file: Path, receiver: WebhookReceiver
 ) -> None:
-    context, _ = start(state, creds_file, ports)
+    context, _, creds = start(state, creds_file, ports, creds)
     try:
-        while not creds_file.exists() or not creds_file.read_text().strip():
-            time.sleep(0.1)
-        creds = json.loads(creds_file.read_text())
-        wait_until_answering(creds)
         with httpx.Client(timeout=60) as http:
             missing = [i for i in books.paid if not basket(http, creds, i)["complete"]]
             assert not missing, f"answered paid, lost after a kill: {missing}"

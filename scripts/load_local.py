@@ -45,7 +45,7 @@ def local_stack() -> Iterator[dict[str, Any]]:
     with tempfile.TemporaryDirectory() as workdir:
         creds = Path(workdir) / "credentials.json"
         with serving(free_port(), free_port(), creds) as process:
-            deadline = time.monotonic() + 60
+            deadline = time.monotonic() + 300
             while not creds.exists() or not creds.read_text().strip():
                 if process.poll() is not None or time.monotonic() > deadline:
                     raise SystemExit("the local stack did not start")

@@ -5,7 +5,10 @@ In AWS, DynamoDB Streams and EventBridge Pipes publish every outbox item a trans
 talk to: `attach(client)` hooks the DynamoDB client, and after a PutItem or TransactWriteItems
 that succeeded (the write is committed) publishes the outbox items it carried, in order, to
 the in-process bus. Nothing on the request path waits for the table: the published items are
-deleted later, by `flush()` or the background thread `start()` runs.
+deleted later, by `flush()` or the background thread `start()` runs: once published, or, when
+the bus's consumer acknowledges its events (`consumer_acknowledges()`: the local webhook
+worker does), once it is done with each (delivered everywhere it goes, or given up), so a stop
+before the delivery also publishes the event again at the next start.
 
 A crash between the commit and the publish leaves the outbox item in the table: `sweep()` (run
 by `webstore serve` at start) publishes every outbox item still there, so such an event is
@@ -36,7 +39,9 @@ class LocalStream:
     def __init__(self, outbox: OutboxRepository, bus: Publisher) -> None:
         self.outbox = outbox
         self.bus = bus
-        self._published: deque[str] = deque()  # ids published, their items not yet deleted
+        self._published: deque[str] = deque()  # ids done with, their items not yet deleted
+        self._acknowledged = False  # the consumer says when it is done with an event
+        self._in_flight: set[str] = set()  # published, waiting for the consumer's word
         self._wake = threading.Condition()
         self._thread: threading.Thread | None = None
         self._stopping = False
@@ -74,10 +79,30 @@ class LocalStream:
 
     def _publish(self, events: list[DomainEvent]) -> None:
         for event in events:
-            self.bus.publish(event)
-            with self._wake:
-                self._published.append(event.id)
-                self._wake.notify()
+            if self._acknowledged:
+                with self._wake:
+                    self._in_flight.add(event.id)
+                self.bus.publish(event)
+            else:
+                self.bus.publish(event)
+                self._done(event.id)
+
+    def consumer_acknowledges(self) -> None:
+        """Delete an event's item only once the consumer calls `acknowledge` for it."""
+        self._acknowledged = True
+
+    def acknowledge(self, event: DomainEvent) -> None:
+        """The consumer is done with `event` (an event this stream did not publish is ignored)."""
+        with self._wake:
+            if event.id not in self._in_flight:
+                return
+            self._in_flight.discard(event.id)
+        self._done(event.id)
+
+    def _done(self, event_id: str) -> None:
+        with self._wake:
+            self._published.append(event_id)
+            self._wake.notify()
 
     # --- upkeep ---
 

@@ -9,7 +9,8 @@ from datetime import datetime
 from webstore import keys
 from webstore.attribute_values import serialize
 from webstore.db import TTL_ATTRIBUTE, TransactAction
-from webstore.events import DomainEvent
+from webstore.events import DomainEvent, InProcessBus
+from webstore.local_stream import LocalStream
 from webstore.repo.outbox import OUTBOX_TTL, event_of, events_written, outbox_item
 
 EVENT = DomainEvent(
@@ -48,3 +49,28 @@ def test_the_events_of_a_write_are_its_outbox_puts_in_order() -> None:
     assert events_written("PutItem", {"Item": serialize(outbox_item(EVENT))}) == [EVENT]
     assert events_written("PutItem", {"Item": serialize({"PK": "OUTBOX#x", "SK": "OUTBOX"})}) == []
     assert events_written("UpdateItem", {"Key": {}}) == []
+
+
+class FakeOutbox:
+    def __init__(self) -> None:
+        self.deleted: list[str] = []
+
+    def delete(self, event_id: str) -> None:
+        self.deleted.append(event_id)
+
+
+def test_the_local_stream_deletes_an_item_once_published_or_once_its_consumer_is_done() -> None:
+    outbox, bus = FakeOutbox(), InProcessBus()
+    stream = LocalStream(outbox, bus)  # type: ignore[arg-type]
+    stream.publish([EVENT])
+    assert bus.published == [EVENT]
+    assert (stream.flush(), outbox.deleted) == (1, [EVENT.id])
+
+    outbox.deleted.clear()
+    stream.consumer_acknowledges()  # the local webhook worker says when it is done
+    later = DomainEvent(type="payment.refunded", account_id=7, subject={})
+    stream.publish([later])
+    assert stream.flush() == 0 and outbox.deleted == []  # not delivered yet: kept for a restart
+    stream.acknowledge(DomainEvent(type="payment.completed", account_id=7, subject={}))  # not ours
+    stream.acknowledge(later)
+    assert stream.flush() == 1 and outbox.deleted == [later.id]
