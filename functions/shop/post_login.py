@@ -3,7 +3,7 @@
 from fastapi import Request
 from fastapi.responses import Response
 
-from functions.runtime import WRITE_AND_PUBLISH, Interface, Route, lambda_handler
+from functions.runtime import WRITE, Interface, Route, lambda_handler
 from functions.shop_deps import FormDep, ServicesDep, client_ip, shop_page, visitor
 from webstore.shop import forms
 
@@ -12,7 +12,7 @@ ROUTE = Route(
     "POST",
     "/login",
     "submitShopLogin",
-    WRITE_AND_PUBLISH,
+    WRITE,
     "Log in by username: the basket becomes the player's",
     html=True,
 )
