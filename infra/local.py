@@ -151,7 +151,7 @@ def store_urls(config: LocalConfig, public_token: str, *, stripe: bool) -> dict[
     """Where this start serves the store (the ports may differ from the last start's)."""
     storefront = f"http://{config.host}:{config.storefront_port}"
     return {
-        "shop_url": shop_url(config),
+        "shop_url": shop_url(config),  # the players' shop, first
         **({"stripe_webhook_url": stripe_webhook_url(storefront, public_token)} if stripe else {}),
         "headless_url": f"{storefront}/api/accounts/{public_token}",
         "plugin_url": f"http://{config.host}:{config.operator_port}",
