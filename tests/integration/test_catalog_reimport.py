@@ -114,6 +114,7 @@ def dynamodb_endpoint() -> Iterator[str]:
     client = boto3.client("dynamodb", region_name="us-east-1", endpoint_url=endpoint)
     create_table(client, "cli-table")
     yield endpoint
+    client.delete_table(TableName="cli-table")  # moto's state outlives its server in this process
     server.stop()
 
 

@@ -258,3 +258,17 @@ def test_an_import_keeps_what_was_made_outside_the_file_unless_forced(demo: Demo
     assert page_id in ids
     forced = import_catalog(demo.table, parse_catalog(data), force=True)
     assert forced.changes.removed["page"] == [page_id]
+
+
+def test_a_server_added_in_the_panel_makes_an_open_catalog_form_stale(demo: DemoStore) -> None:
+    """Servers are catalog entities too: adding one moves the revision in its transaction."""
+    from webstore.admin.servers import create_server
+    from webstore.services import get_services
+
+    owner = signed_in(Role.OWNER)
+    fields = package_form(owner, 10)
+    revision = DefinitionRepository(demo.table).revision(A)
+    create_server(get_services(), A, "Skyblock", actor="owner@store1.test", now=datetime.now(UTC))
+    assert DefinitionRepository(demo.table).revision(A) == revision + 1
+    posted = owner.post(save_catalog_element.handler, "/catalog/packages/10", {**fields, "name": "Late"})
+    assert posted.status == 409 and "changed by someone else" in posted.body
