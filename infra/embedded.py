@@ -140,13 +140,18 @@ def as_a_store(store: EmbeddedStore | None = None) -> Iterator[None]:
         assert store is not None
         return store.run(lambda: call_action(self))
 
-    if dynamodb_models.copy is _COPY:  # already a store (the test suite's): only route the calls
+    if dynamodb_models.copy is _COPY:  # already a store (the test suite's): route the calls
+        models = [model for found in model_data.values() for model in found.values()]
+        for model in models:  # and track nothing (each `mock_aws` start tracks again)
+            model.instances_tracked = _Discarded()  # type: ignore[attr-defined]
         if store is not None:
             DynamoHandler.call_action = in_store  # type: ignore[method-assign]
         try:
             yield
         finally:
             DynamoHandler.call_action = call_action  # type: ignore[method-assign]
+            for model in models:
+                model.instances_tracked = []  # type: ignore[attr-defined]
         return
     if dynamodb_models.copy is not copy:
         raise RuntimeError("moto changed: revisit infra/embedded.py (transactions)")

@@ -208,6 +208,12 @@ def check(
         context.__exit__(None, None, None)
 
 
+def _names_in(text: str) -> list[str]:
+    import re
+
+    return re.findall(r"K[ab]\d{5}", text)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -232,9 +238,3 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-
-
-def _names_in(text: str) -> list[str]:
-    import re
-
-    return re.findall(r"K[ab]\d{5}", text)
