@@ -23,7 +23,7 @@ from datetime import date, datetime
 
 from webstore import keys
 from webstore.domain.payment_status import PaymentStatus
-from webstore.errors import Invalid, NotFound
+from webstore.errors import Invalid
 from webstore.operator.players import is_uuid, normalize_uuid
 from webstore.payments import changes
 from webstore.payments.resend import resend_commands
@@ -303,10 +303,3 @@ def resend(
     if queued:
         _audit(services, account_id, by, "payment.resend", payment, now)
     return queued
-
-
-def require_payment(services: Services, account_id: int, transaction_id: str) -> PaymentRecord:
-    """The payment a path names in this store (404 otherwise, also for a malformed id)."""
-    if not _TRANSACTION.match(transaction_id):
-        raise NotFound("Payment not found")
-    return PaymentRepository(services.table).by_transaction(account_id, transaction_id)

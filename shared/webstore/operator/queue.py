@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from webstore import keys
+from webstore import contention, keys
 from webstore.errors import Conflict, Forbidden, Throttled
 from webstore.operator import queue_schemas, queue_views
 from webstore.operator.auth import ServerIdentity
@@ -101,7 +101,7 @@ def delete_commands(services: Services, who: ServerIdentity, command_ids: Iterab
     server's or account's) are ignored. Overlapping deletes each remove a command at most once."""
     repo = QueueRepository(services.table)
     left = sorted({i for i in command_ids if 1 <= i <= keys.INT32_MAX})
-    for _ in range(DELETE_ATTEMPTS):
+    for _ in contention.attempts(DELETE_ATTEMPTS):
         if not left:
             return
         pointers = repo.pointers(who.account_id, who.server_id, left)

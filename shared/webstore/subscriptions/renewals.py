@@ -3,32 +3,29 @@ reference, next sequence; idempotent per subscription and cycle through its orde
 goal/stats/spend/player effects, the recurring payment one period on, its tiers renewed (a
 pending downgrade applied), its schedule item replaced by the next one, and the first chunk of
 the `renewal` commands. Then the remaining chunks, `payment.completed` and
-`recurring-payment.renewed`."""
+`recurring-payment.renewed`. What every paid payment adds is the payments core's
+(`payments.core`); retries follow `webstore.contention`."""
 
 from __future__ import annotations
 
-import random
-import time
 from dataclasses import dataclass
 from datetime import datetime
-from decimal import Decimal
 
-from webstore import keys
-from webstore.catalog import CommandTrigger, GoalStatus
+from webstore import contention, keys
+from webstore.catalog import CommandTrigger
 from webstore.errors import Conflict
 from webstore.event_types import EventType
 from webstore.payments import planning as payment_planning
+from webstore.payments.core import add_paid_payment, add_payment_with_commands, take_payment_id
 from webstore.payments.events import publish_recurring, publish_status
-from webstore.payments.recording import add_payment_with_commands, run_pending_chunks
+from webstore.payments.recording import run_pending_chunks
 from webstore.players import Tier
 from webstore.recurring import RecurringLine, RecurringPayment, ScheduleItem, ScheduleKind
 from webstore.repo import Contention, Transaction
 from webstore.repo.baskets import BasketReads, BasketRepository
-from webstore.repo.daily_stats import DailyStatsRepository
 from webstore.repo.payment_effects import EffectKeys, PaymentEffectsRepository
 from webstore.repo.payments import PaymentRecord, PaymentRepository
 from webstore.repo.player_tiers import PlayerTierRepository
-from webstore.repo.players import PlayerRepository
 from webstore.repo.queue import QueueRepository
 from webstore.repo.recurring_payments import RecurringPaymentRepository
 from webstore.repo.schedule import ScheduleKey, ScheduleRepository, schedule_key
@@ -36,8 +33,6 @@ from webstore.repo.store import StoreView
 from webstore.repo.users import User
 from webstore.services import Services
 from webstore.subscriptions import planning
-
-MAX_ATTEMPTS = 20
 
 
 @dataclass(frozen=True)
@@ -73,14 +68,14 @@ def record_renewal(
     )
     amount = planning.renewal_amount(renewal.lines)
     tiers = renewal.tiers
-    for attempt in range(MAX_ATTEMPTS):
+    for attempt in contention.attempts():
         if attempt:  # a tier changed meanwhile (a downgrade scheduled or withdrawn): read again
             tiers = PlayerTierRepository(services.table).get_many(a, rp.tier_ids)
         reads = effects.read(wanted)
         if reads.order_payment_id is not None:  # recorded with its recurring payment change
             return None
         ids = reads.ids  # the payment and its commands take their ids in the transaction
-        payment_id = ids.take("payment")[0]
+        payment_id = take_payment_id(ids)
         payment = PaymentRecord(
             id=payment_id,
             transaction_id=keys.new_transaction_id(payment_id),
@@ -106,18 +101,7 @@ def record_renewal(
         after.schedule_sk = next_key.sk
 
         tx = Transaction(services.table)
-        PaymentRepository.add_order(tx, payment)
-        for goal_read in reads.goals:
-            if goal_read.goal.status is GoalStatus.ACTIVE:
-                progressed = payment_planning.advance_goal(goal_read.goal, amount, now)
-                effects.add_goal_progress(tx, a, goal_read, progressed, now)
-        spent = reads.spent_before + amount
-        stats = payment_planning.stats_after(reads.stats, payment, buyer, spent, now)
-        effects.add_stats(tx, a, stats, reads.stats_version)
-        DailyStatsRepository.add_payment(tx, payment)
-        effects.add_spend(tx, a, payment_planning.month_of(now), buyer.id, reads.spent_before, spent)
-        counters: dict[str, int | Decimal] = {"payments": 1, f"total_{payment.currency}": amount}
-        PlayerRepository.add_player(tx, a, buyer, email=rp.email, now=now, counters=counters)
+        add_paid_payment(tx, reads, payment, buyer, email=rp.email, now=now)
         RecurringPaymentRepository.add_change(
             tx, rp, after, fails=Conflict("The subscription changed meanwhile; read it again")
         )
@@ -139,7 +123,6 @@ def record_renewal(
         try:
             tx.commit()
         except Contention:  # another payment took the id, a goal or the stats moved: read again
-            time.sleep(random.uniform(0, 0.005 * (attempt + 1)))
             continue
         except Conflict:
             return None
