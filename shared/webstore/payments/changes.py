@@ -7,6 +7,8 @@ both apply) and publishes the transition's event.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from webstore.domain.payment_status import TRANSITIONS, PaymentStatus, transition
 from webstore.errors import Conflict, Invalid
 from webstore.identity.identify import identify_in_store
@@ -15,6 +17,7 @@ from webstore.payments.events import publish_status
 from webstore.payments.gateway_refunds import refund_at_processor
 from webstore.payments.recording import run_pending_chunks
 from webstore.repo import Transaction, start_read
+from webstore.repo.audit_log import Audit
 from webstore.repo.daily_stats import DailyStatsRepository
 from webstore.repo.payments import PaymentNote, PaymentRecord, PaymentRepository
 from webstore.repo.players import PlayerRepository
@@ -40,10 +43,13 @@ def change_payment(
     username: str | None,
     *,
     refunded_at_processor: bool = False,
+    audit: Callable[[PaymentRecord, PaymentRecord], Audit] | None = None,
 ) -> PaymentRecord:
     """Change status and/or reassign the payment to another player; the payment as it is now.
     A refund of a payment a processor took goes back through it first (unless it reports the
-    refund itself: `refunded_at_processor`) and is recorded only when it accepted."""
+    refund itself: `refunded_at_processor`) and is recorded only when it accepted. `audit(before,
+    after)`: the audit entry written in the change's transaction (the panel's); a request that
+    changes nothing writes nothing."""
     if status is None and username is None:
         raise Invalid("Send status and/or username", field="status")
     new_status = PaymentStatus.parse_stored(status) if status is not None else None
@@ -77,7 +83,7 @@ def change_payment(
         # expiry commands join this plan (docs/subscriptions.md).
         ending = endings.ending_by_payment(services, payment, new_plan, view, now)
         planned += ending.expiry_commands if ending else []
-    room = planning.MAX_TRANSACTION_ACTIONS - _CHANGE_ACTIONS - endings.action_count(ending)
+    room = planning.MAX_TRANSACTION_ACTIONS - _CHANGE_ACTIONS - endings.action_count(ending) - bool(audit)
 
     def build(ids: IdAllocation) -> tuple[Transaction, PaymentRecord]:
         """The change's transaction, its command ids taken from `ids` (built again on contention)."""
@@ -110,6 +116,8 @@ def change_payment(
         QueueRepository(services.table).add_enqueue(tx, account_id, first_chunk)
         if ending is not None:
             endings.add_ending(tx, ending)
+        if audit is not None:
+            audit(payment, updated).add_to(tx, account_id)
         return tx, updated
 
     try:
@@ -128,11 +136,21 @@ def change_payment(
     return updated
 
 
-def add_note(services: Services, account_id: int, transaction_id: str, note: str) -> PaymentRecord:
-    """Append a note (one conditional UpdateItem)."""
+def add_note(
+    services: Services,
+    account_id: int,
+    transaction_id: str,
+    note: str,
+    audit: Callable[[PaymentRecord], Audit] | None = None,
+) -> PaymentRecord:
+    """Append a note (one conditional UpdateItem). With `audit` (the panel's): the payment read,
+    then the note and `audit(payment)` in one transaction."""
     note = note.strip()
     if not note:
         raise Invalid("note must not be empty", field="note")
-    return PaymentRepository(services.table).add_note(
-        account_id, transaction_id, PaymentNote(created_at=services.now(), note=note)
-    )
+    added = PaymentNote(created_at=services.now(), note=note)
+    repo = PaymentRepository(services.table)
+    if audit is None:
+        return repo.add_note(account_id, transaction_id, added)
+    payment = repo.by_transaction(account_id, transaction_id)
+    return repo.add_note_audited(payment, added, audit(payment))

@@ -74,27 +74,17 @@ def record_renewal(
         reads = effects.read(wanted)
         if reads.order_payment_id is not None:  # recorded with its recurring payment change
             return None
-        ids = reads.ids  # the payment and its commands take their ids in the transaction
-        payment_id = take_payment_id(ids)
-        payment = PaymentRecord(
-            id=payment_id,
-            transaction_id=keys.new_transaction_id(payment_id),
-            account_id=a,
-            amount=amount,
-            currency=rp.currency,
-            gateway=rp.gateway,
-            email=rp.email,
-            username_id=rp.username_id,
-            username=rp.username,
-            uuid=rp.uuid,
-            lines=lines,
-            custom=rp.custom,
-            idempotency_key=renewal.order_key,
+        ids = reads.ids
+        payment = planning.subscription_payment(
+            rp,
+            take_payment_id(reads.ids),  # the payment and its commands take their ids in the transaction
+            amount,
+            lines,
+            renewal.order_key,
+            now,
             checkout_attempt=renewal.gateway_reference or None,  # refunds and duplicates find it
-            recurring_payment_reference=rp.reference,
-            created_at=now,
-            updated_at=now,
         )
+        payment_id = payment.id
         after = planning.renewed(rp, renewal.lines, payment_id, payment.transaction_id, "", now)
         assert after.next_payment_at is not None
         next_key = schedule_key(ScheduleKind.RENEWAL, a, rp.reference, after.next_payment_at)

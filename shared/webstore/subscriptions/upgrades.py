@@ -45,6 +45,7 @@ from webstore.repo.store import StoreRepository, StoreView
 from webstore.repo.tier_upgrades import TierUpgradeRepository, UpgradeClaim, UpgradeState, period_key
 from webstore.repo.users import User
 from webstore.services import Services
+from webstore.subscriptions.planning import subscription_payment
 
 UPGRADED = "Tier successfully upgraded, please allow a few moments for your changes to take effect."
 LEASE = timedelta(seconds=60)  # how long a charging request holds the claim (then another may resume)
@@ -209,24 +210,7 @@ def record_upgrade(
             recurring, tier = _reread(services, recurring, tier, from_package_id, claim, gateway)
         ids = reads.ids  # the payment and its commands take their ids in the transaction
         payment_id = take_payment_id(ids)
-        payment = PaymentRecord(
-            id=payment_id,
-            transaction_id=keys.new_transaction_id(payment_id),
-            account_id=a,
-            amount=claim.amount,
-            currency=recurring.currency,
-            gateway=recurring.gateway,
-            email=recurring.email,
-            username_id=recurring.username_id,
-            username=recurring.username,
-            uuid=recurring.uuid,
-            lines=[payment_line],
-            custom=recurring.custom,
-            idempotency_key=order_key,
-            recurring_payment_reference=recurring.reference,
-            created_at=now,
-            updated_at=now,
-        )
+        payment = subscription_payment(recurring, payment_id, claim.amount, [payment_line], order_key, now)
         tx = Transaction(services.table)
         add_paid_payment(tx, reads, payment, buyer, email=recurring.email, now=now)
         moved = moved_recurring(recurring, tier.id, new, now)
