@@ -12,7 +12,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from functions.observability import logger
 from webstore.errors import DomainError, Throttled
-from webstore.storefront.pages import PageResult, content_security_policy, problem_page
+from webstore.html import PageResult
+from webstore.html.player import UNBRANDED, brand_scope, content_security_policy, current_brand, problem_page
 
 UNEXPECTED = "Something went wrong on our side; please try again in a moment."
 NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
@@ -49,21 +50,31 @@ async def form_fields(request: Request, max_fields: int = 10) -> dict[str, str]:
     return {name: values[0] for name, values in parsed.items() if values}
 
 
+def _branded_policy() -> str | None:
+    """A problem page in the store's brand needs its colours and logo allowed (it has no form);
+    an unbranded one keeps the route's policy."""
+    brand = current_brand()
+    return None if brand == UNBRANDED else brand.policy()
+
+
 def render(
     use_case: Callable[[], PageResult], csp: str | None = None, *, problem_title: str | None = None
 ) -> Response:
     """Run a hosted page's use case. `csp`: the route's policy (a result may bring its own);
-    a domain error becomes the problem page titled `problem_title` (else the error's title)."""
+    a domain error becomes the problem page titled `problem_title` (else the error's title), in
+    the store's brand when the use case had read the store (`webstore.html.player.use_brand`)."""
     retry_after: int | None = None
     problem = problem_renderer.get()
-    try:
-        result = use_case()
-    except DomainError as error:
-        result = PageResult(error.status, problem(problem_title or error.title, error.detail))
-        retry_after = error.retry_after if isinstance(error, Throttled) else None
-    except Exception:  # a player's browser shows a page, never a JSON body
-        logger.exception("unhandled error on a hosted page")
-        result = PageResult(500, problem("Something went wrong", UNEXPECTED))
+    with brand_scope():
+        try:
+            result = use_case()
+        except DomainError as error:
+            page = problem(problem_title or error.title, error.detail)
+            result = PageResult(error.status, page, csp=_branded_policy())
+            retry_after = error.retry_after if isinstance(error, Throttled) else None
+        except Exception:  # a player's browser shows a page, never a JSON body
+            logger.exception("unhandled error on a hosted page")
+            result = PageResult(500, problem("Something went wrong", UNEXPECTED), csp=_branded_policy())
     if result.redirect:
         return RedirectResponse(result.redirect, status_code=303, headers=NO_STORE)
     response = html_page(

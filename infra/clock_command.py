@@ -2,11 +2,12 @@
 
 The same `run_due` the scheduled function (AWS) and `serve`'s background clock run, once, "as of"
 the instant given: how owners and tests see a month pass. Against a deployed table (`--table`,
-`--region`, plus where its events go: `--event-bus`, and the public URLs links are built from)
-or a running `webstore serve` (`--local <credentials file>`). Locally the renewals' events are
-delivered to the store's webhooks from this process, as serve would deliver them (the file
-carries the key that opens their signing secrets); the command waits for those deliveries
-(`--webhook-wait`) before it exits.
+`--region`, and the public URLs links are built from) or a running `webstore serve` (`--local
+<credentials file>`). Its events ride its transactions (the outbox): in a stage the table's
+stream publishes them. Locally the renewals' events are delivered to the store's webhooks from
+this process, as serve would deliver them (this process's table client publishes its committed
+outbox items: webstore.local_stream; the file carries the key that opens their signing
+secrets); the command waits for those deliveries (`--webhook-wait`) before it exits.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from typing import Any
 from infra.tools import Target, ToolFailure, add_target_options, check_table, one_line_failures, target_from
 from webstore import services as services_module
 from webstore.db import Table
+from webstore.local_stream import LocalStream
+from webstore.repo.outbox import OutboxRepository
 from webstore.services import Services
 from webstore.settings import Settings
 from webstore.subscriptions import dead_letters
@@ -30,7 +33,6 @@ from webstore.webhooks.local import LocalDispatcher
 DEFAULT_WEBHOOK_WAIT = 30.0
 # The deployed stack's settings a run needs, as the flags (and stack outputs) that give them.
 DEPLOYED_FLAGS = {
-    "WEBSTORE_EVENT_BUS_NAME": "--event-bus (the stack's EventBusName output)",
     "WEBSTORE_STOREFRONT_URL": "--storefront-url (StorefrontUrl)",
     "WEBSTORE_OPERATOR_URL": "--operator-url (OperatorUrl)",
 }
@@ -56,7 +58,9 @@ def add_clock_command(commands: Any) -> None:
     add_target_options(run)
     deployed = run.add_argument_group("with --table (default: the WEBSTORE_* environment)")
     deployed.add_argument(
-        "--event-bus", help="the stack's EventBusName output: events go there, then to webhooks"
+        "--event-bus",
+        help="not needed: a run's events ride its transactions and the stage's table stream "
+        "publishes them (accepted for older scripts)",
     )
     deployed.add_argument("--storefront-url", help="the stack's StorefrontUrl output (links in events)")
     deployed.add_argument("--operator-url", help="the stack's OperatorUrl output")
@@ -135,6 +139,8 @@ def _run(args: argparse.Namespace) -> int:
         check_table(target, client)
         services = dataclasses.replace(build_services(args, target), table=Table(client, target.table))
         if target.local is not None:  # events go to the store's webhooks from this process
+            services.stream = LocalStream(OutboxRepository(services.table), services_module.local_bus())
+            services.stream.attach(client)
             dispatcher = local_webhooks.subscribe(services_module.local_bus(), services)
         try:
             report = run_due(services, until, limit=args.limit)
@@ -142,13 +148,16 @@ def _run(args: argparse.Namespace) -> int:
             if dispatcher is not None:
                 delivered = dispatcher.wait_idle(args.webhook_wait)
                 dispatcher.stop()
+            if services.stream is not None:
+                services.stream.flush()  # the delivered events' outbox items, deleted
     for outcome in report.outcomes:
         print(outcome.describe())
     print(report.summary())
     if dispatcher is not None and not delivered:
         print(
             f"webstore clock run: {dispatcher.pending()} webhook event(s) still owed a delivery after "
-            f"{args.webhook_wait:g} s were dropped (raise --webhook-wait; check the receivers)",
+            f"{args.webhook_wait:g} s were left in the table; serve delivers them when it starts next "
+            "(raise --webhook-wait; check the receivers)",
             file=sys.stderr,
         )
         return 1
@@ -182,7 +191,10 @@ def build_services(args: argparse.Namespace, target: Target) -> Services:
         }
         values = {name: value for name, value in given.items() if value is not None}
     settings = Settings(**values)
-    missing = [DEPLOYED_FLAGS.get(name, name) for name in settings.missing()]
+    # The bus is not needed: the run writes its events in its transactions (webstore.repo.outbox).
+    missing = [
+        DEPLOYED_FLAGS.get(name, name) for name in settings.missing() if name != "WEBSTORE_EVENT_BUS_NAME"
+    ]
     if missing:
         raise ToolFailure(f"with --table, also pass {', '.join(missing)}")
     return services_module.build_services(settings)

@@ -9,12 +9,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import hashlib
 import json
 import os
 import secrets
 import socket
 import sys
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,23 +22,24 @@ from typing import Any
 import boto3
 import uvicorn
 from fastapi import FastAPI
-from starlette.middleware.cors import CORSMiddleware
 
 from functions.routes import operations
 from functions.runtime import Interface, build_app
 from infra.background_clock import DEFAULT_CLOCK_INTERVAL, start_processor_clock
-from infra.cors import cdk_json_origins, storefront_policy
-from infra.embedded import embedded_dynamodb, one_call_at_a_time
+from infra.cors import PathCors, cdk_json_origins, storefront_policy
+from infra.embedded import EmbeddedStore, embedded_dynamodb
 from infra.embedded_endpoint import dynamodb_endpoint
 from infra.state import DEFAULT_STATE_DIR, LocalState
 from infra.swagger import with_offline_docs
 from infra.threaded import ThreadedApp
 from webstore import keys
 from webstore import services as services_module
-from webstore.catalog_file import CatalogError, load_catalog
-from webstore.catalog_import import CatalogFile, ImportResult, WebhookEntry, import_catalog
+from webstore.catalog_file import CatalogError, load_catalog, stale_lines
+from webstore.catalog_import import CatalogFile, ImportResult, StaleCatalog, WebhookEntry, import_catalog
 from webstore.db import Table, create_table
 from webstore.gateway_settings import stripe_webhook_url
+from webstore.local_stream import LocalStream
+from webstore.repo.definitions import DefinitionRepository
 from webstore.webhooks import local as local_webhooks
 from webstore.webhooks.local import LocalDispatcher
 
@@ -72,6 +73,8 @@ class LocalConfig:
     clock_interval: float = DEFAULT_CLOCK_INTERVAL
     # The Stripe API the stores' Stripe keys talk to (a localstripe address); None: Stripe's.
     stripe_api_base: str | None = None
+    # Import the catalog file even unchanged, over the panel's changes, removing what it lacks.
+    force: bool = False
 
 
 def interface_app(interface: Interface) -> FastAPI:
@@ -83,7 +86,7 @@ def with_cors(app: FastAPI, interface: Interface, config: LocalConfig) -> FastAP
     origins from cdk.json's `corsOrigins` unless `--cors-origins` names others."""
     if interface is Interface.STOREFRONT:
         origins = config.cors_origins if config.cors_origins is not None else cdk_json_origins()
-        app.add_middleware(CORSMiddleware, **storefront_policy(origins).middleware_options())
+        app.add_middleware(PathCors, policy=storefront_policy(origins), routes=app.routes)
     return app
 
 
@@ -128,17 +131,9 @@ def prepare_table(config: LocalConfig) -> Table:
 def credentials(config: LocalConfig, catalog: CatalogFile, result: ImportResult) -> dict[str, Any]:
     """The six keys the README names (`server_secret`: the first server's), plus `servers`: every
     server's id, name and secret (None when kept from an earlier import: only its hash is stored)."""
-    storefront = f"http://{config.host}:{config.storefront_port}"
     names = {server.id: server.name for server in catalog.servers}
-    stripe = (
-        {"stripe_webhook_url": stripe_webhook_url(storefront, result.public_token)}
-        if catalog.gateways.stripe
-        else {}
-    )
     return {
-        **stripe,
-        "headless_url": f"{storefront}/api/accounts/{result.public_token}",
-        "plugin_url": f"http://{config.host}:{config.operator_port}",
+        **store_urls(config, result.public_token, stripe=catalog.gateways.stripe is not None),
         "public_token": result.public_token,
         "webstore_identifier": result.public_token,
         "checkout_api_key": result.checkout_api_key,
@@ -150,9 +145,33 @@ def credentials(config: LocalConfig, catalog: CatalogFile, result: ImportResult)
     }
 
 
+def store_urls(config: LocalConfig, public_token: str, *, stripe: bool) -> dict[str, str]:
+    """Where this start serves the store (the ports may differ from the last start's)."""
+    storefront = f"http://{config.host}:{config.storefront_port}"
+    return {
+        **({"stripe_webhook_url": stripe_webhook_url(storefront, public_token)} if stripe else {}),
+        "headless_url": f"{storefront}/api/accounts/{public_token}",
+        "plugin_url": f"http://{config.host}:{config.operator_port}",
+    }
+
+
 def start_local_bus_consumers() -> LocalDispatcher:
     """Hand locally published events to the same delivery code as in AWS."""
     return local_webhooks.subscribe(services_module.local_bus(), services_module.get_services())
+
+
+def start_local_stream() -> LocalStream | None:
+    """The table's stream, locally (webstore.local_stream): publish the outbox items a stop left
+    unpublished (written, the process gone before it published them), then delete published
+    ones in the background. After the bus consumers are subscribed, before requests are served."""
+    stream = services_module.get_services().stream
+    if stream is None:
+        return None
+    swept = stream.sweep()
+    if swept:
+        print(f"Events: {swept} written before the last stop published now", flush=True)
+    stream.start()
+    return stream
 
 
 def server_config(app: Any, config: LocalConfig, port: int) -> uvicorn.Config:
@@ -256,34 +275,65 @@ def run(config: LocalConfig) -> int:
     with contextlib.ExitStack() as stack:
         for sock in sockets:
             stack.callback(sock.close)
-        # The in-process calls, the tools' HTTP calls and the state's snapshots, one at a time
-        # (reentrant: a snapshot holds it across its scan pages).
-        lock = threading.RLock()
+        # The in-process calls and the tools' HTTP calls run moto one at a time, each write
+        # journaled (on disk) before its call returns (infra/embedded.py, infra/state.py).
+        store = EmbeddedStore()
         endpoint = config.dynamodb_endpoint
         if not endpoint:
-            stack.enter_context(embedded_dynamodb())
-            client = services_module.get_services().table.client
-            client._make_api_call = one_call_at_a_time(client, lock)
-            on_write = state.note_write if state else None  # a tool's write is kept too
-            endpoint = stack.enter_context(dynamodb_endpoint(lock, on_write=on_write))
+            stack.enter_context(embedded_dynamodb(store))
+            endpoint = stack.enter_context(dynamodb_endpoint())
         table = prepare_table(config)
         if state and not config.dynamodb_endpoint:
-            state.restore(table)
-            stack.enter_context(state.kept(services_module.get_services().table, lock))
+            state.restore(store, table)
+            stack.enter_context(state.kept(store))
         dispatcher = start_local_bus_consumers()
         stack.callback(dispatcher.stop)
+        stream = start_local_stream()
+        if stream is not None:
+            stack.callback(stream.stop)
         creds: dict[str, Any] = {}
         if catalog:
+            assert config.catalog is not None
             added = add_webhooks(catalog, config.webhooks)
-            result = import_catalog(table, catalog, pinned_webhooks={e.id for e in added})
-            creds = credentials(config, catalog, result)
-            remembered = state.previous_credentials() if state else {}
-            creds.update(demo_owner(config, result.account_id, remembered.get("admin_password")))
+            record = CatalogRecord(state.directory if state else None, config.catalog, config.webhooks)
             if state:
-                creds = state.remembered_credentials(creds)
                 print(
                     f"State: {state.directory} ({state.restored_items} items restored; --fresh starts over)"
                 )
+            if record.unchanged(table, catalog.store.id) and not config.force:
+                assert state is not None  # unchanged: there is a record, so a state directory
+                previous = state.previous_credentials()
+                creds = {
+                    **previous,
+                    **store_urls(
+                        config, previous["public_token"], stripe=catalog.gateways.stripe is not None
+                    ),
+                }
+                creds.update(demo_owner(config, catalog.store.id, previous.get("admin_password")))
+                creds = state.remembered_credentials(creds)
+                print(f"Catalog: {config.catalog} unchanged since its last import: kept the store as it is")
+            else:
+                try:
+                    result = import_catalog(
+                        table,
+                        catalog,
+                        pinned_webhooks={e.id for e in added},
+                        revision=record.base_revision(),
+                        force=config.force,
+                    )
+                except StaleCatalog as stale:
+                    command = f"webstore serve --catalog {config.catalog}"
+                    for line in stale_lines(stale, str(config.catalog), command):
+                        print(
+                            f"webstore serve: {line}" if not line.startswith(" ") else line, file=sys.stderr
+                        )
+                    return 2
+                record.save(result.revision)
+                creds = credentials(config, catalog, result)
+                remembered = state.previous_credentials() if state else {}
+                creds.update(demo_owner(config, result.account_id, remembered.get("admin_password")))
+                if state:
+                    creds = state.remembered_credentials(creds)
                 print(f"Catalog: {result.changes.summary()}", flush=True)
             print_credentials(creds)
             for webhook in added:
@@ -306,6 +356,42 @@ def run(config: LocalConfig) -> int:
     return 0
 
 
+class CatalogRecord:
+    """What `webstore serve` remembers of its catalog file's last import, in the state directory
+    (`catalog-import.json`): the file's SHA-256 (with the `--webhook` receivers added to it) and
+    the store's catalog revision the import left. The file is imported again only when it
+    changed; then as a file exported at that revision, so changes made since (the panel) are not
+    undone silently (`--force` does)."""
+
+    NAME = "catalog-import.json"
+
+    def __init__(
+        self, directory: Path | None, catalog: Path, webhooks: tuple[tuple[str, str | None], ...]
+    ) -> None:
+        self.path = directory / self.NAME if directory else None
+        digest = hashlib.sha256(catalog.read_bytes())
+        digest.update(json.dumps(webhooks).encode())
+        self.digest = digest.hexdigest()
+        self.previous: dict[str, Any] = {}
+        if self.path and self.path.exists():
+            with contextlib.suppress(ValueError):
+                self.previous = dict(json.loads(self.path.read_text()))
+
+    def unchanged(self, table: Table, account_id: int) -> bool:
+        """The same file as last time, and the store it made is there."""
+        same = self.previous.get("sha256") == self.digest
+        return same and DefinitionRepository(table).existing_store(account_id) is not None
+
+    def base_revision(self) -> int | None:
+        """The revision the last import left (None: never imported here)."""
+        value = self.previous.get("revision")
+        return int(value) if isinstance(value, int) else None
+
+    def save(self, revision: int) -> None:
+        if self.path:
+            write_private(self.path, json.dumps({"sha256": self.digest, "revision": revision}) + "\n")
+
+
 DEMO_OWNER_EMAIL = "owner@example.com"
 
 
@@ -325,7 +411,7 @@ def demo_owner(config: LocalConfig, account_id: int, password: str | None) -> di
     member = repo.member(login.account_id, login.staff_id) if login else None
     if member is None:
         if login is not None:  # a lookup whose member is gone: start the owner over
-            services.table.delete(keys.staff_email_key(DEMO_OWNER_EMAIL))
+            services.table.delete(keys.staff_email_key(DEMO_OWNER_EMAIL, login.account_id))
         created = staff.create_owner(services, account_id, DEMO_OWNER_EMAIL, datetime.now(UTC), password)
         password = created.password
     elif password is None or not passwords.password_matches(password, member.password_hash, memory):

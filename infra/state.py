@@ -1,19 +1,23 @@
 """The local stack's state directory: what `webstore serve` keeps across restarts.
 
-The embedded DynamoDB lives in the process, so its table is snapshotted to `table.json` in the
-state directory (default `.webstore/` under the directory `serve` runs in; git-ignored): at
-start it is loaded back, after writes it is saved at most every SNAPSHOT_SECONDS, and once more
-on a clean stop (Ctrl-C). A crash (kill -9, power loss) loses at most the last SNAPSHOT_SECONDS
-of writes. Beside it: `credentials.json` (the keys last printed: only their hashes are in the
-table, so a restart prints them from here) and `webhook.key` (the key sealing webhook signing
-secrets in the table). `--fresh` deletes the directory's files first.
+The embedded DynamoDB lives in the process; its items are kept in the state directory (default
+`.webstore/` under the directory `serve` runs in; git-ignored) as a snapshot, `table.json`, and a
+journal, `journal-<n>.jsonl`. Every call that writes appends the after-images of the items it
+touched to the journal and fsyncs it before the call returns (infra.embedded.EmbeddedStore), so a
+request is answered only once its change is on disk: a crash (kill -9, power loss) loses nothing
+that was acknowledged. At start the snapshot is loaded, the journal replayed over it (a last line
+torn by a crash is a write that was never acknowledged, and is dropped), and the result written
+as the new snapshot; while serving, a journal segment that passes JOURNAL_SEGMENT_BYTES is closed
+and folded into the snapshot by a background thread, from the files (the table is not held); a
+clean stop (Ctrl-C) folds the rest. Beside them: `credentials.json` (the keys last printed: only
+their hashes are in the table, so a restart prints them from here) and `webhook.key` (the key
+sealing webhook signing secrets in the table). `--fresh` deletes the directory's files first.
 
 Not kept: messages in flight on the embedded SQS queue (webhook deliveries waiting for a retry).
 """
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import json
 import os
@@ -25,32 +29,40 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from infra.embedded import EmbeddedStore, load_items
 from webstore.db import Table
 
 DEFAULT_STATE_DIR = Path(".webstore")
-SNAPSHOT_SECONDS = 1.0
+JOURNAL_SEGMENT_BYTES = 16 * 1024 * 1024
 TABLE_FILE = "table.json"
 CREDENTIALS_FILE = "credentials.json"
 WEBHOOK_KEY_FILE = "webhook.key"
 BYTES = "__bytes__"
-WRITES = frozenset({"PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems"})
 
 
-def write_private(path: Path, text: str) -> None:
-    """Write atomically (a temporary file renamed over) a file only its owner can read."""
+def write_private(path: Path, text: str, *, sync: bool = False) -> None:
+    """Write atomically (a temporary file renamed over) a file only its owner can read; with
+    `sync`, on disk (file and directory fsynced) when this returns."""
     temporary = path.with_name(path.name + ".tmp")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     os.fchmod(fd, 0o600)
     with os.fdopen(fd, "w") as file:
         file.write(text)
+        if sync:
+            file.flush()
+            os.fsync(file.fileno())
     os.replace(temporary, path)
+    if sync:
+        _sync_directory(path.parent)
 
 
 @dataclass
 class LocalState:
     directory: Path
     restored_items: int = 0
-    _dirty: threading.Event = field(default_factory=threading.Event)
+    _segment: int = 0  # the journal segment writes go to
+    _folding: threading.Lock = field(default_factory=threading.Lock)
+    _folder: threading.Thread | None = None
 
     @classmethod
     def open(cls, directory: Path, *, fresh: bool = False) -> LocalState:
@@ -94,88 +106,184 @@ class LocalState:
 
     # --- the embedded table ---
 
-    def note_write(self) -> None:
-        """A write reached the table another way (a tool, through the embedded endpoint)."""
-        self._dirty.set()
-
-    def restore(self, table: Table) -> int:
-        """Put the snapshot's items back into the (new, empty) table; how many there were."""
-        path = self.directory / TABLE_FILE
-        if not path.exists():
-            return 0
-        items = [_decode(item) for item in json.loads(path.read_text())["items"]]
-        for start in range(0, len(items), 25):
-            request = {table.name: [{"PutRequest": {"Item": i}} for i in items[start : start + 25]]}
-            while request:
-                request = table.client.batch_write_item(RequestItems=request).get("UnprocessedItems") or {}
-        self.restored_items = len(items)
-        return len(items)
-
-    def snapshot(self, table: Table, lock: Any) -> None:
-        """The whole table, read under `lock` (no write lands between two scan pages)."""
-        items: list[dict[str, Any]] = []
-        with lock:
-            self._dirty.clear()
-            start: dict[str, Any] | None = None
-            while True:
-                page = table.client.scan(
-                    TableName=table.name, **({"ExclusiveStartKey": start} if start else {})
-                )
-                items.extend(page["Items"])
-                start = page.get("LastEvaluatedKey")
-                if not start:
-                    break
-        document = {"table": table.name, "items": [_encode(i) for i in items]}
-        write_private(self.directory / TABLE_FILE, json.dumps(document, separators=(",", ":")))
+    def restore(self, store: EmbeddedStore, table: Table) -> int:
+        """Load the snapshot and replay the journal into the (new, empty) embedded `table`, write
+        the result as the new snapshot and start the journal after it; how many items there were.
+        Before anything else uses the table."""
+        with store.lock, self._folding:
+            snapshot = self._read_snapshot()
+            segments = self._segments()
+            for segment in segments:
+                _replay(snapshot, self.directory / _segment_name(segment))
+            self._segment = max([snapshot.journal - 1, *segments]) + 1
+            tables = snapshot.tables
+            loaded = load_items(table.client, table.name, tables.get(table.name, {}).values())
+            self._write_snapshot(_Snapshot(self._segment, tables, snapshot.keys))
+            for segment in segments:
+                (self.directory / _segment_name(segment)).unlink()
+        self.restored_items = loaded
+        return loaded
 
     @contextlib.contextmanager
-    def kept(self, table: Table, lock: Any) -> Iterator[None]:
-        """While the block runs, snapshot the table within SNAPSHOT_SECONDS of a write; once more
-        at the end. The client's calls must go through `lock` (infra.embedded.one_call_at_a_time)."""
-        original = table.client._make_api_call
-        dirty = self._dirty
-
-        def noting_writes(operation: str, params: dict[str, Any]) -> Any:
-            result = original(operation, params)
-            if operation in WRITES:
-                dirty.set()
-            return result
-
-        table.client._make_api_call = noting_writes
-        dirty.set()  # the start's own writes (restore, import) went through another client
-        stop = threading.Event()
-
-        def snapshots() -> None:
-            while not stop.wait(SNAPSHOT_SECONDS):
-                if dirty.is_set():
-                    self.snapshot(table, lock)
-
-        thread = threading.Thread(target=snapshots, name="state-snapshots", daemon=True)
-        thread.start()
+    def kept(self, store: EmbeddedStore) -> Iterator[None]:
+        """While the block runs, every write through `store` is journaled (appended and fsynced
+        before its call returns); full segments are folded into the snapshot in the background,
+        the rest at the end. Enter after `restore`."""
+        journal = _Journal(self.directory, self._segment, self._fold_in_background)
+        store.journal = journal.append
         try:
             yield
         finally:
-            stop.set()
-            thread.join()
-            self.snapshot(table, lock)
+            store.close()
+            journal.close()
+            if self._folder is not None:
+                self._folder.join()
+            self._fold(journal.segment + 1)
+
+    def _fold_in_background(self, upto: int) -> None:
+        if self._folder is not None and self._folder.is_alive():
+            return  # the next full segment folds this one too
+        self._folder = threading.Thread(target=self._fold, args=(upto,), name="state-fold", daemon=True)
+        self._folder.start()
+
+    def _fold(self, upto: int) -> None:
+        """The snapshot with every closed segment below `upto` replayed over it; then those
+        segments go. From the files only: the table is not held."""
+        with self._folding:
+            snapshot = self._read_snapshot()
+            folded = [s for s in self._segments() if s < upto]
+            for segment in folded:
+                _replay(snapshot, self.directory / _segment_name(segment))
+            if not folded:
+                return
+            self._write_snapshot(_Snapshot(max(folded) + 1, snapshot.tables, snapshot.keys))
+            for segment in folded:
+                (self.directory / _segment_name(segment)).unlink()
+
+    def _segments(self) -> list[int]:
+        return sorted(int(p.name[8:-6]) for p in self.directory.glob("journal-*.jsonl"))
+
+    def _read_snapshot(self) -> _Snapshot:
+        path = self.directory / TABLE_FILE
+        if not path.exists():
+            return _Snapshot(0, {}, {})
+        document = json.loads(path.read_text())
+        if "format" not in document:  # the first format: one table, binary values as {"__bytes__"}
+            items = [_wire(item) for item in document["items"]]
+            names = sorted(KEY_ATTRIBUTES)
+            by_key = {_canonical({a: i[a] for a in names}): i for i in items}
+            return _Snapshot(0, {document["table"]: by_key}, {document["table"]: names})
+        tables: dict[str, dict[str, Any]] = {}
+        keys: dict[str, list[str]] = {}
+        for name, kept in document["tables"].items():
+            keys[name] = kept["key"]
+            tables[name] = {_canonical({a: i[a] for a in kept["key"]}): i for i in kept["items"]}
+        return _Snapshot(int(document["journal"]), tables, keys)
+
+    def _write_snapshot(self, snapshot: _Snapshot) -> None:
+        document = {
+            "format": 2,
+            "journal": snapshot.journal,
+            "tables": {
+                name: {"key": snapshot.keys[name], "items": list(items.values())}
+                for name, items in snapshot.tables.items()
+            },
+        }
+        write_private(self.directory / TABLE_FILE, json.dumps(document, separators=(",", ":")), sync=True)
 
 
-def _encode(value: Any) -> Any:
-    """DynamoDB JSON as JSON: binary values base64 (`{"B": b"…"}` as `{"B": {"__bytes__": "…"}}`)."""
-    if isinstance(value, bytes | bytearray):
-        return {BYTES: base64.b64encode(value).decode()}
-    if isinstance(value, dict):
-        return {k: _encode(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_encode(v) for v in value]
-    return value
+KEY_ATTRIBUTES = ("PK", "SK")
 
 
-def _decode(value: Any) -> Any:
+@dataclass
+class _Snapshot:
+    journal: int  # the first journal segment not in it
+    tables: dict[str, dict[str, Any]]  # table → canonical key → item (DynamoDB JSON)
+    keys: dict[str, list[str]]  # table → its key attributes' names, sorted
+
+
+def _canonical(key: dict[str, Any]) -> str:
+    return json.dumps(key, sort_keys=True, separators=(",", ":"))
+
+
+def _segment_name(segment: int) -> str:
+    return f"journal-{segment}.jsonl"
+
+
+def _replay(snapshot: _Snapshot, path: Path) -> None:
+    """Apply one journal segment's lines in order. A line that does not parse can only be the
+    last one, torn by a crash while it was written: its call never returned, nothing was
+    acknowledged, and it is dropped (with whatever might follow it)."""
+    lines = path.read_bytes().split(b"\n")
+    for number, line in enumerate(lines, start=1):
+        if not line:
+            continue
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            if any(lines[number:]):
+                raise ValueError(f"{path}: line {number} is damaged and is not the last one") from None
+            break
+        for record in entry["w"]:
+            snapshot.keys.setdefault(record["t"], sorted(record["k"]))
+            items = snapshot.tables.setdefault(record["t"], {})
+            key = _canonical(record["k"])
+            if record["i"] is None:
+                items.pop(key, None)
+            else:
+                items[key] = record["i"]
+
+
+class _Journal:
+    """The open journal segment: each append is one line, flushed and fsynced before it returns.
+    A segment past JOURNAL_SEGMENT_BYTES is closed, the next opened, and `on_full(next)` called."""
+
+    def __init__(self, directory: Path, segment: int, on_full: Any) -> None:
+        self.directory = directory
+        self.segment = segment
+        self.on_full = on_full
+        self._open()
+
+    def _open(self) -> None:
+        path = self.directory / _segment_name(self.segment)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        self.file = os.fdopen(fd, "ab")
+        self.size = self.file.tell()
+        _sync_directory(self.directory)  # the new segment's name is on disk too
+
+    def append(self, records: list[dict[str, Any]]) -> None:
+        line = json.dumps({"w": records}, separators=(",", ":")).encode() + b"\n"
+        self.file.write(line)
+        self.file.flush()
+        os.fsync(self.file.fileno())
+        self.size += len(line)
+        if self.size >= JOURNAL_SEGMENT_BYTES:
+            self.file.close()
+            self.segment += 1
+            self._open()
+            self.on_full(self.segment)
+
+    def close(self) -> None:
+        if not self.file.closed:
+            self.file.flush()
+            os.fsync(self.file.fileno())
+            self.file.close()
+
+
+def _sync_directory(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _wire(value: Any) -> Any:
+    """The first snapshot format's values as DynamoDB JSON (binary: base64 text)."""
     if isinstance(value, dict):
         if set(value) == {BYTES}:
-            return base64.b64decode(value[BYTES])
-        return {k: _decode(v) for k, v in value.items()}
+            return value[BYTES]
+        return {k: _wire(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_decode(v) for v in value]
+        return [_wire(v) for v in value]
     return value

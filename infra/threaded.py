@@ -4,9 +4,11 @@ The endpoints are `async def` (right for Lambda: one request per instance, no th
 but call boto3, which blocks. Run on one event loop, as `webstore serve` did, every request
 waited for the one before it (both interfaces: one process, one loop). `ThreadedApp` runs each
 HTTP request's whole ASGI app on a pool thread with an event loop of its own; `receive` and
-`send` hop back to the server's loop. The embedded table still runs one call at a time
-(`infra.embedded.one_call_at_a_time`), as DynamoDB makes each call atomic; threads interleave
-between calls as concurrent Lambda instances do. Local stack only: Lambda never uses this.
+`send` hop back to the server's loop. Only moto's own work on a DynamoDB call is serial (the
+embedded table's critical section, `infra.embedded.EmbeddedStore`), as DynamoDB makes each
+call atomic; parsing, pricing, rendering and botocore's serialising run on the threads, which
+interleave between calls as concurrent Lambda instances do. Local stack only: Lambda never
+uses this.
 """
 
 from __future__ import annotations

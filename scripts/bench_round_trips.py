@@ -1,11 +1,13 @@
 """Prints the DynamoDB round trips, calls and items read one request of each operation makes
-(calls issued in parallel share a round trip).
+(calls issued in parallel share a round trip), and its wall time in ms on this machine.
 
 Not a test: a figure to watch. Every request goes through the operation's real Lambda handler
 (API Gateway v2 event) against moto; a botocore hook counts the DynamoDB calls it makes.
 Scenarios live in the modules of scripts/bench/ (named after their interface, e.g.
-`storefront.py`, `storefront_baskets.py`, `operator_queue.py`); each module's `setup(ctx)` seeds
-what it needs and `scenarios(ctx)` yields (label, handler, method, path, kwargs).
+`storefront.py`, `storefront_baskets.py`, `operator_queue.py`); each module runs on a table of
+its own holding the demo store (`fresh_table`), its `setup(ctx)` seeds what it needs and
+`scenarios(ctx)` yields (label, handler, method, path, kwargs). moto runs as the local stack
+runs it (infra.embedded.as_a_store: a transaction copies only what it touches).
 
     .venv/bin/python scripts/bench_round_trips.py [--only PREFIX]
 """
@@ -24,6 +26,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "shared")]
 import itertools  # noqa: E402
 import os  # noqa: E402
 import threading  # noqa: E402
+import time  # noqa: E402
 from concurrent.futures import Future  # noqa: E402
 
 os.environ["POWERTOOLS_METRICS_DISABLED"] = "true"
@@ -33,7 +36,9 @@ import boto3  # noqa: E402
 from tests.support.environment import use_test_environment  # noqa: E402
 
 use_test_environment()
+TABLE = os.environ["WEBSTORE_TABLE_NAME"]
 
+from infra.embedded import as_a_store  # noqa: E402
 from tests.support.demo import demo_catalog_data  # noqa: E402
 from tests.support.lambda_events import LambdaContext, api_event  # noqa: E402
 
@@ -124,7 +129,29 @@ class CallCounter:
             future.result = collect  # type: ignore[method-assign]
             return future
 
-        db._reads.submit = tracked_submit  # type: ignore[method-assign]
+        db._reads.submit = tracked_submit  # type: ignore[method-assign,assignment]
+
+
+def fresh_table(counter: CallCounter) -> dict[str, Any]:
+    """A new, empty table holding only the demo store, for one scenario module: what a scenario
+    seeds (the dashboard's 50,000 payments) does not slow the ones after it, and its memory goes
+    with the dropped table. The counter's hooks go on the new services' client."""
+    from webstore import services
+    from webstore.catalog_import import import_catalog, parse_catalog
+    from webstore.db import Table, create_table
+    from webstore.operator import auth
+
+    client = boto3.client("dynamodb", region_name="us-east-1")
+    if TABLE in client.list_tables()["TableNames"]:
+        client.delete_table(TableName=TABLE)
+    create_table(client, TABLE)
+    services.reset()
+    auth.cache.clear()
+    hooked = services.get_services().table.client
+    hooked.meta.events.register("before-call.dynamodb", counter.before)
+    hooked.meta.events.register("after-call.dynamodb", counter.after)
+    table = Table(client, TABLE)
+    return {"table": table, "demo": import_catalog(table, parse_catalog(demo_catalog_data()))}
 
 
 def main() -> int:
@@ -134,35 +161,25 @@ def main() -> int:
 
     from moto import mock_aws
 
-    from webstore import services
-    from webstore.catalog_import import import_catalog, parse_catalog
-    from webstore.db import Table, create_table
-
-    with mock_aws():
-        services.reset()
-        client = boto3.client("dynamodb", region_name="us-east-1")
-        create_table(client, "webstore-test")
-        table = Table(client, "webstore-test")
+    with mock_aws(), as_a_store():
         counter = CallCounter()
-        hooked = services.get_services().table.client
-        hooked.meta.events.register("before-call.dynamodb", counter.before)
-        hooked.meta.events.register("after-call.dynamodb", counter.after)
         counter.count_parallel_reads()
-        ctx: dict[str, Any] = {
-            "table": table,
-            "demo": import_catalog(table, parse_catalog(demo_catalog_data())),
-        }
-
-        print(f"{'operation':<46} {'status':>6} {'trips':>5} {'calls':>5} {'items':>6}  calls")
+        print(f"{'operation':<46} {'status':>6} {'trips':>5} {'calls':>5} {'items':>6} {'ms':>7}  calls")
         for name in scenario_modules(args.only):
+            ctx = fresh_table(counter)
             module = importlib.import_module(f"scripts.bench.{name}")
             module.setup(ctx)
             for label, handler, method, path, kwargs in module.scenarios(ctx):
                 counter.reset()
+                started = time.perf_counter()
                 result = handler(api_event(method, path, **kwargs), LambdaContext())
+                took = (time.perf_counter() - started) * 1000
                 status, trips, calls = result["statusCode"], counter.rounds, len(counter.calls)
                 names = ",".join(counter.calls)
-                print(f"{label:<46} {status:>6} {trips:>5} {calls:>5} {counter.items:>6}  {names}")
+                print(
+                    f"{label:<46} {status:>6} {trips:>5} {calls:>5} {counter.items:>6} {took:>7.1f}  {names}",
+                    flush=True,
+                )
     return 0
 
 

@@ -1,21 +1,24 @@
 """A bounded loopback load test of the local stack: p50/p99 latency and requests per second
-at 1 and 16 concurrent clients.
+at 1, 4 and 16 concurrent clients, on reads or on the checkout mix.
 
     python scripts/load_local.py                  # starts `webstore serve` on free ports
+    python scripts/load_local.py --mix checkout   # paid checkouts instead of reads
     python scripts/load_local.py --requests 400   # more requests per level
     python scripts/load_local.py --headless-url http://127.0.0.1:8080/api/accounts/<token>
 
-Each client sends its share of `--requests` GETs (the store, its packages, a basket) one after
-another, so the load is closed-loop and bounded in count and in time (`--max-seconds` per level).
-With one event loop serving blocking calls, 16 clients queued behind one another; the local
-server now runs each request on a worker thread (`infra.threaded`); p50 at 16 clients is then
-set by the server's CPU under one GIL (figures and reasons in docs/testing.md).
+`read`: each client sends its share of `--requests` GETs (the store, its packages, a basket) one
+after another. `checkout`: each client makes paid checkouts one after another (create a basket,
+add a package, read the checkout page, pay: four requests); the figures are per request, and
+the pay's own p50 beside them. The load is closed-loop and bounded in count and in time
+(`--max-seconds` per level). The machine's load average is printed with each level: on a
+shared machine it moves the figures as much as the server does (figures in docs/testing.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -31,6 +34,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "shared")]
 
+from tests.support.checkouts import HIDDEN, PAYING_CARD  # noqa: E402
 from tests.support.local_stack import free_port, serving  # noqa: E402
 
 
@@ -41,7 +45,7 @@ def local_stack() -> Iterator[dict[str, Any]]:
     with tempfile.TemporaryDirectory() as workdir:
         creds = Path(workdir) / "credentials.json"
         with serving(free_port(), free_port(), creds) as process:
-            deadline = time.monotonic() + 60
+            deadline = time.monotonic() + 300
             while not creds.exists() or not creds.read_text().strip():
                 if process.poll() is not None or time.monotonic() > deadline:
                     raise SystemExit("the local stack did not start")
@@ -64,25 +68,50 @@ def targets(headless_url: str) -> list[str]:
     return [headless_url, f"{headless_url}/packages", f"{headless_url}/baskets/{basket}"]
 
 
-def run_level(urls: list[str], clients: int, requests: int, max_seconds: float) -> dict[str, float]:
+def run_level(
+    urls: list[str], clients: int, requests: int, max_seconds: float, mix: str = "read"
+) -> dict[str, float]:
     latencies: list[float] = []
+    pays: list[float] = []
     errors = 0
     lock = threading.Lock()
     deadline = time.monotonic() + max_seconds
     per_client = max(1, requests // clients)
+    headless_url = urls[0]
+    host = headless_url.split("/api/")[0]
+
+    def timed(http: httpx.Client, method: str, url: str, **kwargs: Any) -> httpx.Response:
+        nonlocal errors
+        started = time.perf_counter()
+        response = http.request(method, url, **kwargs)
+        took = time.perf_counter() - started
+        with lock:
+            latencies.append(took)
+            errors += response.status_code >= 500
+            if url.endswith("/pay"):
+                pays.append(took)
+        return response
+
+    def checkout(http: httpx.Client, n: int, offset: int) -> None:
+        created = timed(
+            http, "POST", f"{headless_url}/baskets", json={"username": f"Load{offset:02d}x{n:04d}"}
+        )
+        ident = created.json()["data"]["ident"]
+        line = {"package_id": 10, "quantity": 1}
+        timed(http, "POST", f"{host}/api/baskets/{ident}/packages", json=line)
+        page = timed(http, "GET", f"{host}/checkout/{ident}")
+        form = {**dict(HIDDEN.findall(page.text)), "card_number": PAYING_CARD, "subscription_consent": "yes"}
+        timed(http, "POST", f"{host}/checkout/{ident}/pay", data=form)
 
     def client(offset: int) -> None:
-        nonlocal errors
-        with httpx.Client(timeout=30) as http:
-            for n in range(per_client):
+        with httpx.Client(timeout=120) as http:
+            for n in range(per_client if mix == "read" else max(1, per_client // 4)):
                 if time.monotonic() > deadline:
                     return
-                started = time.perf_counter()
-                response = http.get(urls[(offset + n) % len(urls)])
-                took = time.perf_counter() - started
-                with lock:
-                    latencies.append(took)
-                    errors += response.status_code >= 500
+                if mix == "read":
+                    timed(http, "GET", urls[(offset + n) % len(urls)])
+                else:
+                    checkout(http, n, offset)
 
     threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
     started = time.perf_counter()
@@ -99,6 +128,8 @@ def run_level(urls: list[str], clients: int, requests: int, max_seconds: float) 
         "p50_ms": statistics.median(ordered) * 1000,
         "p99_ms": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000,
         "rps": len(ordered) / elapsed,
+        "pay_p50_ms": statistics.median(pays) * 1000 if pays else 0.0,
+        "load": os.getloadavg()[0],
     }
 
 
@@ -109,18 +140,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--headless-url", help="a running local stack (default: start one)")
     parser.add_argument("--requests", type=int, default=320, help="requests per level (default 320)")
     parser.add_argument("--max-seconds", type=float, default=60, help="time bound per level (default 60)")
-    parser.add_argument("--clients", type=int, nargs="+", default=[1, 16])
+    parser.add_argument("--clients", type=int, nargs="+", default=[1, 4, 16])
+    parser.add_argument("--mix", choices=("read", "checkout"), default="read")
     args = parser.parse_args(argv)
 
     def measure(headless_url: str) -> None:
         urls = targets(headless_url)
-        run_level(urls, 4, 40, 10)  # warm up: first requests build each route's app
-        print(f"{'clients':>7} {'requests':>8} {'errors':>6} {'p50 ms':>8} {'p99 ms':>8} {'req/s':>7}")
+        run_level(urls, 4, 40, 10, args.mix)  # warm up: first requests build each route's app
+        print(
+            f"{'mix':>8} {'clients':>7} {'requests':>8} {'errors':>6} {'p50 ms':>8} {'p99 ms':>8}"
+            f" {'req/s':>7} {'pay p50':>8} {'load':>5}"
+        )
         for clients in args.clients:
-            r = run_level(urls, clients, args.requests, args.max_seconds)
+            r = run_level(urls, clients, args.requests, args.max_seconds, args.mix)
             print(
-                f"{r['clients']:>7.0f} {r['requests']:>8.0f} {r['errors']:>6.0f} "
-                f"{r['p50_ms']:>8.1f} {r['p99_ms']:>8.1f} {r['rps']:>7.1f}",
+                f"{args.mix:>8} {r['clients']:>7.0f} {r['requests']:>8.0f} {r['errors']:>6.0f} "
+                f"{r['p50_ms']:>8.1f} {r['p99_ms']:>8.1f} {r['rps']:>7.1f} {r['pay_p50_ms']:>8.1f}"
+                f" {r['load']:>5.1f}",
                 flush=True,
             )
 

@@ -17,12 +17,11 @@ import boto3
 import botocore.session
 import pytest
 
-from infra.embedded import one_call_at_a_time
+from infra.embedded import as_a_store, one_call_at_a_time
 from tests.support import invocation
 from tests.support.demo import DemoStore, import_other_store, restore_demo
 from tests.support.invocation import Invoke
 from tests.support.lambda_events import Response
-from tests.support.moto_transactions import backup_once
 from tests.support.name_service import JEB, NOTCH, StandInNameService, running_name_service
 from webstore import db
 from webstore import services as services_module
@@ -63,9 +62,10 @@ def one_botocore_loader() -> Iterator[None]:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def moto_transactions_backed_up_once() -> Iterator[None]:
-    """moto copies a table once per transaction, not once per action (tests/support/moto_transactions.py)."""
-    with backup_once():
+def moto_as_a_store() -> Iterator[None]:
+    """moto's table as the local stack runs it (infra/embedded.py): a transaction undoes only the
+    items it touched instead of copying every table once per action."""
+    with as_a_store():
         yield
 
 

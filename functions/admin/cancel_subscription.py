@@ -6,14 +6,14 @@ from fastapi.responses import Response
 from functions.admin_deps import FormDep, StaffDep
 from functions.admin_money import act_on_subscription
 from functions.deps import ServicesDep
-from functions.runtime import WRITE_AND_PUBLISH, Interface, Route, lambda_handler
+from functions.runtime import WRITE, Interface, Route, lambda_handler
 
 ROUTE = Route(
     Interface.ADMIN,
     "POST",
     "/subscriptions/{reference}/cancel",
     "cancelSubscriptionAtPeriodEnd",
-    WRITE_AND_PUBLISH,
+    WRITE,
     "Cancel a subscription at the end of its paid period",
     html=True,
 )

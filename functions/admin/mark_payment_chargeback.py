@@ -6,14 +6,14 @@ from fastapi.responses import Response
 from functions.admin_deps import FormDep, StaffDep
 from functions.admin_money import act_on_payment
 from functions.deps import ServicesDep
-from functions.runtime import WRITE_AND_PUBLISH, Interface, Route, lambda_handler
+from functions.runtime import WRITE, Interface, Route, lambda_handler
 
 ROUTE = Route(
     Interface.ADMIN,
     "POST",
     "/payments/{transaction}/chargeback",
     "markPaymentChargeback",
-    WRITE_AND_PUBLISH,
+    WRITE,
     "Mark a payment as a chargeback",
     html=True,
 )

@@ -6,14 +6,14 @@ from fastapi.responses import Response
 from functions.admin_deps import FormDep, StaffDep
 from functions.admin_money import act_on_payment
 from functions.deps import ServicesDep
-from functions.runtime import WRITE_AND_PUBLISH, Access, Interface, Route, lambda_handler
+from functions.runtime import WRITE, Access, Interface, Route, lambda_handler
 
 ROUTE = Route(
     Interface.ADMIN,
     "POST",
     "/payments/{transaction}/refund",
     "refundPayment",
-    WRITE_AND_PUBLISH | {Access.GATEWAY_KEY},
+    WRITE | {Access.GATEWAY_KEY},
     "Refund a payment (through its processor first)",
     html=True,
 )

@@ -28,7 +28,7 @@ from typing import Any
 
 from aws_lambda_powertools.metrics import MetricUnit
 
-from functions.declarations import WRITE_AND_PUBLISH, Access, Consumer, Trigger
+from functions.declarations import WRITE, Access, Consumer, Trigger
 from functions.observability import consumer_handler, logger, metrics
 from webstore.recurring import SCHEDULE_SHARDS
 from webstore.services import Services, get_services
@@ -41,7 +41,7 @@ CONSUMER = Consumer(
     # Renewals charge and record payments, queue commands, move tiers and schedule items, and
     # publish payment and recurring-payment events: the table and the bus, and the key that
     # opens the stores' gateway secrets (renewals charge each store's own Stripe account).
-    WRITE_AND_PUBLISH | {Access.GATEWAY_KEY},
+    WRITE | {Access.GATEWAY_KEY},
     "Runs the subscription processor over the schedule items that are due (every minute)",
     memory_mb=1024,
     timeout_seconds=300,

@@ -7,7 +7,7 @@ from fastapi import Path
 
 from functions.deps import ServicesDep
 from functions.operator_deps import ServerDep
-from functions.runtime import WRITE_AND_PUBLISH, Interface, Route, lambda_handler
+from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.subscriptions import cancellation
 from webstore.subscriptions.recurring_view import RecurringPaymentOut
 from webstore.validation import PathRef
@@ -17,7 +17,7 @@ ROUTE = Route(
     "DELETE",
     "/recurring-payments/{reference}",
     "cancelRecurringPayment",
-    WRITE_AND_PUBLISH,
+    WRITE,
     "Cancel a recurring payment at the end of its paid period",
 )
 

@@ -7,12 +7,10 @@ from fastapi import Header
 
 from functions.deps import ServicesDep
 from functions.operator_deps import ServerDep
-from functions.runtime import WRITE_AND_PUBLISH, Interface, Route, lambda_handler
+from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.operator import payments, schemas
 
-ROUTE = Route(
-    Interface.OPERATOR, "POST", "/payments", "createPayment", WRITE_AND_PUBLISH, "Create a manual payment"
-)
+ROUTE = Route(Interface.OPERATOR, "POST", "/payments", "createPayment", WRITE, "Create a manual payment")
 
 
 async def endpoint(

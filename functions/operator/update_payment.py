@@ -7,7 +7,7 @@ from fastapi import Path
 
 from functions.deps import ServicesDep
 from functions.operator_deps import ServerDep
-from functions.runtime import WRITE_AND_PUBLISH, Access, Interface, Route, lambda_handler
+from functions.runtime import WRITE, Access, Interface, Route, lambda_handler
 from webstore.operator import payments, schemas
 from webstore.validation import PathRef
 
@@ -16,7 +16,7 @@ ROUTE = Route(
     "PUT",
     "/payments/{transaction}",
     "updatePayment",
-    WRITE_AND_PUBLISH | {Access.GATEWAY_KEY},  # a Stripe payment is refunded through Stripe
+    WRITE | {Access.GATEWAY_KEY},  # a Stripe payment is refunded through Stripe
     "Update a payment",
 )
 

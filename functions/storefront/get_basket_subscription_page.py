@@ -21,7 +21,9 @@ ROUTE = Route(
 
 
 async def endpoint(svc: ServicesDep, basket_ident: str) -> Response:
-    return render(lambda: cancellation.page_of_basket(svc, basket_ident), page.CSP, problem_title=page.TITLE)
+    return render(
+        lambda: cancellation.page_of_basket(svc, basket_ident), page.policy(), problem_title=page.TITLE
+    )
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -19,7 +19,7 @@ ROUTE = Route(
 
 
 async def endpoint(basket_ident: str, svc: ServicesDep) -> Response:
-    return render(lambda: checkout.receipt(svc, basket_ident), pages.CSP)
+    return render(lambda: checkout.receipt(svc, basket_ident), pages.policy())
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -8,7 +8,7 @@ from fastapi.responses import Response
 
 from functions.deps import ServicesDep
 from functions.pages import render
-from functions.runtime import WRITE_AND_PUBLISH, Access, Interface, Route, lambda_handler
+from functions.runtime import WRITE, Access, Interface, Route, lambda_handler
 from webstore.checkout import pages, stripe_checkout
 
 ROUTE = Route(
@@ -16,7 +16,7 @@ ROUTE = Route(
     "GET",
     "/checkout/{basket_ident}/return",
     "getCheckoutReturn",
-    WRITE_AND_PUBLISH | {Access.GATEWAY_KEY},
+    WRITE | {Access.GATEWAY_KEY},
     "Return from the payment processor",
     html=True,
     timeout_seconds=25,
@@ -28,7 +28,7 @@ async def endpoint(
     svc: ServicesDep,
     payment_intent: Annotated[str, Query(max_length=80)] = "",
 ) -> Response:
-    return render(lambda: stripe_checkout.returned(svc, basket_ident, payment_intent), pages.CSP)
+    return render(lambda: stripe_checkout.returned(svc, basket_ident, payment_intent), pages.policy())
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -20,7 +20,9 @@ ROUTE = Route(
 
 
 async def endpoint(svc: ServicesDep, token: str, charge_key: str) -> Response:
-    return render(lambda: sandbox.show_page(svc, token, charge_key), sandbox.CSP, problem_title=sandbox.TITLE)
+    return render(
+        lambda: sandbox.show_page(svc, token, charge_key), sandbox.policy(), problem_title=sandbox.TITLE
+    )
 
 
 handler = lambda_handler(ROUTE, endpoint)

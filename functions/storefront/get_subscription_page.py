@@ -20,7 +20,7 @@ ROUTE = Route(
 
 
 async def endpoint(svc: ServicesDep, manage_token: str) -> Response:
-    return render(lambda: cancellation.show_page(svc, manage_token), page.CSP, problem_title=page.TITLE)
+    return render(lambda: cancellation.show_page(svc, manage_token), page.policy(), problem_title=page.TITLE)
 
 
 handler = lambda_handler(ROUTE, endpoint)

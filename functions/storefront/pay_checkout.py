@@ -5,7 +5,7 @@ from fastapi.responses import Response
 
 from functions.deps import ServicesDep
 from functions.pages import form_fields, render
-from functions.runtime import WRITE_AND_PUBLISH, Access, Interface, Route, lambda_handler
+from functions.runtime import WRITE, Access, Interface, Route, lambda_handler
 from webstore.checkout import checkout, pages
 
 ROUTE = Route(
@@ -13,7 +13,7 @@ ROUTE = Route(
     "POST",
     "/checkout/{basket_ident}/pay",
     "payCheckout",
-    WRITE_AND_PUBLISH | {Access.GATEWAY_KEY},
+    WRITE | {Access.GATEWAY_KEY},
     "Pay for a basket (form post)",
     html=True,
     timeout_seconds=25,
@@ -23,11 +23,12 @@ ROUTE = Route(
 async def endpoint(basket_ident: str, request: Request, svc: ServicesDep) -> Response:
     form = await form_fields(request)
     key, card = form.get("attempt_key", ""), form.get("card_number", "")
-    shown = form.get("amount_due") or None
+    shown = form.get("amount_due")
     consent = bool(form.get("subscription_consent"))
     email = form.get("email")
     return render(
-        lambda: checkout.pay(svc, basket_ident, key, card, shown, consent=consent, email=email), pages.CSP
+        lambda: checkout.pay_form(svc, basket_ident, key, card, shown, consent=consent, email=email),
+        pages.policy(),
     )
 
 

@@ -5,7 +5,7 @@ from fastapi.responses import Response
 
 from functions.deps import ServicesDep
 from functions.pages import form_fields, render
-from functions.runtime import WRITE_AND_PUBLISH, Interface, Route, lambda_handler
+from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.storefront import auth_page
 
 ROUTE = Route(
@@ -13,7 +13,7 @@ ROUTE = Route(
     "POST",
     "/auth/{basket_ident}",
     "submitAuthPage",
-    WRITE_AND_PUBLISH,
+    WRITE,
     "Log a player in to a basket (form post)",
     html=True,
 )

@@ -6,7 +6,7 @@ from typing import Annotated
 from fastapi import Header, Path, Request
 
 from functions.deps import ServicesDep
-from functions.runtime import WRITE_AND_PUBLISH, Access, Interface, Route, lambda_handler
+from functions.runtime import WRITE, Access, Interface, Route, lambda_handler
 from webstore.checkout import processor_events
 from webstore.storefront import schemas
 
@@ -15,7 +15,7 @@ ROUTE = Route(
     "POST",
     "/webhooks/stripe/{token}",
     "receiveStripeWebhook",
-    WRITE_AND_PUBLISH | {Access.GATEWAY_KEY},
+    WRITE | {Access.GATEWAY_KEY},
     "Stripe webhook events of a store",
     timeout_seconds=25,
 )

@@ -6,7 +6,7 @@ from fastapi.responses import Response
 
 from functions.deps import ServicesDep
 from functions.pages import render
-from functions.runtime import WRITE_AND_PUBLISH, Interface, Route, lambda_handler
+from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.subscriptions import sandbox_authentication as sandbox
 
 ROUTE = Route(
@@ -14,7 +14,7 @@ ROUTE = Route(
     "POST",
     "/sandbox/authentication/{token}/{charge_key}",
     "submitSandboxAuthentication",
-    WRITE_AND_PUBLISH,
+    WRITE,
     "Confirm a renewal charge on the sandbox's authentication page (form post)",
     html=True,
 )
@@ -23,7 +23,9 @@ ROUTE = Route(
 async def endpoint(svc: ServicesDep, token: str, charge_key: str, request: Request) -> Response:
     origin = request.headers.get("origin")
     return render(
-        lambda: sandbox.submit_page(svc, token, charge_key, origin), sandbox.CSP, problem_title=sandbox.TITLE
+        lambda: sandbox.submit_page(svc, token, charge_key, origin),
+        sandbox.policy(),
+        problem_title=sandbox.TITLE,
     )
 
 

@@ -6,7 +6,7 @@ from fastapi.responses import Response
 
 from functions.deps import ServicesDep
 from functions.pages import form_fields, render
-from functions.runtime import WRITE_AND_PUBLISH, Access, Interface, Route, lambda_handler
+from functions.runtime import WRITE, Access, Interface, Route, lambda_handler
 from webstore.subscriptions import cancellation
 from webstore.subscriptions import manage_page as page
 
@@ -15,7 +15,7 @@ ROUTE = Route(
     "POST",
     "/subscriptions/{manage_token}",
     "submitSubscriptionPage",
-    WRITE_AND_PUBLISH | {Access.WEBHOOK_KEY},
+    WRITE | {Access.WEBHOOK_KEY},
     "Cancel a subscription at the end of its period, or undo that (form post)",
     html=True,
 )
@@ -30,7 +30,9 @@ async def endpoint(svc: ServicesDep, manage_token: str, request: Request) -> Res
         origin=request.headers.get("origin"),
     )
     return render(
-        lambda: cancellation.submit_page(svc, manage_token, submitted), page.CSP, problem_title=page.TITLE
+        lambda: cancellation.submit_page(svc, manage_token, submitted),
+        page.policy(),
+        problem_title=page.TITLE,
     )
 
 

@@ -5,7 +5,7 @@ from typing import Annotated
 from fastapi import Path
 
 from functions.deps import TOKEN_PREFIX, BasicAuthDep, ServicesDep
-from functions.runtime import WRITE_AND_PUBLISH, Access, Interface, Route, lambda_handler
+from functions.runtime import WRITE, Access, Interface, Route, lambda_handler
 from webstore.storefront import schemas
 from webstore.storefront.schemas import TierChangeRequest
 from webstore.storefront.tiers import change_tier
@@ -16,7 +16,7 @@ ROUTE = Route(
     "PATCH",
     f"{TOKEN_PREFIX}/tiers/{{tier_id}}",
     "updateTier",
-    WRITE_AND_PUBLISH | {Access.GATEWAY_KEY},  # an upgrade charges through the store's gateway
+    WRITE | {Access.GATEWAY_KEY},  # an upgrade charges through the store's gateway
     "Change a player's tier (an upgrade is charged now, a downgrade takes effect at the next renewal)",
     timeout_seconds=25,  # an upgrade charges the saved payment method
 )

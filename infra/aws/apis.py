@@ -83,8 +83,7 @@ class Apis(Construct):
         cors = apigwv2.CorsPreflightOptions(
             allow_origins=list(policy.allow_origins),
             allow_methods=[
-                apigwv2.CorsHttpMethod.ANY if m == "*" else apigwv2.CorsHttpMethod(m)
-                for m in policy.allow_methods
+                apigwv2.CorsHttpMethod.ANY if m == "*" else apigwv2.CorsHttpMethod(m) for m in policy.methods
             ],
             allow_headers=list(policy.allow_headers),
             max_age=Duration.seconds(policy.max_age_seconds),

@@ -30,7 +30,7 @@ PLATFORMS = ("manylinux2014_aarch64", "manylinux_2_28_aarch64", "manylinux_2_34_
 LAYER_ROOT = "/opt/python"
 CODE_ROOT = "/var/task"
 # Bump to force new assets when the build recipe changes without its inputs changing.
-RECIPE = "2"
+RECIPE = "3"
 SKIP_PARTS = {"__pycache__", ".mypy_cache", ".pytest_cache"}
 
 
@@ -149,17 +149,41 @@ def _source_files(root: Path) -> list[tuple[Path, str]]:
     for base, prefix in ((root / "functions", "functions"), (root / "shared" / "webstore", "webstore")):
         for path in sorted(base.rglob("*")):
             relative = path.relative_to(base)
-            if path.is_file() and not SKIP_PARTS & set(relative.parts) and path.suffix != ".pyc":
+            # webstore/html/compiled: a local compile's output; the asset makes its own.
+            skipped = SKIP_PARTS & set(relative.parts) or relative.parts[:2] == ("html", "compiled")
+            if path.is_file() and not skipped and path.suffix != ".pyc":
                 files.append((path, f"{prefix}/{relative.as_posix()}"))
     return files
 
 
+def compile_templates(output_dir: Path, root: Path = ROOT) -> Path | None:
+    """The house templates compiled ahead of time into the asset's `webstore/html/compiled`
+    (`python -m webstore.html.compile`, the root's own code): Lambda loads those modules
+    instead of parsing templates at a cold start (webstore/html/__init__.py)."""
+    if not (root / "shared" / "webstore" / "html" / "templates").is_dir():
+        return None
+    target = output_dir / "webstore" / "html" / "compiled"
+    environment = {**os.environ, "PYTHONPATH": str(root / "shared")}
+    result = subprocess.run(
+        [sys.executable, "-m", "webstore.html.compile", str(target)],
+        capture_output=True,
+        text=True,
+        env=environment,
+        cwd=root,
+    )
+    if result.returncode != 0:
+        raise BundlingError(f"the templates do not compile:\n{result.stderr}")
+    return target
+
+
 def build_code(output_dir: Path, root: Path = ROOT) -> Path:
-    """The code asset: `functions.storefront.x.handler` and `import webstore` resolve from its root."""
+    """The code asset: `functions.storefront.x.handler` and `import webstore` resolve from its
+    root; the templates compiled ahead of time, and everything byte-compiled."""
     for source, name in _source_files(root):
         destination = output_dir / name
         destination.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, destination)
+    compile_templates(output_dir, root)
     byte_compile(output_dir, CODE_ROOT)
     return output_dir
 

@@ -36,7 +36,8 @@ def _key(schema: list[dict[str, str]], key_type: str) -> dynamodb.Attribute | No
 
 
 class Data(Construct):
-    """On-demand, point-in-time recovery, TTL, a stream for expiries; retained in production."""
+    """On-demand, point-in-time recovery, TTL, a stream (basket expiries, the outbox: new and old
+    images); retained in production."""
 
     def __init__(self, scope: Construct, id: str, *, config: StageConfig) -> None:
         super().__init__(scope, id)

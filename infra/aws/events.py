@@ -1,6 +1,7 @@
 """The event side: bus, rule → SQS buffer → webhook dispatch, and the basket-expiry consumer.
 
-Use cases put domain events on the bus (source `webstore`, detail-type = webhook type). The rule
+Domain events reach the bus from the table's outbox (infra/aws/outbox.py: source `webstore`,
+detail-type = webhook type); the basket-expiry consumer puts `basket.abandoned` itself. The rule
 buffers them in SQS so a slow or failing webhook receiver only delays its own messages: the
 dispatch function reports per-message failures, SQS retries them, and after MAX_RECEIVES the
 message rests in the dead-letter queue (which also takes events the rule could not deliver).
@@ -97,7 +98,7 @@ class Events(Construct):
             )
         )
 
-        # Stream records the consumer gave up on (after retries and bisecting) are kept here.
+        # Stream records the consumer (or the outbox pipe) gave up on, after retries and bisecting.
         self.stream_failures = _queue(self, "StreamFailures", retention_period=Duration.days(14))
         self.basket_expired = consumer_function(
             self, "BasketExpired", shared, consumer_of(Trigger.TABLE_STREAM)

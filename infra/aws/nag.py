@@ -45,6 +45,11 @@ CLOCK_DEAD_LETTERS_IS_A_DLQ = (
     "target (invocations EventBridge could not deliver); its depth is alarmed."
 )
 
+OUTBOX_PIPE_LIST_STREAMS = (
+    "DynamoDB's ListStreams supports no resource-level permission; the outbox pipe's other stream "
+    "actions are scoped to the table's stream, PutEvents to the bus, SendMessage to one queue."
+)
+
 WEBHOOK_KEY_NOT_ROTATED = (
     "The webhook key seals the stored webhook signing secrets; rotating it in Secrets Manager "
     "alone would leave every sealed secret unopenable. Rotation is a re-seal: put a new value, "
@@ -68,5 +73,6 @@ def acknowledge_findings(stack: WebstoreStack) -> None:
                     if child.node.id.startswith("Route") or child.node.id == "DefaultRoute":
                         _acknowledge(child, "AwsSolutions-APIG4", ROUTE_AUTHORIZATION)
     _acknowledge(stack.events.stream_failures, "AwsSolutions-SQS3", STREAM_FAILURES_IS_A_DLQ)
+    _acknowledge(stack.outbox.role, "AwsSolutions-IAM5[Resource::*]", OUTBOX_PIPE_LIST_STREAMS)
     _acknowledge(stack.clock.dead_letters, "AwsSolutions-SQS3", CLOCK_DEAD_LETTERS_IS_A_DLQ)
     _acknowledge(stack.data.webhook_key, "AwsSolutions-SMG4", WEBHOOK_KEY_NOT_ROTATED)

@@ -18,11 +18,13 @@ from infra.aws.data import Data
 from infra.aws.events import Events
 from infra.aws.functions import ARCHITECTURE, RUNTIME, Shared
 from infra.aws.observability import AlarmTopic, Observability, TraceSampling, function_alarms
+from infra.aws.outbox import Outbox
 from infra.aws.schedule import Clock
 
 
 class WebstoreStack(Stack):
-    """Table, bus, webhook pipeline, the three APIs with a function per operation, alarms, dashboard.
+    """Table, bus, outbox pipe, webhook pipeline, the three APIs with a function per operation,
+    alarms, dashboard.
 
     Environment-agnostic (no account or region) so `cdk synth` runs offline with no credentials.
     """
@@ -58,6 +60,15 @@ class WebstoreStack(Stack):
             webhook_key=self.data.webhook_key,
         )
         self.events = Events(self, "Events", shared=shared, bus=self.bus)
+        # Events written by use cases in their transactions reach the bus from the table's stream.
+        self.outbox = Outbox(
+            self,
+            "Outbox",
+            table=self.data.table,
+            bus=self.bus,
+            failures=self.events.stream_failures,
+            name=f"{config.prefix}-outbox",
+        )
         self.clock = Clock(self, "Clock", shared=shared)
         self.alarm_topic = AlarmTopic(self, "AlarmTopic", config=config)
         self.trace_sampling = TraceSampling(self, "TraceSampling", config=config)

@@ -1,6 +1,6 @@
 """Control panel catalog scenarios for scripts/bench_round_trips.py: the list pages and a form
-(one Query of the kind, the session beside it), the audit log, a save (the catalog's export and
-import: heavy by design, shown for the record)."""
+(one Query of the kind, the session beside it), the audit log, and saves (the catalog's one edit
+use case: one read of the catalog, one transaction; nothing written when nothing changed)."""
 
 from __future__ import annotations
 
@@ -50,3 +50,38 @@ def scenarios(ctx: dict[str, Any]) -> Iterator[tuple[str, Any, str, str, dict[st
         "/catalog/packages/10",
         {"raw_body": body["raw_body"], "headers": client.headers(body["headers"])},
     )
+    yield from _saves(ctx, client)
+
+
+def _saves(ctx: dict[str, Any], client: PanelClient) -> Iterator[tuple[str, Any, str, str, dict[str, Any]]]:
+    """A package's form saved as read (no changes), then with a new price; a coupon's unchanged.
+    Each reads the revision and the element at its turn (the previous save may have moved it)."""
+    from webstore.admin.catalog_forms import form_values
+    from webstore.repo.catalog_lists import CatalogLists
+    from webstore.repo.definitions import DefinitionRepository
+
+    table = ctx["table"]
+
+    def form(kind: str, element_id: int, **changed: str) -> dict[str, Any]:
+        element = CatalogLists(table).element(1, kind, element_id).model_dump(mode="json", exclude={"id"})
+        fields = {
+            **form_values(element),
+            **changed,
+            "csrf": client.csrf,
+            "revision": str(DefinitionRepository(table).revision(1)),
+        }
+        body = form_body(fields)
+        return {"raw_body": body["raw_body"], "headers": client.headers(body["headers"])}
+
+    handler = save_catalog_element.handler
+    package = "/catalog/packages/10"
+    yield "admin saveCatalogElement (package, unchanged)", handler, "POST", package, form("package", 10)
+    yield (
+        "admin saveCatalogElement (package, new price)",
+        handler,
+        "POST",
+        "/catalog/packages/10",
+        form("package", 10, price="9.99"),
+    )
+    coupon = "/catalog/coupons/1"
+    yield "admin saveCatalogElement (coupon, unchanged)", handler, "POST", coupon, form("coupon", 1)

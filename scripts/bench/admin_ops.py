@@ -23,7 +23,7 @@ from webstore.admin import sessions
 from webstore.admin import webhooks as panel_webhooks
 from webstore.admin.roles import Role
 from webstore.admin.staff import create_member
-from webstore.repo.webhooks import AttemptOutcome, WebhookRepository
+from webstore.repo.webhooks import AttemptOutcome, Failure, WebhookRepository
 from webstore.services import get_services
 
 ACCOUNT = 1
@@ -58,7 +58,8 @@ def setup(ctx: dict[str, Any]) -> None:
         subject={"n": 1},
     )
     outcome = AttemptOutcome(attempt=1, at=now, success=False, status_code=503, latency_ms=40, excerpt="down")
-    repo.release(ACCOUNT, EVENT_ID, endpoint.endpoint_id, claim.token, outcome)
+    failure = Failure(at=now, url="https://hooks.example.com/bench", error="HTTP 503")
+    repo.release(ACCOUNT, EVENT_ID, endpoint.endpoint_id, claim.token, failure, outcome)
     ctx["ops_endpoint"] = endpoint.endpoint_id
 
 

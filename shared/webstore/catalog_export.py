@@ -13,12 +13,12 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from webstore.catalog import StoreProfile, WebhookEndpoint
+from webstore.catalog import CreatorCode, GiftCard, StoreProfile, WebhookEndpoint
 from webstore.catalog_import import CatalogFile, ServerEntry, StoreSettings, WebhookEntry
 from webstore.errors import NotFound
 from webstore.gateway_settings import GatewaysSection
 from webstore.repo.account import AccountRepository
-from webstore.repo.definitions import DefinitionRepository
+from webstore.repo.definitions import DefinitionRepository, ImportedDefinitions
 from webstore.repo.gift_cards import GiftCardRepository
 from webstore.secret_box import SecretBox
 
@@ -35,13 +35,35 @@ def export_catalog(table: Table, account_id: int, box: SecretBox | None = None) 
     one that sealed them); without, left out. NotFound when there is no such store."""
     definitions = DefinitionRepository(table)
     found = definitions.imported(account_id)
+    if found.store is None:
+        raise NotFound(f"Store {account_id} not found")
+    return catalog_of(
+        found,
+        GiftCardRepository(table).all(account_id),
+        definitions.creator_codes(account_id),
+        box,
+        revision=definitions.revision(account_id),
+    )
+
+
+def catalog_of(
+    found: ImportedDefinitions,
+    gift_cards: list[GiftCard],
+    creator_codes: list[CreatorCode] | None = None,
+    box: SecretBox | None = None,
+    *,
+    revision: int | None = None,
+) -> CatalogFile:
+    """The catalog file of what was read (a section not read is empty), in id order; `revision`:
+    the catalog revision it was read at (an export carries it: an import then knows its age)."""
     store = found.store
     if store is None:
-        raise NotFound(f"Store {account_id} not found")
+        raise NotFound("Store not found")
     profile = store.model_dump(include=set(StoreProfile.model_fields))
     return CatalogFile.model_validate(
         {
             "$schema": SCHEMA_REF,
+            "revision": revision,
             "store": StoreSettings(**profile, public_token=store.public_token),
             "servers": [
                 ServerEntry(id=s.id, name=s.name, next_check=s.next_check) for s in _by_id(found.servers)
@@ -51,8 +73,8 @@ def export_catalog(table: Table, account_id: int, box: SecretBox | None = None) 
             "sales": sorted(store.sales, key=lambda s: s.id),
             "pages": _by_id(found.pages),
             "coupons": _by_id(found.coupons),
-            "gift_cards": sorted(GiftCardRepository(table).all(account_id), key=lambda c: c.id),
-            "creator_codes": definitions.creator_codes(account_id),
+            "gift_cards": sorted(gift_cards, key=lambda c: c.id),
+            "creator_codes": creator_codes or [],
             "community_goals": _by_id(found.goals),
             "webhooks": [_webhook(item, box) for _, item in sorted(found.webhooks.items())],
             "gateways": GatewaysSection.of(store.gateways, box),

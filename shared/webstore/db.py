@@ -230,6 +230,30 @@ class Table:
         last = response.get("LastEvaluatedKey")
         return [deserialize(i) for i in response.get("Items", [])], (deserialize(last) if last else None)
 
+    def scan(
+        self,
+        *,
+        filter_expression: str,
+        names: Mapping[str, str] | None = None,
+        values: Mapping[str, Any] | None = None,
+    ) -> list[Item]:
+        """Every item matching the filter, page by page. Only for the local stack's own upkeep
+        (webstore.local_stream): no deployed function is allowed to Scan."""
+        params: dict[str, Any] = {"TableName": self.name, "FilterExpression": filter_expression}
+        if names:
+            params["ExpressionAttributeNames"] = dict(names)
+        serialized = _values(values)
+        if serialized:
+            params["ExpressionAttributeValues"] = serialized
+        found: list[Item] = []
+        while True:
+            response = self.client.scan(**params)
+            found.extend(deserialize(i) for i in response.get("Items", []))
+            last = response.get("LastEvaluatedKey")
+            if not last:
+                return found
+            params["ExclusiveStartKey"] = last
+
     # --- writes ---
 
     def put(

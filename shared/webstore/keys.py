@@ -327,6 +327,17 @@ def online_account_key(account_uuid: str) -> dict[str, str]:
 USERS_SEQUENCE_KEY = {"PK": "SEQ#USERS", "SK": "SEQ"}
 
 
+OUTBOX_PREFIX = "OUTBOX#"
+OUTBOX_ENTITY = "outbox"
+
+
+def outbox_key(event_id: str) -> dict[str, str]:
+    """A domain event written in the transaction of the change it describes (the outbox): its
+    own partition per event, so writes spread; the table's stream publishes it (AWS: EventBridge
+    Pipes; locally webstore.local_stream) and TTL removes it."""
+    return {"PK": f"{OUTBOX_PREFIX}{event_id}", "SK": "OUTBOX"}
+
+
 def queue_pk(account_id: int, server_id: int) -> str:
     """One server's command queue (docs/operator.md): state, due players, commands, pointers."""
     return f"QUEUE#{account_id}#{server_id}"
@@ -447,9 +458,23 @@ def staff_sk(staff_id: str) -> str:
 STAFF_PREFIX = "STAFF#"
 
 
-def staff_email_key(email: str) -> dict[str, str]:
-    """Which store and staff member an e-mail address signs in as (one address, one account)."""
-    return {"PK": f"STAFFEMAIL#{email.strip().lower()}", "SK": "STAFFEMAIL"}
+def staff_email_pk(email: str) -> str:
+    """An address's sign-in lookups: one item per store where it is staff (unique per store)."""
+    return f"STAFFEMAIL#{email.strip().lower()}"
+
+
+def staff_email_key(email: str, account_id: int) -> dict[str, str]:
+    """Which staff member an e-mail address is in one store."""
+    return {"PK": staff_email_pk(email), "SK": f"ACCOUNT#{_n(account_id)}"}
+
+
+# Tables written before addresses were unique per store hold one lookup per address under this
+# SK (naming its store and member): still read by sign-in, removed with its member.
+LEGACY_STAFF_EMAIL_SK = "STAFFEMAIL"
+
+
+def legacy_staff_email_key(email: str) -> dict[str, str]:
+    return {"PK": staff_email_pk(email), "SK": LEGACY_STAFF_EMAIL_SK}
 
 
 def throttle_prefix(scope: str) -> str:

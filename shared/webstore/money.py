@@ -37,3 +37,10 @@ def symbol(currency: str) -> str:
 
 def percent_of(amount: Decimal, percent: Decimal) -> Decimal:
     return amount * percent / HUNDRED
+
+
+def display(amount: Decimal, currency: str) -> str:
+    """`$4.99 USD`, `-$1.00 USD` (a real minus sign): an amount as players read it (the
+    `money` filter of the HTML templates)."""
+    sign = "\u2212" if amount < 0 else ""
+    return f"{sign}{symbol(currency)}{round_money(abs(amount), currency)} {currency}"

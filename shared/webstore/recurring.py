@@ -188,6 +188,7 @@ def timed_reference(username_id: int, package_id: int) -> str:
 class ScheduleKind(StrEnum):
     RENEWAL = "renewal"  # a subscription's due date: charge, retry, or end (cancelled / no method)
     EXPIRY = "expiry"  # a timed one-off package's end
+    CHECKOUT = "checkout"  # a checkout attempt's reconciliation: recorded or refunded if it stopped
 
 
 SCHEDULE_SHARDS = 8  # "due up to now" = SCHEDULE_SHARDS Queries; spreads a burst's writes
@@ -198,7 +199,7 @@ class ScheduleItem(Model):
 
     kind: ScheduleKind
     account_id: int
-    reference: str  # RecurringPayment.reference or TimedPackage.reference
+    reference: str  # RecurringPayment.reference, TimedPackage.reference or `{basket}/{attempt}`
     due_at: datetime
     claimed_until: datetime | None = None
     claim: str | None = None

@@ -1,4 +1,9 @@
-"""The composition root: the table, the publisher and the clock every use case receives."""
+"""The composition root: the table, the publisher and the clock every use case receives.
+
+Use cases write their events into the table (webstore.repo.outbox); the publisher is what the
+table's stream publishes them to (and the few consumers that publish themselves). Locally
+(`events = local`) the table's client is hooked to the in-process bus by webstore.local_stream,
+as DynamoDB Streams and EventBridge Pipes are in AWS."""
 
 from __future__ import annotations
 
@@ -11,7 +16,9 @@ import boto3
 from botocore.config import Config
 
 from webstore.events import EventBridgePublisher, InProcessBus, Publisher
+from webstore.local_stream import LocalStream
 from webstore.repo import Table, Transaction
+from webstore.repo.outbox import OutboxRepository
 from webstore.secret_box import SecretBox, secret_box
 from webstore.settings import Settings, get_settings
 
@@ -28,6 +35,8 @@ class Services:
     # Seals and opens webhook signing secrets; reads its key on first use only.
     secrets: SecretBox
     clock: Callable[[], datetime] = field(default=utc_now)
+    # The local stack's table stream (events = local): publishes committed outbox items.
+    stream: LocalStream | None = None
 
     def now(self) -> datetime:
         return self.clock()
@@ -50,9 +59,13 @@ def build_services(settings: Settings) -> Services:
     dynamodb = boto3.client(
         "dynamodb", region_name=settings.region, endpoint_url=settings.dynamodb_endpoint, config=_BOTO_CONFIG
     )
+    table = Table(dynamodb, settings.table_name)
     publisher: Publisher
+    stream: LocalStream | None = None
     if settings.events == "local":
         publisher = _local_bus
+        stream = LocalStream(OutboxRepository(table), _local_bus)
+        stream.attach(dynamodb)
     else:
         publisher = EventBridgePublisher(
             lambda: boto3.client("events", region_name=settings.region, config=_BOTO_CONFIG),
@@ -60,9 +73,10 @@ def build_services(settings: Settings) -> Services:
         )
     return Services(
         settings=settings,
-        table=Table(dynamodb, settings.table_name),
+        table=table,
         publisher=publisher,
         secrets=secret_box(settings),
+        stream=stream,
     )
 
 

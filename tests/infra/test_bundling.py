@@ -81,3 +81,16 @@ def test_the_code_asset_carries_the_panels_static_assets() -> None:
     shipped = {target for _, target in bundling._source_files(bundling.ROOT)}
     assert any(t.endswith("webstore/admin/static/htmx.min.js") for t in shipped), sorted(shipped)[:5]
     assert any(t.endswith("webstore/admin/static/htmx.LICENSE") for t in shipped)
+
+
+def test_the_code_asset_carries_the_templates_compiled_ahead_of_time(tmp_path: Path) -> None:
+    """The bundle compiles the house templates (webstore.html.compile) where webstore.html
+    looks for them at a cold start; a local compile in the source tree is never shipped."""
+    target = bundling.compile_templates(tmp_path / "asset")
+    assert target == tmp_path / "asset" / "webstore" / "html" / "compiled"
+    templates = list((bundling.ROOT / "shared" / "webstore" / "html" / "templates").rglob("*.*"))
+    assert len(list(target.glob("tmpl_*.py"))) == len(templates) > 0
+    shipped = {name for _, name in bundling._source_files(bundling.ROOT)}
+    assert "webstore/html/templates/layout/player.html" in shipped
+    assert not any(name.startswith("webstore/html/compiled/") for name in shipped)
+    assert bundling.compile_templates(tmp_path / "other", _tree(tmp_path / "repo")) is None

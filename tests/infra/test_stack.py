@@ -18,8 +18,9 @@ from infra.aws.functions import SECRET_GUARD_ACTIONS, TABLE_READ_ACTIONS, TABLE_
 from infra.aws.schedule import OVERDUE_ALARM_SECONDS, OVERDUE_METRIC, PARKED_METRIC, SERVICE
 from infra.cors import cdk_json_origins, storefront_policy
 from tests.support.cdk import Synthesized, synthesize
-from webstore import db
+from webstore import db, keys
 from webstore.failure_guard import CHECKOUT_KEY, GUARD_KEY_PREFIXES, SERVER_SECRET, STAFF_LOGIN
+from webstore.repo.outbox import DETAIL_ATTRIBUTE, TYPE_ATTRIBUTE
 
 WRITE_ACTIONS = {*TABLE_WRITE_ACTIONS, "dynamodb:TransactWriteItems", "dynamodb:PartiQLInsert",
                  "dynamodb:PartiQLUpdate", "dynamodb:PartiQLDelete", "dynamodb:*"}  # fmt: skip
@@ -360,7 +361,7 @@ def test_apis_have_stage_throttling_access_logs_and_storefront_cors(synth: Synth
     policy = storefront_policy(cdk_json_origins())
     assert storefront["CorsConfiguration"] == {
         "AllowOrigins": list(policy.allow_origins),
-        "AllowMethods": list(policy.allow_methods),
+        "AllowMethods": list(policy.methods),
         "AllowHeaders": list(policy.allow_headers),
         "MaxAge": policy.max_age_seconds,
     }
@@ -475,13 +476,14 @@ def test_the_clock_invokes_the_processor_every_minute_with_a_dead_letter_queue(s
     assert invoke_config["Properties"]["FunctionName"] == {"Ref": processor}
 
 
-def test_the_processor_may_touch_the_table_the_bus_and_the_gateway_key_and_nothing_else(
+def test_the_processor_may_touch_the_table_and_the_gateway_key_and_nothing_else(
     synth: Synthesized,
 ) -> None:
     clock = synth.stack.clock
     each = consumer_of(Trigger.SCHEDULE)
-    # Renewals charge each store's own gateway: the key that opens its sealed Stripe secret.
-    assert each.consumer.access == {Access.TABLE_READ, Access.TABLE_WRITE, Access.BUS_PUT, Access.GATEWAY_KEY}
+    # Renewals charge each store's own gateway: the key that opens its sealed Stripe secret. Its
+    # events ride its transactions (the outbox pipe publishes them): no bus access.
+    assert each.consumer.access == {Access.TABLE_READ, Access.TABLE_WRITE, Access.GATEWAY_KEY}
     template, _, function = functions_by_handler(synth)[each.handler_path]
     assert template is synth.template
     assert function["Properties"]["Environment"]["Variables"]["POWERTOOLS_SERVICE_NAME"] == SERVICE
@@ -490,7 +492,6 @@ def test_the_processor_may_touch_the_table_the_bus_and_the_gateway_key_and_nothi
     key = logical_id(synth, synth.stack.data.webhook_key)
     allowed = {
         *((a, "table") for a in (*TABLE_READ_ACTIONS, *TABLE_WRITE_ACTIONS)),
-        ("events:PutEvents", "bus"),
         ("secretsmanager:GetSecretValue", "key"),
         ("secretsmanager:DescribeSecret", "key"),
         # Tracing, as every function.
@@ -509,7 +510,7 @@ def test_the_processor_may_touch_the_table_the_bus_and_the_gateway_key_and_nothi
                 assert (action, kind) in allowed, f"the processor may {action} on {text}"
                 seen.add((action, kind))
     assert {a for a, kind in seen if kind == "table"} == {*TABLE_READ_ACTIONS, *TABLE_WRITE_ACTIONS}
-    assert ("events:PutEvents", "bus") in seen and ("secretsmanager:GetSecretValue", "key") in seen
+    assert ("secretsmanager:GetSecretValue", "key") in seen
     assert clock.processor.access == each.consumer.access
 
 
@@ -577,3 +578,86 @@ def test_the_panel_has_its_own_api_and_every_admin_function_reads_the_key_for_se
     statements = policy_statements(login_template, function)
     writes = [s for s in statements if statement_actions(s) & WRITE_ACTIONS]
     assert [s.get("Condition") for s in writes] == [GUARD_CONDITION]  # a read-only page
+
+
+def test_the_outbox_pipe_puts_committed_outbox_items_on_the_bus_as_the_events_they_hold(
+    synth: Synthesized,
+) -> None:
+    """DynamoDB Streams → EventBridge Pipes → the bus: only INSERTs of outbox items, detail-type
+    from the item's type, the item's detail as the event's detail, failures to the alarmed
+    stream-failures queue; no function of ours in between."""
+    template = synth.template
+    (table_id,) = resources(template, "AWS::DynamoDB::Table")
+    (pipe,) = resources(template, "AWS::Pipes::Pipe").values()
+    properties = pipe["Properties"]
+    assert properties["Source"] == {"Fn::GetAtt": [table_id, "StreamArn"]}
+    assert properties["Target"] == {"Fn::GetAtt": [logical_id(synth, synth.stack.bus), "Arn"]}
+    assert "Enrichment" not in properties
+    source = properties["SourceParameters"]
+    (pattern,) = source["FilterCriteria"]["Filters"]
+    assert json.loads(pattern["Pattern"]) == {
+        "eventName": ["INSERT"],
+        "dynamodb": {"NewImage": {"entity": {"S": [keys.OUTBOX_ENTITY]}}},
+    }
+    stream = source["DynamoDBStreamParameters"]
+    assert stream["StartingPosition"] == "TRIM_HORIZON"
+    assert stream["BatchSize"] <= 10  # PutEvents' limit
+    assert stream["OnPartialBatchItemFailure"] == "AUTOMATIC_BISECT"
+    failures = logical_id(synth, synth.stack.events.stream_failures)
+    assert stream["DeadLetterConfig"] == {"Arn": {"Fn::GetAtt": [failures, "Arn"]}}
+    target = properties["TargetParameters"]
+    assert target["EventBridgeEventBusParameters"] == {
+        "Source": "webstore",
+        "DetailType": f"$.dynamodb.NewImage.{TYPE_ATTRIBUTE}.S",
+    }
+    assert target["InputTemplate"] == f"<$.dynamodb.NewImage.{DETAIL_ATTRIBUTE}.S>"
+
+
+def test_the_outbox_pipe_role_reads_the_stream_puts_on_the_bus_and_nothing_else(synth: Synthesized) -> None:
+    template = synth.template
+    (table_id,) = resources(template, "AWS::DynamoDB::Table")
+    role_id = logical_id(synth, synth.stack.outbox.role)
+    role = resources(template, "AWS::IAM::Role")[role_id]
+    (assume,) = role["Properties"]["AssumeRolePolicyDocument"]["Statement"]
+    assert assume["Principal"] == {"Service": "pipes.amazonaws.com"}
+    assert "ManagedPolicyArns" not in role["Properties"]
+    policies = [
+        p
+        for p in resources(template, "AWS::IAM::Policy").values()
+        if {"Ref": role_id} in p["Properties"]["Roles"]
+    ]
+    statements = [s for p in policies for s in p["Properties"]["PolicyDocument"]["Statement"]]
+    granted = {}
+    for statement in statements:
+        assert statement["Effect"] == "Allow"
+        actions = statement["Action"] if isinstance(statement["Action"], list) else [statement["Action"]]
+        for action in actions:
+            granted.setdefault(action, []).append(statement["Resource"])
+    bus = logical_id(synth, synth.stack.bus)
+    failures = logical_id(synth, synth.stack.events.stream_failures)
+    stream = {"Fn::GetAtt": [table_id, "StreamArn"]}
+    assert granted == {
+        "dynamodb:DescribeStream": [stream],
+        "dynamodb:GetRecords": [stream],
+        "dynamodb:GetShardIterator": [stream],
+        "dynamodb:ListStreams": ["*"],
+        "events:PutEvents": [{"Fn::GetAtt": [bus, "Arn"]}],
+        "sqs:SendMessage": [{"Fn::GetAtt": [failures, "Arn"]}],
+    }
+
+
+def test_only_the_expiry_consumer_and_the_panels_redelivery_put_events_on_the_bus(
+    route_table: tuple[Operation, ...],
+) -> None:
+    """Use cases write their events in their transactions (the outbox pipe publishes them): no
+    request or clock function may put events itself. Left: `basket.abandoned` (made from a table
+    stream record already) and a redelivery from the panel (an event sent again, no change)."""
+    publishers = {
+        handler for handler, access in declared_access(route_table).items() if Access.BUS_PUT in access
+    }
+    assert publishers == {
+        "functions.events.basket_expired.handler",
+        "functions.admin.post_webhook_redeliver.handler",
+        "functions.admin.post_webhook_delivery_redeliver.handler",
+        "functions.unmatched.admin_handler",  # serves every panel route, the redeliveries too
+    }

@@ -84,12 +84,12 @@ MISTAKES: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
     (
         "coupon naming a missing package",
         lambda d: d["coupons"][1]["effective"].update(packages=[99]),
-        'coupons[1] (id 2 "SWORD1").effective.packages[0]: package 99 is not in the file',
+        'coupons[1] (id 2 "SWORD1").effective.packages[0]: package 99 is not in the catalog',
     ),
     (
         "sale naming a missing category",
         lambda d: d["sales"][0]["effective"].update(categories=[42]),
-        'sales[0] (id 1 "Crate week").effective.categories[0]: category 42 is not in the file',
+        'sales[0] (id 1 "Crate week").effective.categories[0]: category 42 is not in the catalog',
     ),
     (
         "subscription without a period",

@@ -13,11 +13,14 @@ from functions.pages import render
 from webstore.basket import Basket, BasketLine
 from webstore.catalog import PackageType, Store, Tax, TaxMode
 from webstore.checkout import pages as checkout_pages
+from webstore.checkout import stripe_page
 from webstore.checkout.summary import order_summary
 from webstore.errors import Conflict, NotFound
+from webstore.html.player import stylesheet_hash
 from webstore.storefront import pages
 from webstore.storefront.auth_page import form_page
 from webstore.storefront.basket_auth import AuthPrompt
+from webstore.storefront.theme import in_brand_of
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 
@@ -67,10 +70,10 @@ def test_every_hosted_page_is_the_one_frame_whose_style_its_policy_allows() -> N
     ]
     for html in rendered:
         assert html.startswith("<!doctype html>") and '<meta name="referrer" content="no-referrer">' in html
-        assert style_hashes(html) == [pages.STYLE_HASH]
+        assert style_hashes(html) == [stylesheet_hash()]
         assert "style=" not in html and "<script" not in html
-    for policy in (checkout_pages.CSP, pages.content_security_policy("https://shop.test/back")):
-        assert f"style-src 'sha256-{pages.STYLE_HASH}'" in policy and "unsafe-inline" not in policy
+    for policy in (checkout_pages.policy(), pages.content_security_policy("https://shop.test/back")):
+        assert f"style-src 'sha256-{stylesheet_hash()}'" in policy and "unsafe-inline" not in policy
 
 
 def test_a_branded_page_brings_the_policy_that_allows_its_theme_and_images() -> None:
@@ -80,7 +83,7 @@ def test_a_branded_page_brings_the_policy_that_allows_its_theme_and_images() -> 
         checkout_pages.receipt_page(receipt_view(branded)),
     ):
         [frame, theme] = style_hashes(page)
-        assert frame == pages.STYLE_HASH and ":root{--brand:#2d1b69;--on-brand:#ffffff" in page
+        assert frame == stylesheet_hash() and ":root{--brand:#2d1b69;--on-brand:#ffffff" in page
         result = pages.PageResult(402, page)
         assert result.csp is not None and result.csp == page.policy
         assert f"style-src 'sha256-{frame}' 'sha256-{theme}';" in result.csp
@@ -93,31 +96,31 @@ def test_a_branded_page_brings_the_policy_that_allows_its_theme_and_images() -> 
 def test_an_unstyled_store_adds_no_stylesheet_and_no_logo_of_another_scheme() -> None:
     plain = store().model_copy(update={"logo": "javascript:alert(1)"})
     page = checkout_pages.checkout_page(checkout_view(plain))
-    assert style_hashes(page) == [pages.STYLE_HASH] and "javascript:" not in page and "<img" not in page
+    assert style_hashes(page) == [stylesheet_hash()] and "javascript:" not in page and "<img" not in page
 
 
 def test_values_are_escaped_and_the_store_language_is_kept() -> None:
     html = form_page(AuthPrompt(store(), basket(), 'https://shop.test/?a="><b>'), username="<i>", error="<u>")
-    assert "Demo &lt;Craft&gt;" in html and "&quot;&gt;&lt;b&gt;" in html
+    assert "Demo &lt;Craft&gt;" in html and "&#34;&gt;&lt;b&gt;" in html
     assert "<i>" not in html and "<u>" not in html and '<html lang="de">' in html
-    assert "&lt;Sword&gt;" in checkout_pages.order(order_summary(basket(), store(), NOW))
+    assert "&lt;Sword&gt;" in checkout_pages.checkout_page(checkout_view(store()))
 
 
 def test_form_action_allows_the_return_origin_only() -> None:
     policy = pages.content_security_policy("https://Shop.test:8443/back?x=1")
     assert "form-action 'self' https://shop.test:8443;" in policy
     assert "form-action 'self';" in pages.content_security_policy()
-    assert "form-action 'self' http: https:;" in checkout_pages.CSP
+    assert "form-action 'self' http: https:;" in checkout_pages.policy()
 
 
 def test_a_domain_error_is_the_problem_page_with_the_routes_policy() -> None:
     def refuse() -> pages.PageResult:
         raise NotFound("Basket <b> not found")
 
-    response = render(refuse, checkout_pages.CSP)
+    response = render(refuse, checkout_pages.policy())
     body = bytes(response.body).decode()
     assert response.status_code == 404 and response.headers["content-type"].startswith("text/html")
-    assert response.headers["content-security-policy"] == checkout_pages.CSP
+    assert response.headers["content-security-policy"] == checkout_pages.policy()
     assert response.headers["cache-control"] == "no-store" and response.headers["x-frame-options"] == "DENY"
     assert 'role="alert">Basket &lt;b&gt; not found<' in body and "<h1>Not found</h1>" in body
 
@@ -131,7 +134,7 @@ def test_a_domain_error_is_the_problem_page_with_the_routes_policy() -> None:
 
 def test_a_result_brings_its_own_policy_and_redirects_are_not_stored() -> None:
     own = pages.content_security_policy("https://shop.test/")
-    response = render(lambda: pages.PageResult(html="<p>x</p>", csp=own), checkout_pages.CSP)
+    response = render(lambda: pages.PageResult(html="<p>x</p>", csp=own), checkout_pages.policy())
     assert response.headers["content-security-policy"] == own
     moved = render(lambda: pages.PageResult(redirect="https://shop.test/thanks"))
     assert moved.status_code == 303 and moved.headers["location"] == "https://shop.test/thanks"
@@ -139,20 +142,26 @@ def test_a_result_brings_its_own_policy_and_redirects_are_not_stored() -> None:
 
 
 def test_a_processor_fills_the_payment_slot_and_keeps_the_rest_of_the_form() -> None:
-    method = checkout_pages.PaymentMethod(
-        fields=pages.Safe("<div id=payment-element></div>"),
-        form_attributes=pages.Safe('id=stripe-payment method=post action="#" data-client-secret="cs"'),
-        scripts=pages.Safe('<script src="https://js.stripe.test/v3"></script>'),
-        policy="script-src https://js.stripe.test; frame-src https://js.stripe.test",
+    method = stripe_page.payment_method(
+        publishable_key="pk_test",
+        client_secret='cs"><b>',
+        return_url="https://x.test/return",
+        email="",
+        js_url="https://js.stripe.test/v3",
     )
     s = store().model_copy(update={"primary_color": "#2d1b69"})
     page = checkout_pages.checkout_page(checkout_view(s), payment_method=method)
-    assert '<form id=stripe-payment method=post action="#" data-client-secret="cs">' in page
+    assert '<form id=stripe-payment method=post action="#" data-publishable-key="pk_test"' in page
+    assert 'data-client-secret="cs&#34;&gt;&lt;b&gt;"' in page
     assert "<div id=payment-element></div>" in page and "name=card_number" not in page
     assert 'name="email"' in page and 'id="pay" type="submit"' in page
     assert page.endswith("</main>\n</body>\n</html>\n") and '<script src="https://js.stripe.test/v3">' in page
+    script = re.findall(r"<script>(.*?)</script>", page, re.S)
+    digest = base64.b64encode(hashlib.sha256(script[0].encode()).digest()).decode()
     assert page.policy is not None and page.policy.endswith(
-        "frame-ancestors 'none'; script-src https://js.stripe.test; frame-src https://js.stripe.test"
+        f"frame-ancestors 'none'; script-src https://js.stripe.test 'sha256-{digest}'; "
+        "frame-src https://js.stripe.com https://hooks.stripe.com https://js.stripe.test; "
+        "connect-src https://api.stripe.com https://js.stripe.test"
     )
     assert (
         "sha256-"
@@ -186,7 +195,7 @@ def test_the_receipt_links_the_subscriptions_page_when_it_has_one() -> None:
         manage_url='https://shop.test/subscriptions/tok?a="b"',
     )
     page = checkout_pages.receipt_page(view)
-    href = "https://shop.test/subscriptions/tok?a=&quot;b&quot;"
+    href = "https://shop.test/subscriptions/tok?a=&#34;b&#34;"
     assert f'<a id=manage href="{href}">Manage or cancel your subscription</a>' in page
     assert "<dt>Next renewal</dt><dd>1 July 2026</dd>" in page and "on this receipt" in page
     without = checkout_pages.receipt_page(receipt_view(store()))
@@ -198,6 +207,39 @@ def test_inclusive_tax_is_a_note_under_the_rows() -> None:
     priced = basket()
     priced.lines[0].base_price = Decimal("12.00")
     priced.reprice(taxed, NOW)
-    html = checkout_pages.order(order_summary(priced, taxed, NOW))
+    view = checkout_pages.CheckoutView(
+        store=taxed, summary=order_summary(priced, taxed, NOW), pay_url="https://x.test/pay", attempt_key="k"
+    )
+    html = checkout_pages.checkout_page(view)
     assert '<p class="note">Prices include $2.00 USD sales tax (20%).</p>' in html
     assert "Sales tax</th>" not in html and 'data-amount="12.00">$12.00 USD</td></tr></tbody>' in html
+
+
+def test_a_refusal_after_the_store_was_read_is_in_its_brand_with_a_way_back() -> None:
+    branded = store().model_copy(
+        update={
+            "webstore_url": "https://shop.test/",
+            "primary_color": "#2d1b69",
+            "logo": "https://img.test/l.png",
+        }
+    )
+
+    def refuse() -> pages.PageResult:
+        in_brand_of(branded)
+        raise Conflict("This basket has already been paid for")
+
+    response = render(refuse, problem_title="Cannot log in")
+    body = bytes(response.body).decode()
+    assert response.status_code == 409 and '<strong id="store-name">Demo &lt;Craft&gt;</strong>' in body
+    assert '<a id="back-to-store" href="https://shop.test/">Back to Demo &lt;Craft&gt;</a>' in body
+    policy = response.headers["content-security-policy"]
+    assert (
+        all(f"'sha256-{digest}'" in policy for digest in style_hashes(body)) and len(style_hashes(body)) == 2
+    )
+    assert "img-src https: http:" in policy and '<html lang="de">' in body
+
+    def not_found() -> pages.PageResult:
+        raise NotFound("Basket not found")
+
+    plain = bytes(render(not_found).body).decode()  # the next request knows no store
+    assert "store-name" not in plain and 'id="way-back"' in plain

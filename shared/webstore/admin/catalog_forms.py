@@ -31,6 +31,9 @@ class FormField:
     hint: str = ""
     create_only: bool = False  # shown when creating only (a gift card's balance belongs to players)
     default: str = ""  # a select's choice when the element has none (the file's default)
+    # A select whose values are numbers in the model (a coupon's `discount_application_method`
+    # is `Literal[0, 1, 2]`, which takes the number 0, not the text "0"): read back as a number.
+    numeric: bool = False
 
 
 def _pairs(*values: str) -> Choices:
@@ -109,6 +112,7 @@ FORMS: dict[str, tuple[FormField, ...]] = {
             "Applied to",
             "select",
             (("0", "each package"), ("1", "the basket before sales"), ("2", "the basket after sales")),
+            numeric=True,
         ),
         FormField("redeem_unlimited", "Unlimited redemptions", "checkbox"),
         FormField("expire_limit", "Redemptions in all (when limited)", "number"),
@@ -227,7 +231,7 @@ def _read(field: FormField, raw: str | None) -> Any:
         return None
     if field.kind == "list":
         return [part.strip() for part in re.split(r"[,\n]", text) if part.strip()]
-    if field.kind == "number":
+    if field.kind == "number" or field.numeric:
         return int(text) if re.fullmatch(r"-?[0-9]{1,12}", text) else text
     if field.kind == "datetime":
         # <input type=datetime-local> has no zone: the panel's times are UTC.

@@ -395,7 +395,8 @@ def save_page(
             error=refused.detail,
             status=refused.status,
         )
-    return PanelView(redirect=f"/catalog/{section.path}/{saved.element_id}?done=Saved")
+    done = "No+changes" if saved.unchanged else "Saved"
+    return PanelView(redirect=f"/catalog/{section.path}/{saved.element_id}?done={done}")
 
 
 def delete_page(
@@ -650,7 +651,7 @@ def _settings_save(
     save: Callable[[int], object],
 ) -> PanelView:
     try:
-        save(_revision(form))
+        saved = save(_revision(form))
     except (Invalid, Conflict) as refused:
         # Secrets are never written back into a page, not even the ones just typed.
         hidden = ("csrf", "revision", "delete", "secret_key", "webhook_secret")
@@ -663,7 +664,8 @@ def _settings_save(
             refused=SettingsErrors(which, refused.detail, typed),
             status=refused.status,
         )
-    return PanelView(redirect="/settings?done=Saved")
+    unchanged = isinstance(saved, edits.Saved) and saved.unchanged
+    return PanelView(redirect="/settings?done=" + ("No+changes" if unchanged else "Saved"))
 
 
 # --- the audit log ----------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import re
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import datetime
@@ -41,11 +41,12 @@ from webstore.checkout.gateway import (
 )
 from webstore.checkout.gateway_choice import gateway_for_store, gateway_refusal
 from webstore.checkout.stripe_gateway import StripeGateway
-from webstore.checkout.summary import order_summary
+from webstore.checkout.summary import mask_card, order_summary
 from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import DomainError, Invalid
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
+from webstore.html import PageResult
 from webstore.money import ZERO
 from webstore.payments.order import Order, OrderLine
 from webstore.payments.recording import EarlyEffectsRead, effect_keys, fulfil, resume, start_effects_read
@@ -61,7 +62,7 @@ from webstore.repo.users import User
 from webstore.services import Services
 from webstore.storefront.baskets import CHECKOUT_CLAIM_TIMEOUT, Loaded, load, reprice
 from webstore.storefront.inputs import check_email
-from webstore.storefront.pages import PageResult  # the hosted pages' one result type
+from webstore.storefront.theme import in_brand_of
 
 logger = logging.getLogger(__name__)
 
@@ -96,6 +97,7 @@ def gateway_for(services: Services, store: Store) -> PaymentGateway:
 def checkout_page(services: Services, ident: str) -> PageResult:
     loaded = load(services, ident, None)
     basket = loaded.basket
+    in_brand_of(loaded.store)
     if basket.complete:
         return PageResult(redirect=receipt_url(services, ident))
     refusal = _not_payable(loaded)
@@ -103,7 +105,11 @@ def checkout_page(services: Services, ident: str) -> PageResult:
         return PageResult(
             422,
             pages.message_page(
-                "Checkout", refusal, link=basket.cancel_url or None, link_text="Back to the shop"
+                "Checkout",
+                refusal,
+                link=basket.cancel_url or None,
+                link_text="Back to the shop",
+                store=loaded.store,
             ),
         )
     reprice(basket, loaded.store, services.now())
@@ -179,6 +185,32 @@ def read_for_pay(services: Services, ident: str, key: str) -> PayRead:
     return PayRead(loaded, catalog)
 
 
+AMOUNT = re.compile(r"^[0-9]{1,12}(\.[0-9]{1,4})?$")
+
+
+def pay_form(
+    services: Services,
+    ident: str,
+    key: str,
+    card_number: str,
+    shown_amount: str | None,
+    *,
+    consent: bool = False,
+    email: str | None = None,
+) -> PageResult:
+    """The checkout form's submission. It carries the amount due the page showed (the hidden
+    `amount_due`): a post without it, or with something that is not an amount, is refused
+    (422 naming the field, nothing claimed or charged) rather than charged the current price."""
+    if not ATTEMPT_KEY.match(key or ""):
+        raise Invalid("attempt_key is missing or malformed; reload the checkout page", field="attempt_key")
+    if not AMOUNT.match((shown_amount or "").strip()):
+        raise Invalid(
+            "amount_due is missing or not an amount (the amount the checkout page showed); reload the page",
+            field="amount_due",
+        )
+    return pay(services, ident, key, card_number, (shown_amount or "").strip(), consent=consent, email=email)
+
+
 def pay(
     services: Services,
     ident: str,
@@ -189,12 +221,16 @@ def pay(
     consent: bool = False,
     email: str | None = None,
     first: PayRead | None = None,
+    gateway: PaymentGateway | None = None,
+    announce_decline: bool = True,
 ) -> PageResult:
     """Pay for the basket under attempt `key`. `shown_amount`: the amount due the form showed;
     a new attempt never charges more (the store's prices went up meanwhile: the form again).
     `consent`: the player ticked the recurring-charge box (required for a subscription).
     `email`: the receipt address the form sent (blank: keep the basket's), stored by the claim.
     `first`: `read_for_pay` of this basket and key, when the caller made it already.
+    `gateway`: instead of the store's own (the reconciler's, which only finds what was charged);
+    `announce_decline`: publish `payment.declined` when the charge is declined.
 
     Three round trips when all goes well: `read_for_pay`; the claim, with the reads that
     depend on the basket's content beside it (buyer, coupons, tiers, fulfilment's effects); the
@@ -204,6 +240,7 @@ def pay(
     first = first or read_for_pay(services, ident, key)
     loaded = first.loaded
     basket = loaded.basket
+    in_brand_of(loaded.store)
     try:
         basket.email = check_email(email or "") or basket.email
     except Invalid as refused:
@@ -214,7 +251,7 @@ def pay(
     previous = loaded.attempt
     now = services.now()
     if loaded.order is not None:  # paid already (perhaps by an attempt that died before finishing)
-        return _already_paid(services, loaded, key, gateway_for(services, loaded.store), now)
+        return _already_paid(services, loaded, key, gateway or gateway_for(services, loaded.store), now)
     if basket.complete:
         return _after_payment(services, basket)
     if previous is not None and previous.status is AttemptStatus.DECLINED:
@@ -224,13 +261,13 @@ def pay(
     if previous is not None and basket.checkout_attempt != key:
         # This attempt's claim was taken over after it timed out: it must not charge now, and
         # whatever it charged before it stopped goes back (idempotent).
-        refunded = gateway_for(services, loaded.store).refund_attempt(key)
+        refunded = (gateway or gateway_for(services, loaded.store)).refund_attempt(key)
         _release(services, basket, key, now, reason="superseded by a newer attempt")
         return PageResult(409, _form(services, basket, _superseded(refunded), store=loaded.store))
     refusal = _not_payable(loaded) or gateway_refusal(services, loaded.store)
     if refusal:
         _give_back(services, loaded.store, key)
-        return PageResult(422, pages.message_page("Checkout", refusal))
+        return PageResult(422, pages.message_page("Checkout", refusal, store=loaded.store))
     if previous is None and not consent and _has_subscription(basket):
         _give_back(services, loaded.store, key)  # a processor's payment made without it goes back
         reprice(basket, loaded.store, now)
@@ -244,6 +281,7 @@ def pay(
     named = BasketReads(
         username=basket.username,
         coupon_codes=tuple(c.code for c in basket.coupons),
+        giftcard_numbers=tuple(basket.giftcards),
         tier_slots=_tier_slots(basket),
     )
     held_tiers = _start_tiers_read(services, basket, view)
@@ -254,31 +292,42 @@ def pay(
         try:
             _claim(services, basket, key, now)
         except AlreadyPaid:  # recorded since the read: answer as if the read had seen it
-            return pay(services, ident, key, card_number, consent=consent, email=email)
+            return pay(services, ident, key, card_number, consent=consent, email=email, gateway=gateway)
         found = current.result()
     else:  # resumed: the claim is this attempt's already
         superseded = previous.taken_over
         found = BasketRepository(services.table).read(basket.account_id, named)
     held = [tier for read in held_tiers for tier in read.result()]
     tiers = _ongoing_tiers(services, basket.account_id, found.tier_slots, view, held)
+    applied = dict(basket.giftcard_balances)  # as the basket's cards were when applied
     try:
-        basket.as_sold_now(_catalog_of(view, basket, tiers.values()), found.coupons, now, tiers)
+        basket.as_sold_now(
+            _catalog_of(view, basket, tiers.values()), found.coupons, now, tiers, giftcards=found.giftcards
+        )
     except DomainError as refused:
         _refused_after_claim(services, loaded.store, basket, key, now, previous, refused.detail)
         return PageResult(
             422,
             pages.message_page(
-                "Checkout", refused.detail, link=basket.cancel_url or None, link_text="Back to the shop"
+                "Checkout",
+                refused.detail,
+                link=basket.cancel_url or None,
+                link_text="Back to the shop",
+                store=loaded.store,
             ),
         )
     if previous is None and _price_changed(basket, loaded.store, now, shown_amount):
+        due = f"{basket.total_price - basket.giftcard_amount} {basket.currency}"
+        spent = [n for n in basket.giftcards if basket.giftcard_balances.get(n, ZERO) < applied.get(n, ZERO)]
         message = (
-            "The store's prices went up since this page was shown: the total is now "
-            f"{basket.total_price - basket.giftcard_amount} {basket.currency}. Check it and pay again."
+            f"{_cards_spent(spent)}: the amount due is now {due}. Check it and pay again."
+            if spent
+            else f"The store's prices went up since this page was shown: the total is now {due}. "
+            "Check it and pay again."
         )
         _release(services, basket, key, now, reason="the store's prices went up")
         return PageResult(409, _form(services, basket, message, store=loaded.store))
-    gateway = gateway_for(services, loaded.store)
+    gateway = gateway or gateway_for(services, loaded.store)
     if superseded:
         # The order is not recorded (the claim checked) and the old attempt can no longer record
         # it (fulfilment checks the claim): whatever it charged goes back. The claim kept its
@@ -302,8 +351,8 @@ def pay(
     except Exception as error:  # the processor may or may not have taken the money
         return _unfulfilled(services, basket, key, gateway, error, store=loaded.store)
     if charge.status is ChargeStatus.DECLINED:
-        _release(services, basket, key, now, reason=charge.reason)
-        _publish_declined(services, basket, charge.reason, gateway.name)
+        declined = [declined_event(services, basket, charge.reason, gateway.name)] if announce_decline else []
+        _release(services, basket, key, now, reason=charge.reason, events=declined)
         return PageResult(402, _form(services, basket, charge.reason, store=loaded.store))
     if charge.status is ChargeStatus.REDIRECT:
         return PageResult(redirect=charge.redirect_url)
@@ -349,6 +398,12 @@ def _price_changed(basket: Basket, store: Store, now: datetime, shown_amount: st
     except ArithmeticError:
         return True
     return basket.total_price - basket.giftcard_amount > shown
+
+
+def _cards_spent(numbers: list[str]) -> str:
+    """Which gift cards cover less than when they were applied (spent elsewhere meanwhile)."""
+    named = ", ".join(f"Gift card {mask_card(n)}" for n in numbers)
+    return f"{named} now cover{'s' if len(numbers) == 1 else ''} less than when applied (used meanwhile)"
 
 
 def _tier_slots(basket: Basket) -> tuple[tuple[int, int], ...]:
@@ -576,9 +631,18 @@ def _claim(services: Services, basket: Basket, key: str, now: datetime) -> None:
     )
 
 
-def _release(services: Services, basket: Basket, key: str, now: datetime, *, reason: str) -> None:
-    """Close a failed attempt and free the basket for the next one (if it still holds it)."""
-    CheckoutAttemptRepository(services.table).release(basket, key, now, reason)
+def _release(
+    services: Services,
+    basket: Basket,
+    key: str,
+    now: datetime,
+    *,
+    reason: str,
+    events: Sequence[DomainEvent] = (),
+) -> None:
+    """Close a failed attempt and free the basket for the next one (if it still holds it),
+    with the attempt's `events` in the same write."""
+    CheckoutAttemptRepository(services.table).release(basket, key, now, reason, events)
 
 
 def _close(services: Services, basket: Basket, key: str, now: datetime, *, reason: str) -> None:
@@ -635,7 +699,7 @@ def _order(basket: Basket, amount_due: Decimal, gateway: str, key: str, saved_me
     )
 
 
-def _publish_declined(services: Services, basket: Basket, reason: str, gateway: str) -> None:
+def declined_event(services: Services, basket: Basket, reason: str, gateway: str) -> DomainEvent:
     """`payment.declined`: the payment subject of what the basket would have paid (nothing was
     stored, so there is no transaction id) with the gateway's reason."""
     subject = payment_subject(
@@ -672,9 +736,7 @@ def _publish_declined(services: Services, basket: Basket, reason: str, gateway: 
         )
     )
     subject["basket_ident"] = basket.ident  # which basket stays unpaid (not in a stored payment's subject)
-    services.publisher.publish(
-        DomainEvent(type=EventType.PAYMENT_DECLINED, account_id=basket.account_id, subject=subject)
-    )
+    return DomainEvent(type=EventType.PAYMENT_DECLINED, account_id=basket.account_id, subject=subject)
 
 
 # --- the receipt ---------------------------------------------------------------------------
@@ -685,6 +747,7 @@ def receipt(services: Services, ident: str) -> PageResult:
     transaction id; read with its store (one round trip) for the store's name and look."""
     loaded = load(services, ident, None)
     basket, store = loaded.basket, loaded.store
+    in_brand_of(store)
     if not basket.complete or not basket.transaction_id:
         return PageResult(redirect=checkout_url(services, ident))
     view = pages.ReceiptView(

@@ -66,6 +66,13 @@ class PaymentGateway(Protocol):
 
     def refund(self, reference: str, amount: Decimal) -> bool: ...
 
+    def find_charge(self, request: ChargeRequest) -> ChargeResult:
+        """What the charge under `request.attempt_key` took, without taking anything new (the
+        reconciler of an attempt that stopped): PAID as `charge` answered it when it took
+        exactly `request`'s amount; DECLINED when nothing was taken, or what was taken differs
+        (then it is given back); REDIRECT while the processor is still deciding."""
+        ...
+
     def refund_attempt(self, attempt_key: str) -> bool:
         """Give back whatever the charge made under `attempt_key` took, if there was one.
         Idempotent: a second call, or a key that never charged, changes nothing and answers
@@ -137,6 +144,10 @@ class SandboxGateway:
         """The cardholder authenticated the off-session charge of `charge_key` on the sandbox's
         page: it is paid now (what Stripe reports with `payment_intent.succeeded`)."""
         return ChargeResult(ChargeStatus.PAID, reference=self.reference(charge_key))
+
+    def find_charge(self, request: ChargeRequest) -> ChargeResult:
+        """The sandbox keeps no books (its charges move no money): nothing to find."""
+        return ChargeResult(ChargeStatus.DECLINED, reason="The sandbox keeps no record of its charges")
 
     def refund(self, reference: str, amount: Decimal) -> bool:
         """Sandbox charges move no money, so giving it back always succeeds."""

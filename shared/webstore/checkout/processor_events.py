@@ -29,10 +29,12 @@ from webstore.domain.gateways import STRIPE
 from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import Conflict, DomainError, NotFound
 from webstore.event_types import EventType
+from webstore.events import DomainEvent
 from webstore.payments.changes import change_payment
-from webstore.payments.events import publish_status
+from webstore.payments.events import status_events
 from webstore.repo import start_read
 from webstore.repo.baskets import BasketReads, BasketRepository
+from webstore.repo.outbox import OutboxRepository
 from webstore.repo.payments import PaymentRecord, PaymentRepository
 from webstore.repo.processor_events import ProcessorEventRepository
 from webstore.repo.store import StoreRepository
@@ -168,9 +170,10 @@ def _failed(services: Services, store: Store, gateway: StripeGateway, obj: Any) 
         return "ignored"
     if loaded.basket.complete or loaded.order is not None:
         return "ignored"  # paid meanwhile (a late failure of an earlier try)
-    checkout._publish_declined(
+    declined = checkout.declined_event(
         services, loaded.basket, intent.error or "The payment was declined", STRIPE.name
     )
+    OutboxRepository(services.table).put(declined)  # its own write: nothing else changed
     return "handled"
 
 
@@ -223,6 +226,7 @@ def _dispute_closed(services: Services, store: Store, gateway: StripeGateway, ob
     if payment is None:
         return "ignored"
     won = obj.get("status") in DISPUTE_WON
+    events: list[DomainEvent] = []  # the outcome's events beyond the status change's own (written with it)
     if won and payment.status is PaymentStatus.CHARGEBACK:
         payment = change_payment(
             services, store.id, payment.transaction_id, PaymentStatus.COMPLETE.value, None
@@ -231,12 +235,13 @@ def _dispute_closed(services: Services, store: Store, gateway: StripeGateway, ob
         payment = change_payment(
             services, store.id, payment.transaction_id, PaymentStatus.CHARGEBACK.value, None
         )
-        publish_status(services.publisher, payment, EventType.PAYMENT_DISPUTE_LOST)
+        events += status_events(payment, EventType.PAYMENT_DISPUTE_LOST)
     elif not won:
-        publish_status(services.publisher, payment, EventType.PAYMENT_DISPUTE_LOST)
+        events += status_events(payment, EventType.PAYMENT_DISPUTE_LOST)
     elif payment.status is PaymentStatus.COMPLETE:
-        publish_status(services.publisher, payment, EventType.PAYMENT_DISPUTE_WON)
-    publish_status(services.publisher, payment, EventType.PAYMENT_DISPUTE_CLOSED)
+        events += status_events(payment, EventType.PAYMENT_DISPUTE_WON)
+    events += status_events(payment, EventType.PAYMENT_DISPUTE_CLOSED)
+    OutboxRepository(services.table).put_all(events)  # one write; ids derive from the payment
     return "handled"
 
 

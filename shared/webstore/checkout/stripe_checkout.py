@@ -20,8 +20,9 @@ from webstore.checkout import checkout, pages, stripe_page
 from webstore.checkout.gateway_choice import stripe_of
 from webstore.checkout.stripe_gateway import StripeGateway, StripeIntent
 from webstore.errors import Invalid, NotFound
+from webstore.html import PageResult
 from webstore.services import Services
-from webstore.storefront.pages import PageResult
+from webstore.storefront.theme import in_brand_of
 
 logger = logging.getLogger(__name__)
 
@@ -35,6 +36,7 @@ def returned(services: Services, ident: str, intent_id: str) -> PageResult:
     # Everything the pay sequence reads first, read once for both (the intent id is its key).
     first = checkout.read_for_pay(services, ident, intent_id)
     loaded = first.loaded
+    in_brand_of(loaded.store)
     gateway = stripe_of(services, loaded.store)
     if gateway is None:
         raise NotFound("This store does not take Stripe payments")
@@ -50,6 +52,7 @@ def returned(services: Services, ident: str, intent_id: str) -> PageResult:
                 "Payment processing",
                 "Your bank is still processing the payment. Your order is completed as soon as it "
                 "confirms; you can close this page.",
+                store=loaded.store,
             ),
         )
     if loaded.basket.complete:
@@ -102,7 +105,11 @@ def settle_intent(
         outcome = "it was refunded" if refunded else "contact the store for a refund"
         return PageResult(
             409,
-            pages.message_page("Checkout", f"This basket was already paid; your second payment: {outcome}."),
+            pages.message_page(
+                "Checkout",
+                f"This basket was already paid; your second payment: {outcome}.",
+                store=loaded.store,
+            ),
         )
     # A subscription basket's intent was created to save the card, and the page that confirmed
     # it could not be submitted without the recurring-charge box (required): consent given.

@@ -243,6 +243,11 @@ class StripeGateway:
             )
         return ChargeResult(ChargeStatus.PAID, reference=intent.id, saved_method=intent.saved_method)
 
+    def find_charge(self, request: ChargeRequest) -> ChargeResult:
+        """`charge` only reads the PaymentIntent the page confirmed (it never takes money), and
+        gives back what differs from `request` or cancels an intent still open."""
+        return self.charge(request)
+
     def charge_saved(self, request: OffSessionCharge) -> ChargeResult:
         """An off-session PaymentIntent on the saved method (`customer/payment_method`). One that
         needs the player's authentication counts as declined; `redirect_url` is where they can

@@ -2,27 +2,25 @@
 Element that confirms it in the page (Stripe.js), then sends the player to the return URL.
 
 Kept apart from the page's look (checkout.pages): `payment_method` is what the checkout
-template places in its payment slot (where the sandbox's card field goes) with the policy
-directives the page must add for it. The page loads Stripe.js and one inline script allowed by its
-hash; the script reads everything it needs (publishable key, client secret, return URL) from
-the form's data attributes, so its text, and so its hash, never changes.
+template places in its payment slot (templates/hosted/payment/stripe.html, where the sandbox's
+card field goes) with the policy directives the page must add for it. The page loads Stripe.js
+and one inline script (templates/hosted/payment/stripe.js) allowed by its hash; the script reads
+everything it needs (publishable key, client secret, return URL) from the form's data
+attributes, so its text, and so its hash, never changes.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import logging
 import secrets
-from html import escape
 from urllib.parse import urlsplit
 
 from webstore.basket import Basket
 from webstore.catalog import PackageType, Store
 from webstore.checkout import pages
 from webstore.checkout.stripe_gateway import AmountNotPayable, StripeGateway, StripeIntent
+from webstore.html import PageResult, asset_hash
 from webstore.services import Services
-from webstore.storefront.pages import PageResult, Safe
 
 logger = logging.getLogger(__name__)
 
@@ -30,30 +28,7 @@ logger = logging.getLogger(__name__)
 STRIPE_FRAMES = ("https://js.stripe.com", "https://hooks.stripe.com")
 STRIPE_CONNECT = ("https://api.stripe.com",)
 
-SCRIPT = """(function () {
-  var form = document.getElementById("stripe-payment");
-  var data = form.dataset;
-  var button = document.getElementById("pay");
-  var problem = document.getElementById("stripe-error");
-  var stripe = Stripe(data.publishableKey);
-  var elements = stripe.elements({ clientSecret: data.clientSecret });
-  var options = data.email ? { defaultValues: { billingDetails: { email: data.email } } } : {};
-  elements.create("payment", options).mount("#payment-element");
-  form.addEventListener("submit", function (event) {
-    event.preventDefault();
-    button.disabled = true;
-    problem.hidden = true;
-    stripe.confirmPayment({ elements: elements, confirmParams: { return_url: data.returnUrl } })
-      .then(function (result) {
-        if (result.error) {
-          problem.textContent = result.error.message;
-          problem.hidden = false;
-          button.disabled = false;
-        }
-      });
-  });
-})();"""
-SCRIPT_HASH = base64.b64encode(hashlib.sha256(SCRIPT.encode()).digest()).decode()
+SCRIPT = "hosted/payment/stripe.js"  # the one inline script (a template asset), allowed by its hash
 
 
 def description(basket: Basket) -> str:
@@ -80,38 +55,35 @@ def create_intent(services: Services, basket: Basket, store: Store, gateway: Str
 def payment_method(
     *, publishable_key: str, client_secret: str, return_url: str, email: str, js_url: str
 ) -> pages.PaymentMethod:
-    """The Payment Element in the checkout's payment slot: the form's data attributes (read by
-    the script), the element's mount point and error line, the scripts and what they need."""
-    attributes = (
-        'id=stripe-payment method=post action="#"'
-        f' data-publishable-key="{escape(publishable_key, quote=True)}"'
-        f' data-client-secret="{escape(client_secret, quote=True)}"'
-        f' data-return-url="{escape(return_url, quote=True)}"'
-        f' data-email="{escape(email, quote=True)}"'
-    )
+    """The Payment Element in the checkout's payment slot (templates/hosted/payment/stripe.html):
+    the form's data attributes (read by the script), the element's mount point and error line,
+    the scripts and what they need."""
     return pages.PaymentMethod(
-        fields=Safe("<div id=payment-element></div><p class=error role=alert id=stripe-error hidden></p>"),
-        form_attributes=Safe(attributes),
-        scripts=Safe(scripts(js_url)),
+        template="hosted/payment/stripe.html",
+        data={
+            "publishable_key": publishable_key,
+            "client_secret": client_secret,
+            "return_url": return_url,
+            "email": email,
+            "js_url": js_url,
+        },
         policy=stripe_directives(js_url),
     )
 
 
-NOTHING_TO_PAY = pages.PaymentMethod(fields=Safe(""))  # the plain pay form, without a card
+NOTHING_TO_PAY = pages.PaymentMethod(template="hosted/payment/none.html")  # the plain pay form, no card
 
 
-def scripts(stripe_js_url: str) -> str:
-    return f'<script src="{escape(stripe_js_url, quote=True)}"></script><script>{SCRIPT}</script>'
-
-
-def stripe_directives(stripe_js_url: str, script_hash: str = SCRIPT_HASH) -> str:
-    """What Stripe.js needs beyond the hosted pages' policy: its script (and ours, by hash), its
-    frames and its API. Nothing else loads."""
+def stripe_directives(stripe_js_url: str, script: str = SCRIPT) -> str:
+    """What Stripe.js needs beyond the hosted pages' policy: its script (and ours, `script`, a
+    template asset, by hash), its frames and its API. Nothing else loads."""
     parts = urlsplit(stripe_js_url)
     script_origin = f"{parts.scheme}://{parts.netloc}"
     frames = " ".join(dict.fromkeys((*STRIPE_FRAMES, script_origin)))
     connect = " ".join(dict.fromkeys((*STRIPE_CONNECT, script_origin)))
-    return f"script-src {script_origin} 'sha256-{script_hash}'; frame-src {frames}; connect-src {connect}"
+    return (
+        f"script-src {script_origin} 'sha256-{asset_hash(script)}'; frame-src {frames}; connect-src {connect}"
+    )
 
 
 def page(
@@ -135,7 +107,7 @@ def page(
         except (AmountNotPayable, StripeError) as refused:
             logger.warning("stripe: no PaymentIntent for the checkout: %s", getattr(refused, "code", refused))
             message = "The payment processor cannot take this payment; contact the store."
-            return PageResult(422, pages.message_page("Checkout", message))
+            return PageResult(422, pages.message_page("Checkout", message, store=store))
         method = payment_method(
             publishable_key=gateway.publishable_key,
             client_secret=intent.client_secret,

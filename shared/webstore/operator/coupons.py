@@ -4,16 +4,18 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from datetime import datetime
 from decimal import Decimal
 from urllib.parse import urlencode
 
 from webstore import keys
 from webstore.catalog import Coupon, Discount, DiscountType, Effective
+from webstore.catalog_diff import field_changes, summary
+from webstore.catalog_rules import target_problems
 from webstore.errors import Invalid, NotFound
 from webstore.operator import schemas, views
 from webstore.operator.client_times import parse_client_datetime
+from webstore.operator.packages import OPERATOR
 from webstore.repo import start_read
 from webstore.repo.account import AccountRepository
 from webstore.repo.sequences import SequenceRepository
@@ -80,23 +82,17 @@ def _date(value: str, field: str) -> datetime:
 
 
 def _check_targets(body: schemas.CouponCreate, view: StoreView) -> None:
-    _check_target("package", body.effective_on, body.packages, view.package)
-    _check_target("category", body.effective_on, body.categories, view.category)
-
-
-def _check_target(kind: str, effective_on: str, ids: list[int], find: Callable[[int], object | None]) -> None:
-    """`packages` (or `categories`) is required, and must name existing ones, exactly when the
-    coupon is effective on a package (category)."""
-    field = "packages" if kind == "package" else "categories"
-    if effective_on != kind:
-        if ids:
-            raise Invalid(f"{field} is used only when effective_on is {kind}", field=field)
-        return
-    if not ids:
-        raise Invalid(f"{field} is required when effective_on is {kind}", field=field)
-    unknown = [i for i in ids if find(i) is None]
-    if unknown:
-        raise Invalid(f"{field}: no {kind} {unknown[0]}", field=field)
+    """The one rule of what a coupon applies to (webstore.catalog_rules), named by this
+    interface's fields: the first problem refused."""
+    for field, index, message in target_problems(
+        body.effective_on,
+        body.packages,
+        body.categories,
+        package_exists=lambda i: view.package(i) is not None,
+        category_exists=lambda i: view.category(i) is not None,
+    ):
+        where = field if index is None else f"{field}[{index}]"
+        raise Invalid(f"{where}: {message}", field=field)
 
 
 def _discount(body: schemas.CouponCreate) -> Discount:
@@ -168,18 +164,32 @@ def create_coupon(services: Services, account_id: int, body: schemas.CouponCreat
     view = StoreRepository(services.table).catalog(account_id, with_packages=True)
     now = services.now()
     coupon = AccountRepository(services.table).create_coupon(
-        account_id, lambda coupon_id: new_coupon(body, view, coupon_id, now), first_read=ids_read
+        account_id,
+        lambda coupon_id: new_coupon(body, view, coupon_id, now),
+        first_read=ids_read,
+        audit=(OPERATOR, coupon_created),
     )
     return views.coupon_view(coupon)
 
 
+def coupon_created(coupon: Coupon) -> str:
+    """The audit entry of a new coupon: its fields that are not the defaults."""
+    fields = coupon.model_dump(mode="json", exclude={"id", "created_at"}, exclude_defaults=True)
+    return summary(f'coupon {coupon.id} "{coupon.code}"', ["created", *field_changes(None, fields)])
+
+
 def delete_coupon(services: Services, account_id: int, ref: str) -> None:
-    AccountRepository(services.table).delete_coupon(account_id, coupon_by_ref(services, account_id, ref))
+    _delete(services, account_id, coupon_by_ref(services, account_id, ref))
 
 
 def delete_coupon_by_code(services: Services, account_id: int, code: str) -> None:
     """By code only (a code of digits is a code here, not an id)."""
     if not code or len(code) > 64:
         raise NotFound("Coupon not found")
-    accounts = AccountRepository(services.table)
-    accounts.delete_coupon(account_id, accounts.coupon_by_code(account_id, code))
+    _delete(services, account_id, AccountRepository(services.table).coupon_by_code(account_id, code))
+
+
+def _delete(services: Services, account_id: int, coupon: Coupon) -> None:
+    """With one more catalog revision and its audit entry, in one transaction."""
+    said = summary(f'coupon {coupon.id} "{coupon.code}"', ["removed"])
+    AccountRepository(services.table).delete_coupon(account_id, coupon, (OPERATOR, said, services.now()))

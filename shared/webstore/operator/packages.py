@@ -4,10 +4,14 @@ fields the operator may change."""
 from __future__ import annotations
 
 from webstore import keys
+from webstore.catalog_edit import save_element
 from webstore.errors import Invalid, NotFound
 from webstore.operator import schemas, views
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
+
+# Who the audit log names for a change made with the operator interface (its key is the store's).
+OPERATOR = "operator interface"
 
 
 def package_id(ref: str) -> int:
@@ -46,7 +50,28 @@ def package_changes(body: schemas.PackageUpdate) -> dict[str, object]:
 def update_package(
     services: Services, account_id: int, ref: str, body: schemas.PackageUpdate
 ) -> schemas.OperatorPackage:
-    """One conditional UpdateItem (the package must exist), then the package as GET shows it."""
+    """The catalog's one edit use case (webstore.catalog_edit) with the fields sent: it claims the
+    catalog revision it read in its transaction (a panel form read before is then stale) and
+    writes the audit entry; the package as GET shows it is built from what the edit read."""
     wanted = package_id(ref)
-    StoreRepository(services.table).update_package(account_id, wanted, package_changes(body), services.now())
-    return get_package(services, account_id, ref, verbose=False)
+    changes = package_changes(body)
+    now = services.now()
+    try:
+        saved = save_element(
+            services,
+            account_id,
+            "package",
+            wanted,
+            changes,
+            actor=OPERATOR,
+            revision=None,
+            now=now,
+            covers=changes,
+        )
+    except NotFound:
+        raise NotFound("Package not found") from None
+    view = StoreRepository.view_of(saved.state.store_items)
+    assert saved.catalog is not None
+    package = next(p for p in saved.catalog.packages if p.id == wanted)
+    view.packages = [package if p.id == wanted else p for p in view.packages]
+    return views.package_view(package, view, saved.state.found.servers, now, verbose=False)

@@ -2,7 +2,7 @@
 
 A status change queues its trigger's package commands once (the plan is stored on the payment
 with the change, conditional on the status and owner read, so two concurrent changes cannot
-both apply) and publishes the transition's event.
+both apply) and writes the transition's event with it (webstore.repo.outbox).
 """
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ from webstore.domain.payment_status import TRANSITIONS, PaymentStatus, transitio
 from webstore.errors import Conflict, Invalid
 from webstore.identity.identify import identify_in_store
 from webstore.payments import planning
-from webstore.payments.events import publish_status
+from webstore.payments.events import status_events
 from webstore.payments.gateway_refunds import refund_at_processor
 from webstore.payments.recording import run_pending_chunks
 from webstore.repo import Transaction, start_read
 from webstore.repo.audit_log import Audit
 from webstore.repo.daily_stats import DailyStatsRepository
+from webstore.repo.outbox import OutboxRepository
 from webstore.repo.payments import PaymentNote, PaymentRecord, PaymentRepository
 from webstore.repo.players import PlayerRepository
 from webstore.repo.queue import QueuedCommand, QueueRepository
@@ -29,8 +30,8 @@ from webstore.subscriptions import endings
 
 # Room the status change's transaction keeps for its own actions beside the first chunk of
 # commands: the payment, the players' counters and records (at most 4: an owner change), the
-# sequences and the day's figures (at most 7).
-_CHANGE_ACTIONS = 8
+# sequences and the day's figures (at most 7), its events (at most 2).
+_CHANGE_ACTIONS = 10
 # The statuses a change to queues commands for (every transition to them has a trigger).
 _QUEUEING = frozenset(new for (_, new), change in TRANSITIONS.items() if change.trigger is not None)
 
@@ -84,6 +85,10 @@ def change_payment(
         ending = endings.ending_by_payment(services, payment, new_plan, view, now)
         planned += ending.expiry_commands if ending else []
     room = planning.MAX_TRANSACTION_ACTIONS - _CHANGE_ACTIONS - endings.action_count(ending) - bool(audit)
+    recurring = ending.after if ending else None
+    initial = None  # the subscription's first payment, when this is a renewal's (its events)
+    if change is not None and recurring is not None and recurring.initial_payment_id != payment.id:
+        initial = repo.get(account_id, recurring.initial_payment_id)
 
     def build(ids: IdAllocation) -> tuple[Transaction, PaymentRecord]:
         """The change's transaction, its command ids taken from `ids` (built again on contention)."""
@@ -116,6 +121,9 @@ def change_payment(
         QueueRepository(services.table).add_enqueue(tx, account_id, first_chunk)
         if ending is not None:
             endings.add_ending(tx, ending)
+        if change is not None:
+            events = status_events(updated, change.event, recurring=recurring, initial=initial)
+            OutboxRepository.add_all(tx, events)
         if audit is not None:
             audit(payment, updated).add_to(tx, account_id)
         return tx, updated
@@ -127,12 +135,6 @@ def change_payment(
         raise Conflict("The payment changed meanwhile; read it again and retry") from error
     if change is not None and change.trigger is not None:
         run_pending_chunks(services, updated, change.trigger.value)
-    if change is not None:
-        recurring = ending.after if ending else None
-        initial = None  # the subscription's first payment, when this is a renewal's
-        if recurring is not None and recurring.initial_payment_id != updated.id:
-            initial = repo.get(account_id, recurring.initial_payment_id)
-        publish_status(services.publisher, updated, change.event, recurring=recurring, initial=initial)
     return updated
 
 

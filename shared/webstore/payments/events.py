@@ -1,7 +1,7 @@
 """The events of a payment: `payment.*` with the payment subject, and `recurring-payment.*` for
-the subscription (webstore.recurring) it starts, renews or ends. Event ids derive from the
-payment (and the subscription's change), so a re-run publishes the same ids and receivers
-dedupe them."""
+the subscription (webstore.recurring) it starts, renews or ends. Use cases write them in the
+transaction of the change (webstore.repo.outbox). Event ids derive from the payment (and the
+subscription's change), so a re-run writes the same ids and receivers dedupe them."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 from webstore.domain.payment_status import RECURRING_FOLLOWS
 from webstore.event_types import EventType
-from webstore.events import DomainEvent, Publisher
+from webstore.events import DomainEvent
 from webstore.payments.subject import SubjectLine, SubjectPayment, payment_subject
 from webstore.recurring import RecurringPayment
 from webstore.repo.payments import PaymentRecord
@@ -22,47 +22,44 @@ def event_id(account_id: int, reference: str, event_type: str) -> str:
     return str(uuid_module.uuid5(EVENT_NAMESPACE, f"{account_id}:{reference}:{event_type}"))
 
 
-def publish_status(
-    publisher: Publisher,
+def status_events(
     payment: PaymentRecord,
     event_type: EventType | None = None,
     recurring: RecurringPayment | None = None,
     initial: PaymentRecord | None = None,
-) -> None:
-    """Publish the payment in its current status (or as `event_type`), then what it means for
-    the subscription it started or ended (`recurring`, as it stands after this payment;
-    `initial`: its first payment when that is not `payment`)."""
+) -> list[DomainEvent]:
+    """The payment in its current status (or as `event_type`), then what it means for the
+    subscription it started or ended (`recurring`, as it stands after this payment; `initial`:
+    its first payment when that is not `payment`)."""
     event_type = event_type or payment.status.event_type
-    publisher.publish(
+    events = [
         DomainEvent(
             type=event_type,
             account_id=payment.account_id,
             subject=stored_payment_subject(payment),
             id=event_id(payment.account_id, payment.transaction_id, event_type),
         )
-    )
-    recurring_event = payment.status.recurring_event
-    if recurring is not None and recurring_event and event_type in RECURRING_FOLLOWS:
-        publish_recurring(publisher, recurring, recurring_event, last=payment, initial=initial)
+    ]
+    recurring_event_type = payment.status.recurring_event
+    if recurring is not None and recurring_event_type and event_type in RECURRING_FOLLOWS:
+        events.append(recurring_event(recurring, recurring_event_type, last=payment, initial=initial))
+    return events
 
 
-def publish_recurring(
-    publisher: Publisher,
+def recurring_event(
     recurring: RecurringPayment,
     event_type: EventType,
     *,
     last: PaymentRecord,
     initial: PaymentRecord | None = None,
-) -> None:
+) -> DomainEvent:
     """One `recurring-payment.*` event; its id is derived from what changed (a re-run of the
-    same change publishes the same id, receivers dedupe it)."""
-    publisher.publish(
-        DomainEvent(
-            type=event_type,
-            account_id=recurring.account_id,
-            subject=recurring_subject(recurring, last=last, initial=initial),
-            id=event_id(recurring.account_id, recurring_event_key(recurring, event_type), event_type),
-        )
+    same change writes the same id, receivers dedupe it)."""
+    return DomainEvent(
+        type=event_type,
+        account_id=recurring.account_id,
+        subject=recurring_subject(recurring, last=last, initial=initial),
+        id=event_id(recurring.account_id, recurring_event_key(recurring, event_type), event_type),
     )
 
 

@@ -16,7 +16,8 @@
 2. When the commands do not fit in that transaction, the rest follow in chunks of <= 100
    actions, each also advancing `chunks_done` on the payment with a condition, so a re-run
    continues where a crash stopped and never queues a chunk twice.
-3. `payment.completed` is published with an id derived from the payment (receivers dedupe).
+3. `payment.completed` (and `recurring-payment.started`) is written in the transaction of step 1
+   (webstore.repo.outbox), with an id derived from the payment; the table's stream publishes it.
 
 Status changes (`payments.changes`) use the same plan/chunk mechanism for their triggers.
 
@@ -38,16 +39,16 @@ from webstore.errors import Conflict, Invalid
 from webstore.identity.identify import identify_now
 from webstore.payments import planning
 from webstore.payments.core import add_paid_payment, add_payment_with_commands, take_payment_id
-from webstore.payments.events import publish_status
+from webstore.payments.events import status_events
 from webstore.payments.order import Order
 from webstore.recurring import RecurringPayment
 from webstore.repo import Contention, Transaction, start_read
 from webstore.repo.checkout_attempts import CheckoutAttemptRepository
+from webstore.repo.outbox import OutboxRepository
 from webstore.repo.payment_effects import EffectKeys, EffectReads, PaymentEffectsRepository
 from webstore.repo.payments import PaymentLine, PaymentRecord, PaymentRepository
 from webstore.repo.player_tiers import PlayerTierRepository
 from webstore.repo.queue import QueueRepository
-from webstore.repo.recurring_payments import RecurringPaymentRepository
 from webstore.repo.store import StoreRepository, StoreView
 from webstore.repo.users import User
 from webstore.services import Services
@@ -145,6 +146,7 @@ def fulfil(
         )
         tx = recording.transaction(reads, payment, tier_lines)
         ids.add_to(tx)
+        OutboxRepository.add_all(tx, status_events(payment, recurring=recording.recurring))
         if with_payment is not None:
             with_payment(tx, payment)
         elif order.checkout_attempt and order.basket_ident:
@@ -156,12 +158,12 @@ def fulfil(
             tx.commit()
         except Contention:  # someone else's payment got the id first, or the same order: re-read
             continue
-        return _finish(services, payment, recording.recurring)
+        return _finish(services, payment)
     raise Conflict("The store is busy; the payment was not recorded, try again")
 
 
 def resume(services: Services, account_id: int, payment_id: int) -> PaymentRecord:
-    """Finish what a recorded payment's run left undone (command chunks, its event): for a
+    """Finish what a recorded payment's run left undone (command chunks): for a
     caller that knows the order is recorded (one GetItem, then only what is pending)."""
     return _finish(services, _payment_of_order(services, account_id, payment_id))
 
@@ -173,17 +175,10 @@ def _payment_of_order(services: Services, account_id: int, payment_id: int) -> P
     return payment
 
 
-def _finish(
-    services: Services, payment: PaymentRecord, recurring: RecurringPayment | None = None
-) -> PaymentRecord:
-    """Queue the remaining command chunks of every trigger, then publish the payment event (and
-    the start of the subscription it started: read again when resuming)."""
+def _finish(services: Services, payment: PaymentRecord) -> PaymentRecord:
+    """Queue the remaining command chunks of every trigger (its events were written with it)."""
     for trigger in list(payment.plans):
         run_pending_chunks(services, payment, trigger)
-    reference = payment.recurring_payment_reference
-    if recurring is None and reference == payment.transaction_id:
-        recurring = RecurringPaymentRepository(services.table).get(payment.account_id, reference)
-    publish_status(services.publisher, payment, recurring=recurring)
     return payment
 
 

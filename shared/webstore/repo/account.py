@@ -6,14 +6,20 @@ import contextlib
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
+from datetime import datetime
 
 from webstore import keys
 from webstore.catalog import Coupon, CreatorCode, GiftCard, WebhookEndpoint
 from webstore.db import ConditionFailed, Item, Table, Transaction, from_item, start_read, to_item
 from webstore.errors import Conflict, NotFound
+from webstore.repo.audit_log import AuditLog
+from webstore.repo.catalog_revision import bump_in
 from webstore.repo.sequences import IdAllocation, SequenceRepository
 from webstore.secret_box import SecretBox
 from webstore.servers import Server
+
+# Who made a change and its audit summary from what was written.
+Audit = tuple[str, Callable[[Coupon], str]]
 
 
 @dataclass(frozen=True)
@@ -29,23 +35,7 @@ class AccountRepository:
     def __init__(self, table: Table) -> None:
         self.table = table
 
-    # --- sequences: request paths take ids in their own transaction (repo/sequences.py) ---
-
-    def next_ids(self, account_id: int, sequence: str, count: int = 1) -> list[int]:
-        """Reserve `count` consecutive ids of `sequence` (one UpdateItem, before the write that
-        uses them): for a write that has no transaction of its own to take them in (a panel
-        catalog edit, which is an import); request paths take theirs in their transaction."""
-        result = self.table.update(
-            keys.key(keys.account_pk(account_id), keys.SEQUENCES_ITEM),
-            "ADD #s :n",
-            names={"#s": sequence},
-            values={":n": count},
-            return_values="UPDATED_NEW",
-        )
-        last = int(result[sequence])
-        if last > keys.INT32_MAX:
-            raise Conflict(f"The {sequence} id space of this account is exhausted")
-        return list(range(last - count + 1, last + 1))
+    # --- sequences: every write takes its ids in its own transaction (repo/sequences.py) ---
 
     def raise_sequence(self, account_id: int, sequence: str, at_least: int) -> None:
         """Make sure `sequence` never hands out ids up to `at_least` (imported ids)."""
@@ -126,9 +116,11 @@ class AccountRepository:
         make: Callable[[int], Coupon],
         *,
         first_read: Future[IdAllocation] | None = None,
+        audit: Audit | None = None,
     ) -> Coupon:
         """A new coupon, `make(id)` under the next `coupon` id: the coupon, its code item (the code
-        is unique), the count and the id in one transaction (read again on contention)."""
+        is unique), the count, the id, one more catalog revision and the audit entry (`audit`:
+        who, and the summary of the coupon) in one transaction (read again on contention)."""
 
         def build(ids: IdAllocation) -> tuple[Transaction, Coupon]:
             coupon = make(ids.take("coupon")[0])
@@ -145,6 +137,12 @@ class AccountRepository:
                 fails=Conflict(f"A coupon with code {coupon.code!r} already exists", field="code"),
             )
             ids.add("coupon_count", 1)
+            bump_in(tx, account_id)
+            if audit is not None:
+                actor, summary = audit
+                AuditLog(self.table).add_to(
+                    tx, account_id, actor, "catalog.coupon.create", summary(coupon), coupon.created_at
+                )
             return tx, coupon
 
         return SequenceRepository(self.table).write(account_id, build, first_read=first_read)
@@ -207,8 +205,11 @@ class AccountRepository:
             return keys.INT32_MAX  # past the end: an empty page
         return keys.id_of(items[-1]["SK"])
 
-    def delete_coupon(self, account_id: int, coupon: Coupon) -> None:
-        """The coupon, its code item and its count: one transaction (NotFound if it went meanwhile)."""
+    def delete_coupon(
+        self, account_id: int, coupon: Coupon, audit: tuple[str, str, datetime] | None = None
+    ) -> None:
+        """The coupon, its code item, its count, one more catalog revision and the audit entry
+        (`audit`: who, the summary, when): one transaction (NotFound if it went meanwhile)."""
         pk = keys.account_pk(account_id)
         tx = Transaction(self.table)
         tx.delete(
@@ -219,6 +220,10 @@ class AccountRepository:
         tx.delete(keys.key(pk, keys.coupon_code_sk(coupon.code)))
         # `coupon_count` on the sequences item: the operator's coupon list total
         tx.update(SequenceRepository.key(account_id), "ADD coupon_count :delta", values={":delta": -1})
+        bump_in(tx, account_id)
+        if audit is not None:
+            actor, summary, now = audit
+            AuditLog(self.table).add_to(tx, account_id, actor, "catalog.coupon.delete", summary, now)
         tx.commit()
 
     # --- gift cards, creator codes, webhook endpoints ---

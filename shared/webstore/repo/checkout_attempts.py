@@ -5,10 +5,17 @@ claim marks the basket with the attempt (one live claim per basket); release clo
 and frees the basket (one transaction); completion marks it paid and completes the basket inside
 the payment's own transaction (`add_completion`; `complete` for a basket whose order another
 attempt recorded).
+
+The claim also puts the attempt's reconciliation on the schedule (`reconcile_key`, due
+RECONCILE_AFTER later, in the claim's own transaction): if the attempt stops before it records
+or releases, the processor finishes it (`checkout.reconcile`). Completion and release remove the
+item in their own transactions; a claimed basket keeps an expiry (never earlier than
+CLAIMED_BASKET_LIFETIME after the claim), so a basket the reconciler cannot finish still goes.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from webstore import keys
@@ -16,9 +23,45 @@ from webstore.basket import Basket
 from webstore.db import Contention, Table, Transaction
 from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import Conflict
+from webstore.events import DomainEvent
+from webstore.recurring import ScheduleItem, ScheduleKind
 from webstore.repo.baskets import AttemptStatus, BasketRepository
+from webstore.repo.outbox import OutboxRepository
+from webstore.repo.schedule import ScheduleKey, ScheduleRepository, schedule_key
 
 ATTEMPT_TTL = timedelta(days=30)
+# An attempt that has neither recorded nor released its claim this long after claiming is
+# reconciled by the processor (docs/checkout.md, "Money in limbo").
+RECONCILE_AFTER = timedelta(minutes=15)
+# A claimed basket expires no earlier than this after the claim (the reconciler's bound, its
+# retries and parking, with room to spare); a longer expiry the store set is kept.
+CLAIMED_BASKET_LIFETIME = timedelta(days=1)
+
+
+def reconcile_reference(ident: str, key: str) -> str:
+    """The schedule item's reference of attempt `key` of basket `ident`."""
+    return f"{ident}/{key}"
+
+
+def attempt_of_reference(reference: str) -> tuple[str, str]:
+    """(basket ident, attempt key) of a reconciliation item's reference."""
+    ident, _, key = reference.partition("/")
+    return ident, key
+
+
+def reconcile_key(account_id: int, ident: str, key: str, claimed_at: datetime) -> ScheduleKey:
+    """The schedule key of attempt `key`'s reconciliation (due RECONCILE_AFTER after its claim)."""
+    return schedule_key(
+        ScheduleKind.CHECKOUT, account_id, reconcile_reference(ident, key), claimed_at + RECONCILE_AFTER
+    )
+
+
+def _add_reconcile_done(tx: Transaction, basket: Basket, key: str) -> None:
+    """Remove attempt `key`'s reconciliation item (nothing if there is none): the attempt ended."""
+    if basket.checkout_attempt == key and basket.checkout_started_at is not None:
+        ScheduleRepository.add_done(
+            tx, reconcile_key(basket.account_id, basket.ident, key, basket.checkout_started_at)
+        )
 
 
 class AlreadyPaid(Conflict):
@@ -63,13 +106,25 @@ class CheckoutAttemptRepository:
             condition="attribute_not_exists(PK)",
             fails=Conflict("This payment is already being processed; reload the page"),
         )
+        reconcile = reconcile_key(basket.account_id, basket.ident, key, now)
+        ScheduleRepository.add_item(
+            tx,
+            reconcile,
+            ScheduleItem(
+                kind=ScheduleKind.CHECKOUT,
+                account_id=basket.account_id,
+                reference=reconcile_reference(basket.ident, key),
+                due_at=now + RECONCILE_AFTER,
+            ),
+        )
         taken = Conflict("A payment for this basket is already in progress, or the basket changed")
+        # A basket being paid for keeps an expiry, long enough for the reconciler to finish it
+        # (completion removes it: a paid basket never expires).
+        expires = max(basket.expires_at or 0, int((now + CLAIMED_BASKET_LIFETIME).timestamp()))
         tx.update(
             keys.basket_key(basket.ident),
-            # A basket being paid for does not expire (no basket.abandoned for a paid order,
-            # even if the process dies between fulfilment and completion).
-            "SET checkout_attempt = :k, checkout_started_at = :now, email = :email"
-            " REMOVE expires_at ADD #v :one",
+            "SET checkout_attempt = :k, checkout_started_at = :now, email = :email, expires_at = :expires"
+            " ADD #v :one",
             condition="#v = :v AND complete = :false AND (attribute_not_exists(checkout_attempt)"
             " OR attribute_type(checkout_attempt, :null) OR checkout_started_at < :stale)",
             names={"#v": "version"},
@@ -77,6 +132,7 @@ class CheckoutAttemptRepository:
                 ":k": key,
                 ":now": now.isoformat(),
                 ":email": basket.email,  # the receipt address, as the checkout form last sent it
+                ":expires": expires,
                 ":one": 1,
                 ":v": basket.version,
                 ":false": False,
@@ -113,6 +169,7 @@ class CheckoutAttemptRepository:
         it is (a retried transaction calls this again)."""
         completed = completed_copy(basket, transaction_id, now)
         completed.version = basket.version + 1
+        _add_reconcile_done(tx, basket, key)
         tx.put(
             BasketRepository.item(completed),
             condition="checkout_attempt = :k",
@@ -126,11 +183,16 @@ class CheckoutAttemptRepository:
             values={":s": AttemptStatus.PAID, ":t": transaction_id, ":now": now.isoformat()},
         )
 
-    def release(self, basket: Basket, key: str, now: datetime, reason: str) -> None:
-        """Close a failed attempt and free the basket for the next one (its TTL comes back).
-        An attempt whose claim was taken over is only closed: the basket is the new one's."""
+    def release(
+        self, basket: Basket, key: str, now: datetime, reason: str, events: Sequence[DomainEvent] = ()
+    ) -> None:
+        """Close a failed attempt and free the basket for the next one (its TTL comes back),
+        writing the attempt's `events` with it (webstore.repo.outbox). An attempt whose claim
+        was taken over is only closed: the basket is the new one's."""
         tx = Transaction(self.table)
         self._close(tx, basket.ident, key, now, reason)
+        OutboxRepository.add_all(tx, list(events))
+        _add_reconcile_done(tx, basket, key)
         tx.update(
             keys.basket_key(basket.ident),
             "SET expires_at = :expires REMOVE checkout_attempt, checkout_started_at ADD #v :one",
@@ -144,6 +206,7 @@ class CheckoutAttemptRepository:
         except ClaimLost:
             closing = Transaction(self.table)
             self._close(closing, basket.ident, key, now, reason)
+            OutboxRepository.add_all(closing, list(events))
             closing.commit()
             return
         basket.version += 1

@@ -4,8 +4,9 @@ Contract: recurring payment PK `ACCOUNT#{a}`, SK `keys.recurring_payment_sk(refe
 RecurringPayment, plus `period_end_key` (its `next_payment_at` as a sortable schedule moment, for
 conditions). Timer PK `ACCOUNT#{a}`, SK `keys.timed_package_sk(player, package)`; body =
 TimedPackage. Fulfilment writes both in the payment's transaction; the processor changes them
-in the transaction of what it did; the cancellation use cases call `request_cancel` and
-`abort_cancel` (single conditional updates: see the contract in webstore.recurring).
+in the transaction of what it did; the cancellation use cases add `add_cancel_request` or
+`add_cancel_abort` to a transaction with their event (conditional updates: see the contract in
+webstore.recurring; `request_cancel` and `abort_cancel` are the same updates alone).
 """
 
 from __future__ import annotations
@@ -228,6 +229,49 @@ class RecurringPaymentRepository:
         except ConditionFailed as error:
             raise self._refusal(account_id, reference, "has no cancellation pending") from error
         return from_item(RecurringPayment, item)
+
+    @staticmethod
+    def add_cancel_request(
+        tx: Transaction, seen: RecurringPayment, now: datetime, reason: str, *, fails: Conflict
+    ) -> RecurringPayment:
+        """`request_cancel` in `tx`, conditional also on the subscription being as `seen` (its
+        `updated_at`): the subscription as it will be, for the change's event."""
+        tx.update(
+            recurring_key(seen.account_id, seen.reference),
+            "SET cancel_requested_at = :now, cancel_reason = :reason, updated_at = :now",
+            condition="entity = :e AND #status IN (:s1, :s2)"
+            " AND attribute_not_exists(cancel_requested_at) AND updated_at = :seen",
+            names={"#status": "status"},
+            values={":now": now, ":reason": reason, ":seen": seen.updated_at, **_ONGOING_VALUES},
+            fails=fails,
+        )
+        return seen.model_copy(
+            update={"cancel_requested_at": now, "cancel_reason": reason, "updated_at": now}
+        )
+
+    @staticmethod
+    def add_cancel_abort(
+        tx: Transaction, seen: RecurringPayment, now: datetime, *, fails: Conflict
+    ) -> RecurringPayment:
+        """`abort_cancel` in `tx`, conditional also on the subscription being as `seen`."""
+        tx.update(
+            recurring_key(seen.account_id, seen.reference),
+            "REMOVE cancel_requested_at, cancel_reason SET updated_at = :now",
+            condition="entity = :e AND #status IN (:s1, :s2) AND attribute_exists(cancel_requested_at)"
+            " AND period_end_key > :now_key AND updated_at = :seen",
+            names={"#status": "status"},
+            values={
+                ":now": now,
+                ":now_key": schedule_moment(now),
+                ":seen": seen.updated_at,
+                **_ONGOING_VALUES,
+            },
+            fails=fails,
+        )
+        return seen.model_copy(update={"cancel_requested_at": None, "cancel_reason": None, "updated_at": now})
+
+    def refusal(self, account_id: int, reference: str, pending: str) -> Exception:
+        return self._refusal(account_id, reference, pending)
 
     def _refusal(self, account_id: int, reference: str, pending: str) -> Exception:
         current = self.get(account_id, reference)

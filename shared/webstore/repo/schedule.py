@@ -131,6 +131,11 @@ class ScheduleRepository:
                 values={":claim": claim},
             )
 
+    def remove(self, key: ScheduleKey, claim: str) -> None:
+        """Delete the item under this run's claim (one DeleteItem); gone already: nothing."""
+        with contextlib.suppress(ConditionFailed):
+            self.table.delete(key.as_key(), condition="claim = :claim", values={":claim": claim})
+
     # --- transaction actions ---------------------------------------------------------------------
 
     @staticmethod

@@ -45,14 +45,16 @@ class IdAllocation:
         """The last id handed out of `sequence` when it was read (0: none yet)."""
         return self._read.get(sequence, 0)
 
-    def take(self, sequence: str, count: int = 1) -> list[int]:
-        """The next `count` ids of `sequence` after those already taken (Conflict past 32 bits)."""
+    def take(self, sequence: str, count: int = 1, *, above: int = 0) -> list[int]:
+        """The next `count` ids of `sequence` after those already taken and after `above` (the
+        highest id in use that the sequence may not know of: entities a catalog file named before
+        the sequence existed); Conflict past 32 bits."""
         if count <= 0:
             return []
-        first = self.last(sequence) + self._taken.get(sequence, 0) + 1
+        first = max(self.last(sequence) + self._taken.get(sequence, 0), above) + 1
         if first + count - 1 > keys.INT32_MAX:
             raise Conflict(f"The {sequence} id space of this account is exhausted")
-        self._taken[sequence] = self._taken.get(sequence, 0) + count
+        self._taken[sequence] = first + count - 1 - self.last(sequence)
         return list(range(first, first + count))
 
     def add(self, counter: str, delta: int) -> None:

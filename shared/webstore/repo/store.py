@@ -7,9 +7,8 @@ contiguous range that includes the store item, which proves the public token.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from webstore import keys
@@ -99,6 +98,11 @@ class StoreRepository:
         return self._view(items)
 
     @staticmethod
+    def view_of(items: list[Item]) -> StoreView:
+        """The view of store partition items read elsewhere (e.g. by a catalog edit)."""
+        return StoreRepository._view(items)
+
+    @staticmethod
     def _view(items: list[Item]) -> StoreView:
         store_item = next((i for i in items if i["SK"] == keys.STORE_ITEM), None)
         if store_item is None:
@@ -143,20 +147,6 @@ class StoreRepository:
         if item is None:
             raise NotFound("Community goal not found")
         return from_item(CommunityGoal, item)
-
-    def update_package(
-        self, account_id: int, package_id: int, changes: Mapping[str, Any], now: datetime
-    ) -> None:
-        """Set some of a package's fields: one conditional UpdateItem (NotFound if there is none)."""
-        fields = {**changes, "updated_at": now}
-        self.table.update(
-            keys.key(keys.store_pk(account_id), keys.package_sk(package_id)),
-            "SET " + ", ".join(f"#{k} = :{k}" for k in fields),
-            condition="attribute_exists(PK)",
-            names={f"#{k}": k for k in fields},
-            values={f":{k}": v for k, v in fields.items()},
-            fails=NotFound("Package not found"),
-        )
 
     # --- writes (catalog import and operator updates) ---
 

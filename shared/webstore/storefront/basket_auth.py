@@ -23,12 +23,14 @@ from webstore.events import DomainEvent
 from webstore.identity.identify import REGISTRATION_ATTEMPTS, Identification, identify
 from webstore.repo import plain_json
 from webstore.repo.baskets import BasketReads, BasketRepository
+from webstore.repo.outbox import OutboxRepository
 from webstore.repo.users import USERNAME, AlreadyRegistered, RegistryRead, User, check_username
 from webstore.services import Services
 from webstore.storefront import schemas
 from webstore.storefront.baskets import load
 from webstore.storefront.credentials import verified
 from webstore.storefront.return_urls import RETURN_URL, check_return_url
+from webstore.storefront.theme import in_brand_of
 from webstore.storefront.views import auth_link_view
 
 # --- getBasketAuthUrl ---------------------------------------------------------------------
@@ -77,6 +79,7 @@ def open_auth_page(
     """The basket and its store in one read; with a (valid) `username`, its registry entries too."""
     reads = BasketReads(username=username) if username and USERNAME.match(username) else None
     loaded = load(services, basket_ident, None, reads)
+    in_brand_of(loaded.store)
     checked = check_return_url(loaded.store, return_url)
     if loaded.basket.complete:
         raise Conflict("This basket has already been paid for")
@@ -88,7 +91,7 @@ def authenticate(services: Services, prompt: AuthPrompt, username: str) -> str:
     announce it; returns where to send them.
 
     A basket belongs to one player: once authenticated, the same player may authenticate again
-    (idempotent; the event is published again so the shop can refill dynamic packages), another
+    (idempotent; the event is sent again so the shop can refill dynamic packages), another
     player may not (their codes, limits and dynamic packages would be someone else's). A
     first-seen player is registered in the basket's own write (one transaction). An unknown
     online name, or the name service down, refuses before anything is written.
@@ -99,34 +102,32 @@ def authenticate(services: Services, prompt: AuthPrompt, username: str) -> str:
         player = identify(services, prompt.store, username, prompt.registry)
         basket, user, now = prompt.basket, player.user, services.now()
         changed = basket.authenticate(user.id, user.username, now)
+        event = DomainEvent(
+            type=EventType.BASKET_AUTHENTICATED,
+            account_id=basket.account_id,
+            subject=authenticated_subject(basket, user, now),
+        )
         try:
-            _save(services, basket, player, changed)
+            _save(services, basket, player, changed, event)
         except AlreadyRegistered:  # registered meanwhile by another request: read theirs
             prompt = open_auth_page(services, basket.ident, prompt.return_url)
             continue
         break
     else:
         raise AlreadyRegistered()
-    services.publisher.publish(
-        DomainEvent(
-            type=EventType.BASKET_AUTHENTICATED,
-            account_id=basket.account_id,
-            subject=authenticated_subject(basket, user, now),
-        )
-    )
     return prompt.return_url
 
 
-def _save(services: Services, basket: Basket, player: Identification, changed: bool) -> None:
-    repository = BasketRepository(services.table)
-    if not player.writes:
-        if changed:
-            repository.save(basket)
-        return
+def _save(
+    services: Services, basket: Basket, player: Identification, changed: bool, event: DomainEvent
+) -> None:
+    """One write: the registration, the basket, and `basket.authenticated` (webstore.repo.outbox;
+    alone when the same player authenticates again and nothing else changes)."""
     tx = services.transaction()
     player.add_writes(tx)
     if changed:
-        repository.add_save(tx, basket)
+        BasketRepository(services.table).add_save(tx, basket)
+    OutboxRepository.add(tx, event)
     tx.commit()
 
 

@@ -5,12 +5,13 @@ fills the banner and the pay button, with black or white text, whichever contras
 2.x ratio; one of them always reaches 4.5:1). Links use it only when it reaches 4.5:1 on white,
 focus rings use the accent only when it reaches 3:1 (non-text contrast); otherwise the pages'
 default blue stays. The result is a tiny stylesheet of CSS variables that the page's policy
-allows by its hash (`storefront.pages.content_security_policy(themes=…)`).
+allows by its hash (`Brand.policy`, webstore.html.player).
 """
 
 from __future__ import annotations
 
 from webstore.catalog import StoreProfile
+from webstore.html.player import Brand, use_brand
 
 WHITE = "#ffffff"
 INK = "#000000"
@@ -52,3 +53,16 @@ def theme_style(store: StoreProfile) -> str:
     if accent and contrast(accent.lower(), WHITE) >= UI_CONTRAST:
         variables["--accent"] = accent.lower()
     return ":root{" + ";".join(f"{name}:{value}" for name, value in variables.items()) + "}"
+
+
+def brand(store: StoreProfile) -> Brand:
+    """How the store's player-facing pages show it: name, logo, colours, the way back to its site."""
+    return Brand(
+        name=store.name, logo=store.logo, url=store.webstore_url, theme=theme_style(store), lang=store.lang
+    )
+
+
+def in_brand_of(store: StoreProfile) -> Brand:
+    """A page use case has read the store: this request's pages, its problem page included, are
+    in the store's brand from here on (`webstore.html.player.use_brand`)."""
+    return use_brand(brand(store))

@@ -8,10 +8,10 @@ processor ends it as CANCELLED with the expiry commands and `recurring-payment.e
 removes the request, conditional on it existing and the period not having ended.
 
 Both answer idempotently: cancelling what is already cancelled (or undoing what is not) changes
-nothing; a repeated cancel publishes the same event again under the same id (a retried request
-after a lost publish still tells receivers once; they dedupe by id). Event ids derive from the
-reference and the instant of the change (`payments.events.recurring_event_key`), so cancel →
-undo → cancel again sends three events.
+nothing and sends nothing again. Each change is one transaction with its event (the update,
+conditional also on the subscription being as read, and the outbox item: webstore.repo.outbox).
+Event ids derive from the reference and the instant of the change
+(`payments.events.recurring_event_key`), so cancel → undo → cancel again sends three events.
 """
 
 from __future__ import annotations
@@ -23,15 +23,18 @@ from webstore import keys
 from webstore.catalog import PackageType
 from webstore.errors import Conflict, Forbidden, NotFound
 from webstore.event_types import EventType
-from webstore.payments.events import publish_recurring
+from webstore.events import DomainEvent
+from webstore.html import PageResult
+from webstore.payments.events import recurring_event
 from webstore.recurring import RecurringPayment
 from webstore.repo import start_read
 from webstore.repo.baskets import BasketRepository
+from webstore.repo.outbox import OutboxRepository
 from webstore.repo.payments import PaymentRepository
 from webstore.repo.recurring_payments import RecurringPaymentRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
-from webstore.storefront.pages import PageResult
+from webstore.storefront.theme import in_brand_of
 from webstore.subscriptions import manage_links as links
 from webstore.subscriptions import manage_page as page
 from webstore.subscriptions.manage_page import ManageView
@@ -65,42 +68,57 @@ def cancel(services: Services, account_id: int, reference: str, reason: str) -> 
     """Ask for the subscription to end when its paid period does (idempotent)."""
     now = services.now()
     repository = RecurringPaymentRepository(services.table)
-    recurring = _read(services, account_id, reference)
-    if not recurring.ongoing:
-        raise Conflict("The subscription has already ended", field="reference")
-    if recurring.cancel_requested_at is None:
+    for _ in range(MAX_ATTEMPTS):
+        recurring = _read(services, account_id, reference)
+        if not recurring.ongoing:
+            raise Conflict("The subscription has already ended", field="reference")
+        if recurring.cancel_requested_at is not None:
+            return recurring  # requested before (this request's retry, or a concurrent one)
+        tx = services.transaction()
+        after = repository.add_cancel_request(tx, recurring, now, reason, fails=_Changed())
+        OutboxRepository.add(tx, _event(services, after, EventType.RECURRING_CANCELLATION_REQUESTED))
         try:
-            recurring = repository.request_cancel(account_id, reference, now, reason)
-        except Conflict:  # a concurrent request won: answer as it did, or its refusal
-            recurring = _read(services, account_id, reference)
-            if not recurring.ongoing or recurring.cancel_requested_at is None:
-                raise
-    _publish(services, recurring, EventType.RECURRING_CANCELLATION_REQUESTED)
-    return recurring
+            tx.commit()
+        except _Changed:  # changed meanwhile (a concurrent request, a renewal): read again
+            continue
+        return after
+    raise repository.refusal(account_id, reference, "changed meanwhile; try again")
 
 
 def abort(services: Services, account_id: int, reference: str) -> RecurringPayment:
     """Take a pending cancellation back before the period ends (idempotent)."""
     now = services.now()
-    recurring = _read(services, account_id, reference)
-    if not recurring.ongoing:
-        raise Conflict("The subscription has already ended", field="reference")
-    requested = recurring.cancel_requested_at
-    if requested is None:
-        return recurring
-    if recurring.next_payment_at is not None and recurring.next_payment_at <= now:
-        raise Conflict("The paid period has ended; the cancellation can no longer be undone")
-    try:
-        recurring = RecurringPaymentRepository(services.table).abort_cancel(account_id, reference, now)
-    except Conflict:  # a concurrent undo won (nothing pending now): the same answer
+    repository = RecurringPaymentRepository(services.table)
+    for _ in range(MAX_ATTEMPTS):
         recurring = _read(services, account_id, reference)
-        if not recurring.ongoing or recurring.cancel_requested_at is not None:
-            raise
-    _publish(services, recurring, EventType.RECURRING_CANCELLATION_ABORTED)
-    return recurring
+        if not recurring.ongoing:
+            raise Conflict("The subscription has already ended", field="reference")
+        if recurring.cancel_requested_at is None:
+            return recurring
+        if recurring.next_payment_at is not None and recurring.next_payment_at <= now:
+            raise Conflict("The paid period has ended; the cancellation can no longer be undone")
+        tx = services.transaction()
+        after = repository.add_cancel_abort(tx, recurring, now, fails=_Changed())
+        OutboxRepository.add(tx, _event(services, after, EventType.RECURRING_CANCELLATION_ABORTED))
+        try:
+            tx.commit()
+        except _Changed:
+            continue
+        return after
+    raise repository.refusal(account_id, reference, "changed meanwhile; try again")
 
 
-def _publish(services: Services, recurring: RecurringPayment, event_type: EventType) -> None:
+MAX_ATTEMPTS = 3
+
+
+class _Changed(Conflict):
+    """The subscription is not as read any more: read it again."""
+
+    def __init__(self) -> None:
+        super().__init__("The subscription changed meanwhile; read it again")
+
+
+def _event(services: Services, recurring: RecurringPayment, event_type: EventType) -> DomainEvent:
     """The event with the recurring-payment subject (its last and first payments read for it)."""
     payments = PaymentRepository(services.table)
     initial_future = (
@@ -112,7 +130,7 @@ def _publish(services: Services, recurring: RecurringPayment, event_type: EventT
     if last is None:
         raise Conflict(f"The last payment of {recurring.reference} is missing")
     initial = initial_future.result() if initial_future else None
-    publish_recurring(services.publisher, recurring, event_type, last=last, initial=initial)
+    return recurring_event(recurring, event_type, last=last, initial=initial)
 
 
 # --- the operator interface ---------------------------------------------------------------------
@@ -155,11 +173,12 @@ def show_page(services: Services, token: str) -> PageResult:
     store_future = start_read(StoreRepository(services.table).store, account_id)
     recurring = RecurringPaymentRepository(services.table).get(account_id, reference)
     store = store_future.result()
+    in_brand_of(store)
     if recurring is None:
         raise NotFound(links.NOT_FOUND)
     action = page.UNDO if recurring.cancel_requested_at else page.CANCEL
     form_token = links.form_token(services.secrets, account_id, reference, action, services.now())
-    return PageResult(html=page.manage_page(_view(store.name, recurring), form_token))
+    return PageResult(html=page.manage_page(_view(store.name, recurring), form_token, in_brand_of(store)))
 
 
 def submit_page(services: Services, token: str, form: PageForm) -> PageResult:

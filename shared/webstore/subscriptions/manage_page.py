@@ -1,19 +1,27 @@
-"""HTML of the player's manage-subscription page, in the hosted pages' common frame
-(`storefront.pages`): what the subscription is, and one form (cancel, or undo a cancellation)
-that posts back to the page itself. No scripts; every value escaped."""
+"""The player's manage-subscription page (templates/hosted/manage_subscription.html) in the
+store's brand: what the subscription is, and one form (cancel, or undo a cancellation) that posts
+back to the page itself. No scripts; every value escaped by the template."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
-from string import Template
+from functools import cache
 
+from webstore.html import Page
+from webstore.html.player import UNBRANDED, Brand, content_security_policy, page
 from webstore.money import round_money, symbol
-from webstore.storefront.pages import Safe, content_security_policy, fill, page
 
 TITLE = "Your subscription"  # also of the problem page when the link is not valid
-CSP = content_security_policy()  # the form posts to the page itself, then a 303 to it again
+
+
+@cache
+def policy() -> str:
+    """The route's policy: the form posts to the page itself, then a 303 to it again."""
+    return content_security_policy()
+
+
 CANCEL = "cancel"
 UNDO = "undo"
 ACTIONS = (CANCEL, UNDO)
@@ -38,41 +46,6 @@ class ManageView:
     action_url: str = ""  # a declined renewal the player can complete there (their bank asks)
 
 
-_PAGE = Template("""<h1>Your subscription at $store</h1>
-$notice
-$action
-<table aria-label="Subscription">
-<tbody>
-<tr><th>Package</th><td id="package">$packages</td></tr>
-<tr><th>Amount</th><td id="amount">$amount</td></tr>
-<tr><th>Status</th><td id="status">$status</td></tr>
-<tr><th>$date_label</th><td id="date">$date</td></tr>
-</tbody>
-</table>
-$form""")
-
-_CANCEL_FORM = Template("""<form method="post">
-<input type="hidden" name="action" value="cancel">
-<input type="hidden" name="form_token" value="$form_token">
-<label for="reason">Why are you cancelling? (optional)</label>
-<input id="reason" name="reason" type="text" maxlength="$max_reason" autocomplete="off">
-<p class="help">You keep it until $date and are not charged again.</p>
-<button id="cancel" type="submit">Cancel subscription</button>
-</form>""")
-
-_UNDO_FORM = Template("""<form method="post">
-<input type="hidden" name="action" value="undo">
-<input type="hidden" name="form_token" value="$form_token">
-<button id="undo" type="submit">Keep my subscription</button>
-</form>""")
-
-_NOTICE = Template('<p id="notice" role="status">$text</p>')
-_ACTION = Template(
-    '<p id="action" role="alert">Your bank needs you to confirm the renewal payment: '
-    '<a id="complete-payment" href="$url">Complete payment</a></p>'
-)
-
-
 def day(moment: datetime | None) -> str:
     return moment.strftime("%d %B %Y") if moment else "—"
 
@@ -88,29 +61,30 @@ def price(view: ManageView) -> str:
     return f"{symbol(view.currency)}{amount} {view.currency} every {unit}"
 
 
-def manage_page(view: ManageView, form_token: str) -> str:
-    """The page in one of its three states: renewing (cancel form), ending (undo form), ended."""
+def manage_page(view: ManageView, form_token: str, brand: Brand = UNBRANDED) -> Page:
+    """The page in one of its three states: renewing (cancel form), ending (undo form), ended;
+    in the store's `brand`, with the policy that allows it."""
     if not view.ongoing:
-        notice = f"This subscription ended on {day(view.ended_at)}."
-        label, date, form = "Ended on", day(view.ended_at), Safe("")
+        state, notice = "ended", f"This subscription ended on {day(view.ended_at)}."
+        label, date = "Ended on", day(view.ended_at)
     elif view.cancel_requested_at is not None:
+        state = "ending"
         notice = f"Cancelled: your subscription ends on {day(view.next_payment_at)} and will not renew."
         label, date = "Ends on", day(view.next_payment_at)
-        form = fill(_UNDO_FORM, form_token=form_token)
     else:
-        notice = ""
+        state, notice = "renewing", ""
         label, date = "Next payment", day(view.next_payment_at)
-        form = fill(_CANCEL_FORM, form_token=form_token, max_reason=str(MAX_REASON), date=date)
-    content = fill(
-        _PAGE,
-        store=view.store,
-        notice=fill(_NOTICE, text=notice) if notice else Safe(""),
-        action=fill(_ACTION, url=view.action_url) if view.action_url and view.ongoing else Safe(""),
-        packages=", ".join(view.packages),
+    html = page(
+        "hosted/manage_subscription.html",
+        brand=brand,
+        title=TITLE,
+        view=view,
+        state=state,
+        notice=notice,
         amount=price(view),
-        status=view.status,
         date_label=label,
         date=date,
-        form=form,
+        form_token=form_token,
+        max_reason=MAX_REASON,
     )
-    return page(TITLE, content)
+    return Page.with_policy(html, brand.policy())

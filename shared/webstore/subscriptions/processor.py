@@ -11,6 +11,10 @@ subscription, cycle and attempt), record a cycle twice (the payment's order reco
 subscription and cycle; the recurring payment's change is conditional on the sequence and fail
 count read), or queue commands twice (they are written in those same transactions).
 
+The same schedule carries the checkout's reconciliation items (`ScheduleKind.CHECKOUT`: an
+attempt that claimed a basket and neither recorded nor released it within
+`checkout_attempts.RECONCILE_AFTER`): `checkout.reconcile` records or refunds it.
+
 Callers: `webstore clock run`, the local server's background clock and the scheduled Lambda.
 """
 
@@ -30,10 +34,12 @@ from webstore import contention
 from webstore.catalog import CommandTrigger
 from webstore.checkout.checkout import gateway_for
 from webstore.checkout.gateway import ChargeStatus, OffSessionCharge, PaymentGateway
+from webstore.checkout.reconcile import Reconciled, reconcile
 from webstore.errors import Conflict
 from webstore.event_types import EventType
+from webstore.events import DomainEvent
 from webstore.payments import planning as payment_planning
-from webstore.payments.events import publish_recurring
+from webstore.payments.events import recurring_event
 from webstore.payments.recording import run_pending_chunks
 from webstore.players import Tier
 from webstore.recurring import (
@@ -45,6 +51,8 @@ from webstore.recurring import (
     ScheduleKind,
 )
 from webstore.repo import Contention, Transaction, start_read
+from webstore.repo.checkout_attempts import attempt_of_reference
+from webstore.repo.outbox import OutboxRepository
 from webstore.repo.payments import PaymentLine, PaymentRecord, PaymentRepository
 from webstore.repo.player_tiers import PlayerTierRepository
 from webstore.repo.queue import QueuedCommand, QueueRepository
@@ -70,6 +78,8 @@ class OutcomeKind(StrEnum):
     CANCELLED = "cancelled"  # the end of a cancelled subscription's paid period
     REPLACED = "replaced"  # its tiers belong to a newer subscription: ended without commands
     TIMED_EXPIRY = "timed expiry"  # a timed one-off package ran out
+    CHECKOUT_RECORDED = "checkout recorded"  # a stopped attempt's charge: its payment recorded
+    CHECKOUT_REFUNDED = "checkout refunded"  # a stopped attempt closed, what it charged given back
     STALE = "stale"  # the item no longer matched its record (moved, ended): removed
     BUSY = "busy"  # another run holds the item
     FAILED = "failed"  # an error: the item is released for the next run
@@ -179,6 +189,8 @@ class _Run:
         try:
             if item.kind is ScheduleKind.EXPIRY:
                 return self.timed_expiry(due.key, item)
+            if item.kind is ScheduleKind.CHECKOUT:
+                return self.checkout(due.key, item)
             return self.renewal(due.key, item)
         except Exception as error:  # one item's failure never stops the run; the next retries it
             logger.exception("subscriptions: processing %s failed", due.key.sk)
@@ -196,6 +208,23 @@ class _Run:
         ScheduleRepository.add_done(tx, key, self.claim)
         tx.commit()
         return Outcome(OutcomeKind.STALE, item.reference, item.account_id)
+
+    # --- checkout attempts that stopped ---------------------------------------------------------
+
+    def checkout(self, key: ScheduleKey, item: ScheduleItem) -> Outcome:
+        """Record or refund what a stopped checkout attempt charged (`checkout.reconcile`); the
+        item goes (its attempt's completion or release may have removed it already)."""
+        ident, attempt = attempt_of_reference(item.reference)
+        done = reconcile(self.services, item.account_id, ident, attempt)
+        if done.outcome is Reconciled.PROCESSING:  # the next run asks the processor again
+            self.schedule.release(key, self.claim)
+            return Outcome(OutcomeKind.BUSY, item.reference, item.account_id, done.detail)
+        self.schedule.remove(key, self.claim)
+        kind = {
+            Reconciled.RECORDED: OutcomeKind.CHECKOUT_RECORDED,
+            Reconciled.REFUNDED: OutcomeKind.CHECKOUT_REFUNDED,
+        }.get(done.outcome, OutcomeKind.STALE)
+        return Outcome(kind, item.reference, item.account_id, done.detail)
 
     # --- subscriptions ---------------------------------------------------------------------------
 
@@ -304,8 +333,8 @@ class _Run:
                 kind=ScheduleKind.RENEWAL, account_id=rp.account_id, reference=rp.reference, due_at=retry_at
             ),
         )
+        OutboxRepository.add_all(tx, self.events(after, [EventType.RECURRING_STATUS_CHANGED]))
         tx.commit()
-        self.publish(after, EventType.RECURRING_STATUS_CHANGED)
         detail = f"attempt {after.fail_count}: {reason}; retry at {retry_at.isoformat()}"
         return Outcome(OutcomeKind.RENEWAL_DECLINED, rp.reference, rp.account_id, detail)
 
@@ -321,15 +350,17 @@ class _Run:
     ) -> Outcome:
         """Commit an ending: the recurring payment, tiers, the item, and the expiry commands
         planned on its last payment (their ids taken in the same transaction; `sequences`: the
-        id sequences' read, when already issued); then `status-changed` and `ended`."""
+        id sequences' read, when already issued), and its events: `status-changed` and `ended`."""
         rp = ending.before
         commands = ending.expiry_commands
         chunks: list[list[QueuedCommand]] = []
+        events = self.events(ending.after, [EventType.RECURRING_STATUS_CHANGED, EventType.RECURRING_ENDED])
 
         def build(ids: list[int]) -> Transaction:
             nonlocal chunks
             tx = Transaction(self.services.table)
             add_ending(tx, ending, claim=self.claim, cancel_requested=cancel_requested)
+            OutboxRepository.add_all(tx, events)
             room = payment_planning.MAX_TRANSACTION_ACTIONS - len(tx) - 2  # the plan, the sequences
             numbered = payment_planning.with_ids(commands, ids, rp.last_payment_id)
             chunks = payment_planning.chunk_commands(numbered, room)
@@ -339,11 +370,8 @@ class _Run:
             return tx
 
         self.commit_with_command_ids(rp.account_id, len(commands), build, sequences)
-        last = self.last_payment(ending.after)
-        if len(chunks) > 1:
-            run_pending_chunks(self.services, last, EXPIRY_PLAN)
-        self.publish(ending.after, EventType.RECURRING_STATUS_CHANGED, last)
-        self.publish(ending.after, EventType.RECURRING_ENDED, last)
+        if len(chunks) > 1:  # the last payment as committed, with its expiry plan
+            run_pending_chunks(self.services, self.last_payment(ending.after), EXPIRY_PLAN)
         ended = f"{len(commands)} expiry command(s)"
         return Outcome(kind, rp.reference, rp.account_id, f"{detail}; {ended}" if detail else ended)
 
@@ -388,12 +416,14 @@ class _Run:
             raise Conflict(f"The last payment of {rp.reference} is missing")
         return payment
 
-    def publish(self, rp: RecurringPayment, event_type: EventType, last: PaymentRecord | None = None) -> None:
-        last = last or self.last_payment(rp)
+    def events(self, rp: RecurringPayment, types: list[EventType]) -> list[DomainEvent]:
+        """The `recurring-payment.*` events of `rp` as it stands after the change (read before
+        the change's transaction: they are written in it)."""
+        last = self.last_payment(rp)
         initial = None
         if rp.initial_payment_id != last.id:
             initial = PaymentRepository(self.services.table).get(rp.account_id, rp.initial_payment_id)
-        publish_recurring(self.services.publisher, rp, event_type, last=last, initial=initial)
+        return [recurring_event(rp, event_type, last=last, initial=initial) for event_type in types]
 
     # --- timed packages --------------------------------------------------------------------------
 

@@ -2,8 +2,9 @@
 reference, next sequence; idempotent per subscription and cycle through its order record), its
 goal/stats/spend/player effects, the recurring payment one period on, its tiers renewed (a
 pending downgrade applied), its schedule item replaced by the next one, and the first chunk of
-the `renewal` commands. Then the remaining chunks, `payment.completed` and
-`recurring-payment.renewed`. What every paid payment adds is the payments core's
+the `renewal` commands, and its events (`payment.completed`, `recurring-payment.renewed`, and
+`status-changed` when it makes a past-due subscription active again: webstore.repo.outbox).
+Then the remaining chunks. What every paid payment adds is the payments core's
 (`payments.core`); retries follow `webstore.contention`."""
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ from webstore.errors import Conflict
 from webstore.event_types import EventType
 from webstore.payments import planning as payment_planning
 from webstore.payments.core import add_paid_payment, add_payment_with_commands, take_payment_id
-from webstore.payments.events import publish_recurring, publish_status
+from webstore.payments.events import recurring_event, status_events
 from webstore.payments.recording import run_pending_chunks
 from webstore.players import Tier
 from webstore.recurring import RecurringLine, RecurringPayment, ScheduleItem, ScheduleKind
-from webstore.repo import Contention, Transaction
+from webstore.repo import Contention, Transaction, start_read
 from webstore.repo.baskets import BasketReads, BasketRepository
+from webstore.repo.outbox import OutboxRepository
 from webstore.repo.payment_effects import EffectKeys, PaymentEffectsRepository
 from webstore.repo.payments import PaymentRecord, PaymentRepository
 from webstore.repo.player_tiers import PlayerTierRepository
@@ -68,6 +70,8 @@ def record_renewal(
     )
     amount = planning.renewal_amount(renewal.lines)
     tiers = renewal.tiers
+    # The first payment, for the events' subject: read beside the first effects read.
+    initial_read = start_read(PaymentRepository(services.table).get, a, rp.initial_payment_id)
     for attempt in contention.attempts():
         if attempt:  # a tier changed meanwhile (a downgrade scheduled or withdrawn): read again
             tiers = PlayerTierRepository(services.table).get_many(a, rp.tier_ids)
@@ -105,6 +109,14 @@ def record_renewal(
                 kind=ScheduleKind.RENEWAL, account_id=a, reference=rp.reference, due_at=after.next_payment_at
             ),
         )
+        initial = initial_read.result()
+        events = status_events(payment)
+        events.append(recurring_event(after, EventType.RECURRING_RENEWED, last=payment, initial=initial))
+        if after.status is not rp.status:  # paid on a retry, or completed by the player: active again
+            events.append(
+                recurring_event(after, EventType.RECURRING_STATUS_CHANGED, last=payment, initial=initial)
+            )
+        OutboxRepository.add_all(tx, events)
         queued = payment_planning.with_ids(commands, ids.take("command", len(commands)), payment_id)
         ids.add_to(tx)  # before the commands: their first chunk fills the room left
         add_payment_with_commands(
@@ -117,15 +129,6 @@ def record_renewal(
         except Conflict:
             return None
         run_pending_chunks(services, payment, CommandTrigger.RENEWAL.value)
-        publish_status(services.publisher, payment)
-        initial = PaymentRepository(services.table).get(a, rp.initial_payment_id)
-        publish_recurring(
-            services.publisher, after, EventType.RECURRING_RENEWED, last=payment, initial=initial
-        )
-        if after.status is not rp.status:  # paid on a retry, or completed by the player: active again
-            publish_recurring(
-                services.publisher, after, EventType.RECURRING_STATUS_CHANGED, last=payment, initial=initial
-            )
         return payment
     raise Conflict("The store is busy; the renewal was not recorded (the next run tries again)")
 

@@ -16,38 +16,38 @@ from __future__ import annotations
 import hmac
 from dataclasses import dataclass
 from decimal import Decimal
-from string import Template
+from functools import cache
 
 from webstore import keys
 from webstore.catalog import Store
 from webstore.checkout.gateway import SANDBOX_SAVED_AUTHENTICATING_CARD, SandboxGateway
 from webstore.checkout.gateway_choice import gateway_for_store
 from webstore.errors import Forbidden, NotFound
+from webstore.html import Page, PageResult
+from webstore.html.player import content_security_policy, page
 from webstore.recurring import RecurringPayment
 from webstore.repo.recurring_payments import RecurringPaymentRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
-from webstore.storefront.pages import PageResult, content_security_policy, fill, page
+from webstore.storefront.theme import brand, in_brand_of
 from webstore.subscriptions import planning
 from webstore.subscriptions.cancellation import same_origin
 from webstore.subscriptions.completion import CompletedCharge, CompletionKind, complete_renewal
 from webstore.subscriptions.manage_page import money
 
 TITLE = "Confirm your payment"
-CSP = content_security_policy()  # the form posts to the page itself
 NOTHING_TO_CONFIRM = "There is no payment to confirm here"
 
-_FORM = Template("""<h1>Confirm your payment</h1>
-<p class="help">Sandbox bank: no money moves. This stands in for your bank's check of a
-payment made while you were away.</p>
-<p id="summary">$store asks for <strong id="amount">$amount</strong> to renew
-<span id="package">$packages</span>.</p>
-<form method="post">
-<button id="confirm" type="submit">Confirm payment</button>
-</form>""")
 
-_DONE = Template("""<h1>$title</h1>
-<p id="message" role="status">$message</p>""")
+@cache
+def policy() -> str:
+    """The route's policy: the form posts to the page itself."""
+    return content_security_policy()
+
+
+def _page(of: Store, template: str, title: str, **context: str) -> Page:
+    look = brand(of)
+    return Page.with_policy(page(template, brand=look, title=title, **context), look.policy())
 
 
 @dataclass(frozen=True)
@@ -65,13 +65,15 @@ def show_page(services: Services, token: str, charge_key: str) -> PageResult:
     action = charge.recurring.renewal_action
     if action is None or action.charge_key != charge_key:
         raise NotFound(NOTHING_TO_CONFIRM)
-    content = fill(
-        _FORM,
+    html = _page(
+        charge.store,
+        "hosted/sandbox_authentication.html",
+        TITLE,
         store=charge.store.name,
         amount=money(charge.amount, charge.recurring.currency),
         packages=", ".join(line.name for line in charge.recurring.lines),
     )
-    return PageResult(html=page(TITLE, content))
+    return PageResult(html=html)
 
 
 def submit_page(services: Services, token: str, charge_key: str, origin: str | None) -> PageResult:
@@ -95,7 +97,7 @@ def submit_page(services: Services, token: str, charge_key: str, origin: str | N
         message = f"The payment was not needed ({completion.detail}); it was refunded."
     else:
         raise NotFound(NOTHING_TO_CONFIRM)
-    return PageResult(html=page(title, fill(_DONE, title=title, message=message)))
+    return PageResult(html=_page(charge.store, "hosted/message.html", title, message=message))
 
 
 def _charge(services: Services, token: str, charge_key: str) -> _Charge:
@@ -108,6 +110,7 @@ def _charge(services: Services, token: str, charge_key: str) -> _Charge:
     store = StoreRepository(services.table).store(keys.account_of(token))
     if not hmac.compare_digest(store.public_token, token):
         raise NotFound(NOTHING_TO_CONFIRM)
+    in_brand_of(store)
     gateway = gateway_for_store(services, store)
     recurring = RecurringPaymentRepository(services.table).get(store.id, reference)
     if (

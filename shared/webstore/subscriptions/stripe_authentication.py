@@ -12,20 +12,18 @@ made by the renewal for the renewal's amount; the player's bank and Stripe decid
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import hmac
-from html import escape
-from string import Template
 
 from webstore import keys
 from webstore.checkout.gateway_choice import stripe_of
 from webstore.checkout.stripe_page import stripe_directives
 from webstore.errors import NotFound
+from webstore.html import PageResult
+from webstore.html.player import page
 from webstore.repo.recurring_payments import RecurringPaymentRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
-from webstore.storefront.pages import PageResult, Safe, content_security_policy, fill, page
+from webstore.storefront.theme import in_brand_of
 from webstore.subscriptions import planning
 from webstore.subscriptions.manage_page import money
 
@@ -33,41 +31,7 @@ TITLE = "Confirm your renewal payment"
 NOTHING_TO_CONFIRM = "There is no payment to confirm here (it may be confirmed already)"
 _OPEN = frozenset({"requires_payment_method", "requires_confirmation", "requires_action"})
 
-SCRIPT = """(function () {
-  var form = document.getElementById("stripe-authentication");
-  var data = form.dataset;
-  var button = document.getElementById("confirm");
-  var problem = document.getElementById("stripe-error");
-  var done = document.getElementById("stripe-done");
-  var stripe = Stripe(data.publishableKey);
-  form.addEventListener("submit", function (event) {
-    event.preventDefault();
-    button.disabled = true;
-    problem.hidden = true;
-    stripe.confirmCardPayment(data.clientSecret, { payment_method: data.paymentMethod })
-      .then(function (result) {
-        if (result.error) {
-          problem.textContent = result.error.message;
-          problem.hidden = false;
-          button.disabled = false;
-        } else {
-          form.hidden = true;
-          done.hidden = false;
-        }
-      });
-  });
-})();"""
-SCRIPT_HASH = base64.b64encode(hashlib.sha256(SCRIPT.encode()).digest()).decode()
-
-_PAGE = Template("""<h1>Confirm your renewal payment</h1>
-<p id="summary">Your bank needs you to confirm the payment of <strong id="amount">$amount</strong>
-to $store for <span id="package">$packages</span>.</p>
-<form id="stripe-authentication" method="post" action="#" $attributes>
-<p class="error" role="alert" id="stripe-error" hidden></p>
-<button id="confirm" type="submit">Complete payment</button>
-</form>
-<p id="stripe-done" role="status" hidden>Payment confirmed: your subscription renews in a moment.</p>
-$scripts""")
+SCRIPT = "hosted/stripe_authentication.js"  # the one inline script (a template asset), allowed by its hash
 
 
 def show_page(services: Services, token: str, charge_key: str) -> PageResult:
@@ -79,6 +43,7 @@ def show_page(services: Services, token: str, charge_key: str) -> PageResult:
     gateway = stripe_of(services, store)
     if gateway is None or not hmac.compare_digest(store.public_token, token):
         raise NotFound(NOTHING_TO_CONFIRM)
+    look = in_brand_of(store)
     recurring = RecurringPaymentRepository(services.table).get(store.id, cycle_of[0])
     action = recurring.renewal_action if recurring is not None and recurring.ongoing else None
     if recurring is None or action is None or action.charge_key != charge_key:
@@ -88,18 +53,17 @@ def show_page(services: Services, token: str, charge_key: str) -> PageResult:
         raise NotFound(NOTHING_TO_CONFIRM)  # paid (its webhook records it) or cancelled
     method = recurring.saved_method.partition("/")[2]
     js_url = services.settings.stripe_js_url
-    attributes = (
-        f'data-publishable-key="{escape(gateway.publishable_key, quote=True)}"'
-        f' data-client-secret="{escape(intent.client_secret, quote=True)}"'
-        f' data-payment-method="{escape(method, quote=True)}"'
-    )
-    content = fill(
-        _PAGE,
+    html = page(
+        "hosted/stripe_authentication.html",
+        brand=look,
+        title=TITLE,
         amount=money(action.amount, recurring.currency),
         store=store.name,
         packages=", ".join(line.name for line in recurring.lines),
-        attributes=Safe(attributes),
-        scripts=Safe(f'<script src="{escape(js_url, quote=True)}"></script><script>{SCRIPT}</script>'),
+        publishable_key=gateway.publishable_key,
+        client_secret=intent.client_secret,
+        payment_method=method,
+        js_url=js_url,
     )
-    policy = f"{content_security_policy()}; {stripe_directives(js_url, SCRIPT_HASH)}"
-    return PageResult(html=page(TITLE, content), csp=policy)
+    policy = f"{look.policy()}; {stripe_directives(js_url, SCRIPT)}"
+    return PageResult(html=html, csp=policy)

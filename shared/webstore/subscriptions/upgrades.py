@@ -31,11 +31,12 @@ from webstore.checkout.gateway import ChargeStatus, OffSessionCharge, PaymentGat
 from webstore.errors import Conflict, DomainError, Invalid
 from webstore.payments import planning as payment_planning
 from webstore.payments.core import add_paid_payment, add_payment_with_commands, take_payment_id
-from webstore.payments.events import publish_status
+from webstore.payments.events import status_events
 from webstore.payments.recording import run_pending_chunks
 from webstore.players import Tier, TierStatus
 from webstore.recurring import RecurringPayment
 from webstore.repo import Contention, Transaction
+from webstore.repo.outbox import OutboxRepository
 from webstore.repo.payment_effects import EffectKeys, PaymentEffectsRepository
 from webstore.repo.payments import PaymentLine, PaymentRecord, PaymentRepository
 from webstore.repo.player_tiers import PlayerTierRepository
@@ -217,6 +218,7 @@ def record_upgrade(
         moved = moved.model_copy(update=recurring.history_update(payment.transaction_id))
         RecurringPaymentRepository.add_change(tx, recurring, moved)
         PlayerTierRepository.add_change(tx, a, tier, moved_tier(tier, new))
+        OutboxRepository.add_all(tx, status_events(payment))
         queued = payment_planning.with_ids(commands, ids.take("command", len(commands)), payment_id)
         ids.add_to(tx)  # before the commands: their first chunk fills the room left
         add_payment_with_commands(
@@ -263,8 +265,8 @@ def _reread(
 
 
 def _finish(services: Services, payment: PaymentRecord) -> PaymentRecord:
+    """The remaining command chunks (its `payment.completed` was written with it)."""
     run_pending_chunks(services, payment, CommandTrigger.PURCHASE.value)
-    publish_status(services.publisher, payment)
     return payment
 
 

@@ -45,10 +45,11 @@ def test_a_new_package_gets_the_next_id_and_an_audit_entry(demo: DemoStore) -> N
     package = StoreRepository(demo.table).package(A, saved.element_id or 0)
     assert package is not None and package.name == "Emerald" and package.price == Decimal("1.50")
     assert package.commands[0].require_online and package.created_at == NOW
-    assert saved.changes.summary() == "+1 package"
+    assert saved.changes[:2] == ["created", "category_id: none → 2"]
     entry = AuditLog(demo.table).page(A).entries[0]
     assert (entry.actor, entry.action) == (STAFF, "catalog.package.create")
-    assert entry.summary == f'package {saved.element_id} "Emerald": +1 package'
+    assert entry.summary.startswith(f'package {saved.element_id} "Emerald": created; category_id: none → 2;')
+    assert 'name: none → "Emerald"' in entry.summary
 
 
 def test_an_update_keeps_created_at_and_a_delete_disables_the_package(demo: DemoStore) -> None:
@@ -69,7 +70,7 @@ def test_an_update_keeps_created_at_and_a_delete_disables_the_package(demo: Demo
     after = StoreRepository(demo.table).package(A, 10)
     assert after is not None and after.price == Decimal("2.25")
     assert after.created_at == before.created_at and after.updated_at == NOW
-    assert saved.changes.summary() == "~1 package"
+    assert saved.changes == [f'price: "{before.price}" → "2.25"']
     # A coupon names package 10: refused as the import refuses a file without it.
     with pytest.raises(
         CatalogInvalid, match=r'coupons\[1\] \(id 2 "SWORD1"\).effective.packages\[0\]: package 10'
@@ -79,7 +80,7 @@ def test_an_update_keeps_created_at_and_a_delete_disables_the_package(demo: Demo
     delete_element(services, A, "package", 12, actor=STAFF, revision=saved.revision, now=later)
     gone = StoreRepository(demo.table).package(A, 12)
     assert gone is not None and gone.disabled
-    assert AuditLog(demo.table).page(A).entries[0].summary == f'package 12 "{gone.name}": -1 package'
+    assert AuditLog(demo.table).page(A).entries[0].summary == f'package 12 "{gone.name}": disabled'
 
 
 def test_a_mistake_reads_as_the_import_prints_it_and_nothing_is_written(
@@ -137,7 +138,11 @@ def test_the_second_of_two_editors_is_told_to_reload(demo: DemoStore) -> None:
 def test_an_import_makes_an_open_form_stale(demo: DemoStore) -> None:
     services = get_services()
     seen = catalog_revision(services, A)
-    import_catalog(demo.table, parse_catalog(demo_catalog_data()))
+    import_catalog(demo.table, parse_catalog(demo_catalog_data()))  # the same file: no changes
+    assert catalog_revision(services, A) == seen
+    changed = demo_catalog_data()
+    changed["pages"][0]["content"] = "<p>New rules.</p>"
+    import_catalog(demo.table, parse_catalog(changed))
     with pytest.raises(Conflict):
         save_element(
             services, A, "page", 1, {"title": "Rules", "slug": "rules"}, actor=STAFF, revision=seen, now=NOW
@@ -254,12 +259,19 @@ def test_an_edit_from_a_form_keeps_the_fields_the_form_does_not_show(demo: DemoS
 
 
 def test_a_new_coupon_takes_its_id_from_the_accounts_sequence(demo: DemoStore) -> None:
-    """The operator interface takes coupon ids from the same sequence: an id it has taken (and
-    not written yet) is never the panel's."""
+    """The operator interface takes coupon ids from the same sequence, inside its transaction:
+    the panel's next coupon follows the operator's."""
+    from webstore.catalog import Coupon, Discount
     from webstore.repo.account import AccountRepository
 
     services = get_services()
-    taken = AccountRepository(demo.table).next_ids(A, "coupon")[0]
+    taken = (
+        AccountRepository(demo.table)
+        .create_coupon(
+            A, lambda i: Coupon(id=i, code="OP5", discount=Discount(percentage=Decimal(5)), created_at=NOW)
+        )
+        .id
+    )
     values = {"code": "PANEL10", "discount": {"type": "percentage", "percentage": "10"}}
     saved = save_element(
         services, A, "coupon", None, values, actor=STAFF, revision=catalog_revision(services, A), now=NOW

@@ -93,7 +93,7 @@ def test_a_mistake_is_the_imports_message_next_to_the_form_and_nothing_is_writte
     # The references are checked once the fields are right, as the import does.
     fixed = owner.post(save_catalog_element.handler, "/catalog/packages/new", {**bad, "price": "2"})
     assert fixed.status == 422
-    assert "(id 21 &quot;Emerald&quot;).commands[0].server_id: server 9 is not in the file" in fixed.body
+    assert "(id 21 &quot;Emerald&quot;).commands[0].server_id: server 9 is not in the catalog" in fixed.body
     assert StoreRepository(demo.table).package(1, 21) is None
 
 

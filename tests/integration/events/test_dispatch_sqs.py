@@ -9,7 +9,8 @@ import boto3
 import pytest
 
 from functions.events import dispatch_webhook
-from webstore.events import DomainEvent, EventBridgePublisher
+from webstore.events import SOURCE, DomainEvent, EventBridgePublisher
+from webstore.repo.outbox import outbox_item
 from webstore.services import Services
 from webstore.webhooks.envelope import verify
 
@@ -209,3 +210,45 @@ def test_services_in_aws_mode_make_no_eventbridge_client_until_publishing(aws: S
     publisher = aws.publisher
     assert isinstance(publisher, EventBridgePublisher)
     assert "client" not in vars(publisher)
+
+
+def put_as_the_outbox_pipe(item: dict[str, object]) -> None:
+    """What the outbox pipe (infra/aws/outbox.py) puts on the bus for a stream INSERT of `item`:
+    source `webstore`, detail-type = the item's `type`, detail = the item's `detail` text."""
+    events = boto3.client("events", region_name=REGION)
+    answer = events.put_events(
+        Entries=[
+            {"Source": SOURCE, "DetailType": item["type"], "Detail": item["detail"], "EventBusName": BUS}
+        ]
+    )
+    assert answer["FailedEntryCount"] == 0
+
+
+@pytest.mark.usefixtures("allow_private")
+def test_an_outbox_item_reaches_the_receiver_as_the_event_once_however_often_the_stream_repeats_it(
+    aws: Services,
+    wiring: Wiring,
+    receiver_factory: Callable[[Behaviour], Receiver],
+    context: LambdaContext,
+) -> None:
+    receiver = receiver_factory(echo_then())
+    add_endpoint(aws, ACCOUNT, 1, receiver.url)
+    event = paid()
+    item = outbox_item(event)
+    put_as_the_outbox_pipe(item)
+    [message] = receive(wiring)
+    body = json.loads(message["Body"])
+    assert (body["source"], body["detail-type"]) == ("webstore", "payment.completed")
+    assert body["detail"] == event.detail()  # exactly as a direct PutEvents put it
+
+    assert failed_ids(dispatch_webhook.handler(sqs_event(wiring, [message]), context)) == []
+    put_as_the_outbox_pipe(item)  # the stream record again (a retried batch)
+    assert failed_ids(dispatch_webhook.handler(sqs_event(wiring, receive(wiring)), context)) == []
+    [delivery] = receiver.events  # the claim skipped the repeat
+    assert delivery.body == {
+        "id": event.id,
+        "type": "payment.completed",
+        "date": event.date,
+        "subject": event.subject,
+    }
+    assert verify(SECRET, delivery.raw, delivery.headers["X-Signature"])

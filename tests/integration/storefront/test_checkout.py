@@ -58,12 +58,17 @@ def attempt_key_of(page: Response) -> str:
     return match.group(1)
 
 
+# The form's `amount_due` for tests that do not check it: a page that showed at least whatever
+# these tests charge (the "never more than shown" rule: test_pay_prices_now.py).
+SHOWN_ANY = "100000.00"
+
+
 def pay(invoke: Invoke, ident: str, key: str, card: str = "4242 4242 4242 4242") -> Response:
     return invoke(
         pay_checkout.handler,
         "POST",
         f"/checkout/{ident}/pay",
-        raw_body=urlencode({"attempt_key": key, "card_number": card}),
+        raw_body=urlencode({"attempt_key": key, "card_number": card, "amount_due": SHOWN_ANY}),
         headers=FORM,
     )
 
@@ -207,21 +212,30 @@ def test_concurrent_pays_of_one_basket_make_exactly_one_payment(
     assert set(statuses) <= {303, 409}
 
 
-def test_a_basket_being_paid_does_not_expire_and_a_declined_one_does_again(
+def test_a_basket_being_paid_keeps_an_expiry_and_a_declined_one_gets_its_own_back(
     demo: DemoStore, invoke: Invoke
 ) -> None:
+    """The claim keeps the basket expiring (no later than a day after it), and puts the
+    attempt's reconciliation on the schedule; the release takes both back in its transaction."""
     from webstore.checkout import checkout
+    from webstore.repo.checkout_attempts import CLAIMED_BASKET_LIFETIME, reconcile_key
 
     ident = new_basket(invoke, demo)
     key = {"PK": f"BASKET#{ident}", "SK": "BASKET"}
     ttl = demo.table.get(key)["expires_at"]  # type: ignore[index]
     loaded = checkout.load(get_services(), ident, None)
-    checkout._claim(get_services(), loaded.basket, "held-while-charging-0001", get_services().now())
-    assert "expires_at" not in demo.table.get(key)  # type: ignore[operator]
+    now = get_services().now()
+    checkout._claim(get_services(), loaded.basket, "held-while-charging-0001", now)
+    claimed = demo.table.get(key)
+    assert claimed is not None
+    assert int(claimed["expires_at"]) == max(ttl, int((now + CLAIMED_BASKET_LIFETIME).timestamp()))
+    item = reconcile_key(1, ident, "held-while-charging-0001", now)
+    assert demo.table.get(item.as_key()) is not None
     checkout._release(
         get_services(), loaded.basket, "held-while-charging-0001", get_services().now(), reason="x"
     )
     assert demo.table.get(key)["expires_at"] == ttl  # type: ignore[index]
+    assert demo.table.get(item.as_key()) is None
 
 
 def test_basket_refuses_changes_while_being_paid(demo: DemoStore, invoke: Invoke) -> None:

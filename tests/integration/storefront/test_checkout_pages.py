@@ -25,9 +25,9 @@ from tests.support.invocation import Invoke
 from tests.support.lambda_events import Response
 from webstore.catalog import Tax, TaxMode
 from webstore.checkout.pages import SUBSCRIPTION_CONSENT
+from webstore.html.player import stylesheet_hash
 from webstore.repo.baskets import BasketRepository
 from webstore.repo.store import StoreRepository
-from webstore.storefront.pages import STYLE_HASH
 
 ROW = re.compile(r'<tr class="([^"]+)"><th scope="row">(.*?)</th><td data-amount="([^"]+)">([^<]*)</td>')
 BRAND = {
@@ -121,7 +121,7 @@ def test_the_checkout_shows_the_store_each_line_and_rows_that_add_up(demo: DemoS
     assert '<img src="https://cdn.demo-craft.test/logo.png" alt=""' in body
     assert "<style>:root{--brand:#2d1b69;--on-brand:#ffffff;--link:#2d1b69;--accent:#2d1b69}</style>" in body
     policy = page.headers["content-security-policy"]
-    assert f"style-src 'sha256-{STYLE_HASH}' 'sha256-" in policy and "img-src https: http:;" in policy
+    assert f"style-src 'sha256-{stylesheet_hash()}' 'sha256-" in policy and "img-src https: http:;" in policy
     assert "script-src" not in policy and "<script>" not in body.replace(XSS, "")
 
     assert '<img class="thumb" src="https://example.invalid/sword.png"' in body  # the package's image
@@ -163,7 +163,7 @@ def test_player_typed_values_are_escaped_on_the_checkout_and_the_receipt(
 ) -> None:
     ident = everything(demo, invoke)
     page = checkout_page(invoke, ident)
-    escaped = "note: &lt;script&gt;alert(&quot;owned&quot;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"
+    escaped = "note: &lt;script&gt;alert(&#34;owned&#34;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"
     assert escaped in page.body and "<script" not in page.body and "onerror=alert(1)>" not in page.body
     assert pay(invoke, ident, page).status == 303
     receipt = invoke(get_checkout_receipt.handler, "GET", f"/checkout/{ident}/receipt")
@@ -205,7 +205,7 @@ def test_the_email_typed_on_the_form_goes_on_the_basket_and_the_payment(
     refused = pay(invoke, ident, page, email='not an "address"')
     assert refused.status == 422
     assert 'role="alert" id="error">email is not an email address<' in refused.body
-    assert 'value="not an &quot;address&quot;"' in refused.body  # shown again, to be corrected
+    assert 'value="not an &#34;address&#34;"' in refused.body  # shown again, to be corrected
     assert 'aria-describedby="email-help error" aria-invalid="true"' in refused.body
     stored = BasketRepository(demo.table).get(ident)
     assert stored.checkout_attempt is None and stored.email is None  # nothing claimed, stored or charged

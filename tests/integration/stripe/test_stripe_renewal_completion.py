@@ -24,10 +24,11 @@ from tests.integration.subscriptions.support import offline_commands, recurring,
 from tests.support.demo import DemoStore
 from tests.support.invocation import Invoke
 from tests.support.localstripe import TEST_SECRET_KEY, stripe_client
+from webstore.html import asset_hash
 from webstore.recurring import RecurringStatus
 from webstore.services import local_bus
 from webstore.subscriptions.processor import OutcomeKind
-from webstore.subscriptions.stripe_authentication import SCRIPT_HASH
+from webstore.subscriptions.stripe_authentication import SCRIPT
 
 START = datetime(2026, 6, 1, 12, tzinfo=UTC)
 RENEWAL = datetime(2026, 7, 1, 12, tzinfo=UTC)
@@ -109,7 +110,7 @@ def test_a_renewal_completed_at_stripe_is_recorded_once_from_its_webhook(
     assert f'data-payment-method="{method}"' in page.body and "$4.99 USD" in page.body
     assert "confirmCardPayment" in page.body
     policy = page.headers["content-security-policy"]
-    assert f"'sha256-{SCRIPT_HASH}'" in policy and "https://js.stripe.com" in policy
+    assert f"'sha256-{asset_hash(SCRIPT)}'" in policy and "https://js.stripe.com" in policy
     assert TEST_SECRET_KEY not in page.body
 
     # The player completes it on-session (their saved card, their bank's check).

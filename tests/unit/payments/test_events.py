@@ -1,4 +1,4 @@
-"""The events a payment publishes, with a fake publisher: types, subjects, derived ids."""
+"""The events a payment writes: types, subjects, derived ids."""
 
 from __future__ import annotations
 
@@ -7,22 +7,13 @@ from decimal import Decimal
 from tests.unit.payments.support import NOW, RECIPIENTS, STEVE, demo_view, order
 from webstore.domain.payment_status import PaymentStatus
 from webstore.event_types import EventType
-from webstore.events import DomainEvent
 from webstore.payments import planning
-from webstore.payments.events import publish_status
+from webstore.payments.events import status_events
 from webstore.payments.order import OrderLine
 from webstore.recurring import RecurringPayment, RecurringStatus
 from webstore.repo.payments import PaymentRecord
 from webstore.subscriptions import planning as planning_sub
 from webstore.subscriptions.planning import new_recurring
-
-
-class FakePublisher:
-    def __init__(self) -> None:
-        self.published: list[DomainEvent] = []
-
-    def publish(self, event: DomainEvent) -> None:
-        self.published.append(event)
 
 
 def subscription_payment() -> PaymentRecord:
@@ -41,12 +32,11 @@ def started_by(payment: PaymentRecord) -> RecurringPayment:
 
 
 def test_a_completed_subscription_payment_starts_its_recurring_payment() -> None:
-    publisher = FakePublisher()
     payment = subscription_payment()
     payment.recurring_payment_reference = payment.transaction_id
     recurring = started_by(payment)
-    publish_status(publisher, payment, recurring=recurring)
-    completed, started = publisher.published
+    events = status_events(payment, recurring=recurring)
+    completed, started = events
     assert (completed.type, started.type) == (EventType.PAYMENT_COMPLETED, EventType.RECURRING_STARTED)
     assert completed.subject["status"] == {"id": 1, "description": "Complete"}
     assert completed.subject["transaction_id"] == payment.transaction_id
@@ -56,30 +46,26 @@ def test_a_completed_subscription_payment_starts_its_recurring_payment() -> None
     assert started.subject["product"] == {"id": 1, "name": "VIP"}  # the subscription line only
     assert started.subject["status"] == {"id": 1, "description": "Active"}
     assert started.subject["next_payment_at"] == "2026-04-15T12:00:00+00:00"
-    again = FakePublisher()
-    publish_status(again, payment, recurring=recurring)
-    assert [e.id for e in again.published] == [e.id for e in publisher.published]  # receivers dedupe
+    again = status_events(payment, recurring=recurring)
+    assert [e.id for e in again] == [e.id for e in events]  # receivers dedupe
 
 
-def test_a_one_off_payment_publishes_no_recurring_event() -> None:
-    publisher = FakePublisher()
+def test_a_one_off_payment_has_no_recurring_event() -> None:
     payment = subscription_payment()
-    publish_status(publisher, payment)  # no recurring payment given: nothing about one
-    assert [e.type for e in publisher.published] == ["payment.completed"]
-    assert publisher.published[0].subject["payment_sequence"] == "oneoff"
+    events = status_events(payment)  # no recurring payment given: nothing about one
+    assert [e.type for e in events] == ["payment.completed"]
+    assert events[0].subject["payment_sequence"] == "oneoff"
 
 
-def test_a_refund_ends_it_and_a_won_dispute_publishes_no_recurring_event() -> None:
+def test_a_refund_ends_it_and_a_won_dispute_has_no_recurring_event() -> None:
     refunded = subscription_payment().model_copy(update={"status": PaymentStatus.REFUND})
     refunded.recurring_payment_reference = refunded.transaction_id
     ended_rp = planning_sub.ended(started_by(refunded), RecurringStatus.CANCELLED, "refund", NOW)
-    publisher = FakePublisher()
-    publish_status(publisher, refunded, recurring=ended_rp)
-    assert [e.type for e in publisher.published] == ["payment.refunded", "recurring-payment.ended"]
-    ended = publisher.published[1].subject
+    events = status_events(refunded, recurring=ended_rp)
+    assert [e.type for e in events] == ["payment.refunded", "recurring-payment.ended"]
+    ended = events[1].subject
     assert (ended["status"], ended["cancel_reason"]) == ({"id": 3, "description": "Cancelled"}, "refund")
     assert ended["next_payment_at"] is None and ended["cancelled_at"] == NOW.isoformat()
     won = subscription_payment()  # complete again after a chargeback
-    publisher = FakePublisher()
-    publish_status(publisher, won, EventType.PAYMENT_DISPUTE_WON, recurring=ended_rp)
-    assert [e.type for e in publisher.published] == ["payment.dispute.won"]
+    events = status_events(won, EventType.PAYMENT_DISPUTE_WON, recurring=ended_rp)
+    assert [e.type for e in events] == ["payment.dispute.won"]

@@ -1,0 +1,42 @@
+"""Compile the house templates ahead of time: `python -m webstore.html.compile <dir>`.
+
+Writes one Python module per template file of templates/ (Jinja2's
+`Environment.compile_templates`, with the run-time environment's own settings) into `<dir>`.
+The Lambda bundle (infra/aws/bundling.py) puts them in `webstore/html/compiled/`, where
+`webstore.html.environment` loads them with a `ModuleLoader`: a cold start imports the pages'
+code instead of lexing, parsing and compiling their templates. The bundle byte-compiles them
+with the rest of the code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+from pathlib import Path
+
+from webstore.html import TEMPLATES, configure, options
+
+
+def compile_templates(target: Path, source: Path = TEMPLATES) -> list[str]:
+    """Compile every template under `source` into `target` (emptied first); returns their names."""
+    from jinja2 import Environment, FileSystemLoader
+
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    env = configure(Environment(loader=FileSystemLoader(str(source)), **options()))
+    names = env.list_templates()
+    env.compile_templates(str(target), zip=None, ignore_errors=False)
+    return names
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("target", type=Path, help="the directory to write the compiled modules to")
+    args = parser.parse_args(argv)
+    names = compile_templates(args.target)
+    print(f"compiled {len(names)} templates into {args.target}")
+
+
+if __name__ == "__main__":
+    main()

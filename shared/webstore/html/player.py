@@ -1,0 +1,141 @@
+"""The player-facing frame: the store's brand, the one stylesheet, the strict policy, and the
+problem page. HTTP-free.
+
+Every player-facing page extends `templates/layout/player.html` with a `Brand`. Pages load
+nothing external: their stylesheet is inline and allowed by its hash in the
+Content-Security-Policy, so is the store's colour sheet; the store's images (logo, packages) are
+the only other thing a page may load (`images=True`); no scripts, unless a processor's element
+brings its own with the directives it needs (checkout.stripe_page).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from markupsafe import Markup
+
+from webstore.html import asset_hash, inline, render
+
+
+@dataclass(frozen=True)
+class Brand:
+    """What a player-facing page shows of the store: its name in the banner (none: no banner),
+    its logo, its colours (`theme`: CSS variables, `storefront.theme.brand`), its site for the
+    way back, and the page's language."""
+
+    name: str = ""
+    logo: str | None = None  # an http(s) URL
+    url: str | None = None  # the store's site ("Back to …")
+    theme: str = ""  # a stylesheet of CSS variables, allowed by its hash
+    lang: str = "en"
+
+    def __post_init__(self) -> None:
+        for field in ("logo", "url"):
+            value = getattr(self, field)
+            if value and not value.startswith(("https://", "http://")):
+                object.__setattr__(self, field, None)
+        object.__setattr__(self, "theme", Markup(self.theme))  # made from checked colours only
+
+    def policy(self, *form_targets: str, images: bool = False) -> str:
+        """The policy of a page in this brand: its colours' sheet, and images when it shows any."""
+        themes = (str(self.theme),) if self.theme else ()
+        return content_security_policy(*form_targets, themes=themes, images=images or bool(self.logo))
+
+
+UNBRANDED = Brand()
+
+# The brand of the page being made, for its problem page: a page use case names it as soon as
+# it has read the store (`use_brand`), so that a refusal after that point is in the store's
+# look with its way back; functions/pages.py scopes it to one request (`brand_scope`).
+_current: ContextVar[Brand] = ContextVar("page_brand", default=UNBRANDED)
+
+
+def use_brand(brand: Brand) -> Brand:
+    """This request's pages (its problem page included) are in `brand`."""
+    _current.set(brand)
+    return brand
+
+
+def current_brand() -> Brand:
+    return _current.get()
+
+
+@contextmanager
+def brand_scope() -> Iterator[None]:
+    """One request: unbranded until its use case names the store's brand, then forgotten."""
+    token = _current.set(UNBRANDED)
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
+def style_hash(style: str) -> str:
+    """What a policy's `style-src` names to allow an inline stylesheet."""
+    return base64.b64encode(hashlib.sha256(style.encode()).digest()).decode()
+
+
+STYLESHEET = "layout/player.css"
+
+
+def stylesheet() -> str:
+    """The pages' one stylesheet, as the layout inlines it."""
+    return str(inline(STYLESHEET))
+
+
+def stylesheet_hash() -> str:
+    return asset_hash(STYLESHEET)
+
+
+def page(template: str, /, *, brand: Brand, title: str, width: str = "", **context: Any) -> str:
+    """A player-facing page: `template` (extending layout/player.html) in `brand`."""
+    return render(template, brand=brand, title=title, width=width, **context)
+
+
+def problem_page(
+    title: str,
+    message: str,
+    *,
+    brand: Brand | None = None,
+    lang: str | None = None,
+    link: str | None = None,
+    link_text: str = "",
+) -> str:
+    """A page that explains why there is nothing to do here, with a way on (see problem.html);
+    in `brand`, by default the one this request's use case named (`use_brand`)."""
+    brand = brand or current_brand()
+    if lang:
+        brand = Brand(brand.name, brand.logo, brand.url, brand.theme, lang)
+    return page(
+        "hosted/problem.html", brand=brand, title=title, message=message, link=link, link_text=link_text
+    )
+
+
+def content_security_policy(*form_targets: str, themes: tuple[str, ...] = (), images: bool = False) -> str:
+    """Strict CSP. Browsers apply `form-action` to the redirect after a POST too, so the places
+    a form may end up (a checked return URL's origin, or `http:`/`https:` for the checkout,
+    whose return URLs are checked when the basket is made) are allowed there, and nowhere else.
+    `themes`: further stylesheets of the page (a store's colours), allowed by their hashes;
+    `images`: the page shows the store's images (logo, packages) from http(s) URLs."""
+    allowed = " ".join(["'self'", *(_origin(t) for t in form_targets)])
+    styles = " ".join(f"'sha256-{h}'" for h in (stylesheet_hash(), *(style_hash(t) for t in themes)))
+    img = "img-src https: http:; " if images else ""
+    return (
+        f"default-src 'none'; style-src {styles}; {img}form-action {allowed}; "
+        "base-uri 'none'; frame-ancestors 'none'"
+    )
+
+
+def _origin(target: str) -> str:
+    if target.endswith(":"):  # a scheme source such as "https:"
+        return target
+    parts = urlsplit(target)
+    port = f":{parts.port}" if parts.port else ""
+    return f"{parts.scheme.lower()}://{(parts.hostname or '').lower()}{port}"

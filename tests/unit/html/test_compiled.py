@@ -1,0 +1,125 @@
+"""Templates compiled ahead of time (what a Lambda bundle carries) render every hosted page
+exactly as the template files do."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+import webstore.html
+from tests.unit.test_hosted_pages import NOW, basket, checkout_view, receipt_view, store
+from webstore.basket import BasketLine
+from webstore.catalog import PackageType
+from webstore.checkout import pages as checkout_pages
+from webstore.checkout import stripe_page
+from webstore.checkout.summary import order_summary
+from webstore.html import TEMPLATES
+from webstore.html.compile import compile_templates
+from webstore.html.player import Brand, problem_page
+from webstore.storefront.auth_page import form_page
+from webstore.storefront.basket_auth import AuthPrompt
+from webstore.subscriptions.manage_page import ManageView, manage_page
+
+
+def subscription_view() -> checkout_pages.CheckoutView:
+    s = store().model_copy(update={"terms_url": "https://t.test/", "refund_policy_url": "https://r.test/"})
+    line = BasketLine(
+        package_id=2,
+        category_id=1,
+        ident="pkg_2_1",
+        name="VIP",
+        base_price=Decimal("4.99"),
+        type=PackageType.SUBSCRIPTION,
+        expiry_period="month",
+        expiry_length=1,
+    )
+    b = basket()
+    b.lines.append(line)
+    b.reprice(s, NOW)
+    return checkout_pages.CheckoutView(
+        store=s, summary=order_summary(b, s, NOW), pay_url="https://x.test/pay", attempt_key="k", error="<no>"
+    )
+
+
+def manage(ongoing: bool, cancelled: bool) -> ManageView:
+    moment = datetime(2026, 7, 1, tzinfo=UTC)
+    return ManageView(
+        store="Demo <Craft>",
+        packages=["VIP"],
+        amount=Decimal("4.99"),
+        currency="EUR",
+        period_length=1,
+        period_unit="month",
+        status="Active",
+        ongoing=ongoing,
+        next_payment_at=moment,
+        cancel_requested_at=moment if cancelled else None,
+        ended_at=None if ongoing else moment,
+        action_url="https://bank.test/",
+    )
+
+
+STRIPE = stripe_page.payment_method(
+    publishable_key="pk",
+    client_secret="cs",
+    return_url="https://x.test/r",
+    email="a@b.test",
+    js_url="https://js.test/v3",
+)
+BRAND = Brand("Demo", "https://img.test/l.png", "https://shop.test/", ":root{--brand:#000000}", "de")
+PAGES: dict[str, Callable[[], str]] = {
+    "problem": lambda: problem_page("Not found", "Basket <x> not found"),
+    "branded problem": lambda: problem_page("Checkout", "Paid.", brand=BRAND, link="https://shop.test/b"),
+    "auth": lambda: form_page(
+        AuthPrompt(store(), basket(), "https://shop.test/back"), username="x", error="<e>"
+    ),
+    "checkout": lambda: checkout_pages.checkout_page(checkout_view(store())),
+    "stripe checkout": lambda: checkout_pages.checkout_page(checkout_view(store()), payment_method=STRIPE),
+    "subscription checkout": lambda: checkout_pages.checkout_page(subscription_view()),
+    "receipt": lambda: checkout_pages.receipt_page(receipt_view(store())),
+    "renewing": lambda: manage_page(manage(True, False), "token", BRAND),
+    "ending": lambda: manage_page(manage(True, True), "token"),
+    "ended": lambda: manage_page(manage(False, False), "token"),
+}
+
+
+def render_all() -> dict[str, str]:
+    return {name: str(render()) for name, render in PAGES.items()}
+
+
+@pytest.fixture
+def loader_switch(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
+    yield monkeypatch
+    monkeypatch.undo()
+    webstore.html.reset()
+
+
+def test_compiled_templates_render_every_hosted_page_as_the_files_do(
+    tmp_path: Path, loader_switch: pytest.MonkeyPatch
+) -> None:
+    from jinja2 import FileSystemLoader, ModuleLoader
+
+    target = tmp_path / "compiled"
+    names = compile_templates(target)
+    assert len(list(target.glob("tmpl_*.py"))) == len(names) == len(list(TEMPLATES.rglob("*.*")))
+    loader_switch.setattr(webstore.html, "COMPILED", target)
+    webstore.html.reset()
+    assert isinstance(webstore.html.environment().loader, ModuleLoader)
+    from_modules = render_all()
+
+    loader_switch.setattr(webstore.html, "COMPILED", tmp_path / "absent")
+    webstore.html.reset()
+    assert isinstance(webstore.html.environment().loader, FileSystemLoader)
+    from_files = render_all()
+
+    for name in PAGES:
+        assert from_modules[name] == from_files[name], name
+    assert "&lt;e&gt;" in from_modules["auth"] and 'id="way-back"' in from_modules["problem"]
+    assert (
+        "<dt>Renews at</dt>" in from_modules["subscription checkout"]
+        and 'id="undo"' in from_modules["ending"]
+    )
