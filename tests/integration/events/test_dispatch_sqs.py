@@ -12,7 +12,6 @@ from functions.events import dispatch_webhook
 from webstore.events import SOURCE, DomainEvent, EventBridgePublisher
 from webstore.repo.outbox import outbox_item
 from webstore.services import Services
-from webstore.webhooks import delivery_history
 from webstore.webhooks.envelope import verify
 
 from .conftest import (
@@ -24,6 +23,7 @@ from .conftest import (
     Receiver,
     Wiring,
     add_endpoint,
+    attempt_history,
     echo_then,
     make_visible,
     receive,
@@ -136,7 +136,7 @@ def test_a_receiver_failing_twice_gets_one_successful_delivery_after_retries(
     assert all(verify(SECRET, r.raw, r.headers["X-Signature"]) for r in flaky.events)
     assert len(steady.events) == 1  # skipped on the retries: it already had the event
 
-    history = [a for a in delivery_history(aws, ACCOUNT, 50) if a.event_id == event.id]
+    history = [a for a in attempt_history(aws, ACCOUNT, 50) if a.event_id == event.id]
     flaky_attempts = sorted((a for a in history if a.endpoint_id == 1), key=lambda a: a.attempt)
     assert [(a.attempt, a.status_code, a.success) for a in flaky_attempts] == [
         (1, 500, False),
@@ -178,7 +178,7 @@ def test_a_receiver_that_always_fails_reports_the_batch_item_failure(
         messages = receive(wiring)
 
     assert len(down.events) == 3
-    attempts = [a for a in delivery_history(aws, ACCOUNT, 50) if a.event_id == failing.id]
+    attempts = [a for a in attempt_history(aws, ACCOUNT, 50) if a.event_id == failing.id]
     assert sorted(a.attempt for a in attempts) == [1, 2, 3]
     assert not any(a.success for a in attempts)
 
