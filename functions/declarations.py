@@ -15,6 +15,7 @@ class Interface(StrEnum):
     STOREFRONT = "storefront"
     OPERATOR = "operator"
     ADMIN = "admin"
+    SHOP = "shop"
 
 
 class Access(StrEnum):
@@ -51,6 +52,8 @@ INTERFACE_ACCESS: dict[Interface, frozenset[Access]] = {
     # Every panel page checks the signed session cookie (the stage key); the login counts wrong
     # passwords with the same guard as the server secret.
     Interface.ADMIN: frozenset({Access.SECRET_GUARD, Access.PANEL_KEY}),
+    # The players' shop checks no secret: a page reads, a form writes the basket it names.
+    Interface.SHOP: frozenset(),
 }
 
 

@@ -73,6 +73,12 @@ ERROR_STATUSES = {
 }
 # What some operations answer besides: the tier upgrade charges a saved payment method.
 OPERATION_STATUSES = {
+    # SPEC: missing credentials on this operation are a 422 (its detail says so), not a 401.
+    "createDynamicPackage": {
+        "401": "Wrong credentials (missing ones are 422, as SPEC says for this operation)",
+        "422": "Invalid request: the message (and `field_details`) names the field at fault; also "
+        "Basic auth credentials missing (SPEC)",
+    },
     "updateTier": {
         "402": "Payment declined: the saved payment method refused the upgrade's charge; nothing changed"
     },
@@ -111,9 +117,11 @@ SECURITY_BY_DEPENDENCY: dict[Callable[..., Any], list[dict[str, list[str]]]] = {
 }
 
 
-# Operations that read Basic auth for one option only (getCategories: with `usernameId`): anonymous
-# requests are fine, and a shop's browser code must not be told to send the checkout key.
-OPTIONAL_SECURITY = frozenset({"getCategories"})
+# Operations that read Basic auth for one option only: anonymous requests are fine, and a shop's
+# browser code must not be told to send the checkout key. getCategories: with `usernameId`;
+# createBasket: SPEC's public operation (the npm SDK and the headless starter send only the
+# public token), where the backend's credentials let return URLs leave the store's site.
+OPTIONAL_SECURITY = frozenset({"getCategories", "createBasket"})
 
 
 def _calls(dependant: Dependant) -> Iterator[Callable[..., Any]]:
@@ -150,6 +158,8 @@ def completed_document(
     tags and examples."""
     if interface is Interface.ADMIN:
         return completed_panel_document(document, routes)
+    if interface is Interface.SHOP:  # a website: its pages are in no document
+        return document
     error_name, error_components = error_schemas(interface)
     components = document.setdefault("components", {})
     schemas = components.setdefault("schemas", {})

@@ -25,6 +25,7 @@ PACKAGES = {
     Interface.STOREFRONT: "functions.storefront",
     Interface.OPERATOR: "functions.operator",
     Interface.ADMIN: "functions.admin",
+    Interface.SHOP: "functions.shop",
 }
 CONSUMERS_PACKAGE = "functions.events"
 

@@ -15,6 +15,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from fastapi.routing import APIRoute
 from mangum import Mangum
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
@@ -24,6 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 # them); operation modules import them from here with the rest of the HTTP runtime.
 from functions.declarations import READ, WRITE, WRITE_AND_PUBLISH, Access, Interface, Route
 from functions.observability import LambdaHandler, logger, metrics, powertools_handler, tracer
+from webstore import json_body
 from webstore.errors import DomainError, Throttled
 from webstore.settings import get_settings
 
@@ -108,11 +110,20 @@ def admin_error(request: Request, status: int, title: str, detail: str, fields: 
     )
 
 
+def shop_error(request: Request, status: int, title: str, detail: str, fields: Any = None) -> Response:
+    """The players' shop: its branded error page with a way back (functions/shop_deps.py)."""
+    from functions.shop_deps import shop_error as branded
+
+    del fields
+    return branded(request, status, title, detail)
+
+
 def error_renderer(interface: Interface) -> Callable[..., Response]:
     return {
         Interface.STOREFRONT: storefront_error,
         Interface.OPERATOR: operator_error,
         Interface.ADMIN: admin_error,
+        Interface.SHOP: shop_error,
     }[interface]
 
 
@@ -249,12 +260,37 @@ TITLES = {
     Interface.STOREFRONT: ("Webstore storefront interface", "2.1.0"),
     Interface.OPERATOR: ("Webstore operator interface", "1.0.0"),
     Interface.ADMIN: ("Webstore control panel", "1.0.0"),
+    Interface.SHOP: ("Webstore shop", "1.0.0"),
 }
+
+
+class _StrictJsonRequest(Request):
+    """FastAPI reads a JSON body with `request.json()`: here, `webstore.json_body.loads` (a
+    byte-order mark, a body not in UTF-8 or a key given twice is refused, 400 naming it)."""
+
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            self._json = json_body.loads(await self.body())
+        return self._json
+
+
+class _StrictJsonRoute(APIRoute):
+    def get_route_handler(self) -> Callable[[Request], Any]:
+        handler = super().get_route_handler()
+
+        async def strict(request: Request) -> Response:
+            response: Response = await handler(_StrictJsonRequest(request.scope, request.receive))
+            return response
+
+        return strict
 
 
 def build_app(interface: Interface, operations: Iterable[tuple[Route, Endpoint]]) -> FastAPI:
     title, version = TITLES[interface]
-    app = FastAPI(title=title, version=version, docs_url="/docs", redoc_url=None)
+    # The shop is a website, not an API: no /docs (its pages stay out of every document).
+    docs = None if interface is Interface.SHOP else "/docs"
+    app = FastAPI(title=title, version=version, docs_url=docs, redoc_url=None)
+    app.router.route_class = _StrictJsonRoute  # every body is read by one strict JSON parser
     _install_error_handlers(app, interface)
     for route, endpoint in operations:
         for path in route.paths:

@@ -27,3 +27,4 @@ storefront_handler = powertools_handler(
 )
 operator_handler = powertools_handler(lambda: interface_adapter(Interface.OPERATOR), "operatorUnmatched")
 admin_handler = powertools_handler(lambda: interface_adapter(Interface.ADMIN), "adminUnmatched")
+shop_handler = powertools_handler(lambda: interface_adapter(Interface.SHOP), "shopUnmatched")

@@ -13,8 +13,8 @@ from infra.state import DEFAULT_STATE_DIR, write_private
 from infra.tools import Target, ToolFailure, add_target_options, check_table, one_line_failures, target_from
 from webstore import keys
 from webstore.catalog_export import catalog_text, export_catalog
-from webstore.catalog_file import CatalogError, load_catalog
-from webstore.catalog_import import SecretMissing, import_catalog, preview_import
+from webstore.catalog_file import CatalogError, load_catalog, stale_lines
+from webstore.catalog_import import SecretMissing, StaleCatalog, import_catalog, preview_import
 from webstore.db import Table
 from webstore.errors import NotFound
 from webstore.gateway_settings import stripe_webhook_url
@@ -27,17 +27,24 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
 
     serve = commands.add_parser(
-        "serve", help="run the storefront, operator and control panel locally with the demo store"
+        "serve", help="run the shop, storefront, operator and control panel locally with the demo store"
     )
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--storefront-port", type=int, default=8080)
     serve.add_argument("--operator-port", type=int, default=8081)
     serve.add_argument("--admin-port", type=int, default=8082, help="the control panel's port")
+    serve.add_argument("--shop-port", type=int, default=8083, help="the players' shop's port")
     serve.add_argument("--table", default="webstore", help="table name (created if missing)")
     serve.add_argument("--dynamodb-endpoint", help="a real DynamoDB endpoint instead of the embedded one")
     serve.add_argument("--region", default="us-east-1")
     serve.add_argument("--catalog", type=Path, help="catalog file to import instead of the demo store")
     serve.add_argument("--no-catalog", action="store_true", help="import nothing")
+    serve.add_argument(
+        "--force",
+        action="store_true",
+        help="import the catalog file even when it has not changed since its last import, over what "
+        "the panel changed since, removing what the file does not have (the audit log says so)",
+    )
     serve.add_argument("--next-check", type=int, help="seconds between queue polls, for every server")
     serve.add_argument(
         "--identity-base-url",
@@ -103,6 +110,12 @@ def main(argv: list[str] | None = None) -> int:
     add_admin_command(commands)
 
     importer.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
+    importer.add_argument(
+        "--force",
+        action="store_true",
+        help="apply a file older than the store (exported before changes made since) and remove what "
+        "the file does not have even when it was made outside it (the audit log says so)",
+    )
 
     exporter = commands.add_parser(
         "export", help="write a store back as a catalog file (re-importing it changes nothing)"
@@ -145,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
                 storefront_port=args.storefront_port,
                 operator_port=args.operator_port,
                 admin_port=args.admin_port,
+                shop_port=args.shop_port,
                 table_name=args.table,
                 dynamodb_endpoint=args.dynamodb_endpoint,
                 region=args.region,
@@ -159,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
                 trusted_proxy=args.trusted_proxy,
                 clock_interval=args.clock_interval,
                 stripe_api_base=args.stripe_api_base,
+                force=args.force,
             )
         )
     if args.command == "clock":
@@ -188,12 +203,16 @@ def import_command(args: argparse.Namespace) -> int:
         table = Table(client, target.table)
         try:
             if args.dry_run:
-                changes = preview_import(table, catalog, box=secret_box(settings))
+                changes = preview_import(table, catalog, box=secret_box(settings), force=args.force)
                 print(
                     f"Would change store {catalog.store.id} in {target.table}: {changes.summary()} (dry run)"
                 )
                 return 0
-            result = import_catalog(table, catalog, box=secret_box(settings))
+            result = import_catalog(table, catalog, box=secret_box(settings), force=args.force)
+        except StaleCatalog as stale:
+            for line in stale_lines(stale, str(args.catalog), f"webstore import {args.catalog}"):
+                print(f"webstore import: {line}" if not line.startswith(" ") else line, file=sys.stderr)
+            return 2
         except NoKeyConfigured:
             raise ToolFailure(
                 "the catalog has webhooks or Stripe keys; pass --webhook-key-secret (the stack's "

@@ -22,6 +22,7 @@ from infra.tools import Target, ToolFailure, add_target_options, check_table, on
 from webstore import services as services_module
 from webstore.db import Table
 from webstore.local_stream import LocalStream
+from webstore.repo.outbox import OutboxRepository
 from webstore.services import Services
 from webstore.settings import Settings
 from webstore.subscriptions import dead_letters
@@ -138,24 +139,25 @@ def _run(args: argparse.Namespace) -> int:
         check_table(target, client)
         services = dataclasses.replace(build_services(args, target), table=Table(client, target.table))
         if target.local is not None:  # events go to the store's webhooks from this process
-            services.stream = LocalStream(services.table, services_module.local_bus())
+            services.stream = LocalStream(OutboxRepository(services.table), services_module.local_bus())
             services.stream.attach(client)
             dispatcher = local_webhooks.subscribe(services_module.local_bus(), services)
         try:
             report = run_due(services, until, limit=args.limit)
         finally:
-            if services.stream is not None:
-                services.stream.flush()  # the published outbox items, deleted
             if dispatcher is not None:
                 delivered = dispatcher.wait_idle(args.webhook_wait)
                 dispatcher.stop()
+            if services.stream is not None:
+                services.stream.flush()  # the delivered events' outbox items, deleted
     for outcome in report.outcomes:
         print(outcome.describe())
     print(report.summary())
     if dispatcher is not None and not delivered:
         print(
             f"webstore clock run: {dispatcher.pending()} webhook event(s) still owed a delivery after "
-            f"{args.webhook_wait:g} s were dropped (raise --webhook-wait; check the receivers)",
+            f"{args.webhook_wait:g} s were left in the table; serve delivers them when it starts next "
+            "(raise --webhook-wait; check the receivers)",
             file=sys.stderr,
         )
         return 1

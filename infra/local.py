@@ -1,5 +1,5 @@
-"""The local stack: the three interfaces (storefront, operator, control panel) in one process, an
-embedded DynamoDB, an in-process bus.
+"""The local stack: the four interfaces (the players' shop, storefront, operator, control panel) in
+one process, an embedded DynamoDB, an in-process bus.
 
 The same routes as in AWS (the route table), the same domain code, the same table shape.
 """
@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import hashlib
 import json
 import os
 import secrets
@@ -21,12 +22,11 @@ from typing import Any
 import boto3
 import uvicorn
 from fastapi import FastAPI
-from starlette.middleware.cors import CORSMiddleware
 
 from functions.routes import operations
 from functions.runtime import Interface, build_app
 from infra.background_clock import DEFAULT_CLOCK_INTERVAL, start_processor_clock
-from infra.cors import cdk_json_origins, storefront_policy
+from infra.cors import PathCors, cdk_json_origins, storefront_policy
 from infra.embedded import EmbeddedStore, embedded_dynamodb
 from infra.embedded_endpoint import dynamodb_endpoint
 from infra.state import DEFAULT_STATE_DIR, LocalState
@@ -34,11 +34,12 @@ from infra.swagger import with_offline_docs
 from infra.threaded import ThreadedApp
 from webstore import keys
 from webstore import services as services_module
-from webstore.catalog_file import CatalogError, load_catalog
-from webstore.catalog_import import CatalogFile, ImportResult, WebhookEntry, import_catalog
+from webstore.catalog_file import CatalogError, load_catalog, stale_lines
+from webstore.catalog_import import CatalogFile, ImportResult, StaleCatalog, WebhookEntry, import_catalog
 from webstore.db import Table, create_table
 from webstore.gateway_settings import stripe_webhook_url
 from webstore.local_stream import LocalStream
+from webstore.repo.definitions import DefinitionRepository
 from webstore.webhooks import local as local_webhooks
 from webstore.webhooks.local import LocalDispatcher
 
@@ -51,6 +52,7 @@ class LocalConfig:
     storefront_port: int = 8080
     operator_port: int = 8081
     admin_port: int = 8082
+    shop_port: int = 8083
     table_name: str = "webstore"
     dynamodb_endpoint: str | None = None  # None: embedded (moto, in process)
     region: str = "us-east-1"
@@ -72,6 +74,8 @@ class LocalConfig:
     clock_interval: float = DEFAULT_CLOCK_INTERVAL
     # The Stripe API the stores' Stripe keys talk to (a localstripe address); None: Stripe's.
     stripe_api_base: str | None = None
+    # Import the catalog file even unchanged, over the panel's changes, removing what it lacks.
+    force: bool = False
 
 
 def interface_app(interface: Interface) -> FastAPI:
@@ -83,7 +87,7 @@ def with_cors(app: FastAPI, interface: Interface, config: LocalConfig) -> FastAP
     origins from cdk.json's `corsOrigins` unless `--cors-origins` names others."""
     if interface is Interface.STOREFRONT:
         origins = config.cors_origins if config.cors_origins is not None else cdk_json_origins()
-        app.add_middleware(CORSMiddleware, **storefront_policy(origins).middleware_options())
+        app.add_middleware(PathCors, policy=storefront_policy(origins), routes=app.routes)
     return app
 
 
@@ -98,6 +102,7 @@ def configure_environment(config: LocalConfig) -> None:
             "WEBSTORE_STOREFRONT_URL": f"http://{config.host}:{config.storefront_port}",
             "WEBSTORE_OPERATOR_URL": f"http://{config.host}:{config.operator_port}",
             "WEBSTORE_ADMIN_URL": admin_url(config),
+            "WEBSTORE_SHOP_URL": shop_url(config),
             "WEBSTORE_ALLOW_PRIVATE_WEBHOOKS": "true",
             "POWERTOOLS_TRACE_DISABLED": "true",
             "POWERTOOLS_METRICS_NAMESPACE": "webstore-local",
@@ -128,17 +133,9 @@ def prepare_table(config: LocalConfig) -> Table:
 def credentials(config: LocalConfig, catalog: CatalogFile, result: ImportResult) -> dict[str, Any]:
     """The six keys the README names (`server_secret`: the first server's), plus `servers`: every
     server's id, name and secret (None when kept from an earlier import: only its hash is stored)."""
-    storefront = f"http://{config.host}:{config.storefront_port}"
     names = {server.id: server.name for server in catalog.servers}
-    stripe = (
-        {"stripe_webhook_url": stripe_webhook_url(storefront, result.public_token)}
-        if catalog.gateways.stripe
-        else {}
-    )
     return {
-        **stripe,
-        "headless_url": f"{storefront}/api/accounts/{result.public_token}",
-        "plugin_url": f"http://{config.host}:{config.operator_port}",
+        **store_urls(config, result.public_token, stripe=catalog.gateways.stripe is not None),
         "public_token": result.public_token,
         "webstore_identifier": result.public_token,
         "checkout_api_key": result.checkout_api_key,
@@ -147,6 +144,17 @@ def credentials(config: LocalConfig, catalog: CatalogFile, result: ImportResult)
             {"id": server_id, "name": names[server_id], "secret": secret}
             for server_id, secret in result.server_secrets.items()
         ],
+    }
+
+
+def store_urls(config: LocalConfig, public_token: str, *, stripe: bool) -> dict[str, str]:
+    """Where this start serves the store (the ports may differ from the last start's)."""
+    storefront = f"http://{config.host}:{config.storefront_port}"
+    return {
+        "shop_url": shop_url(config),  # the players' shop, first
+        **({"stripe_webhook_url": stripe_webhook_url(storefront, public_token)} if stripe else {}),
+        "headless_url": f"{storefront}/api/accounts/{public_token}",
+        "plugin_url": f"http://{config.host}:{config.operator_port}",
     }
 
 
@@ -208,13 +216,14 @@ def bind(host: str, port: int, option: str) -> socket.socket:
 
 
 def bind_ports(config: LocalConfig) -> list[socket.socket]:
-    """The storefront's socket, the operator's, then the control panel's."""
+    """The storefront's socket, the operator's, the control panel's, then the shop's."""
     bound: list[socket.socket] = []
     try:
         for port, option in (
             (config.storefront_port, "--storefront-port"),
             (config.operator_port, "--operator-port"),
             (config.admin_port, "--admin-port"),
+            (config.shop_port, "--shop-port"),
         ):
             bound.append(bind(config.host, port, option))
     except PortBusy:
@@ -228,6 +237,22 @@ def admin_url(config: LocalConfig) -> str:
     return f"http://{config.host}:{config.admin_port}"
 
 
+def shop_url(config: LocalConfig) -> str:
+    return f"http://{config.host}:{config.shop_port}"
+
+
+def shop_store(catalog: CatalogFile | None, path: Path | None, config: LocalConfig) -> None:
+    """The shop sells for the imported store (WEBSTORE_SHOP_STORE_ID). The demo store's own site
+    is the shop, wherever `--shop-port` puts it (its file says the default address), so every
+    "back to the store" link (the receipt's, the auth page's) lands there."""
+    if catalog is None:
+        return
+    os.environ["WEBSTORE_SHOP_STORE_ID"] = str(catalog.store.id)
+    if path is not None and path.resolve() == DEMO_CATALOG.resolve():
+        catalog.store.webstore_url = shop_url(config)
+    services_module.reset()
+
+
 async def serve_forever(config: LocalConfig, sockets: list[socket.socket]) -> None:
     apps = [
         (ThreadedApp(with_cors(with_offline_docs(interface_app(interface)), interface, config)), port, sock)
@@ -236,6 +261,7 @@ async def serve_forever(config: LocalConfig, sockets: list[socket.socket]) -> No
                 (Interface.STOREFRONT, config.storefront_port),
                 (Interface.OPERATOR, config.operator_port),
                 (Interface.ADMIN, config.admin_port),
+                (Interface.SHOP, config.shop_port),
             ),
             sockets,
             strict=True,
@@ -287,17 +313,49 @@ def run(config: LocalConfig) -> int:
         if stream is not None:
             stack.callback(stream.stop)
         creds: dict[str, Any] = {}
+        shop_store(catalog, config.catalog, config)
         if catalog:
+            assert config.catalog is not None
             added = add_webhooks(catalog, config.webhooks)
-            result = import_catalog(table, catalog, pinned_webhooks={e.id for e in added})
-            creds = credentials(config, catalog, result)
-            remembered = state.previous_credentials() if state else {}
-            creds.update(demo_owner(config, result.account_id, remembered.get("admin_password")))
+            record = CatalogRecord(state.directory if state else None, config.catalog, config.webhooks)
             if state:
-                creds = state.remembered_credentials(creds)
                 print(
                     f"State: {state.directory} ({state.restored_items} items restored; --fresh starts over)"
                 )
+            if record.unchanged(table, catalog.store.id) and not config.force:
+                assert state is not None  # unchanged: there is a record, so a state directory
+                previous = state.previous_credentials()
+                creds = {
+                    **previous,
+                    **store_urls(
+                        config, previous["public_token"], stripe=catalog.gateways.stripe is not None
+                    ),
+                }
+                creds.update(demo_owner(config, catalog.store.id, previous.get("admin_password")))
+                creds = state.remembered_credentials(creds)
+                print(f"Catalog: {config.catalog} unchanged since its last import: kept the store as it is")
+            else:
+                try:
+                    result = import_catalog(
+                        table,
+                        catalog,
+                        pinned_webhooks={e.id for e in added},
+                        revision=record.base_revision(),
+                        force=config.force,
+                    )
+                except StaleCatalog as stale:
+                    command = f"webstore serve --catalog {config.catalog}"
+                    for line in stale_lines(stale, str(config.catalog), command):
+                        print(
+                            f"webstore serve: {line}" if not line.startswith(" ") else line, file=sys.stderr
+                        )
+                    return 2
+                record.save(result.revision)
+                creds = credentials(config, catalog, result)
+                remembered = state.previous_credentials() if state else {}
+                creds.update(demo_owner(config, result.account_id, remembered.get("admin_password")))
+                if state:
+                    creds = state.remembered_credentials(creds)
                 print(f"Catalog: {result.changes.summary()}", flush=True)
             print_credentials(creds)
             for webhook in added:
@@ -311,6 +369,7 @@ def run(config: LocalConfig) -> int:
         clock = start_processor_clock(config.clock_interval)
         if clock is not None:
             stack.callback(clock.stop)
+        print(f"Shop:       {shop_url(config)}  (the store players browse)", flush=True)
         print(f"Storefront: http://{config.host}:{config.storefront_port}  (docs: /docs)", flush=True)
         print(f"Operator:   http://{config.host}:{config.operator_port}  (docs: /docs)", flush=True)
         print(f"Panel:      {admin_url(config)}  (sign in with admin_email / admin_password)", flush=True)
@@ -318,6 +377,42 @@ def run(config: LocalConfig) -> int:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(serve_forever(config, sockets))
     return 0
+
+
+class CatalogRecord:
+    """What `webstore serve` remembers of its catalog file's last import, in the state directory
+    (`catalog-import.json`): the file's SHA-256 (with the `--webhook` receivers added to it) and
+    the store's catalog revision the import left. The file is imported again only when it
+    changed; then as a file exported at that revision, so changes made since (the panel) are not
+    undone silently (`--force` does)."""
+
+    NAME = "catalog-import.json"
+
+    def __init__(
+        self, directory: Path | None, catalog: Path, webhooks: tuple[tuple[str, str | None], ...]
+    ) -> None:
+        self.path = directory / self.NAME if directory else None
+        digest = hashlib.sha256(catalog.read_bytes())
+        digest.update(json.dumps(webhooks).encode())
+        self.digest = digest.hexdigest()
+        self.previous: dict[str, Any] = {}
+        if self.path and self.path.exists():
+            with contextlib.suppress(ValueError):
+                self.previous = dict(json.loads(self.path.read_text()))
+
+    def unchanged(self, table: Table, account_id: int) -> bool:
+        """The same file as last time, and the store it made is there."""
+        same = self.previous.get("sha256") == self.digest
+        return same and DefinitionRepository(table).existing_store(account_id) is not None
+
+    def base_revision(self) -> int | None:
+        """The revision the last import left (None: never imported here)."""
+        value = self.previous.get("revision")
+        return int(value) if isinstance(value, int) else None
+
+    def save(self, revision: int) -> None:
+        if self.path:
+            write_private(self.path, json.dumps({"sha256": self.digest, "revision": revision}) + "\n")
 
 
 DEMO_OWNER_EMAIL = "owner@example.com"
@@ -339,7 +434,7 @@ def demo_owner(config: LocalConfig, account_id: int, password: str | None) -> di
     member = repo.member(login.account_id, login.staff_id) if login else None
     if member is None:
         if login is not None:  # a lookup whose member is gone: start the owner over
-            services.table.delete(keys.staff_email_key(DEMO_OWNER_EMAIL))
+            services.table.delete(keys.staff_email_key(DEMO_OWNER_EMAIL, login.account_id))
         created = staff.create_owner(services, account_id, DEMO_OWNER_EMAIL, datetime.now(UTC), password)
         password = created.password
     elif password is None or not passwords.password_matches(password, member.password_hash, memory):
@@ -392,5 +487,6 @@ def tool_access(config: LocalConfig, endpoint: str) -> dict[str, Any]:
         "storefront_url": f"http://{config.host}:{config.storefront_port}",
         "operator_url": f"http://{config.host}:{config.operator_port}",
         "admin_url": admin_url(config),
+        "shop_url": shop_url(config),
         "webhook_key": os.environ.get("WEBSTORE_WEBHOOK_KEY"),
     }

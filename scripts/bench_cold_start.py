@@ -73,6 +73,8 @@ ENVIRONMENT = {
     "WEBSTORE_EVENTS": "eventbridge",
     "WEBSTORE_STOREFRONT_URL": "https://shop.bench",
     "WEBSTORE_OPERATOR_URL": "https://plugin.bench",
+    # The shop sells for the seeded store (the demo catalog's id).
+    "WEBSTORE_SHOP_STORE_ID": "1",
     "POWERTOOLS_SERVICE_NAME": "bench",
     "POWERTOOLS_METRICS_NAMESPACE": "Bench",
     "POWERTOOLS_LOG_LEVEL": "WARNING",

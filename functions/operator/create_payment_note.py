@@ -3,7 +3,6 @@
 from typing import Annotated
 
 from fastapi import Path
-from pydantic import BaseModel, Field
 
 from functions.deps import ServicesDep
 from functions.operator_deps import ServerDep
@@ -21,12 +20,11 @@ ROUTE = Route(
 )
 
 
-class NoteBody(BaseModel):
-    note: str = Field(min_length=1, max_length=1000)
-
-
 async def endpoint(
-    body: NoteBody, who: ServerDep, svc: ServicesDep, transaction: Annotated[PathRef, Path(max_length=64)]
+    body: schemas.PaymentNoteCreate,
+    who: ServerDep,
+    svc: ServicesDep,
+    transaction: Annotated[PathRef, Path(max_length=64)],
 ) -> schemas.Payment:
     return payments.add_note(svc, who.account_id, transaction, body.note)
 

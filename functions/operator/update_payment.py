@@ -4,7 +4,6 @@ reassign the payment to another username."""
 from typing import Annotated
 
 from fastapi import Path
-from pydantic import BaseModel, Field
 
 from functions.deps import ServicesDep
 from functions.operator_deps import ServerDep
@@ -22,19 +21,13 @@ ROUTE = Route(
 )
 
 
-class PaymentUpdate(BaseModel):
-    status: str | None = Field(default=None, max_length=20)
-    username: str | None = Field(default=None, max_length=64)
-
-
 async def endpoint(
-    body: PaymentUpdate,
+    body: schemas.PaymentUpdate,
     who: ServerDep,
     svc: ServicesDep,
     transaction: Annotated[PathRef, Path(max_length=64)],
 ) -> schemas.Payment:
-    status = body.status.strip().lower() if body.status else None
-    return payments.update_payment(svc, who.account_id, transaction, status, body.username)
+    return payments.update_payment(svc, who.account_id, transaction, body.status, body.username)
 
 
 handler = lambda_handler(ROUTE, endpoint)

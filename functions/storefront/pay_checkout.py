@@ -23,11 +23,11 @@ ROUTE = Route(
 async def endpoint(basket_ident: str, request: Request, svc: ServicesDep) -> Response:
     form = await form_fields(request)
     key, card = form.get("attempt_key", ""), form.get("card_number", "")
-    shown = form.get("amount_due") or None
+    shown = form.get("amount_due")
     consent = bool(form.get("subscription_consent"))
     email = form.get("email")
     return render(
-        lambda: checkout.pay(svc, basket_ident, key, card, shown, consent=consent, email=email),
+        lambda: checkout.pay_form(svc, basket_ident, key, card, shown, consent=consent, email=email),
         pages.policy(),
     )
 

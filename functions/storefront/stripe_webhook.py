@@ -4,11 +4,11 @@ signature verified with the store's sealed signing secret, each event handled on
 from typing import Annotated
 
 from fastapi import Header, Path, Request
-from pydantic import BaseModel
 
 from functions.deps import ServicesDep
 from functions.runtime import WRITE, Access, Interface, Route, lambda_handler
 from webstore.checkout import processor_events
+from webstore.storefront import schemas
 
 ROUTE = Route(
     Interface.STOREFRONT,
@@ -21,22 +21,17 @@ ROUTE = Route(
 )
 
 
-class Received(BaseModel):
-    received: bool
-    id: str
-    type: str
-    result: str  # handled | duplicate | ignored
-
-
 async def endpoint(
     token: Annotated[str, Path(max_length=80)],
     request: Request,
     svc: ServicesDep,
     stripe_signature: Annotated[str | None, Header(max_length=2000)] = None,
-) -> Received:
+) -> schemas.StripeWebhookReceived:
     payload = await request.body()
     outcome = processor_events.receive(svc, token, payload, stripe_signature)
-    return Received(received=True, id=outcome.event_id, type=outcome.type, result=outcome.result)
+    return schemas.StripeWebhookReceived(
+        received=True, id=outcome.event_id, type=outcome.type, result=outcome.result
+    )
 
 
 handler = lambda_handler(ROUTE, endpoint)

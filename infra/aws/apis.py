@@ -1,5 +1,5 @@
-"""The three HTTP APIs (storefront, operator, the control panel) and, per interface, one Lambda
-function per operation of the route table.
+"""The four HTTP APIs (storefront, operator, the control panel, the players' shop) and, per
+interface, one Lambda function per operation of the route table.
 
 The APIs (stage, throttling, access logs, CORS, custom domain) live in the main stack; each
 interface's functions and routes live in a nested stack, so the route table can keep growing
@@ -73,8 +73,8 @@ class _Api:
 
 class Apis(Construct):
     """Each interface's HTTP API with its `$default` stage; `*_url` are the public base URLs. Only
-    the storefront answers CORS: the operator interface is called by game servers, the panel by
-    its own pages (same origin)."""
+    the storefront answers CORS: the operator interface is called by game servers, the panel and
+    the shop by their own pages (same origin)."""
 
     def __init__(self, scope: Construct, id: str, *, config: StageConfig) -> None:
         super().__init__(scope, id)
@@ -83,8 +83,7 @@ class Apis(Construct):
         cors = apigwv2.CorsPreflightOptions(
             allow_origins=list(policy.allow_origins),
             allow_methods=[
-                apigwv2.CorsHttpMethod.ANY if m == "*" else apigwv2.CorsHttpMethod(m)
-                for m in policy.allow_methods
+                apigwv2.CorsHttpMethod.ANY if m == "*" else apigwv2.CorsHttpMethod(m) for m in policy.methods
             ],
             allow_headers=list(policy.allow_headers),
             max_age=Duration.seconds(policy.max_age_seconds),
@@ -101,12 +100,15 @@ class Apis(Construct):
         self.operator, self.operator_stage, self.operator_url = operator.api, operator.stage, operator.url
         admin = self._api(Interface.ADMIN, None, config.admin_throttle, config.admin_domain)
         self.admin, self.admin_stage, self.admin_url = admin.api, admin.stage, admin.url
+        shop = self._api(Interface.SHOP, None, config.shop_throttle, config.shop_domain)
+        self.shop, self.shop_stage, self.shop_url = shop.api, shop.stage, shop.url
 
     def api(self, interface: Interface) -> apigwv2.HttpApi:
         return {
             Interface.STOREFRONT: self.storefront,
             Interface.OPERATOR: self.operator,
             Interface.ADMIN: self.admin,
+            Interface.SHOP: self.shop,
         }[interface]
 
     def _api(

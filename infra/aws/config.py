@@ -57,6 +57,9 @@ class StageConfig:
     storefront_domain: Domain | None
     operator_domain: Domain | None
     admin_domain: Domain | None
+    # The players' shop (docs/shop.md): its domain, and the store it sells for (an account id;
+    # 0: the shop's pages answer 404 until one is set).
+    shop_domain: Domain | None
     # Route 53 zone for alias records of the custom domains (no lookup: synth stays offline).
     hosted_zone_id: str | None
     hosted_zone_name: str | None
@@ -64,11 +67,14 @@ class StageConfig:
     operator_throttle: Throttle
     # The control panel: staff browsers, a few requests per page.
     admin_throttle: Throttle
+    # The players' shop: browsers, a page and its forms.
+    shop_throttle: Throttle
     cors_origins: tuple[str, ...]
     alarm_email: str | None
     log_level: str
     snap_start: bool
     trace_sampling: TraceSampling
+    shop_store_id: int = 0
 
     @property
     def prefix(self) -> str:
@@ -105,6 +111,7 @@ class StageConfig:
         storefront = (200, 400) if production else (20, 40)
         operator = (100, 200) if production else (10, 20)
         admin = (20, 40) if production else (10, 20)
+        shop = (200, 400) if production else (20, 40)
         sampling = PRODUCTION_TRACE_SAMPLING if production else STAGING_TRACE_SAMPLING
         rate = float(get("traceSamplingRate", sampling[1]))
         if not 0 <= rate <= 1:
@@ -115,6 +122,7 @@ class StageConfig:
             storefront_domain=domain("storefrontDomain"),
             operator_domain=domain("operatorDomain"),
             admin_domain=domain("adminDomain"),
+            shop_domain=domain("shopDomain"),
             hosted_zone_id=get("hostedZoneId"),
             hosted_zone_name=get("hostedZoneName"),
             storefront_throttle=Throttle(
@@ -127,6 +135,8 @@ class StageConfig:
             admin_throttle=Throttle(
                 int(get("adminRateLimit", admin[0])), int(get("adminBurstLimit", admin[1]))
             ),
+            shop_throttle=Throttle(int(get("shopRateLimit", shop[0])), int(get("shopBurstLimit", shop[1]))),
+            shop_store_id=int(get("shopStoreId", 0)),
             cors_origins=storefront_policy(get(CORS_CONTEXT_KEY)).allow_origins,
             alarm_email=get("alarmEmail"),
             log_level=str(get("logLevel", "INFO")).upper(),

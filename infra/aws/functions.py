@@ -72,6 +72,7 @@ class Shared:
     operator_url: str
     webhook_key: secretsmanager.ISecret
     admin_url: str = ""
+    shop_url: str = ""
 
     def environment(self, service: str) -> dict[str, str]:
         return {
@@ -81,6 +82,8 @@ class Shared:
             "WEBSTORE_STOREFRONT_URL": self.storefront_url,
             "WEBSTORE_OPERATOR_URL": self.operator_url,
             **({"WEBSTORE_ADMIN_URL": self.admin_url} if self.admin_url else {}),
+            **({"WEBSTORE_SHOP_URL": self.shop_url} if self.shop_url else {}),
+            **({"WEBSTORE_SHOP_STORE_ID": str(shop)} if (shop := self.config.shop_store_id) else {}),
             "WEBSTORE_REGION": Aws.REGION,
             # Production refuses the sandbox gateway unless a store opts in (webstore.gateway_settings).
             "WEBSTORE_PRODUCTION": "true" if self.config.production else "false",

@@ -33,7 +33,10 @@ OUTBOX_INSERT = {
     "dynamodb": {"NewImage": {"entity": {"S": [keys.OUTBOX_ENTITY]}}},
 }
 DETAIL_TYPE_PATH = f"$.dynamodb.NewImage.{TYPE_ATTRIBUTE}.S"
-# The item's `detail` string is the event's detail (a JSON object), placed as the whole payload.
+# The item's `detail` string is the event's detail (a JSON object's text), placed as the whole
+# payload: Pipes replaces a variable naming a string with the string's text, unquoted (which is
+# why its documentation has string variables quoted inside JSON templates), so the payload the
+# bus receives as the event's detail is that object.
 DETAIL_TEMPLATE = f"<$.dynamodb.NewImage.{DETAIL_ATTRIBUTE}.S>"
 BATCH_SIZE = 10  # PutEvents takes at most 10 entries
 RETRY_ATTEMPTS = 20

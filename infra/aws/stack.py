@@ -23,7 +23,7 @@ from infra.aws.schedule import Clock
 
 
 class WebstoreStack(Stack):
-    """Table, bus, outbox pipe, webhook pipeline, the three APIs with a function per operation,
+    """Table, bus, outbox pipe, webhook pipeline, the four APIs with a function per operation,
     alarms, dashboard.
 
     Environment-agnostic (no account or region) so `cdk synth` runs offline with no credentials.
@@ -31,7 +31,7 @@ class WebstoreStack(Stack):
 
     def __init__(self, scope: Construct, id: str, *, config: StageConfig, root: Path = bundling.ROOT) -> None:
         super().__init__(
-            scope, id, description=f"Webstore ({config.stage}): storefront, operator and control panel"
+            scope, id, description=f"Webstore ({config.stage}): storefront, operator, control panel and shop"
         )
         self.config = config
         Tags.of(self).add("project", "webstore")
@@ -57,6 +57,7 @@ class WebstoreStack(Stack):
             storefront_url=self.apis.storefront_url,
             operator_url=self.apis.operator_url,
             admin_url=self.apis.admin_url,
+            shop_url=self.apis.shop_url,
             webhook_key=self.data.webhook_key,
         )
         self.events = Events(self, "Events", shared=shared, bus=self.bus)
@@ -103,6 +104,7 @@ class WebstoreStack(Stack):
                 "Storefront": self.apis.storefront,
                 "Operator": self.apis.operator,
                 "Admin": self.apis.admin,
+                "Shop": self.apis.shop,
             },
             table=self.data.table,
             buffer=self.events.buffer,
@@ -121,6 +123,7 @@ class WebstoreStack(Stack):
         )
         CfnOutput(self, "OperatorUrl", value=self.apis.operator_url, description="Operator API base URL")
         CfnOutput(self, "AdminUrl", value=self.apis.admin_url, description="The control panel (sign in here)")
+        CfnOutput(self, "ShopUrl", value=self.apis.shop_url, description="The players' shop")
         CfnOutput(
             self, "TableName", value=self.data.table.table_name, description="for `webstore import --table`"
         )

@@ -1,6 +1,6 @@
 """Control panel catalog scenarios for scripts/bench_round_trips.py: the list pages and a form
-(one Query of the kind, the session beside it), the audit log, a save (the catalog's export and
-import: heavy by design, shown for the record)."""
+(one Query of the kind, the session beside it), the audit log, and saves (the catalog's one edit
+use case: one read of the catalog, one transaction; nothing written when nothing changed)."""
 
 from __future__ import annotations
 

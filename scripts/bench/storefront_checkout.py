@@ -30,7 +30,8 @@ def setup(ctx: dict[str, Any]) -> None:
 
 def _pay(ident: str, key: str, card: str = "4242424242424242") -> dict[str, Any]:
     # The subscription consent is ticked (a basket without a subscription ignores it).
-    fields = {"attempt_key": key, "card_number": card, "subscription_consent": "yes"}
+    # amount_due: the form's hidden field (the amount it showed); a bound no price here reaches.
+    fields = {"attempt_key": key, "card_number": card, "subscription_consent": "yes", "amount_due": "1000.00"}
     return {"raw_body": urlencode(fields), "headers": FORM}
 
 

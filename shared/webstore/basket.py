@@ -344,6 +344,7 @@ class Basket(Model):
         coupons: Mapping[str, Coupon],
         now: datetime,
         tiers: Mapping[tuple[int, int], Tier] | None = None,
+        giftcards: Mapping[str, GiftCard] | None = None,
     ) -> None:
         """Before paying: the basket as the store sells it now. Its packages at their current
         price and rules (a disabled, removed or expired one refuses the payment, naming it),
@@ -351,7 +352,15 @@ class Basket(Model):
         user_limit across all of a player's lines, and an order size that can be recorded.
         `tiers`: the receiving players' ongoing tiers in tiered categories, by (player,
         category): an upgrade from one costs its prorated difference (the storefront's
-        `prorate_price`), not the package's full price."""
+        `prorate_price`), not the package's full price. `giftcards`: the cards the basket holds as
+        they are now, by upper-case number: each counts for what it still covers (its balance
+        when applied may have been spent by another basket since; a card gone, void or expired
+        covers nothing), so the amount due is one the payment can be recorded with."""
+        if giftcards is not None:
+            self.giftcard_balances = {
+                number: _usable_balance(giftcards.get(number.upper()), self.currency, now)
+                for number in self.giftcards
+            }
         for line in self.lines:
             if line.dynamic:
                 continue
@@ -647,6 +656,15 @@ def tier_prorate_price(
     return prorate_price(
         current.price, package.price, now=now, period_start=start, period_end=period_end, currency=currency
     )
+
+
+def _usable_balance(card: GiftCard | None, currency: str, now: datetime) -> Decimal:
+    """What a gift card can still pay of a basket in `currency` (0: gone, void, expired)."""
+    if card is None or card.void or (card.expires_at is not None and now >= card.expires_at):
+        return Decimal(0)
+    if card.currency.upper() != currency.upper():
+        return Decimal(0)
+    return max(card.balance, Decimal(0))
 
 
 def expiry(store: Store, now: datetime) -> int:

@@ -32,9 +32,8 @@ from webstore.catalog_diff import field_changes, summary
 from webstore.catalog_export import catalog_document, catalog_of
 from webstore.catalog_file import CatalogError, check_catalog
 from webstore.catalog_import import CatalogFile
-from webstore.db import Contention
 from webstore.errors import Conflict, Invalid, NotFound
-from webstore.repo.catalog_edits import CatalogEdits, CatalogState
+from webstore.repo.catalog_edits import CatalogEdits, CatalogState, Contention
 from webstore.repo.catalog_revision import stale_revision
 from webstore.repo.definitions import DefinitionRepository
 from webstore.services import Services

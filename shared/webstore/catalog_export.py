@@ -42,6 +42,7 @@ def export_catalog(table: Table, account_id: int, box: SecretBox | None = None) 
         GiftCardRepository(table).all(account_id),
         definitions.creator_codes(account_id),
         box,
+        revision=definitions.revision(account_id),
     )
 
 
@@ -50,8 +51,11 @@ def catalog_of(
     gift_cards: list[GiftCard],
     creator_codes: list[CreatorCode] | None = None,
     box: SecretBox | None = None,
+    *,
+    revision: int | None = None,
 ) -> CatalogFile:
-    """The catalog file of what was read (a section not read is empty), in id order."""
+    """The catalog file of what was read (a section not read is empty), in id order; `revision`:
+    the catalog revision it was read at (an export carries it: an import then knows its age)."""
     store = found.store
     if store is None:
         raise NotFound("Store not found")
@@ -59,6 +63,7 @@ def catalog_of(
     return CatalogFile.model_validate(
         {
             "$schema": SCHEMA_REF,
+            "revision": revision,
             "store": StoreSettings(**profile, public_token=store.public_token),
             "servers": [
                 ServerEntry(id=s.id, name=s.name, next_check=s.next_check) for s in _by_id(found.servers)

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from webstore.catalog_import import FILLED_IN, CatalogFile, Location, _with_timestamps
+from webstore.catalog_import import FILLED_IN, CatalogFile, Location, StaleCatalog, _with_timestamps
 
 # What names an element in a message, first found first (codes and slugs where there is no name).
 LABELS = ("name", "title", "code", "slug")
@@ -44,6 +44,17 @@ def load_catalog(path: Path) -> CatalogFile:
             [f"{path} is not valid JSON: line {error.lineno} column {error.colno}: {error.msg}"]
         ) from None
     return check_catalog(data, source=str(path))
+
+
+def stale_lines(stale: StaleCatalog, source: str, command: str) -> list[str]:
+    """What `webstore import` (or `serve`) prints when a file is older than the store: why, the
+    difference importing it would make, one line an element, and how to go on."""
+    return [
+        f"{source}: {stale}. Importing it would: {stale.changes.summary()}",
+        *(f"  {line}" for line in stale.changes.details),
+        "Nothing was written. Export the store again (`webstore export`) and make your change in "
+        f"that file, or apply this file as it is, over the changes since: `{command} --force`.",
+    ]
 
 
 def check_catalog(data: Any, source: str = "catalog") -> CatalogFile:

@@ -34,6 +34,7 @@ from webstore.catalog import (
     StoreProfile,
     WebhookEndpoint,
 )
+from webstore.catalog_diff import field_changes
 from webstore.catalog_rules import target_problems
 from webstore.gateway_settings import GatewaysSection
 from webstore.repo.account import AccountRepository
@@ -98,6 +99,9 @@ Problem = tuple[Location, str]
 class CatalogFile(Model):
     # The JSON Schema an editor checks the file against (`webstore catalog schema`); not stored.
     schema_ref: str | None = Field(default=None, alias="$schema")
+    # The store's catalog revision when `webstore export` wrote the file: importing a file older
+    # than the store (changed since, in the panel or another way) stops with the difference.
+    revision: int | None = Field(default=None, ge=0)
     store: StoreSettings
     servers: list[ServerEntry] = Field(default_factory=list)
     categories: list[Category] = Field(default_factory=list)
@@ -194,8 +198,10 @@ UNIQUE: tuple[tuple[str, str], ...] = (
 
 
 # The kinds of catalog entities a re-import makes equal to the file, in summary order.
-KINDS = ("package", "category", "page", "coupon", "sale", "goal", "server", "webhook")
+KINDS = ("store", "gateways", "package", "category", "page", "coupon", "sale", "goal", "server", "webhook")
 PLURALS = {"category": "categories"}
+# Kinds there is one of: named without a count (`~store settings`).
+SINGLE = {"store": "store settings", "gateways": "payment gateways"}
 
 
 @dataclass
@@ -205,11 +211,19 @@ class CatalogChanges:
     added: dict[str, list[int]] = field(default_factory=dict)
     changed: dict[str, list[int]] = field(default_factory=dict)
     removed: dict[str, list[int]] = field(default_factory=dict)
+    # One line an element: `~ package 10 "VIP": price: "4.99" → "9.99"`, `+ page 3`, `- server 2`.
+    details: list[str] = field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        return not (self.added or self.changed or self.removed)
 
     def summary(self) -> str:
         """`+2 packages, ~1 coupon, -1 package`, or `no changes`."""
         parts = [
-            f"{sign}{len(ids)} {kind if len(ids) == 1 else PLURALS.get(kind, kind + 's')}"
+            f"{sign}{SINGLE[kind]}"
+            if kind in SINGLE
+            else f"{sign}{len(ids)} {kind if len(ids) == 1 else PLURALS.get(kind, kind + 's')}"
             for sign, by_kind in (("+", self.added), ("~", self.changed), ("-", self.removed))
             for kind in KINDS
             if (ids := by_kind.get(kind))
@@ -224,6 +238,21 @@ class ImportResult:
     checkout_api_key: str | None  # None: kept from an earlier import (only its hash is stored)
     server_secrets: dict[int, str | None] = field(default_factory=dict)  # None: kept
     changes: CatalogChanges = field(default_factory=CatalogChanges)
+    revision: int = 0  # the store's catalog revision after the import
+
+
+class StaleCatalog(ValueError):
+    """The file is older than the store (its `revision` is behind the store's) and importing it
+    would change what was changed since: nothing written; `--force` applies it anyway."""
+
+    def __init__(self, changes: CatalogChanges, file_revision: int, store_revision: int) -> None:
+        super().__init__(
+            f"the file is at catalog revision {file_revision}, the store at {store_revision}: it was "
+            "changed since the file was exported, and importing the file would undo that"
+        )
+        self.changes = changes
+        self.file_revision = file_revision
+        self.store_revision = store_revision
 
 
 def parse_catalog(data: dict[str, Any]) -> CatalogFile:
@@ -273,11 +302,19 @@ RUNTIME_FIELDS = {
 
 
 def plan_changes(
-    existing: ImportedDefinitions, catalog: CatalogFile, box: SecretBox | None
+    existing: ImportedDefinitions, catalog: CatalogFile, box: SecretBox | None, *, force: bool = False
 ) -> CatalogChanges:
     """Compare the file with what the table holds; `box` opens stored webhook secrets (needed
-    only when the file or the table has webhooks)."""
+    only when the file or the table has webhooks). What the file no longer has is removed only
+    when an earlier file brought it (what was made in the panel or the operator interface stays),
+    or with `force`, whatever made it."""
     changes = CatalogChanges()
+
+    def brought(kind: str, entities: dict[int, Any]) -> dict[int, Any]:
+        if force or existing.brought is None or kind == "coupon":  # coupons: `imported_coupons`
+            return entities
+        return {i: e for i, e in entities.items() if i in existing.brought.get(kind, set())}
+
     sales = {s.id: s for s in existing.store.sales} if existing.store else {}
     active_packages = {i: p for i, p in existing.packages.items() if not p.disabled}
     active_goals = {i: g for i, g in existing.goals.items() if g.status != GoalStatus.DISABLED}
@@ -286,14 +323,20 @@ def plan_changes(
     webhooks = {i: _opened(item, box) if i in in_file else None for i, item in existing.webhooks.items()}
 
     def compare(kind: str, new: list[Any], old: dict[int, Any], removable: dict[int, Any], same: Any) -> None:
+        removable = brought(kind, removable)
         for entity in new:
             if entity.id not in old:
                 changes.added.setdefault(kind, []).append(entity.id)
+                changes.details.append(f"+ {kind} {entity.id}{_named(entity)}")
             elif not same(entity, old[entity.id]):
                 changes.changed.setdefault(kind, []).append(entity.id)
+                changes.details.append(
+                    f"~ {kind} {entity.id}{_named(entity)}{_differences(kind, old[entity.id], entity)}"
+                )
         gone = sorted(set(removable) - {e.id for e in new})
         if gone:
             changes.removed[kind] = gone
+            changes.details.extend(f"- {kind} {i}{_named(removable[i])}" for i in gone)
 
     def same_definition(kind: str) -> Any:
         runtime = RUNTIME_FIELDS.get(kind, set())
@@ -310,6 +353,7 @@ def plan_changes(
             old.secret,
         )
 
+    _compare_store(existing, catalog, box, changes)
     compare("package", catalog.packages, existing.packages, active_packages, same_definition("package"))
     compare(
         "category", catalog.categories, existing.categories, existing.categories, same_definition("category")
@@ -322,6 +366,67 @@ def plan_changes(
     removable_webhooks = {i: w for i, w in existing.webhooks.items() if i not in existing.pinned_webhooks}
     compare("webhook", catalog.webhooks, webhooks, removable_webhooks, same_webhook)
     return changes
+
+
+def _compare_store(
+    existing: ImportedDefinitions, catalog: CatalogFile, box: SecretBox | None, changes: CatalogChanges
+) -> None:
+    """The store section and the gateways: changed when a field differs, or a key the file names
+    is not the one the store has (secrets: `changed`, never their values)."""
+    store = existing.store
+    if store is None:
+        return
+    profile = set(StoreProfile.model_fields)
+    old = store.model_dump(mode="json", include=profile)
+    new = catalog.store.model_dump(mode="json", include=profile)
+    clauses = field_changes(old, new)
+    given = catalog.store.checkout_api_key
+    if given is not None and keys.hash_secret(given) != store.checkout_key_hash:
+        clauses.append("checkout_api_key: changed")
+    if catalog.store.public_token is not None and catalog.store.public_token != store.public_token:
+        clauses.append(f"public_token: {store.public_token} → {catalog.store.public_token}")
+    if clauses:
+        changes.changed["store"] = [store.id]
+        changes.details.append("~ store settings: " + "; ".join(clauses))
+    stored = GatewaysSection.of(store.gateways, None)
+    file = catalog.gateways
+    clauses = field_changes(
+        stored.model_dump(mode="json"),
+        file.model_copy(
+            update={"stripe": file.stripe.model_copy(update={"secret_key": None, "webhook_secret": None})}
+            if file.stripe
+            else {}
+        ).model_dump(mode="json"),
+    )
+    if file.stripe and (file.stripe.secret_key or file.stripe.webhook_secret):
+        try:
+            opened = GatewaysSection.of(store.gateways, box).stripe if box and store.gateways.stripe else None
+        except SealBroken:
+            opened = None
+        for name in ("secret_key", "webhook_secret"):
+            value = getattr(file.stripe, name)
+            if value is not None and (opened is None or getattr(opened, name) != value):
+                clauses.append(f"stripe.{name}: changed")
+    if clauses:
+        changes.changed["gateways"] = [store.id]
+        changes.details.append("~ payment gateways: " + "; ".join(clauses))
+
+
+def _named(entity: Any) -> str:
+    name = next(
+        (getattr(entity, f) for f in ("name", "title", "code") if isinstance(getattr(entity, f, None), str)),
+        None,
+    )
+    return f' "{name}"' if name else ""
+
+
+def _differences(kind: str, old: Any, new: Any) -> str:
+    """`: price: "4.99" → "9.99"` for two versions of one entity of the same model."""
+    if not isinstance(old, Model) or type(old) is not type(new):
+        return ""
+    ignore = RUNTIME_FIELDS.get(kind, set())
+    clauses = field_changes(old.model_dump(mode="json"), new.model_dump(mode="json"), ignore=ignore)
+    return ": " + "; ".join(clauses) if clauses else ""
 
 
 def _opened(item: Item, box: SecretBox | None) -> WebhookEndpoint | None:
@@ -343,10 +448,12 @@ def _webhook_box(
     return box or secret_box(get_settings())
 
 
-def preview_import(table: Table, catalog: CatalogFile, box: SecretBox | None = None) -> CatalogChanges:
+def preview_import(
+    table: Table, catalog: CatalogFile, box: SecretBox | None = None, *, force: bool = False
+) -> CatalogChanges:
     """What `import_catalog` would change, writing nothing (`webstore import --dry-run`)."""
     existing = DefinitionRepository(table).imported(catalog.store.id)
-    return plan_changes(existing, catalog, _webhook_box(catalog, existing, box))
+    return plan_changes(existing, catalog, _webhook_box(catalog, existing, box), force=force)
 
 
 def import_catalog(
@@ -359,7 +466,7 @@ def import_catalog(
     action: str = IMPORT_ACTION,
     revision: int | None = None,
     subject: str | None = None,
-    coupons_owned: Collection[int] | None = None,
+    force: bool = False,
 ) -> ImportResult:
     """Make the store equal to the file: write its definitions, and disable (packages, goals) or
     remove (categories, pages, coupons the file brought, servers, webhook endpoints) what the
@@ -368,11 +475,11 @@ def import_catalog(
     only when there are some). `pinned_webhooks`: ids of the file's endpoints that a later import of a
     file without them keeps (`webstore serve --webhook` adds them, no file has them). Every
     import leaves an audit log entry: `actor` did `action` (to `subject`), with the change
-    summary. `revision`: the catalog revision the change was made against (the panel);
-    Conflict, nothing written, when the catalog has changed since. Without one, the import
-    raises the revision. `coupons_owned`: None, the file's coupons are the import's from now on
-    (a later file without them removes them); else only those the last import owned and these
-    (the panel's edit of one coupon: coupons made with the operator interface stay its own)."""
+    summary. `revision`: the catalog revision the file was read or exported at (default: the
+    file's own `revision`); when the store has moved past it and the import would change
+    anything, StaleCatalog (nothing written) unless `force`. Entities made outside the file are
+    removed only with `force`; the file's coupons are the import's from now on (a later file
+    without them removes them; coupons made elsewhere stay, even with `force`)."""
     now = now or datetime.now(UTC)
     settings = catalog.store
     account_id = settings.id
@@ -383,9 +490,13 @@ def import_catalog(
     imported = definitions.imported(account_id)
     existing = imported.store
     box = _webhook_box(catalog, imported, box)
-    if coupons_owned is not None:
-        imported.imported_coupons |= set(coupons_owned)
-    changes = plan_changes(imported, catalog, box)
+    changes = plan_changes(imported, catalog, box, force=force)
+    base = revision if revision is not None else catalog.revision
+    current = definitions.revision(account_id)
+    stale = base is not None and base < current
+    if stale and not force and not changes.empty:
+        assert base is not None
+        raise StaleCatalog(changes, base, current)
     public_token = (
         settings.public_token
         or (existing.public_token if existing else None)
@@ -440,10 +551,12 @@ def import_catalog(
             endpoint = endpoint.model_copy(update={"validated": True})
         items.append(accounts.webhook_item(account_id, endpoint, box))
     # The first write: a stale revision stops the import before anything changed.
-    if revision is None:
-        definitions.raise_revision(account_id)
+    if changes.empty and existing is not None:
+        new_revision = current  # the same catalog: the same revision (an export's bytes stay)
+    elif base is not None and base == current:
+        new_revision = definitions.claim_revision(account_id, base)  # a writer since: Conflict
     else:
-        definitions.claim_revision(account_id, revision)
+        new_revision = definitions.raise_revision(account_id)
     definitions.overwrite(items)
     for goal in catalog.community_goals:
         definitions.upsert(
@@ -474,8 +587,17 @@ def import_catalog(
         pinned_webhooks
     )
     in_file = {c.id for c in catalog.coupons}
-    owned = in_file if coupons_owned is None else imported.imported_coupons & in_file
-    definitions.record_import(account_id, owned, pinned)
+    owned = in_file
+    brought = {
+        "package": [p.id for p in catalog.packages],
+        "category": [c.id for c in catalog.categories],
+        "page": [p.id for p in catalog.pages],
+        "sale": [s.id for s in catalog.sales],
+        "goal": [g.id for g in catalog.community_goals],
+        "server": [s.id for s in catalog.servers],
+        "webhook": [w.id for w in catalog.webhooks],
+    }
+    definitions.record_import(account_id, owned, pinned, brought)
     if catalog.coupons or changes.removed.get("coupon"):
         accounts.recount_coupons(account_id)
     for sequence, entries in (
@@ -484,12 +606,23 @@ def import_catalog(
         ("webhook", catalog.webhooks),
         ("goal", catalog.community_goals),
         ("server", catalog.servers),  # the panel takes new server ids from it
+        ("category", catalog.categories),
+        ("package", catalog.packages),
+        ("page", catalog.pages),
+        ("sale", catalog.sales),
     ):
         if entries:
             accounts.raise_sequence(account_id, sequence, max(e.id for e in entries))
-    summary = f"{subject}: {changes.summary()}" if subject else changes.summary()
+    said = changes.summary()
+    if force:
+        said = (
+            f"forced over catalog revision {current} (the file's: {base}): {said}"
+            if stale
+            else f"forced (what the file does not have removed): {said}"
+        )
+    summary = f"{subject}: {said}" if subject else said
     AuditLog(table).record(account_id, actor, action, summary, now)
-    return ImportResult(account_id, public_token, checkout_key, secrets, changes)
+    return ImportResult(account_id, public_token, checkout_key, secrets, changes, new_revision)
 
 
 def _remove_what_the_file_dropped(

@@ -458,9 +458,23 @@ def staff_sk(staff_id: str) -> str:
 STAFF_PREFIX = "STAFF#"
 
 
-def staff_email_key(email: str) -> dict[str, str]:
-    """Which store and staff member an e-mail address signs in as (one address, one account)."""
-    return {"PK": f"STAFFEMAIL#{email.strip().lower()}", "SK": "STAFFEMAIL"}
+def staff_email_pk(email: str) -> str:
+    """An address's sign-in lookups: one item per store where it is staff (unique per store)."""
+    return f"STAFFEMAIL#{email.strip().lower()}"
+
+
+def staff_email_key(email: str, account_id: int) -> dict[str, str]:
+    """Which staff member an e-mail address is in one store."""
+    return {"PK": staff_email_pk(email), "SK": f"ACCOUNT#{_n(account_id)}"}
+
+
+# Tables written before addresses were unique per store hold one lookup per address under this
+# SK (naming its store and member): still read by sign-in, removed with its member.
+LEGACY_STAFF_EMAIL_SK = "STAFFEMAIL"
+
+
+def legacy_staff_email_key(email: str) -> dict[str, str]:
+    return {"PK": staff_email_pk(email), "SK": LEGACY_STAFF_EMAIL_SK}
 
 
 def throttle_prefix(scope: str) -> str:

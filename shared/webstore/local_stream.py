@@ -5,7 +5,10 @@ In AWS, DynamoDB Streams and EventBridge Pipes publish every outbox item a trans
 talk to: `attach(client)` hooks the DynamoDB client, and after a PutItem or TransactWriteItems
 that succeeded (the write is committed) publishes the outbox items it carried, in order, to
 the in-process bus. Nothing on the request path waits for the table: the published items are
-deleted later, by `flush()` or the background thread `start()` runs.
+deleted later, by `flush()` or the background thread `start()` runs: once published, or, when
+the bus's consumer acknowledges its events (`consumer_acknowledges()`: the local webhook
+worker does), once it is done with each (delivered everywhere it goes, or given up), so a stop
+before the delivery also publishes the event again at the next start.
 
 A crash between the commit and the publish leaves the outbox item in the table: `sweep()` (run
 by `webstore serve` at start) publishes every outbox item still there, so such an event is
@@ -23,7 +26,6 @@ from typing import Any
 
 from aws_lambda_powertools import Logger
 
-from webstore.db import Table
 from webstore.events import DomainEvent, Publisher
 from webstore.repo.outbox import OutboxRepository, events_written
 
@@ -34,10 +36,12 @@ _CONTEXT_KEY = "webstore_outbox_events"
 
 
 class LocalStream:
-    def __init__(self, table: Table, bus: Publisher) -> None:
-        self.table = table
+    def __init__(self, outbox: OutboxRepository, bus: Publisher) -> None:
+        self.outbox = outbox
         self.bus = bus
-        self._published: deque[str] = deque()  # ids published, their items not yet deleted
+        self._published: deque[str] = deque()  # ids done with, their items not yet deleted
+        self._acknowledged = False  # the consumer says when it is done with an event
+        self._in_flight: set[str] = set()  # published, waiting for the consumer's word
         self._wake = threading.Condition()
         self._thread: threading.Thread | None = None
         self._stopping = False
@@ -75,17 +79,37 @@ class LocalStream:
 
     def _publish(self, events: list[DomainEvent]) -> None:
         for event in events:
-            self.bus.publish(event)
-            with self._wake:
-                self._published.append(event.id)
-                self._wake.notify()
+            if self._acknowledged:
+                with self._wake:
+                    self._in_flight.add(event.id)
+                self.bus.publish(event)
+            else:
+                self.bus.publish(event)
+                self._done(event.id)
+
+    def consumer_acknowledges(self) -> None:
+        """Delete an event's item only once the consumer calls `acknowledge` for it."""
+        self._acknowledged = True
+
+    def acknowledge(self, event: DomainEvent) -> None:
+        """The consumer is done with `event` (an event this stream did not publish is ignored)."""
+        with self._wake:
+            if event.id not in self._in_flight:
+                return
+            self._in_flight.discard(event.id)
+        self._done(event.id)
+
+    def _done(self, event_id: str) -> None:
+        with self._wake:
+            self._published.append(event_id)
+            self._wake.notify()
 
     # --- upkeep ---
 
     def sweep(self) -> int:
         """Publish every outbox item still in the table (written, never published: the process
         stopped in between); how many. Run at start, before requests are served."""
-        waiting = OutboxRepository(self.table).waiting()
+        waiting = self.outbox.waiting()
         if waiting:
             logger.info("publishing events written before a stop", extra={"events": len(waiting)})
             self.publish(waiting)
@@ -93,7 +117,6 @@ class LocalStream:
 
     def flush(self) -> int:
         """Delete the items of the events published so far; how many."""
-        repo = OutboxRepository(self.table)
         done = 0
         while True:
             with self._wake:
@@ -101,7 +124,7 @@ class LocalStream:
                     return done
                 event_id = self._published.popleft()
             try:
-                repo.delete(event_id)
+                self.outbox.delete(event_id)
             except Exception:  # kept: the next start publishes it again (consumers dedupe)
                 logger.exception("outbox item not deleted", extra={"event_id": event_id})
             done += 1

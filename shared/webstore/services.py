@@ -18,6 +18,7 @@ from botocore.config import Config
 from webstore.events import EventBridgePublisher, InProcessBus, Publisher
 from webstore.local_stream import LocalStream
 from webstore.repo import Table, Transaction
+from webstore.repo.outbox import OutboxRepository
 from webstore.secret_box import SecretBox, secret_box
 from webstore.settings import Settings, get_settings
 
@@ -63,7 +64,7 @@ def build_services(settings: Settings) -> Services:
     stream: LocalStream | None = None
     if settings.events == "local":
         publisher = _local_bus
-        stream = LocalStream(table, _local_bus)
+        stream = LocalStream(OutboxRepository(table), _local_bus)
         stream.attach(dynamodb)
     else:
         publisher = EventBridgePublisher(

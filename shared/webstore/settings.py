@@ -70,6 +70,11 @@ class Settings(BaseModel):
     # password hash (KiB; 64 MiB by default, as argon2-cffi's RFC 9106 low-memory profile; the
     # tests set a small value so a login costs milliseconds — never lower it in a deployment).
     admin_url: str = ""
+    # The players' shop (docs/shop.md): its public base URL (the address players browse; links
+    # in the serve output and the demo store's `webstore_url`; optional) and the store it sells
+    # for (the account id: one shop per deployment; 0: no shop, its pages answer 404).
+    shop_url: str = ""
+    shop_store_id: int = Field(default=0, ge=0, le=2**31 - 1)
     admin_session_hours: int = Field(default=12, ge=1, le=24 * 30)
     password_hash_memory_kib: int = Field(default=65_536, ge=64)
     # The key that seals webhook signing secrets in the table (webstore.secret_box): the name of

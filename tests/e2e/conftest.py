@@ -166,5 +166,6 @@ def local_stack(
         wait_for_port(operator, process)
         creds = json.loads(creds_file.read_text())
         wait_for_port(int(creds["admin_url"].rsplit(":", 1)[1]), process)
+        wait_for_port(int(creds["shop_url"].rsplit(":", 1)[1]), process)
         creds["process"] = process
         yield creds

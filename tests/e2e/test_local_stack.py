@@ -19,6 +19,8 @@ pytestmark = pytest.mark.e2e
 
 def test_credentials_file_has_exactly_the_documented_keys(local_stack: dict[str, Any]) -> None:
     assert set(local_stack) - {"process"} == {
+        # The players' shop (README; docs/shop.md), written first.
+        "shop_url",
         "headless_url",
         "plugin_url",
         "public_token",
@@ -42,6 +44,17 @@ def test_credentials_file_has_exactly_the_documented_keys(local_stack: dict[str,
     }
     assert local_stack["headless_url"].endswith("/api/accounts/" + local_stack["public_token"])
     assert local_stack["server_secret"] == local_stack["servers"][0]["secret"]
+    assert next(iter(local_stack)) == "shop_url"  # the file names the shop first
+
+
+def test_the_shop_is_the_demo_stores_site(local_stack: dict[str, Any]) -> None:
+    """The shop's home over HTTP, and the demo store's `webstore_url` (the receipt's "Visit the
+    store", the operator interface's store domain) is the shop wherever its port is."""
+    with httpx.Client(timeout=10) as http:
+        home = http.get(local_stack["shop_url"])
+        assert home.status_code == 200 and '<h1 id="hero-title">Demo Craft</h1>' in home.text
+        store = http.get(local_stack["headless_url"]).json()["data"]
+        assert store["webstore_url"] == local_stack["shop_url"]
 
 
 def test_every_demo_server_can_be_polled_with_its_own_secret(local_stack: dict[str, Any]) -> None:
@@ -66,11 +79,16 @@ def taken_port() -> Iterator[int]:
         yield int(listener.getsockname()[1])
 
 
-@pytest.mark.parametrize("option", ["--storefront-port", "--operator-port"])
+@pytest.mark.parametrize("option", ["--storefront-port", "--operator-port", "--shop-port"])
 def test_a_busy_port_is_one_line_and_a_failure_before_any_key(
     taken_port: int, option: str, tmp_path: Any
 ) -> None:
-    ports = {"--storefront-port": free_port(), "--operator-port": free_port(), option: taken_port}
+    ports = {
+        "--storefront-port": free_port(),
+        "--operator-port": free_port(),
+        "--admin-port": free_port(),
+        option: taken_port,
+    }
     creds_file = tmp_path / "credentials.json"
     env = {k: v for k, v in os.environ.items() if not k.startswith("WEBSTORE_")}
     finished = subprocess.run(

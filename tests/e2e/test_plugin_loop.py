@@ -147,10 +147,15 @@ def test_online_mode_commands_reach_the_real_account(online_stack: dict[str, Any
         assert http.get(f"{base}/baskets/{ident}").json()["data"]["username"] == name  # real casing
         page = http.get(checkout).text
         key = re.search(r'name=attempt_key value="([^"]+)"', page)
-        assert key, page
+        shown = re.search(r'name=amount_due value="([^"]+)"', page)
+        assert key and shown, page
         paid = http.post(
             f"{host}/checkout/{ident}/pay",
-            data={"attempt_key": key.group(1), "card_number": "4242424242424242"},
+            data={
+                "attempt_key": key.group(1),
+                "card_number": "4242424242424242",
+                "amount_due": shown.group(1),
+            },
         )
         assert paid.status_code == 303, paid.text
     assert online_stack["names"].requests == [name.lower()]  # resolved once, at login

@@ -19,6 +19,8 @@ def synth(route_table: tuple[Operation, ...]) -> Synthesized:
         storefrontDomain="store-api.example.com",
         operatorDomain="plugin-api.example.com",
         adminDomain="panel.example.com",
+        shopDomain="shop.example.com",
+        shopStoreId="7",
         certificateArn=CERTIFICATE,
         hostedZoneId="Z0000000000000",
         hostedZoneName="example.com",
@@ -44,9 +46,14 @@ def test_custom_domains_serve_the_apis_and_feed_the_settings(synth: Synthesized)
         d["Properties"]["DomainName"]
         for d in resources(synth.template, "AWS::ApiGatewayV2::DomainName").values()
     }
-    assert domains == {"store-api.example.com", "plugin-api.example.com", "panel.example.com"}
-    assert len(resources(synth.template, "AWS::ApiGatewayV2::ApiMapping")) == 3
-    assert len(resources(synth.template, "AWS::Route53::RecordSet")) == 3
+    assert domains == {
+        "store-api.example.com",
+        "plugin-api.example.com",
+        "panel.example.com",
+        "shop.example.com",
+    }
+    assert len(resources(synth.template, "AWS::ApiGatewayV2::ApiMapping")) == 4
+    assert len(resources(synth.template, "AWS::Route53::RecordSet")) == 4
     for api in resources(synth.template, "AWS::ApiGatewayV2::Api").values():
         assert api["Properties"]["DisableExecuteApiEndpoint"] is True
     for template in synth.function_templates():
@@ -55,9 +62,12 @@ def test_custom_domains_serve_the_apis_and_feed_the_settings(synth: Synthesized)
             assert variables["WEBSTORE_STOREFRONT_URL"] == "https://store-api.example.com"
             assert variables["WEBSTORE_OPERATOR_URL"] == "https://plugin-api.example.com"
             assert variables["WEBSTORE_ADMIN_URL"] == "https://panel.example.com"
+            assert variables["WEBSTORE_SHOP_URL"] == "https://shop.example.com"
+            assert variables["WEBSTORE_SHOP_STORE_ID"] == "7"
     outputs = synth.template.to_json()["Outputs"]
     assert outputs["StorefrontUrl"]["Value"] == "https://store-api.example.com"
     assert outputs["AdminUrl"]["Value"] == "https://panel.example.com"
+    assert outputs["ShopUrl"]["Value"] == "https://shop.example.com"
 
 
 def test_snap_start_routes_invoke_the_published_alias(

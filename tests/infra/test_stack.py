@@ -89,6 +89,7 @@ def test_every_route_is_wired_to_its_own_function(
         Interface.STOREFRONT: {"Ref": logical_id(synth, synth.stack.apis.storefront)},
         Interface.OPERATOR: {"Ref": logical_id(synth, synth.stack.apis.operator)},
         Interface.ADMIN: {"Ref": logical_id(synth, synth.stack.apis.admin)},
+        Interface.SHOP: {"Ref": logical_id(synth, synth.stack.apis.shop)},
     }
     for operation in route_table:
         route = operation.route
@@ -248,7 +249,8 @@ def test_functions_share_runtime_layer_tracing_and_settings(
     assert DISPATCH_HANDLER in key_readers
     expected_env = {
         "WEBSTORE_TABLE_NAME", "WEBSTORE_EVENT_BUS_NAME", "WEBSTORE_EVENTS", "WEBSTORE_STOREFRONT_URL",
-        "WEBSTORE_OPERATOR_URL", "WEBSTORE_ADMIN_URL", "WEBSTORE_REGION", "WEBSTORE_PRODUCTION",
+        "WEBSTORE_OPERATOR_URL", "WEBSTORE_ADMIN_URL", "WEBSTORE_SHOP_URL", "WEBSTORE_REGION",
+        "WEBSTORE_PRODUCTION",
         "POWERTOOLS_SERVICE_NAME", "POWERTOOLS_METRICS_NAMESPACE", "POWERTOOLS_LOG_LEVEL",
     }  # fmt: skip
     code_keys = set()
@@ -354,26 +356,30 @@ def test_apis_have_stage_throttling_access_logs_and_storefront_cors(synth: Synth
     storefront = apis[logical_id(synth, synth.stack.apis.storefront)]["Properties"]
     operator = apis[logical_id(synth, synth.stack.apis.operator)]["Properties"]
     admin = apis[logical_id(synth, synth.stack.apis.admin)]["Properties"]
+    shop = apis[logical_id(synth, synth.stack.apis.shop)]["Properties"]
     assert storefront["ProtocolType"] == operator["ProtocolType"] == admin["ProtocolType"] == "HTTP"
+    assert shop["ProtocolType"] == "HTTP"
     assert "CorsConfiguration" in storefront
-    assert "CorsConfiguration" not in operator and "CorsConfiguration" not in admin  # same-origin pages
+    assert not {"CorsConfiguration"} & (set(operator) | set(admin) | set(shop))  # same-origin pages
     # The policy the local stack answers with (infra/cors.py, tests/e2e/test_cors.py).
     policy = storefront_policy(cdk_json_origins())
     assert storefront["CorsConfiguration"] == {
         "AllowOrigins": list(policy.allow_origins),
-        "AllowMethods": list(policy.allow_methods),
+        "AllowMethods": list(policy.methods),
         "AllowHeaders": list(policy.allow_headers),
         "MaxAge": policy.max_age_seconds,
     }
     stages = resources(synth.template, "AWS::ApiGatewayV2::Stage").values()
-    assert len(stages) == 3
+    assert len(stages) == 4
     for stage in stages:
         properties = stage["Properties"]
         assert properties["StageName"] == "$default" and properties["AutoDeploy"] is True
         assert properties["DefaultRouteSettings"]["ThrottlingRateLimit"] > 0
         assert "$context.requestId" in properties["AccessLogSettings"]["Format"]
     outputs = synth.template.to_json()["Outputs"]
-    assert {"StorefrontUrl", "OperatorUrl", "AdminUrl", "TableName", "EventBusName"} <= set(outputs)
+    assert {"StorefrontUrl", "OperatorUrl", "AdminUrl", "ShopUrl", "TableName", "EventBusName"} <= set(
+        outputs
+    )
 
 
 def test_alarms_cover_every_function_and_the_pipeline(synth: Synthesized) -> None:
@@ -391,7 +397,7 @@ def test_alarms_cover_every_function_and_the_pipeline(synth: Synthesized) -> Non
     assert sqs.count("ApproximateNumberOfMessagesVisible") == 3  # webhooks, stream, schedule
     assert "ApproximateAgeOfOldestMessage" in sqs
     rates = [a for a in alarms if "Metrics" in a]
-    assert len(rates) == 3  # 5xx rate of each API
+    assert len(rates) == 4  # 5xx rate of each API
     assert all(a["AlarmActions"] for a in alarms)
 
 

@@ -114,6 +114,7 @@ def dynamodb_endpoint() -> Iterator[str]:
     client = boto3.client("dynamodb", region_name="us-east-1", endpoint_url=endpoint)
     create_table(client, "cli-table")
     yield endpoint
+    client.delete_table(TableName="cli-table")  # moto's state outlives its server in this process
     server.stop()
 
 
@@ -157,6 +158,33 @@ def test_the_cli_prints_the_summary_and_dry_run_writes_nothing(
     assert real.returncode == 0, real.stderr
     assert real.stdout.splitlines()[0] == f"Imported store 1 into cli-table: {summary}"
     assert cli_import(dynamodb_endpoint, catalog, "--dry-run").stdout.endswith(": no changes (dry run)\n")
+
+
+def test_the_cli_refuses_a_file_older_than_the_store_with_the_difference_and_force_applies_it(
+    dynamodb_endpoint: str, tmp_path: Path
+) -> None:
+    catalog = tmp_path / "store.json"
+    catalog.write_text(json.dumps(demo_catalog_data()))
+    assert cli_import(dynamodb_endpoint, catalog).returncode == 0  # a new store: revision 1
+    exported = {**demo_catalog_data(), "revision": 1}  # as `webstore export` wrote it then
+    newer = {**demo_catalog_data(), "revision": 1}
+    next(p for p in newer["packages"] if p["id"] == 11)["price"] = "7.77"
+    catalog.write_text(json.dumps(newer))
+    assert cli_import(dynamodb_endpoint, catalog).returncode == 0  # the store moves to revision 2
+
+    catalog.write_text(json.dumps(exported))
+    refused = cli_import(dynamodb_endpoint, catalog)
+    assert refused.returncode == 2 and refused.stdout == ""
+    lines = refused.stderr.splitlines()
+    assert lines[0].startswith(
+        f"webstore import: {catalog}: the file is at catalog revision 1, the store at 2"
+    )
+    assert lines[0].endswith("Importing it would: ~1 package")
+    assert lines[1].startswith('  ~ package 11 "') and '"7.77" → "' in lines[1]
+    assert f"`webstore import {catalog} --force`" in lines[2]
+    forced = cli_import(dynamodb_endpoint, catalog, "--force")
+    assert forced.returncode == 0, forced.stderr
+    assert forced.stdout.startswith("Imported store 1 into cli-table: ~1 package")
 
 
 def test_webhooks_serve_added_survive_a_file_without_them(table: Table) -> None:

@@ -197,7 +197,7 @@ def test_a_crash_between_the_processors_commit_and_its_publish_delays_the_event_
 
     # The restart: a new process's stream sweeps the table before serving.
     bus = InProcessBus()
-    restarted = LocalStream(get_services().table, bus)
+    restarted = LocalStream(OutboxRepository(get_services().table), bus)
     assert restarted.sweep() >= 2
     arrived = {e.id: e for e in bus.published}
     assert written <= set(arrived)
@@ -208,7 +208,7 @@ def test_a_crash_between_the_processors_commit_and_its_publish_delays_the_event_
     restarted.flush()  # published: deleted, so the next start publishes nothing again
     assert written.isdisjoint(e.id for e in OutboxRepository(get_services().table).waiting())
     again = InProcessBus()
-    LocalStream(get_services().table, again).sweep()
+    LocalStream(OutboxRepository(get_services().table), again).sweep()
     assert written.isdisjoint(e.id for e in again.published)
     # The renewal is not made twice by the next run: it was committed before the crash.
     with time_machine.travel(RENEWAL + timedelta(minutes=2), tick=False):

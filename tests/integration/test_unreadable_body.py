@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from functions.operator import create_ban
+from functions.operator import create_ban, create_coupon
 from functions.storefront import apply_coupon
 from tests.support.demo import DemoStore
 from tests.support.invocation import Invoke
 from tests.support.lambda_events import Response
+from webstore.json_body import BOM
 
 SEND_JSON = "Send the body as JSON with Content-Type: application/json"
 
@@ -75,3 +76,34 @@ def test_a_json_content_type_with_parameters_is_still_json(demo: DemoStore, invo
         response = ban(invoke, demo, '{"user": 5}', {"content-type": content_type})
         assert response.status == 422, response.body
         assert "user" in response.json()["error_message"]
+
+
+def test_a_byte_order_mark_is_a_400_that_names_it(demo: DemoStore, invoke: Invoke) -> None:
+    """Python's reader would drop the mark silently; the body is refused the same everywhere."""
+    json_headers = {"content-type": "application/json"}
+    detail = "The body is not valid JSON at line 1 column 1: " + BOM
+    assert_storefront(coupon(invoke, demo, '\ufeff{"coupon_code": "SAVE10"}', json_headers), 400, detail)
+    assert_operator(ban(invoke, demo, '\ufeff{"user": "Notch"}', json_headers), 400, detail)
+
+
+def test_a_key_given_twice_is_a_400_that_names_the_key_and_where(demo: DemoStore, invoke: Invoke) -> None:
+    """Python keeps the last value, other parsers the first: the request means nothing certain."""
+    json_headers = {"content-type": "application/json"}
+    raw = '{"coupon_code": "SAVE10",\n "coupon_code": "FREE"}'
+    detail = (
+        'The body is not valid JSON at line 2 column 2: the key "coupon_code" appears twice in one object'
+    )
+    assert_storefront(coupon(invoke, demo, raw, json_headers), 400, detail)
+    nested = '{"user": "Notch", "extra": {"a": 1, "a": 2}}'
+    response = ban(invoke, demo, nested, json_headers)
+    assert response.status == 400 and 'the key "a" appears twice' in response.json()["error_message"]
+
+
+@pytest.mark.parametrize("raw", ['\ufeff{"code": "X", "effective_on": "cart"}', '{"code": "X", "code": "Y"}'])
+def test_the_plugins_parsers_refuse_them_too(demo: DemoStore, invoke: Invoke, raw: str) -> None:
+    """Bodies the operator reads itself (JSON or the legacy plugin's form) go through the same reader."""
+    secret = {"X-Tebex-Secret": demo.server_secret, "content-type": "application/json"}
+    response = invoke(create_coupon.handler, "POST", "/coupons", raw_body=raw, headers=secret)
+    assert response.status == 422, response.body
+    message = response.json()["error_message"]
+    assert "byte-order mark" in message or 'the key "code" appears twice' in message

@@ -62,7 +62,14 @@ def buy_subscription(
         pay_checkout.handler,
         "POST",
         f"/checkout/{ident}/pay",
-        raw_body=urlencode({"attempt_key": key.group(1), "card_number": card, "subscription_consent": "yes"}),
+        raw_body=urlencode(
+            {
+                "attempt_key": key.group(1),
+                "card_number": card,
+                "subscription_consent": "yes",
+                "amount_due": _shown(page.body),
+            }
+        ),
         headers=FORM,
     )
     assert paid.status == 303, paid.body
@@ -121,3 +128,10 @@ def table_snapshot(table: Table) -> list[dict[str, Any]]:
         start = page.get("LastEvaluatedKey")
         if not start:
             return sorted(items, key=lambda i: (str(i["PK"]), str(i["SK"])))
+
+
+def _shown(page: str) -> str:
+    """The amount due the checkout page showed (its hidden `amount_due`)."""
+    shown = re.search(r'name=amount_due value="([^"]+)"', page)
+    assert shown, page
+    return shown.group(1)

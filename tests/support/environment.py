@@ -20,6 +20,9 @@ TEST_ENVIRONMENT = {
     "WEBSTORE_WEBHOOK_KEY": "test-webhook-sealing-key",
     "WEBSTORE_STOREFRONT_URL": "https://shop.test",
     "WEBSTORE_OPERATOR_URL": "https://plugin.test",
+    # The players' shop: the demo store's (account 1), at the demo store's `webstore_url`.
+    "WEBSTORE_SHOP_URL": "http://127.0.0.1:8083",
+    "WEBSTORE_SHOP_STORE_ID": "1",
     # argon2id with 1 MiB: a staff sign-in costs milliseconds in tests (64 MiB deployed).
     "WEBSTORE_PASSWORD_HASH_MEMORY_KIB": "1024",
     "POWERTOOLS_TRACE_DISABLED": "true",

@@ -50,12 +50,14 @@ def serving(
     """The running `serve` process (without the caller's WEBSTORE_ variables); stopped with
     Ctrl-C on exit, killed if it does not stop within 15 s. Its state directory is a fresh
     temporary one unless `--state-dir` is among the options (never the checkout's .webstore/);
-    the control panel listens on a free port unless `--admin-port` is among them (its URL is the
-    credentials file's `admin_url`)."""
+    the control panel and the shop listen on free ports unless `--admin-port` or `--shop-port` is
+    among them (their URLs are the credentials file's `admin_url` and `shop_url`)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("WEBSTORE_")}
     with contextlib.ExitStack() as stack:
         if "--admin-port" not in options:
             options = (*options, "--admin-port", str(free_port()))
+        if "--shop-port" not in options:
+            options = (*options, "--shop-port", str(free_port()))
         if "--state-dir" not in options:
             options = (*options, "--state-dir", stack.enter_context(tempfile.TemporaryDirectory()))
         yield stack.enter_context(

@@ -238,3 +238,18 @@ def use_case(account_id, name):
     return pk, shown, "PAY#"
 """
     assert violations(allowed) == []
+
+
+def test_handlers_define_no_request_or_response_models() -> None:
+    """An interface's wire models live in its schemas module (webstore/<interface>/schemas.py):
+    an operation module parses with them and defines none."""
+    found = []
+    for f in sorted((ROOT / "functions").rglob("*.py")):
+        if f.parent.name not in {"storefront", "operator", "admin"}:
+            continue
+        for node in ast.walk(ast.parse(f.read_text())):
+            if isinstance(node, ast.ClassDef) and any(
+                ast.unparse(base).rsplit(".", 1)[-1] in {"BaseModel", "Wire", "Model"} for base in node.bases
+            ):
+                found.append(f"{f.relative_to(ROOT)}:{node.lineno}: class {node.name}")
+    assert found == [], "move these to the interface's schemas module:\n" + "\n".join(found)

@@ -112,6 +112,14 @@ def test_storefront_operations_that_read_basic_auth_declare_it() -> None:
     assert ("get", "/api/accounts/{token}/packages") not in secured
     categories = doc["paths"]["/api/accounts/{token}/categories"]["get"]
     assert categories["security"] == [{"checkoutKey": []}, {}]  # only with usernameId
+    # SPEC's createBasket is public (real clients send only the token); credentials are optional
+    baskets = doc["paths"]["/api/accounts/{token}/baskets"]["post"]
+    assert baskets["security"] == [{"checkoutKey": []}, {}]
+    # SPEC's createDynamicPackage answers missing credentials with 422: the document says so
+    dynamic = doc["paths"]["/api/accounts/{token}/baskets/{basket_ident}/dynamic-packages"]["put"]
+    assert dynamic["security"] == [{"checkoutKey": []}]
+    assert "missing ones are 422" in dynamic["responses"]["401"]["description"]
+    assert "credentials missing" in dynamic["responses"]["422"]["description"]
 
 
 def test_operations_that_read_a_json_body_declare_the_415_and_others_do_not() -> None:

@@ -17,19 +17,19 @@ What a way cannot key on (a status or date on a player's payments) is a filter t
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 
 from webstore import keys
 from webstore.domain.payment_status import PaymentStatus
-from webstore.errors import Invalid, NotFound
+from webstore.errors import Invalid
 from webstore.operator.players import is_uuid, normalize_uuid
 from webstore.payments import changes
 from webstore.payments.resend import resend_commands
 from webstore.repo import start_read
 from webstore.repo.account import AccountRepository
-from webstore.repo.audit_log import AuditLog
+from webstore.repo.audit_log import Audit, changed
 from webstore.repo.payment_commands import PaymentCommandRepository
 from webstore.repo.payment_search import GSI1, GSI2, Filter, PaymentSearchRepository, Source
 from webstore.repo.payments import PaymentRecord, PaymentRepository
@@ -254,33 +254,48 @@ def payment_detail(services: Services, account_id: int, transaction_id: str) -> 
 
 
 # --- actions (the operator interface's use cases) ----------------------------------------------------
-# Each leaves an audit log entry naming the staff member (`by`) once it has been done.
+# Each writes its audit entry, naming the staff member (`by`) and what changed, in the change's
+# own transaction; a request that changes nothing writes nothing.
 
 
-def _audit(
-    services: Services, account_id: int, by: str, action: str, payment: PaymentRecord, now: datetime
-) -> None:
-    summary = f"{payment.transaction_id} ({payment.username}, {payment.amount} {payment.currency})"
-    AuditLog(services.table).record(account_id, by, action, summary, now)
+def _named(payment: PaymentRecord) -> str:
+    return f"{payment.transaction_id} ({payment.username}, {payment.amount} {payment.currency})"
+
+
+def _status_change(by: str, action: str, now: datetime) -> Callable[[PaymentRecord, PaymentRecord], Audit]:
+    def audit(before: PaymentRecord, after: PaymentRecord) -> Audit:
+        return Audit(
+            by, action, f"{_named(after)}: {changed('status', before.status.value, after.status.value)}", now
+        )
+
+    return audit
 
 
 def refund(services: Services, account_id: int, transaction_id: str, by: str, now: datetime) -> PaymentRecord:
     """Refund: through the processor first when one took the money (payments.gateway_refunds),
     then the refund commands queued once (payments.changes, as PUT /payments/{txn})."""
-    payment = changes.change_payment(services, account_id, transaction_id, PaymentStatus.REFUND.value, None)
-    _audit(services, account_id, by, "payment.refund", payment, now)
-    return payment
+    return changes.change_payment(
+        services,
+        account_id,
+        transaction_id,
+        PaymentStatus.REFUND.value,
+        None,
+        audit=_status_change(by, "payment.refund", now),
+    )
 
 
 def mark_chargeback(
     services: Services, account_id: int, transaction_id: str, by: str, now: datetime
 ) -> PaymentRecord:
     """Record a chargeback the processor did not report: the chargeback commands queued once."""
-    payment = changes.change_payment(
-        services, account_id, transaction_id, PaymentStatus.CHARGEBACK.value, None
+    return changes.change_payment(
+        services,
+        account_id,
+        transaction_id,
+        PaymentStatus.CHARGEBACK.value,
+        None,
+        audit=_status_change(by, "payment.chargeback", now),
     )
-    _audit(services, account_id, by, "payment.chargeback", payment, now)
-    return payment
 
 
 def add_note(
@@ -289,9 +304,13 @@ def add_note(
     """The operator's note use case (POST /payments/{txn}/note); at most 1,000 characters."""
     if len(note) > 1000:
         raise Invalid("note is at most 1000 characters", field="note")
-    payment = changes.add_note(services, account_id, transaction_id, note)
-    _audit(services, account_id, by, "payment.note", payment, now)
-    return payment
+    return changes.add_note(
+        services,
+        account_id,
+        transaction_id,
+        note,
+        audit=lambda payment: Audit(by, "payment.note", f"{_named(payment)}: note added", now),
+    )
 
 
 def resend(
@@ -299,14 +318,15 @@ def resend(
 ) -> bool:
     """Queue the payment's delivery commands again, once per `resend_id` (payments.resend);
     whether this request queued them."""
-    payment, queued = resend_commands(services, account_id, transaction_id, resend_id, by, now)
-    if queued:
-        _audit(services, account_id, by, "payment.resend", payment, now)
+    _, queued = resend_commands(
+        services,
+        account_id,
+        transaction_id,
+        resend_id,
+        by,
+        now,
+        audit=lambda payment, count: Audit(
+            by, "payment.resend", f"{_named(payment)}: {count} commands queued again", now
+        ),
+    )
     return queued
-
-
-def require_payment(services: Services, account_id: int, transaction_id: str) -> PaymentRecord:
-    """The payment a path names in this store (404 otherwise, also for a malformed id)."""
-    if not _TRANSACTION.match(transaction_id):
-        raise NotFound("Payment not found")
-    return PaymentRepository(services.table).by_transaction(account_id, transaction_id)

@@ -19,7 +19,7 @@ from webstore.operator.bans import create_ban, lift_ban
 from webstore.operator.players import player_id
 from webstore.players import Player
 from webstore.repo import start_read
-from webstore.repo.audit_log import AuditLog
+from webstore.repo.audit_log import Audit
 from webstore.repo.bans import Ban, BanRepository
 from webstore.repo.payment_search import GSI1, PaymentSearchRepository, Source
 from webstore.repo.payments import PaymentRecord
@@ -99,17 +99,20 @@ def ban(
 ) -> schemas.Ban:
     """Ban a player (and an address: the one given, else where they last joined from), as
     POST /bans does; the audit log names who."""
-    made = create_ban(services, account_id, ban_form(fields))
-    who = made.user.ign or made.user.uuid or made.ip
-    AuditLog(services.table).record(account_id, by, "player.ban", f"ban {made.id}: {who}", now)
-    return made
+    return create_ban(
+        services, account_id, ban_form(fields), lambda made: _ban_audit(by, "player.ban", made, now)
+    )
 
 
 def lift(services: Services, account_id: int, ban_id: str, by: str, now: datetime) -> Ban:
     """Lift a ban (operator.bans.lift_ban): 404 for an id that is not a ban of this store."""
     if not (ban_id.isascii() and ban_id.isdigit()) or not 1 <= int(ban_id) <= keys.INT32_MAX:
         raise NotFound("Ban not found")
-    lifted = lift_ban(services, account_id, int(ban_id))
-    who = lifted.ign or lifted.uuid or lifted.ip
-    AuditLog(services.table).record(account_id, by, "player.unban", f"ban {lifted.id}: {who}", now)
-    return lifted
+    return lift_ban(
+        services, account_id, int(ban_id), lambda lifted: _ban_audit(by, "player.unban", lifted, now)
+    )
+
+
+def _ban_audit(by: str, action: str, ban: Ban, now: datetime) -> Audit:
+    """The entry written with the ban or its lift (one transaction)."""
+    return Audit(by, action, f"ban {ban.id}: {ban.ign or ban.uuid or ban.ip}", now)

@@ -28,7 +28,7 @@ from webstore.operator import queue as operator_queue
 from webstore.operator.auth import ServerIdentity
 from webstore.operator.players import is_uuid, normalize_uuid
 from webstore.repo import Transaction, start_read
-from webstore.repo.audit_log import AuditLog
+from webstore.repo.audit_log import Audit, AuditLog
 from webstore.repo.payments import PaymentRepository
 from webstore.repo.players import PlayerRepository
 from webstore.repo.queue import QueuedCommand, QueuePosition, QueueRepository, enqueue_cost
@@ -113,13 +113,9 @@ def delete_commands(
 ) -> int:
     """Delete waiting commands of one server (the plugin's delete use case); how many were named."""
     chosen = _selected(command_ids)
-    operator_queue.delete_commands(services, ServerIdentity(account_id, server_id), chosen)
-    AuditLog(services.table).record(
-        account_id,
-        actor,
-        "queue.delete",
-        f"commands {', '.join(map(str, chosen))} of server {server_id}",
-        now,
+    summary = f"commands {', '.join(map(str, chosen))} of server {server_id}: deleted"
+    operator_queue.delete_commands(
+        services, ServerIdentity(account_id, server_id), chosen, Audit(actor, "queue.delete", summary, now)
     )
     return len(chosen)
 

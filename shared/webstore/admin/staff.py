@@ -55,7 +55,8 @@ def create_member(
     password: str | None = None,
 ) -> NewStaff:
     """A new member of the store's staff with `password` (checked) or a generated one;
-    Conflict naming `email` when the address already has a staff account."""
+    Conflict naming `email` when the address is already staff in this store (another store's
+    staff is not this store's business: docs/panel.md)."""
     address = check_email(email)
     clear = passwords.check_new_password(password) if password is not None else passwords.generate_password()
     member = StaffMember(
@@ -90,14 +91,17 @@ def sign_in(
     clock = int(now.timestamp())
     STAFF_LOGIN.check_remembered(services, client, clock)
     repo = StaffRepository(services.table)
-    lookup, mark = repo.login_and_mark(email, STAFF_LOGIN.repository(services), client)
+    logins, mark = repo.logins_and_mark(email, STAFF_LOGIN.repository(services), client)
     STAFF_LOGIN.check_mark(services, client, mark, clock)
     memory = services.settings.password_hash_memory_kib
-    member = repo.member(lookup.account_id, lookup.staff_id) if lookup else None
-    if member is None or not password or len(password) > passwords.MAX_LENGTH:
+    members = [m for login in logins if (m := repo.member(login.account_id, login.staff_id)) is not None]
+    if not members or not password or len(password) > passwords.MAX_LENGTH:
         passwords.password_matches(password or "-", passwords.decoy_hash(memory), memory)
         return _refuse(services, client, clock)
-    if not passwords.password_matches(password, member.password_hash, memory):
+    # An address may be staff in several stores, each with its own password: the password
+    # chooses the store (the same one in several: the first store, by id).
+    member = next((m for m in members if passwords.password_matches(password, m.password_hash, memory)), None)
+    if member is None:
         return _refuse(services, client, clock)
     if member.totp_sealed and not _second_factor(services, member, code, now):
         return _refuse(services, client, clock)

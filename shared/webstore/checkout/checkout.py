@@ -41,7 +41,7 @@ from webstore.checkout.gateway import (
 )
 from webstore.checkout.gateway_choice import gateway_for_store, gateway_refusal
 from webstore.checkout.stripe_gateway import StripeGateway
-from webstore.checkout.summary import order_summary
+from webstore.checkout.summary import mask_card, order_summary
 from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import DomainError, Invalid
 from webstore.event_types import EventType
@@ -185,6 +185,32 @@ def read_for_pay(services: Services, ident: str, key: str) -> PayRead:
     return PayRead(loaded, catalog)
 
 
+AMOUNT = re.compile(r"^[0-9]{1,12}(\.[0-9]{1,4})?$")
+
+
+def pay_form(
+    services: Services,
+    ident: str,
+    key: str,
+    card_number: str,
+    shown_amount: str | None,
+    *,
+    consent: bool = False,
+    email: str | None = None,
+) -> PageResult:
+    """The checkout form's submission. It carries the amount due the page showed (the hidden
+    `amount_due`): a post without it, or with something that is not an amount, is refused
+    (422 naming the field, nothing claimed or charged) rather than charged the current price."""
+    if not ATTEMPT_KEY.match(key or ""):
+        raise Invalid("attempt_key is missing or malformed; reload the checkout page", field="attempt_key")
+    if not AMOUNT.match((shown_amount or "").strip()):
+        raise Invalid(
+            "amount_due is missing or not an amount (the amount the checkout page showed); reload the page",
+            field="amount_due",
+        )
+    return pay(services, ident, key, card_number, (shown_amount or "").strip(), consent=consent, email=email)
+
+
 def pay(
     services: Services,
     ident: str,
@@ -255,6 +281,7 @@ def pay(
     named = BasketReads(
         username=basket.username,
         coupon_codes=tuple(c.code for c in basket.coupons),
+        giftcard_numbers=tuple(basket.giftcards),
         tier_slots=_tier_slots(basket),
     )
     held_tiers = _start_tiers_read(services, basket, view)
@@ -272,8 +299,11 @@ def pay(
         found = BasketRepository(services.table).read(basket.account_id, named)
     held = [tier for read in held_tiers for tier in read.result()]
     tiers = _ongoing_tiers(services, basket.account_id, found.tier_slots, view, held)
+    applied = dict(basket.giftcard_balances)  # as the basket's cards were when applied
     try:
-        basket.as_sold_now(_catalog_of(view, basket, tiers.values()), found.coupons, now, tiers)
+        basket.as_sold_now(
+            _catalog_of(view, basket, tiers.values()), found.coupons, now, tiers, giftcards=found.giftcards
+        )
     except DomainError as refused:
         _refused_after_claim(services, loaded.store, basket, key, now, previous, refused.detail)
         return PageResult(
@@ -287,9 +317,13 @@ def pay(
             ),
         )
     if previous is None and _price_changed(basket, loaded.store, now, shown_amount):
+        due = f"{basket.total_price - basket.giftcard_amount} {basket.currency}"
+        spent = [n for n in basket.giftcards if basket.giftcard_balances.get(n, ZERO) < applied.get(n, ZERO)]
         message = (
-            "The store's prices went up since this page was shown: the total is now "
-            f"{basket.total_price - basket.giftcard_amount} {basket.currency}. Check it and pay again."
+            f"{_cards_spent(spent)}: the amount due is now {due}. Check it and pay again."
+            if spent
+            else f"The store's prices went up since this page was shown: the total is now {due}. "
+            "Check it and pay again."
         )
         _release(services, basket, key, now, reason="the store's prices went up")
         return PageResult(409, _form(services, basket, message, store=loaded.store))
@@ -364,6 +398,12 @@ def _price_changed(basket: Basket, store: Store, now: datetime, shown_amount: st
     except ArithmeticError:
         return True
     return basket.total_price - basket.giftcard_amount > shown
+
+
+def _cards_spent(numbers: list[str]) -> str:
+    """Which gift cards cover less than when they were applied (spent elsewhere meanwhile)."""
+    named = ", ".join(f"Gift card {mask_card(n)}" for n in numbers)
+    return f"{named} now cover{'s' if len(numbers) == 1 else ''} less than when applied (used meanwhile)"
 
 
 def _tier_slots(basket: Basket) -> tuple[tuple[int, int], ...]:

@@ -25,9 +25,18 @@ def compile_templates(target: Path, source: Path = TEMPLATES) -> list[str]:
         shutil.rmtree(target)
     target.mkdir(parents=True)
     env = configure(Environment(loader=FileSystemLoader(str(source)), **options()))
-    names = env.list_templates()
-    env.compile_templates(str(target), zip=None, ignore_errors=False)
+    names = env.list_templates(filter_func=house_template)
+    env.compile_templates(str(target), zip=None, ignore_errors=False, filter_func=house_template)
     return names
+
+
+def house_template(name: str) -> bool:
+    """The shop's theme (`shop/`) is not the house's: it renders in the owner sandbox
+    (webstore.html.owner), with its own filters."""
+    return not name.startswith(SHOP_THEME)
+
+
+SHOP_THEME = "shop/"
 
 
 def main(argv: list[str] | None = None) -> None:

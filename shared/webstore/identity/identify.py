@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from webstore import contention
 from webstore.catalog import StoreProfile
 from webstore.errors import Invalid, NotFound
 from webstore.identity.mojang import mojang_profiles
@@ -147,7 +148,7 @@ def identify_now(
 ) -> User:
     """`identify`, then its writes; a concurrent registration of the same player wins and is
     read back (the registry holds one id per player whoever writes first)."""
-    for _ in range(REGISTRATION_ATTEMPTS):
+    for _ in contention.attempts(REGISTRATION_ATTEMPTS):
         identification = identify(services, store, username, known, field=field, refresh=refresh)
         try:
             return registered(services, identification)

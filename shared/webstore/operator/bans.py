@@ -4,6 +4,7 @@ counted on the player's record in the same transaction."""
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Callable
 
 from webstore.errors import Invalid, NotFound
 from webstore.identity.identify import identify_in_store
@@ -12,6 +13,7 @@ from webstore.operator.player_events import last_seen_ref
 from webstore.operator.players import is_uuid, normalize_uuid
 from webstore.players import Player
 from webstore.repo import Transaction, start_read
+from webstore.repo.audit_log import Audit
 from webstore.repo.bans import Ban, BanRepository
 from webstore.repo.player_events import PlayerEventRepository
 from webstore.repo.players import PlayerRepository
@@ -56,10 +58,16 @@ def _banned_player(
     return user, user.uuid, player, seen.ip if seen else ""
 
 
-def create_ban(services: Services, account_id: int, body: schemas.BanCreate) -> schemas.Ban:
+def create_ban(
+    services: Services,
+    account_id: int,
+    body: schemas.BanCreate,
+    audit: Callable[[Ban], Audit] | None = None,
+) -> schemas.Ban:
     """Ban a player by username or UUID, and an IP: the one given, else the player's last known
     one from the join events (if any); counts on the player record. The ban's id is taken in
-    the same transaction (the id sequence is read beside the player lookup)."""
+    the same transaction (the id sequence is read beside the player lookup), as is the audit
+    entry `audit(ban)` names (the panel's)."""
     ip = ban_address(body.ip)
     sequences = SequenceRepository(services.table)
     ids_read = start_read(sequences.read, account_id)
@@ -86,15 +94,20 @@ def create_ban(services: Services, account_id: int, body: schemas.BanCreate) -> 
         BanRepository(services.table).add(tx, account_id, ban)
         if user is not None:
             PlayerRepository.add_player(tx, account_id, user, email="", now=now, counters={"bans": 1})
+        if audit is not None:
+            audit(ban).add_to(tx, account_id)
         return tx, ban
 
     return views.ban_view(sequences.write(account_id, build, first_read=ids_read))
 
 
-def lift_ban(services: Services, account_id: int, ban_id: int) -> Ban:
+def lift_ban(
+    services: Services, account_id: int, ban_id: int, audit: Callable[[Ban], Audit] | None = None
+) -> Ban:
     """Lift a ban: the ban removed (so GET /bans no longer lists it to the plugins) and its
     player's ban count lowered, in one transaction conditional on the ban still existing (a
-    lift posted twice lifts once; the second is 404). The lifted ban is returned."""
+    lift posted twice lifts once; the second is 404), with the audit entry `audit(ban)` names.
+    The lifted ban is returned."""
     bans = BanRepository(services.table)
     ban = bans.get(account_id, ban_id)
     if ban is None:
@@ -106,5 +119,7 @@ def lift_ban(services: Services, account_id: int, ban_id: int) -> Ban:
     BanRepository.add_lift(tx, account_id, ban)
     if username_id is not None:
         PlayerRepository.add_counters(tx, account_id, username_id, {"bans": -1})
+    if audit is not None:
+        audit(ban).add_to(tx, account_id)
     tx.commit()
     return ban

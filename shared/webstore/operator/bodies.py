@@ -13,6 +13,7 @@ from urllib.parse import parse_qsl
 
 from pydantic import BaseModel, ValidationError
 
+from webstore import json_body
 from webstore.errors import Invalid
 
 M = TypeVar("M", bound=BaseModel)
@@ -23,11 +24,12 @@ def body_fields(body: bytes, content_type: str) -> dict[str, Any]:
     text = body.decode("utf-8", errors="replace").strip()
     if not text:
         return {}
-    if "json" in content_type or text[0] in "{[":
+    if "json" in content_type or text.lstrip("\ufeff")[:1] in ("{", "["):
         try:
-            parsed = json.loads(text)
+            parsed = json_body.loads(body)
         except ValueError as error:
-            raise Invalid("The body is not valid JSON", field="body") from error
+            reason = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
+            raise Invalid(f"The body is not valid JSON: {reason}", field="body") from error
         if not isinstance(parsed, dict):
             raise Invalid("The body must be a JSON object", field="body")
         return parsed

@@ -6,7 +6,7 @@ import json
 from typing import Any
 from urllib.parse import parse_qsl
 
-from webstore import keys
+from webstore import json_body, keys
 from webstore.errors import Invalid
 from webstore.validation import ascii_int
 
@@ -19,11 +19,14 @@ def parse_command_ids(body: bytes, content_type: str) -> list[int]:
     if not text:
         raise Invalid("ids is required: a list of command ids", field="ids")
     raw: Any
-    if "json" in content_type or text.startswith("{"):
+    if "json" in content_type or text.lstrip("\ufeff").startswith("{"):
         try:
-            parsed = json.loads(text)
+            parsed = json_body.loads(body)
         except (ValueError, RecursionError) as error:  # RecursionError: arrays nested ~1000 deep
-            raise Invalid('The body is not valid JSON; send {"ids": [...]}', field="ids") from error
+            reason = f" ({error.msg})" if isinstance(error, json.JSONDecodeError) else ""
+            raise Invalid(
+                f'The body is not valid JSON{reason}; send {{"ids": [...]}}', field="ids"
+            ) from error
         raw = parsed.get("ids") if isinstance(parsed, dict) else None
     else:
         raw = [value for name, value in parse_qsl(text) if name in ("ids[]", "ids")]

@@ -14,6 +14,7 @@ import json
 from datetime import datetime
 from typing import Any
 
+from webstore import json_body
 from webstore.errors import Invalid, PayloadTooLarge
 from webstore.operator.auth import ServerIdentity
 from webstore.operator.client_times import parse_client_datetime
@@ -65,7 +66,9 @@ def parse_events(body: bytes, received_at: datetime) -> list[tuple[str, int, str
     """(type code, epoch, username_id, username, ip) per event. A date this side cannot place
     (a Java date in a named local zone) takes the time it was received. Pure."""
     try:
-        parsed = json.loads(body or b"null")
+        parsed = json_body.loads(body or b"null")
+    except json.JSONDecodeError as error:
+        raise Invalid(f"The body must be a JSON array of events ({error.msg})", field="body") from None
     except ValueError:
         raise Invalid("The body must be a JSON array of events", field="body") from None
     if isinstance(parsed, dict) and isinstance(parsed.get("events"), list):

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from webstore import keys
+from webstore import contention, keys
 from webstore.errors import Conflict, Forbidden, Throttled
 from webstore.operator import queue_schemas, queue_views
 from webstore.operator.auth import ServerIdentity
+from webstore.repo.audit_log import Audit
 from webstore.repo.queue import QueueRepository
 from webstore.services import Services
 
@@ -96,18 +97,21 @@ def online_commands(services: Services, who: ServerIdentity, player_id: int) -> 
     )
 
 
-def delete_commands(services: Services, who: ServerIdentity, command_ids: Iterable[int]) -> None:
+def delete_commands(
+    services: Services, who: ServerIdentity, command_ids: Iterable[int], audit: Audit | None = None
+) -> None:
     """Delete this server's commands among `command_ids`; unknown ids (already deleted, another
-    server's or account's) are ignored. Overlapping deletes each remove a command at most once."""
+    server's or account's) are ignored. Overlapping deletes each remove a command at most once.
+    `audit` (the panel's entry) is written with the deletes, when there is any to make."""
     repo = QueueRepository(services.table)
     left = sorted({i for i in command_ids if 1 <= i <= keys.INT32_MAX})
-    for _ in range(DELETE_ATTEMPTS):
+    for _ in contention.attempts(DELETE_ATTEMPTS):
         if not left:
             return
         pointers = repo.pointers(who.account_id, who.server_id, left)
         if not pointers:
             return
-        if repo.delete_found(who.account_id, who.server_id, pointers):
+        if repo.delete_found(who.account_id, who.server_id, pointers, audit):
             return
         # Another delete took some of these first; what it took is gone, retry the rest.
         left = sorted(p.command_id for p in pointers)

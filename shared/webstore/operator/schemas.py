@@ -332,6 +332,26 @@ class PackageUpdate(BaseModel):
     price: Decimal | None = Field(default=None, ge=0, le=Decimal("1000000"), max_digits=14, decimal_places=4)
 
 
+class PaymentUpdate(BaseModel):
+    """PUT /payments/{transaction}: a new status (complete, refund, chargeback) and/or the
+    username the payment is reassigned to."""
+
+    status: str | None = Field(default=None, max_length=20)
+    username: str | None = Field(default=None, max_length=64)
+
+    @field_validator("status")
+    @classmethod
+    def _status_as_named(cls, value: str | None) -> str | None:
+        """`" Refund "` names the refund status (an empty one: no status change)."""
+        return value.strip().lower() if value else None
+
+
+class PaymentNoteCreate(BaseModel):
+    """POST /payments/{transaction}/note."""
+
+    note: str = Field(min_length=1, max_length=1000)
+
+
 class BanCreate(BaseModel):
     """POST /bans: a player by username or UUID, optionally an IP address too."""
 

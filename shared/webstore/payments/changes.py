@@ -7,6 +7,8 @@ both apply) and writes the transition's event with it (webstore.repo.outbox).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from webstore.domain.payment_status import TRANSITIONS, PaymentStatus, transition
 from webstore.errors import Conflict, Invalid
 from webstore.identity.identify import identify_in_store
@@ -15,6 +17,7 @@ from webstore.payments.events import status_events
 from webstore.payments.gateway_refunds import refund_at_processor
 from webstore.payments.recording import run_pending_chunks
 from webstore.repo import Transaction, start_read
+from webstore.repo.audit_log import Audit
 from webstore.repo.daily_stats import DailyStatsRepository
 from webstore.repo.outbox import OutboxRepository
 from webstore.repo.payments import PaymentNote, PaymentRecord, PaymentRepository
@@ -41,10 +44,13 @@ def change_payment(
     username: str | None,
     *,
     refunded_at_processor: bool = False,
+    audit: Callable[[PaymentRecord, PaymentRecord], Audit] | None = None,
 ) -> PaymentRecord:
     """Change status and/or reassign the payment to another player; the payment as it is now.
     A refund of a payment a processor took goes back through it first (unless it reports the
-    refund itself: `refunded_at_processor`) and is recorded only when it accepted."""
+    refund itself: `refunded_at_processor`) and is recorded only when it accepted. `audit(before,
+    after)`: the audit entry written in the change's transaction (the panel's); a request that
+    changes nothing writes nothing."""
     if status is None and username is None:
         raise Invalid("Send status and/or username", field="status")
     new_status = PaymentStatus.parse_stored(status) if status is not None else None
@@ -78,7 +84,7 @@ def change_payment(
         # expiry commands join this plan (docs/subscriptions.md).
         ending = endings.ending_by_payment(services, payment, new_plan, view, now)
         planned += ending.expiry_commands if ending else []
-    room = planning.MAX_TRANSACTION_ACTIONS - _CHANGE_ACTIONS - endings.action_count(ending)
+    room = planning.MAX_TRANSACTION_ACTIONS - _CHANGE_ACTIONS - endings.action_count(ending) - bool(audit)
     recurring = ending.after if ending else None
     initial = None  # the subscription's first payment, when this is a renewal's (its events)
     if change is not None and recurring is not None and recurring.initial_payment_id != payment.id:
@@ -118,6 +124,8 @@ def change_payment(
         if change is not None:
             events = status_events(updated, change.event, recurring=recurring, initial=initial)
             OutboxRepository.add_all(tx, events)
+        if audit is not None:
+            audit(payment, updated).add_to(tx, account_id)
         return tx, updated
 
     try:
@@ -130,11 +138,21 @@ def change_payment(
     return updated
 
 
-def add_note(services: Services, account_id: int, transaction_id: str, note: str) -> PaymentRecord:
-    """Append a note (one conditional UpdateItem)."""
+def add_note(
+    services: Services,
+    account_id: int,
+    transaction_id: str,
+    note: str,
+    audit: Callable[[PaymentRecord], Audit] | None = None,
+) -> PaymentRecord:
+    """Append a note (one conditional UpdateItem). With `audit` (the panel's): the payment read,
+    then the note and `audit(payment)` in one transaction."""
     note = note.strip()
     if not note:
         raise Invalid("note must not be empty", field="note")
-    return PaymentRepository(services.table).add_note(
-        account_id, transaction_id, PaymentNote(created_at=services.now(), note=note)
-    )
+    added = PaymentNote(created_at=services.now(), note=note)
+    repo = PaymentRepository(services.table)
+    if audit is None:
+        return repo.add_note(account_id, transaction_id, added)
+    payment = repo.by_transaction(account_id, transaction_id)
+    return repo.add_note_audited(payment, added, audit(payment))

@@ -16,7 +16,7 @@ from webstore import keys, record_size
 from webstore.calendar import period_end
 from webstore.catalog import CommandTrigger, CommunityGoal, Coupon, GoalStatus, Package, PackageType
 from webstore.domain.payment_status import PaymentStatus
-from webstore.errors import Conflict, Invalid
+from webstore.errors import Invalid
 from webstore.money import ZERO, quantum, round_money
 from webstore.payments.order import Order, OrderLine
 from webstore.players import RECENT_PAYMENTS_KEPT, RecentPayment, StoreStats, Tier, TierStatus
@@ -209,13 +209,11 @@ def new_payment(
     buyer: User,
     lines: list[PaymentLine],
     coupons: Sequence[Coupon],
-    last_payment_id: int,
+    payment_id: int,
     now: datetime,
 ) -> PaymentRecord:
-    """The payment an order makes, under the id after `last_payment_id`."""
-    payment_id = last_payment_id + 1
-    if payment_id > keys.INT32_MAX:
-        raise Conflict("The payment id space of this account is exhausted")
+    """The payment an order makes, under `payment_id` (taken by `payments.core.take_payment_id`
+    in the transaction that writes it)."""
     return PaymentRecord(
         id=payment_id,
         transaction_id=keys.new_transaction_id(payment_id),

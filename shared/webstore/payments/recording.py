@@ -3,14 +3,16 @@
 `fulfil(services, order)` records the payment and everything it causes, idempotently per
 `order.idempotency_key`:
 
-1. One transaction (retried on contention) holding every invariant: the payment id (dense, from
-   the account's sequence; its command and tier ids too), the order's idempotency record, coupon
-   redemptions and per-player uses, gift card balances, user_limit purchase counts, community
-   goal progress, tiers, store stats and the day's figures (webstore.repo.daily_stats), the
-   player records, the payment (with its command plan), the first chunk of queued commands,
-   and what it starts over time: the recurring payment of its subscription lines with its
-   first schedule item, and its timed packages' timers (webstore.subscriptions.fulfilment).
-   A failed limit raises the Conflict its repository named; contention re-reads.
+1. One transaction (retried on contention, `webstore.contention`) holding every invariant: what
+   every paid payment adds (`payments.core.add_paid_payment`: the payment id, dense, taken from
+   the account's sequence in the transaction; the order's idempotency record, community goal
+   progress, store stats and the day's figures, the buyer's spend and player records, the
+   payment with its command plan and first chunk of commands), and what only a checkout or
+   createPayment order has: its command and tier ids, coupon redemptions and per-player uses,
+   gift card balances, user_limit purchase counts, tiers, and what it starts over time: the
+   recurring payment of its subscription lines with its first schedule item, and its timed
+   packages' timers (webstore.subscriptions.fulfilment). A failed limit raises the Conflict its
+   repository named; contention re-reads.
 2. When the commands do not fit in that transaction, the rest follow in chunks of <= 100
    actions, each also advancing `chunks_done` on the payment with a condition, so a re-run
    continues where a crash stopped and never queues a chunk twice.
@@ -26,39 +28,31 @@ attempt early, beside its own writes (`start_effects_read`, then `fulfil(early=â
 
 from __future__ import annotations
 
-import random
-import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import datetime
-from decimal import Decimal
 
-from webstore.catalog import CommandTrigger, GoalStatus
+from webstore import contention
+from webstore.catalog import CommandTrigger
 from webstore.errors import Conflict, Invalid
 from webstore.identity.identify import identify_now
 from webstore.payments import planning
+from webstore.payments.core import add_paid_payment, add_payment_with_commands, take_payment_id
 from webstore.payments.events import status_events
 from webstore.payments.order import Order
 from webstore.recurring import RecurringPayment
 from webstore.repo import Contention, Transaction, start_read
 from webstore.repo.checkout_attempts import CheckoutAttemptRepository
-from webstore.repo.daily_stats import DailyStatsRepository
 from webstore.repo.outbox import OutboxRepository
 from webstore.repo.payment_effects import EffectKeys, EffectReads, PaymentEffectsRepository
 from webstore.repo.payments import PaymentLine, PaymentRecord, PaymentRepository
 from webstore.repo.player_tiers import PlayerTierRepository
-from webstore.repo.players import PlayerRepository
-from webstore.repo.queue import QueuedCommand, QueueRepository
+from webstore.repo.queue import QueueRepository
 from webstore.repo.store import StoreRepository, StoreView
 from webstore.repo.users import User
 from webstore.services import Services
 from webstore.subscriptions import fulfilment as subscription_fulfilment
-
-MAX_ATTEMPTS = 40
-# Contention retries stop after this long even before MAX_ATTEMPTS: well inside the pay and
-# createPayment functions' timeouts, so the caller still answers (and refunds) itself.
-TIME_BUDGET_SECONDS = 8.0
 
 
 @dataclass(frozen=True)
@@ -137,10 +131,7 @@ def fulfil(
     wanted = _effect_keys(order, view, buyer, lines, now)
     effects = PaymentEffectsRepository(services.table)
 
-    give_up_at = time.monotonic() + TIME_BUDGET_SECONDS
-    for attempt in range(MAX_ATTEMPTS):
-        if attempt and time.monotonic() >= give_up_at:
-            break
+    for attempt in contention.attempts():
         if attempt == 0 and early is not None and early.wanted == wanted:
             reads = early.reads.result()
         else:
@@ -148,11 +139,11 @@ def fulfil(
         if reads.order_payment_id is not None:
             return _finish(services, _payment_of_order(services, order.account_id, reads.order_payment_id))
         recording = _Recording(services, order, view, buyer, lines, now)
-        payment = recording.payment(reads)
         ids = reads.ids  # the payment, its commands and new tiers take theirs in the transaction
-        ids.take("payment")  # the payment's: the one after the read's last, as new_payment made it
-        command_ids = ids.take("command", len(purchase_commands))
-        commands = planning.with_ids(purchase_commands, command_ids, payment.id)
+        payment = recording.payment(reads, take_payment_id(ids))
+        commands = planning.with_ids(
+            purchase_commands, ids.take("command", len(purchase_commands)), payment.id
+        )
         tx = recording.transaction(reads, payment, tier_lines)
         ids.add_to(tx)
         OutboxRepository.add_all(tx, status_events(payment, recurring=recording.recurring))
@@ -160,33 +151,15 @@ def fulfil(
             with_payment(tx, payment)
         elif order.checkout_attempt and order.basket_ident:
             CheckoutAttemptRepository.add_claim_check(tx, order.basket_ident, order.checkout_attempt)
-        room = planning.MAX_TRANSACTION_ACTIONS - len(tx) - 1  # one for the payment
-        first = planning.plan_commands(payment, CommandTrigger.PURCHASE.value, commands, room)
-        planning.check_recordable(payment)
-        PaymentRepository.add_payment(tx, payment)
-        QueueRepository(services.table).add_enqueue(tx, order.account_id, first)
+        add_payment_with_commands(
+            tx, QueueRepository(services.table), payment, CommandTrigger.PURCHASE.value, commands
+        )
         try:
             tx.commit()
         except Contention:  # someone else's payment got the id first, or the same order: re-read
-            _backoff(attempt)
             continue
         return _finish(services, payment)
     raise Conflict("The store is busy; the payment was not recorded, try again")
-
-
-def add_payment_with_commands(
-    tx: Transaction,
-    queue: QueueRepository,
-    payment: PaymentRecord,
-    trigger: str,
-    commands: list[QueuedCommand],
-) -> None:
-    """Add a new payment (with its command plan for `trigger`) and the plan's first chunk of
-    commands to `tx`, keeping one action for the payment itself (renewals, upgrades)."""
-    room = planning.MAX_TRANSACTION_ACTIONS - len(tx) - 1
-    first = planning.plan_commands(payment, trigger, commands, room)
-    PaymentRepository.add_payment(tx, payment)
-    queue.add_enqueue(tx, payment.account_id, first)
 
 
 def resume(services: Services, account_id: int, payment_id: int) -> PaymentRecord:
@@ -229,10 +202,6 @@ def run_pending_chunks(services: Services, payment: PaymentRecord, trigger: str)
         payment.chunks_done[trigger] = done + 1
 
 
-def _backoff(attempt: int) -> None:
-    time.sleep(random.uniform(0, 0.005 * (attempt + 1)))
-
-
 class _Recording:
     """One attempt: the payment and the transaction that records it, from what was read."""
 
@@ -254,24 +223,18 @@ class _Recording:
         self.a = order.account_id
         self.recurring: RecurringPayment | None = None
 
-    def payment(self, reads: EffectReads) -> PaymentRecord:
+    def payment(self, reads: EffectReads, payment_id: int) -> PaymentRecord:
         self.coupons = planning.order_coupons(self.order.coupons, reads.coupons, self.buyer)
         return planning.new_payment(
-            self.order,
-            self.view.store.currency,
-            self.buyer,
-            self.lines,
-            self.coupons,
-            reads.last_payment_id,
-            self.now,
+            self.order, self.view.store.currency, self.buyer, self.lines, self.coupons, payment_id, self.now
         )
 
     def transaction(
         self, reads: EffectReads, payment: PaymentRecord, tier_lines: list[PaymentLine]
     ) -> Transaction:
         tx = Transaction(self.services.table)
+        add_paid_payment(tx, reads, payment, self.buyer, email=self.order.email, now=self.now)
         effects = PaymentEffectsRepository
-        PaymentRepository.add_order(tx, payment)  # its id: `reads.ids`, in the same transaction
         for coupon in self.coupons:
             effects.add_coupon_redemption(tx, self.a, coupon, self.buyer.id)
         for card in self.order.giftcards:
@@ -284,23 +247,9 @@ class _Recording:
                 if package and package.user_limit:
                     limits[package_id] = package.user_limit
             effects.add_purchases(tx, self.a, username_id, counts, limits)
-        for goal_read in reads.goals:
-            if goal_read.goal.status is GoalStatus.ACTIVE:
-                progressed = planning.advance_goal(goal_read.goal, payment.amount, self.now)
-                effects.add_goal_progress(tx, self.a, goal_read, progressed, self.now)
         tiers = self._tiers(tx, reads, payment, tier_lines)
         self.recurring = subscription_fulfilment.add_to_payment(
             tx, payment, self.view, reads, tiers, self.order.saved_method, self.now
-        )
-        month = planning.month_of(self.now)
-        spent = reads.spent_before + payment.amount
-        stats = planning.stats_after(reads.stats, payment, self.buyer, spent, self.now)
-        effects.add_stats(tx, self.a, stats, reads.stats_version)
-        DailyStatsRepository.add_payment(tx, payment)
-        effects.add_spend(tx, self.a, month, self.buyer.id, reads.spent_before, spent)
-        counters: dict[str, int | Decimal] = {"payments": 1, f"total_{payment.currency}": payment.amount}
-        PlayerRepository.add_player(
-            tx, self.a, self.buyer, email=self.order.email, now=self.now, counters=counters
         )
         return tx
 

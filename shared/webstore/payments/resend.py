@@ -11,6 +11,7 @@ resent and when (`PaymentRecord.resends`, at most MAX_RESENDS).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime
 
 from webstore.catalog import CommandTrigger
@@ -19,6 +20,7 @@ from webstore.errors import Conflict, Invalid
 from webstore.payments import planning
 from webstore.payments.recording import run_pending_chunks
 from webstore.repo import Transaction, start_read
+from webstore.repo.audit_log import Audit
 from webstore.repo.payments import MAX_RESENDS, CommandResend, PaymentRecord, PaymentRepository
 from webstore.repo.queue import QueueRepository
 from webstore.repo.sequences import IdAllocation, SequenceRepository
@@ -58,11 +60,18 @@ def check_resendable(payment: PaymentRecord) -> None:
 
 
 def resend_commands(
-    services: Services, account_id: int, transaction_id: str, resend_id: str, by: str, now: datetime
+    services: Services,
+    account_id: int,
+    transaction_id: str,
+    resend_id: str,
+    by: str,
+    now: datetime,
+    audit: Callable[[PaymentRecord, int], Audit] | None = None,
 ) -> tuple[PaymentRecord, bool]:
     """Queue the payment's delivery commands again; (the payment, whether this call queued
     them). The same `resend_id` again queues nothing. Reads the payment, the catalog and the id
-    sequences at once, then one transaction (more for commands past its room)."""
+    sequences at once, then one transaction (more for commands past its room), which holds
+    `audit(payment, commands)` (the panel's entry) too."""
     if not _RESEND_ID.match(resend_id or ""):
         raise Invalid("resend_id must be 32 hex digits (the form makes one)", field="resend_id")
     key = plan_key(resend_id)
@@ -79,7 +88,7 @@ def resend_commands(
     commands = planning.commands_for(payment.lines, view_read.result(), trigger, now)
     if not commands:
         raise Conflict(f"The payment's packages have no {trigger.value} commands to send", field="resend_id")
-    room = planning.MAX_TRANSACTION_ACTIONS - _OWN_ACTIONS
+    room = planning.MAX_TRANSACTION_ACTIONS - _OWN_ACTIONS - bool(audit)
 
     def build(ids: IdAllocation) -> tuple[Transaction, PaymentRecord]:
         updated = payment.model_copy(deep=True)
@@ -94,6 +103,8 @@ def resend_commands(
             tx, updated, key, resend, fails=_ResendRefused("The payment changed meanwhile; try again")
         )
         QueueRepository(services.table).add_enqueue(tx, account_id, first)
+        if audit is not None:
+            audit(updated, len(queued)).add_to(tx, account_id)
         return tx, updated
 
     try:

@@ -37,6 +37,7 @@ class BasketReads:
     checkout_attempt: str | None = None  # the hosted checkout's attempt key
     order: str | None = None  # fulfilment's idempotency key of the basket's order (is it paid?)
     coupon_codes: tuple[str, ...] = ()  # the current definitions of the coupons a basket holds
+    giftcard_numbers: tuple[str, ...] = ()  # the gift cards a basket holds, as they are now
     tier_slots: tuple[tuple[int, int], ...] = ()  # (player, category): which tier each holds
     failure_mark: tuple[str, str] | None = None  # (guard scope, caller address): its failure mark
 
@@ -82,6 +83,7 @@ class StoreAndBasket:
     attempt: CheckoutAttempt | None = None
     order: RecordedOrder | None = None
     coupons: dict[str, Coupon] = field(default_factory=dict)  # by upper-case code (coupon_codes)
+    giftcards: dict[str, GiftCard] = field(default_factory=dict)  # by upper-case number (giftcard_numbers)
     tier_slots: dict[tuple[int, int], int] = field(default_factory=dict)  # (player, category) → tier id
     failure_mark: FailureMark | None = None  # the caller's wrong credentials (webstore.failure_guard)
 
@@ -129,6 +131,8 @@ class BasketRepository:
             wanted["attempt"] = keys.checkout_attempt_key(reads.basket, reads.checkout_attempt)
         for code in reads.coupon_codes:
             wanted[f"coupon {code.upper()}"] = keys.key(account, keys.coupon_code_sk(code))
+        for number in reads.giftcard_numbers:
+            wanted[f"giftcard {number.upper()}"] = keys.key(account, keys.giftcard_sk(number))
         for username_id, category_id in reads.tier_slots:
             wanted[f"slot {username_id} {category_id}"] = tier_slot_key(account_id, username_id, category_id)
         if reads.order:
@@ -171,6 +175,9 @@ class BasketRepository:
         for code in reads.coupon_codes:
             if (item := found.get(f"coupon {code.upper()}")) is not None:
                 result.coupons[code.upper()] = from_item(Coupon, item)
+        for number in reads.giftcard_numbers:
+            if (item := found.get(f"giftcard {number.upper()}")) is not None:
+                result.giftcards[number.upper()] = from_item(GiftCard, item)
         for slot in reads.tier_slots:
             if (item := found.get(f"slot {slot[0]} {slot[1]}")) is not None:
                 result.tier_slots[slot] = int(item["tier_id"])

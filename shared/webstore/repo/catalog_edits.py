@@ -14,7 +14,16 @@ from typing import Any
 
 from webstore import keys
 from webstore.catalog import Category, CommunityGoal, Coupon, GiftCard, Package, Page, Store
-from webstore.db import GSI1, Item, Table, Transaction, from_item, start_read, to_attribute_value
+from webstore.db import (
+    GSI1,
+    Contention,
+    Item,
+    Table,
+    Transaction,
+    from_item,
+    start_read,
+    to_attribute_value,
+)
 from webstore.errors import Conflict, NotFound
 from webstore.repo.account import AccountRepository
 from webstore.repo.audit_log import AuditLog
@@ -23,6 +32,8 @@ from webstore.repo.definitions import ImportedDefinitions
 from webstore.repo.sequences import IdAllocation, SequenceRepository
 from webstore.repo.store import StoreRepository
 from webstore.servers import Server
+
+__all__ = ["CatalogEdits", "CatalogState", "Contention"]
 
 STORE_PARTITION_MODELS: dict[str, tuple[type[Any], str]] = {
     "package": (Package, "packages"),

@@ -3,7 +3,7 @@ progress) kept. Not a request path: batches and one write per item are fine here
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,6 +42,9 @@ class ImportedDefinitions:
     imported_coupons: set[int] = field(default_factory=set)
     # Webhook endpoints `webstore serve --webhook` added: not in any file, so no import removes them.
     pinned_webhooks: set[int] = field(default_factory=set)
+    # Ids of each kind the last import's file had (None: a manifest from before this was kept,
+    # when every entity counted as the file's). What is not here was made outside the file.
+    brought: dict[str, set[int]] | None = None
 
 
 class DefinitionRepository:
@@ -81,6 +84,8 @@ class DefinitionRepository:
         manifest = self.table.get(keys.key(account, IMPORT_MANIFEST), consistent=True)
         found.imported_coupons = {int(i) for i in (manifest or {}).get("coupons", [])}
         found.pinned_webhooks = {int(i) for i in (manifest or {}).get("pinned_webhooks", [])}
+        if manifest and isinstance(manifest.get("brought"), dict):
+            found.brought = {k: {int(i) for i in v} for k, v in manifest["brought"].items()}
         return found
 
     def creator_codes(self, account_id: int) -> list[CreatorCode]:
@@ -141,16 +146,22 @@ class DefinitionRepository:
         return revision_key(account_id)
 
     def record_import(
-        self, account_id: int, coupon_ids: Iterable[int], pinned_webhooks: Iterable[int]
+        self,
+        account_id: int,
+        coupon_ids: Iterable[int],
+        pinned_webhooks: Iterable[int],
+        brought: Mapping[str, Iterable[int]] | None = None,
     ) -> None:
-        """Remember which coupons came from the file (the next import removes only those) and
-        which webhook endpoints no import removes."""
+        """Remember which coupons came from the file (the next import removes only those), which
+        webhook endpoints no import removes, and the ids of each kind the file had (a later
+        import removes only those: what was made in the panel or the operator interface stays)."""
         self.table.put(
             {
                 **keys.key(keys.account_pk(account_id), IMPORT_MANIFEST),
                 "entity": "import_manifest",
                 "coupons": sorted(coupon_ids),
                 "pinned_webhooks": sorted(pinned_webhooks),
+                "brought": {k: sorted(v) for k, v in (brought or {}).items()},
             }
         )
 

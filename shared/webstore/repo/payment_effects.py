@@ -42,7 +42,6 @@ class EffectReads:
     """What one attempt at recording a payment compares against (one BatchGetItem)."""
 
     order_payment_id: int | None = None  # the payment an earlier run recorded for this order
-    last_payment_id: int = 0
     ids: IdAllocation = field(default_factory=lambda: IdAllocation(0, None))  # the sequences as read
     coupons: dict[str, Coupon] = field(default_factory=dict)  # by upper-case code
     goals: list[GoalRead] = field(default_factory=list)
@@ -100,7 +99,6 @@ class PaymentEffectsRepository:
         order = get(order_key)
         reads.order_payment_id = int(order["payment_id"]) if order else None
         reads.ids = SequenceRepository.allocation(a, found)
-        reads.last_payment_id = reads.ids.last("payment")
         for code, key in coupon_keys.items():
             if (item := get(key)) is not None:
                 reads.coupons[code] = from_item(Coupon, item)

@@ -20,6 +20,7 @@ from webstore.db import ConditionFailed, Item, Table, Transaction, from_item, to
 from webstore.domain.gateways import MANUAL
 from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import Conflict, Invalid, NotFound
+from webstore.repo.audit_log import Audit
 from webstore.repo.queue import QueuedCommand
 
 # Notes live in the payment's item: a cap keeps it well inside the table's item size limit.
@@ -302,6 +303,34 @@ class PaymentRepository:
             },
             fails=fails,
         )
+
+    def add_note_audited(self, payment: PaymentRecord, note: PaymentNote, audit: Audit) -> PaymentRecord:
+        """Append a note to `payment` (as read) with its audit entry: one transaction, on
+        condition that the payment still has the notes it was read with (Conflict otherwise;
+        Invalid past MAX_NOTES)."""
+        if len(payment.notes) >= MAX_NOTES:
+            raise Invalid(f"A payment holds at most {MAX_NOTES} notes", field="note")
+        tx = Transaction(self.table)
+        tx.update(
+            self.key(payment.account_id, payment.id),
+            "SET notes = list_append(if_not_exists(notes, :empty), :note)",
+            condition="transaction_id = :txn AND "
+            + (
+                "size(notes) = :had"
+                if payment.notes
+                else "(attribute_not_exists(notes) OR size(notes) = :had)"
+            ),
+            values={
+                ":empty": [],
+                ":note": [note.model_dump()],
+                ":txn": payment.transaction_id,
+                ":had": len(payment.notes),
+            },
+            fails=Conflict("The payment changed meanwhile; read it again and retry"),
+        )
+        audit.add_to(tx, payment.account_id)
+        tx.commit()
+        return payment.model_copy(update={"notes": [*payment.notes, note]})
 
     def add_note(self, account_id: int, transaction_id: str, note: PaymentNote) -> PaymentRecord:
         """Append a note: one conditional UpdateItem (NotFound unless the transaction id matches;

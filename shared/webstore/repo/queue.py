@@ -27,6 +27,7 @@ from webstore.db import (
 )
 from webstore.errors import Conflict
 from webstore.model import Model
+from webstore.repo.audit_log import Audit
 from webstore.servers import Server
 
 
@@ -316,14 +317,24 @@ class QueueRepository:
         )
         return [CommandPointer(keys.id_of(i["SK"]), i["location"], i["counter"]) for i in found]
 
-    def delete_found(self, account_id: int, server_id: int, pointers: Sequence[CommandPointer]) -> bool:
-        """Delete the commands the pointers name, in transactions of at most 100 actions.
-        A pointer delete is conditional on the pointer existing, so a command is deleted and
-        uncounted once even when deletes overlap. False when a chunk lost that race (the
-        caller re-reads and retries what is left)."""
+    def delete_found(
+        self,
+        account_id: int,
+        server_id: int,
+        pointers: Sequence[CommandPointer],
+        audit: Audit | None = None,
+    ) -> bool:
+        """Delete the commands the pointers name, in transactions of at most 100 actions (the
+        last also holding `audit`, the panel's entry). A pointer delete is conditional on the
+        pointer existing, so a command is deleted and uncounted once even when deletes overlap.
+        False when a chunk lost that race (the caller re-reads and retries what is left; the
+        entry was not written)."""
         pk = keys.queue_pk(account_id, server_id)
-        for chunk in _chunks(sorted(pointers, key=lambda p: p.command_id)):
+        chunks = _chunks(sorted(pointers, key=lambda p: p.command_id), room=99 if audit else 100)
+        for index, chunk in enumerate(chunks):
             tx = Transaction(self.table)
+            if audit is not None and index == len(chunks) - 1:
+                audit.add_to(tx, account_id)
             counts: dict[str, int] = {}
             for pointer in chunk:
                 tx.delete(
@@ -342,14 +353,14 @@ class QueueRepository:
         return True
 
 
-def _chunks(pointers: list[CommandPointer]) -> list[list[CommandPointer]]:
-    """Split so each transaction holds at most 100 actions (2 per command + 1 per counter)."""
+def _chunks(pointers: list[CommandPointer], room: int = 100) -> list[list[CommandPointer]]:
+    """Split so each transaction holds at most `room` actions (2 per command + 1 per counter)."""
     chunks: list[list[CommandPointer]] = []
     current: list[CommandPointer] = []
     counters: set[str] = set()
     for pointer in pointers:
         new_counters = counters | {pointer.counter}
-        if current and 2 * (len(current) + 1) + len(new_counters) > 100:
+        if current and 2 * (len(current) + 1) + len(new_counters) > room:
             chunks.append(current)
             current, new_counters = [], {pointer.counter}
         current.append(pointer)

@@ -6,28 +6,24 @@ coupon count. A write reads the item with its other reads, takes the ids it need
 read (`IdAllocation.take`), and its transaction carries one Update of `SEQ` that sets each
 sequence taken to its new last id on condition that it still holds what was read. Two writers
 racing for a sequence: one commits, the other's transaction fails without a label
-(`Contention`) and `SequenceRepository.write` reads again and retries. So a write that makes
+(`Contention`) and `SequenceRepository.write` reads again and retries (the one retry policy,
+webstore.contention). So a write that makes
 ids costs one read and one transaction, and the ids of a transaction that failed are never
 spent (no gaps from refused writes).
 """
 
 from __future__ import annotations
 
-import random
-import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from decimal import Decimal
 from typing import TypeVar
 
-from webstore import keys
+from webstore import contention, keys
 from webstore.db import Contention, Item, Table, Transaction
 from webstore.errors import Conflict
 
 R = TypeVar("R")
-
-# A write that keeps losing its ids to concurrent writers gives up after this many reads.
-MAX_ATTEMPTS = 12
 
 
 class IdAllocation:
@@ -126,7 +122,7 @@ class SequenceRepository:
         ids first (`Contention`), read again and build again. `first_read`: the first read,
         already issued beside the caller's other reads (or `IdAllocation.unread` for a write that
         takes no ids this time). A labelled condition's error propagates."""
-        for attempt in range(MAX_ATTEMPTS):
+        for attempt in contention.attempts():
             if attempt == 0 and first_read is not None:
                 ids = first_read.result() if isinstance(first_read, Future) else first_read
             else:
@@ -136,7 +132,6 @@ class SequenceRepository:
             try:
                 tx.commit()
             except Contention:
-                time.sleep(random.uniform(0, 0.005 * (attempt + 1)))
                 continue
             return result
         raise Conflict("The store is busy; nothing was saved, try again")

@@ -13,6 +13,7 @@ from webstore.db import Table, Transaction, start_read, to_item
 from webstore.errors import Conflict, NotFound
 from webstore.repo.account import AccountRepository
 from webstore.repo.audit_log import Audit
+from webstore.repo.catalog_revision import bump_in
 from webstore.repo.sequences import IdAllocation, SequenceRepository
 from webstore.servers import Server
 
@@ -32,9 +33,7 @@ class ServerRepository:
         taken = set(existing.result())
 
         def build(ids: IdAllocation) -> tuple[Transaction, Server]:
-            server_id = ids.take("server")[0]
-            while server_id in taken:
-                server_id = ids.take("server")[0]
+            server_id = ids.take("server", above=max(taken, default=0))[0]
             created = server.model_copy(update={"id": server_id})
             tx = Transaction(self.table)
             tx.put(
@@ -44,6 +43,7 @@ class ServerRepository:
             )
             self._add_secret(tx, account_id, server_id, created.secret_hash)
             audit(created).add_to(tx, account_id)
+            bump_in(tx, account_id)  # a catalog entity: forms and exports read before are stale
             return tx, created
 
         return sequences.write(account_id, build, first_read=first_read)
@@ -61,6 +61,7 @@ class ServerRepository:
             fails=Conflict("The server changed meanwhile; reload and try again"),
         )
         audit.add_to(tx, account_id)
+        bump_in(tx, account_id)
         tx.commit()
 
     def rotate_secret(self, account_id: int, current: Server, new_hash: str, audit: Audit) -> None:

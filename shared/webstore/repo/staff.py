@@ -1,11 +1,15 @@
 """Control-panel staff: `ACCOUNT#a`/`STAFF#{id}` (the member: role, password hash, session
-version, optional sealed TOTP secret) and `STAFFEMAIL#{email}`/`STAFFEMAIL` (the sign-in
-lookup: which account and member an address is).
+version, optional sealed TOTP secret) and `STAFFEMAIL#{email}`/`ACCOUNT#a` (the sign-in
+lookup: which member an address is in store `a`).
 
-The two are written together (a transaction), so an address belongs to one member of one store
-at a time. A session is checked by one GetItem on the member item (`member`): its
-`session_version` must match the cookie's, so bumping it (logout, password change, removal)
-ends every session of that member.
+The two are written together (a transaction), so an address is at most one member of each
+store; it may be staff in several stores, and no store learns of the others (docs/panel.md).
+Lookups of tables written before (`STAFFEMAIL#{email}`/`STAFFEMAIL`, one per address) are read
+alike and removed with their member; a new member beside one in the same store is refused.
+
+A session is checked by one GetItem on the member item (`member`): its `session_version`
+must match the cookie's, so bumping it (logout, password change, removal) ends every session
+of that member.
 """
 
 from __future__ import annotations
@@ -13,9 +17,10 @@ from __future__ import annotations
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 
 from webstore import keys
-from webstore.db import ConditionFailed, Item, Table, Transaction
+from webstore.db import ConditionFailed, Item, Table, Transaction, start_read
 from webstore.domain.roles import Role
 from webstore.errors import Conflict, NotFound
 from webstore.repo.audit_log import Audit
@@ -60,6 +65,13 @@ def normal_email(email: str) -> str:
     return email.strip().lower()
 
 
+def _login(item: Item) -> StaffLogin:
+    return StaffLogin(int(item["account_id"]), str(item["staff_id"]))
+
+
+MAX_STORES_PER_ADDRESS = 20  # the lookups sign-in reads for one address (one Query page)
+
+
 class StaffRepository:
     def __init__(self, table: Table) -> None:
         self.table = table
@@ -73,21 +85,26 @@ class StaffRepository:
         item = self.table.get(self.member_key(account_id, staff_id), consistent=True)
         return _member(item) if item else None
 
-    def login_of(self, email: str) -> StaffLogin | None:
-        """Which member an address signs in as: one GetItem."""
-        item = self.table.get(keys.staff_email_key(normal_email(email)), consistent=True)
-        return StaffLogin(int(item["account_id"]), str(item["staff_id"])) if item else None
+    def logins_of(self, email: str) -> list[StaffLogin]:
+        """Every store's member an address is (usually one): one Query, oldest store first."""
+        items, _ = self.table.query(
+            keys.staff_email_pk(normal_email(email)), limit=MAX_STORES_PER_ADDRESS, consistent=True
+        )
+        found = {(login.account_id, login.staff_id): login for login in map(_login, items)}
+        return sorted(found.values(), key=lambda login: login.account_id)
 
-    def login_and_mark(
+    def login_of(self, email: str, account_id: int | None = None) -> StaffLogin | None:
+        """The member an address is in store `account_id` (None: in its first store)."""
+        logins = [x for x in self.logins_of(email) if account_id is None or x.account_id == account_id]
+        return logins[0] if logins else None
+
+    def logins_and_mark(
         self, email: str, marks: ThrottleRepository, client: str
-    ) -> tuple[StaffLogin | None, FailureMark | None]:
-        """What an address signs in as and the caller's failure mark: one BatchGetItem."""
-        lookup_key = keys.staff_email_key(normal_email(email))
-        mark_key = marks.mark_key(client)
-        found = {(i["PK"], i["SK"]): i for i in self.table.batch_get([lookup_key, mark_key], consistent=True)}
-        lookup = found.get((lookup_key["PK"], lookup_key["SK"]))
-        login = StaffLogin(int(lookup["account_id"]), str(lookup["staff_id"])) if lookup else None
-        return login, failure_mark(found.get((mark_key["PK"], mark_key["SK"])))
+    ) -> tuple[list[StaffLogin], FailureMark | None]:
+        """Which members an address is and the caller's failure mark: one round trip (a Query
+        beside a GetItem)."""
+        mark = start_read(partial(self.table.get, consistent=True), marks.mark_key(client))
+        return self.logins_of(email), failure_mark(mark.result())
 
     def members(self, account_id: int, limit: int = 200) -> list[StaffMember]:
         """The store's staff (a store has a handful): one Query."""
@@ -99,15 +116,22 @@ class StaffRepository:
         the same transaction); Conflict naming `email` when the address is taken."""
         tx = Transaction(self.table)
         email = normal_email(member.email)
+        taken = Conflict(f"{email} already has a staff account in this store", field="email")
         tx.put(
             {
-                **keys.staff_email_key(email),
+                **keys.staff_email_key(email, member.account_id),
                 "entity": "staff_email",
                 "account_id": member.account_id,
                 "staff_id": member.staff_id,
             },
             condition="attribute_not_exists(PK)",
-            fails=Conflict(f"{email} already has a staff account", field="email"),
+            fails=taken,
+        )
+        tx.check(  # a lookup written before addresses were per store, naming this store
+            keys.legacy_staff_email_key(email),
+            "attribute_not_exists(PK) OR account_id <> :a",
+            values={":a": member.account_id},
+            fails=taken,
         )
         item: dict[str, object] = {
             **self.member_key(member.account_id, member.staff_id),
@@ -228,7 +252,10 @@ class StaffRepository:
             condition="attribute_exists(PK)",
             fails=NotFound("No such staff member"),
         )
-        tx.delete(keys.staff_email_key(member.email))
+        tx.delete(keys.staff_email_key(member.email, member.account_id))
+        legacy = self.table.get(keys.legacy_staff_email_key(member.email), consistent=True)
+        if legacy is not None and _login(legacy) == StaffLogin(member.account_id, member.staff_id):
+            tx.delete(keys.legacy_staff_email_key(member.email))
         _audited(tx, member.account_id, audit).commit()
 
 

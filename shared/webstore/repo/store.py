@@ -81,6 +81,11 @@ class StoreRepository:
         """Pages + store (goals and stats ride along; they are small): one Query."""
         return self._range(account_id, keys.PAGES_FIRST, keys.STORE_ITEM)
 
+    def whole(self, account_id: int) -> StoreView:
+        """Pages + goals + stats + store + categories + packages, the whole store partition a
+        shop page shows (docs/shop.md): one Query."""
+        return self._range(account_id, keys.PAGES_FIRST, keys.PACKAGES_LAST)
+
     def operator_view(self, account_id: int) -> StoreView:
         """Goals + stats + store + categories + packages (fulfilment, operator admin): one Query."""
         return self._range(account_id, keys.GOALS_FIRST, keys.PACKAGES_LAST)

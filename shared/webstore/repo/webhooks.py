@@ -41,6 +41,7 @@ from webstore.errors import Conflict, Invalid, NotFound
 from webstore.keys import account_pk, key, webhook_sk
 from webstore.repo.account import AccountRepository
 from webstore.repo.audit_log import Audit
+from webstore.repo.catalog_revision import bump_in
 from webstore.repo.sequences import IdAllocation, SequenceRepository
 from webstore.secret_box import SealBroken, SecretBox
 
@@ -254,9 +255,7 @@ class WebhookRepository:
         taken = {e.id for e in existing.result()}
 
         def build(ids: IdAllocation) -> tuple[Transaction, WebhookEndpoint]:
-            new_id = ids.take("webhook")[0]
-            while new_id in taken:
-                new_id = ids.take("webhook")[0]
+            new_id = ids.take("webhook", above=max(taken, default=0))[0]
             created = endpoint.model_copy(update={"id": new_id})
             tx = Transaction(self.table)
             tx.put(
@@ -265,6 +264,7 @@ class WebhookRepository:
                 fails=Conflict("The endpoint list changed meanwhile; try again"),
             )
             audit(created).add_to(tx, account_id)
+            bump_in(tx, account_id)  # a catalog entity: forms and exports read before are stale
             return tx, created
 
         return sequences.write(account_id, build, first_read=first_read)

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
-from webstore import keys
+from webstore import contention, keys
 from webstore.basket import Basket
 from webstore.catalog import Store
 from webstore.errors import Conflict, Invalid, NotFound
@@ -98,7 +98,7 @@ def authenticate(services: Services, prompt: AuthPrompt, username: str) -> str:
     """
     username = check_username(username)
     prompt.basket.check_player(username)
-    for _ in range(REGISTRATION_ATTEMPTS):
+    for _ in contention.attempts(REGISTRATION_ATTEMPTS):
         player = identify(services, prompt.store, username, prompt.registry)
         basket, user, now = prompt.basket, player.user, services.now()
         changed = basket.authenticate(user.id, user.username, now)

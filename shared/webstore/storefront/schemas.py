@@ -456,3 +456,12 @@ class Module(Wire):
     title: str
     order: int
     data: ModuleData
+
+
+class StripeWebhookReceived(BaseModel):
+    """What POST /webhooks/stripe/{token} answers Stripe: the event and what became of it."""
+
+    received: bool
+    id: str
+    type: str
+    result: str  # handled | duplicate | ignored

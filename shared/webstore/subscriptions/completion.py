@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from enum import StrEnum
 
+from webstore import contention
 from webstore.checkout.gateway import PaymentGateway
 from webstore.errors import Conflict
 from webstore.recurring import RecurringPayment
@@ -81,7 +82,7 @@ def complete_renewal(
     reference, cycle = cycle_of
     order_key = planning.renewal_order_key(reference, cycle)
     recurring = RecurringPaymentRepository(services.table)
-    for _ in range(MAX_ATTEMPTS):
+    for _ in contention.attempts(MAX_ATTEMPTS):
         rp = recurring.get(account_id, reference)
         if rp is None:
             return Completion(CompletionKind.NOT_OURS, "no such subscription")

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from enum import StrEnum
 
+from webstore import keys
 from webstore.calendar import add_periods
 from webstore.catalog import Package, PackageType
 from webstore.players import Tier, TierStatus
@@ -368,4 +369,38 @@ def renewal_action(
         reference=reference,
         cycle=recurring.payment_sequence + 1,
         amount=amount,
+    )
+
+
+def subscription_payment(
+    recurring: RecurringPayment,
+    payment_id: int,
+    amount: Decimal,
+    lines: list[PaymentLine],
+    idempotency_key: str,
+    now: datetime,
+    *,
+    checkout_attempt: str | None = None,
+) -> PaymentRecord:
+    """A payment the subscription itself makes (a renewal, a tier upgrade): buyer, currency,
+    gateway, e-mail and custom fields are the subscription's; `payment_id` is the one taken in
+    the transaction that records it (payments.core.take_payment_id)."""
+    return PaymentRecord(
+        id=payment_id,
+        transaction_id=keys.new_transaction_id(payment_id),
+        account_id=recurring.account_id,
+        amount=amount,
+        currency=recurring.currency,
+        gateway=recurring.gateway,
+        email=recurring.email,
+        username_id=recurring.username_id,
+        username=recurring.username,
+        uuid=recurring.uuid,
+        lines=lines,
+        custom=recurring.custom,
+        idempotency_key=idempotency_key,
+        checkout_attempt=checkout_attempt,
+        recurring_payment_reference=recurring.reference,
+        created_at=now,
+        updated_at=now,
     )

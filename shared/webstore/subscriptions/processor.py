@@ -30,6 +30,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from enum import StrEnum
 
+from webstore import contention
 from webstore.catalog import CommandTrigger
 from webstore.checkout.checkout import gateway_for
 from webstore.checkout.gateway import ChargeStatus, OffSessionCharge, PaymentGateway
@@ -67,7 +68,6 @@ from webstore.subscriptions.renewals import Renewal, cycle_paid_by, record_renew
 logger = logging.getLogger(__name__)
 
 CLAIM_SECONDS = 300  # a run that died holding an item gives it up after this long
-MAX_ID_ATTEMPTS = 12  # an end that keeps losing its command ids to other writers gives up
 EXPIRY_PLAN = "expiry"  # the command plan of a subscription's end, on its last payment
 
 
@@ -394,7 +394,7 @@ class _Run:
             return
         repository = SequenceRepository(self.services.table)
         ids = sequences.result() if sequences is not None else repository.read(account_id)
-        for _ in range(MAX_ID_ATTEMPTS):
+        for _ in contention.attempts():
             tx = build(ids.take("command", count))
             ids.add_to(tx)
             try:

@@ -4,33 +4,30 @@ goal/stats/spend/player effects, the recurring payment one period on, its tiers 
 pending downgrade applied), its schedule item replaced by the next one, and the first chunk of
 the `renewal` commands, and its events (`payment.completed`, `recurring-payment.renewed`, and
 `status-changed` when it makes a past-due subscription active again: webstore.repo.outbox).
-Then the remaining chunks."""
+Then the remaining chunks. What every paid payment adds is the payments core's
+(`payments.core`); retries follow `webstore.contention`."""
 
 from __future__ import annotations
 
-import random
-import time
 from dataclasses import dataclass
 from datetime import datetime
-from decimal import Decimal
 
-from webstore import keys
-from webstore.catalog import CommandTrigger, GoalStatus
+from webstore import contention, keys
+from webstore.catalog import CommandTrigger
 from webstore.errors import Conflict
 from webstore.event_types import EventType
 from webstore.payments import planning as payment_planning
+from webstore.payments.core import add_paid_payment, add_payment_with_commands, take_payment_id
 from webstore.payments.events import recurring_event, status_events
-from webstore.payments.recording import add_payment_with_commands, run_pending_chunks
+from webstore.payments.recording import run_pending_chunks
 from webstore.players import Tier
 from webstore.recurring import RecurringLine, RecurringPayment, ScheduleItem, ScheduleKind
 from webstore.repo import Contention, Transaction, start_read
 from webstore.repo.baskets import BasketReads, BasketRepository
-from webstore.repo.daily_stats import DailyStatsRepository
 from webstore.repo.outbox import OutboxRepository
 from webstore.repo.payment_effects import EffectKeys, PaymentEffectsRepository
 from webstore.repo.payments import PaymentRecord, PaymentRepository
 from webstore.repo.player_tiers import PlayerTierRepository
-from webstore.repo.players import PlayerRepository
 from webstore.repo.queue import QueueRepository
 from webstore.repo.recurring_payments import RecurringPaymentRepository
 from webstore.repo.schedule import ScheduleKey, ScheduleRepository, schedule_key
@@ -38,8 +35,6 @@ from webstore.repo.store import StoreView
 from webstore.repo.users import User
 from webstore.services import Services
 from webstore.subscriptions import planning
-
-MAX_ATTEMPTS = 20
 
 
 @dataclass(frozen=True)
@@ -77,51 +72,30 @@ def record_renewal(
     tiers = renewal.tiers
     # The first payment, for the events' subject: read beside the first effects read.
     initial_read = start_read(PaymentRepository(services.table).get, a, rp.initial_payment_id)
-    for attempt in range(MAX_ATTEMPTS):
+    for attempt in contention.attempts():
         if attempt:  # a tier changed meanwhile (a downgrade scheduled or withdrawn): read again
             tiers = PlayerTierRepository(services.table).get_many(a, rp.tier_ids)
         reads = effects.read(wanted)
         if reads.order_payment_id is not None:  # recorded with its recurring payment change
             return None
-        ids = reads.ids  # the payment and its commands take their ids in the transaction
-        payment_id = ids.take("payment")[0]
-        payment = PaymentRecord(
-            id=payment_id,
-            transaction_id=keys.new_transaction_id(payment_id),
-            account_id=a,
-            amount=amount,
-            currency=rp.currency,
-            gateway=rp.gateway,
-            email=rp.email,
-            username_id=rp.username_id,
-            username=rp.username,
-            uuid=rp.uuid,
-            lines=lines,
-            custom=rp.custom,
-            idempotency_key=renewal.order_key,
+        ids = reads.ids
+        payment = planning.subscription_payment(
+            rp,
+            take_payment_id(reads.ids),  # the payment and its commands take their ids in the transaction
+            amount,
+            lines,
+            renewal.order_key,
+            now,
             checkout_attempt=renewal.gateway_reference or None,  # refunds and duplicates find it
-            recurring_payment_reference=rp.reference,
-            created_at=now,
-            updated_at=now,
         )
+        payment_id = payment.id
         after = planning.renewed(rp, renewal.lines, payment_id, payment.transaction_id, "", now)
         assert after.next_payment_at is not None
         next_key = schedule_key(ScheduleKind.RENEWAL, a, rp.reference, after.next_payment_at)
         after.schedule_sk = next_key.sk
 
         tx = Transaction(services.table)
-        PaymentRepository.add_order(tx, payment)
-        for goal_read in reads.goals:
-            if goal_read.goal.status is GoalStatus.ACTIVE:
-                progressed = payment_planning.advance_goal(goal_read.goal, amount, now)
-                effects.add_goal_progress(tx, a, goal_read, progressed, now)
-        spent = reads.spent_before + amount
-        stats = payment_planning.stats_after(reads.stats, payment, buyer, spent, now)
-        effects.add_stats(tx, a, stats, reads.stats_version)
-        DailyStatsRepository.add_payment(tx, payment)
-        effects.add_spend(tx, a, payment_planning.month_of(now), buyer.id, reads.spent_before, spent)
-        counters: dict[str, int | Decimal] = {"payments": 1, f"total_{payment.currency}": amount}
-        PlayerRepository.add_player(tx, a, buyer, email=rp.email, now=now, counters=counters)
+        add_paid_payment(tx, reads, payment, buyer, email=rp.email, now=now)
         RecurringPaymentRepository.add_change(
             tx, rp, after, fails=Conflict("The subscription changed meanwhile; read it again")
         )
@@ -151,7 +125,6 @@ def record_renewal(
         try:
             tx.commit()
         except Contention:  # another payment took the id, a goal or the stats moved: read again
-            time.sleep(random.uniform(0, 0.005 * (attempt + 1)))
             continue
         except Conflict:
             return None

@@ -21,38 +21,35 @@ Steps, each resumable (docs/subscriptions.md, "Upgrade"):
 
 from __future__ import annotations
 
-import random
-import time
 from datetime import datetime, timedelta
 from decimal import Decimal
 
-from webstore import keys
+from webstore import contention, keys
 from webstore.basket import tier_prorate_price
-from webstore.catalog import CommandTrigger, GoalStatus, Package, PackageType
+from webstore.catalog import CommandTrigger, Package, PackageType
 from webstore.checkout.gateway import ChargeStatus, OffSessionCharge, PaymentGateway
 from webstore.errors import Conflict, DomainError, Invalid
 from webstore.payments import planning as payment_planning
+from webstore.payments.core import add_paid_payment, add_payment_with_commands, take_payment_id
 from webstore.payments.events import status_events
-from webstore.payments.recording import add_payment_with_commands, run_pending_chunks
+from webstore.payments.recording import run_pending_chunks
 from webstore.players import Tier, TierStatus
 from webstore.recurring import RecurringPayment
 from webstore.repo import Contention, Transaction
-from webstore.repo.daily_stats import DailyStatsRepository
 from webstore.repo.outbox import OutboxRepository
 from webstore.repo.payment_effects import EffectKeys, PaymentEffectsRepository
 from webstore.repo.payments import PaymentLine, PaymentRecord, PaymentRepository
 from webstore.repo.player_tiers import PlayerTierRepository
-from webstore.repo.players import PlayerRepository
 from webstore.repo.queue import QueueRepository
 from webstore.repo.recurring_payments import RecurringPaymentRepository
 from webstore.repo.store import StoreRepository, StoreView
 from webstore.repo.tier_upgrades import TierUpgradeRepository, UpgradeClaim, UpgradeState, period_key
 from webstore.repo.users import User
 from webstore.services import Services
+from webstore.subscriptions.planning import subscription_payment
 
 UPGRADED = "Tier successfully upgraded, please allow a few moments for your changes to take effect."
 LEASE = timedelta(seconds=60)  # how long a charging request holds the claim (then another may resume)
-MAX_ATTEMPTS = 20
 
 
 class PaymentDeclined(DomainError):
@@ -203,7 +200,7 @@ def record_upgrade(
         goal_ids=tuple(goal.id for goal in view.goals),
     )
     payments = PaymentRepository(services.table)
-    for attempt in range(MAX_ATTEMPTS):
+    for attempt in contention.attempts():
         reads = effects.read(wanted)
         if reads.order_payment_id is not None:  # recorded (by this request before, or another)
             payment = payments.get(a, reads.order_payment_id, consistent=True)
@@ -213,38 +210,10 @@ def record_upgrade(
         if attempt:
             recurring, tier = _reread(services, recurring, tier, from_package_id, claim, gateway)
         ids = reads.ids  # the payment and its commands take their ids in the transaction
-        payment_id = ids.take("payment")[0]
-        payment = PaymentRecord(
-            id=payment_id,
-            transaction_id=keys.new_transaction_id(payment_id),
-            account_id=a,
-            amount=claim.amount,
-            currency=recurring.currency,
-            gateway=recurring.gateway,
-            email=recurring.email,
-            username_id=recurring.username_id,
-            username=recurring.username,
-            uuid=recurring.uuid,
-            lines=[payment_line],
-            custom=recurring.custom,
-            idempotency_key=order_key,
-            recurring_payment_reference=recurring.reference,
-            created_at=now,
-            updated_at=now,
-        )
+        payment_id = take_payment_id(ids)
+        payment = subscription_payment(recurring, payment_id, claim.amount, [payment_line], order_key, now)
         tx = Transaction(services.table)
-        PaymentRepository.add_order(tx, payment)
-        for goal_read in reads.goals:
-            if goal_read.goal.status is GoalStatus.ACTIVE:
-                progressed = payment_planning.advance_goal(goal_read.goal, claim.amount, now)
-                effects.add_goal_progress(tx, a, goal_read, progressed, now)
-        spent = reads.spent_before + claim.amount
-        stats = payment_planning.stats_after(reads.stats, payment, buyer, spent, now)
-        effects.add_stats(tx, a, stats, reads.stats_version)
-        DailyStatsRepository.add_payment(tx, payment)
-        effects.add_spend(tx, a, payment_planning.month_of(now), buyer.id, reads.spent_before, spent)
-        counters: dict[str, int | Decimal] = {"payments": 1, f"total_{payment.currency}": claim.amount}
-        PlayerRepository.add_player(tx, a, buyer, email=recurring.email, now=now, counters=counters)
+        add_paid_payment(tx, reads, payment, buyer, email=recurring.email, now=now)
         moved = moved_recurring(recurring, tier.id, new, now)
         moved = moved.model_copy(update=recurring.history_update(payment.transaction_id))
         RecurringPaymentRepository.add_change(tx, recurring, moved)
@@ -258,7 +227,6 @@ def record_upgrade(
         try:
             tx.commit()
         except Contention:  # another payment took the id, the stats moved, the tier changed: again
-            time.sleep(random.uniform(0, 0.005 * (attempt + 1)))
             continue
         return _finish(services, payment)
     raise Conflict("The store is busy; the upgrade is paid and will be recorded when you try again")

@@ -10,7 +10,6 @@ from webstore.webhooks.delivery import (
     DispatchResult,
     Outcome,
     WebhookDispatcher,
-    delivery_history,
 )
 
 __all__ = [
@@ -19,5 +18,4 @@ __all__ = [
     "DispatchResult",
     "Outcome",
     "WebhookDispatcher",
-    "delivery_history",
 ]

@@ -135,14 +135,6 @@ class WebhookDispatcher:
             return False
         return self._validate(account_id, endpoint, target)
 
-    def validate_pending(self, account_id: int) -> dict[int, bool]:
-        """Validate every not-yet-validated endpoint of an account now (e.g. right after an import)."""
-        return {
-            endpoint.id: self.validate(account_id, endpoint)
-            for endpoint in self.store.endpoints(account_id)
-            if not endpoint.validated and not endpoint.disabled
-        }
-
     # --- steps ---
 
     def _target(self, endpoint: WebhookEndpoint) -> Target:
@@ -255,8 +247,3 @@ class WebhookDispatcher:
 
 def _failure(response: HttpResult) -> str:
     return response.error or f"HTTP {response.status}"
-
-
-def delivery_history(services: Services, account_id: int, limit: int = 50) -> list[DeliveryAttempt]:
-    """The account's most recent delivery attempts, newest first (one Query)."""
-    return WebhookRepository(services.table, services.secrets).history(account_id, limit)

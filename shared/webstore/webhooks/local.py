@@ -53,8 +53,12 @@ class LocalDispatcher:
         schedule: RetrySchedule = next_retry_delay,
         limit: int = QUEUE_LIMIT,
         clock: Callable[[], float] = time.monotonic,
+        on_done: Callable[[DomainEvent], None] | None = None,
     ) -> None:
         self.dispatcher = dispatcher
+        # Told when an event is finished with (delivered, or given up): the local table stream
+        # deletes its outbox item then (an event dropped by a full queue stays for the next start).
+        self.on_done = on_done
         self.schedule = schedule
         self.limit = limit
         self.clock = clock
@@ -145,16 +149,25 @@ class LocalDispatcher:
             logger.exception("webhook dispatch failed", extra={"event_id": event.id})
             retry = True
         if not retry:
+            self._finished(event)
             return
         delay = self.schedule(attempt)
         if delay is None:
             logger.error("webhook delivery given up", extra={"event_id": event.id, "attempts": attempt})
+            self._finished(event)
             return
         logger.info(
             "webhook delivery will be retried",
             extra={"event_id": event.id, "attempts": attempt, "retry_in_seconds": delay},
         )
         self._schedule(event, attempt + 1, delay)
+
+    def _finished(self, event: DomainEvent) -> None:
+        if self.on_done is not None:
+            try:
+                self.on_done(event)
+            except Exception:
+                logger.exception("webhook event not acknowledged", extra={"event_id": event.id})
 
 
 def subscribe(
@@ -167,9 +180,13 @@ def subscribe(
 ) -> LocalDispatcher:
     """Deliver the local bus's events to webhook receivers in the background; returns the worker.
     `retry_delays` replaces the AWS schedule with a short fixed one (tests)."""
+    stream = services.stream  # the local table stream: its items deleted once delivered
+    if stream is not None:
+        stream.consumer_acknowledges()
     worker = LocalDispatcher(
         WebhookDispatcher(services, sender=sender, resolver=resolver),
         schedule=next_retry_delay if retry_delays is None else fixed_schedule(retry_delays),
+        on_done=stream.acknowledge if stream is not None else None,
     )
     worker.start()
     bus.subscribe(worker.submit)

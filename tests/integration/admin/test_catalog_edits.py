@@ -138,7 +138,11 @@ def test_the_second_of_two_editors_is_told_to_reload(demo: DemoStore) -> None:
 def test_an_import_makes_an_open_form_stale(demo: DemoStore) -> None:
     services = get_services()
     seen = catalog_revision(services, A)
-    import_catalog(demo.table, parse_catalog(demo_catalog_data()))
+    import_catalog(demo.table, parse_catalog(demo_catalog_data()))  # the same file: no changes
+    assert catalog_revision(services, A) == seen
+    changed = demo_catalog_data()
+    changed["pages"][0]["content"] = "<p>New rules.</p>"
+    import_catalog(demo.table, parse_catalog(changed))
     with pytest.raises(Conflict):
         save_element(
             services, A, "page", 1, {"title": "Rules", "slug": "rules"}, actor=STAFF, revision=seen, now=NOW

@@ -18,6 +18,7 @@ from tests.support.invocation import Invoke
 from webstore.admin import queue as panel
 from webstore.catalog_import import ImportResult
 from webstore.errors import Invalid, NotFound
+from webstore.repo.audit_log import AuditLog
 from webstore.services import get_services
 
 NOW = datetime(2030, 5, 1, 12, 0, tzinfo=UTC)
@@ -110,6 +111,8 @@ def test_delete_removes_commands_as_if_the_plugin_had_run_them(demo: DemoStore, 
     assert panel.delete_commands(services, ACCOUNT, SERVER, [first], actor=ACTOR, now=NOW) == 1
     assert [c["id"] for c in plugin_commands(invoke, demo, steve)] == [c["id"] for c in waiting[1:]]
     panel.delete_commands(services, ACCOUNT, SERVER, [first], actor=ACTOR, now=NOW)  # again: nothing
+    deletes = [e.summary for e in AuditLog(demo.table).page(ACCOUNT).entries if e.action == "queue.delete"]
+    assert deletes == [f"commands {first} of server {SERVER}: deleted"]  # with the delete; none for nothing
     with pytest.raises(Invalid) as nothing:
         panel.delete_commands(services, ACCOUNT, SERVER, [], actor=ACTOR, now=NOW)
     assert nothing.value.field == "command_ids"

@@ -114,15 +114,20 @@ def test_a_panel_server_and_its_rotated_secret_survive_export_then_import(
     assert again.server_id == created.server_id + 1
 
 
-def test_importing_a_file_without_the_panel_server_removes_it_and_its_secret(
+def test_importing_a_file_without_the_panel_server_keeps_it_and_force_removes_it(
     demo: DemoStore, invoke: Invoke
 ) -> None:
+    """A server made in the panel is in no file yet: an import leaves it (and its secret) alone;
+    `--force` makes the store equal to the file, removing it and its secret."""
     services = get_services()
     older_file = export_catalog(demo.table, ACCOUNT)
     created = panel.create_server(services, ACCOUNT, "Survival", actor=ACTOR, now=NOW)
 
     import_catalog(demo.table, older_file, now=NOW)
+    assert panel.server(services, ACCOUNT, created.server_id).name == "Survival"
+    assert server_of(invoke, created.secret)[0] == 200
 
+    import_catalog(demo.table, older_file, now=NOW, force=True)
     with pytest.raises(NotFound):
         panel.server(services, ACCOUNT, created.server_id)
     assert server_of(invoke, created.secret)[0] == 403

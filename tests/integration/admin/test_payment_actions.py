@@ -166,7 +166,6 @@ def test_another_stores_owner_can_neither_see_nor_change_a_payment(
             services, 2, payment.transaction_id, "mine now", "owner@example.test", get_services().now()
         ),
         lambda: panel.resend(services, 2, payment.transaction_id, RESEND, "intruder", services.now()),
-        lambda: panel.require_payment(services, 2, payment.transaction_id),
     ):
         with pytest.raises(NotFound):
             action()
@@ -211,4 +210,23 @@ def test_each_action_leaves_an_audit_entry_naming_who(demo: DemoStore) -> None:
         ("support@example.test", "payment.note"),
     ]
     assert all(txn in e.summary for e in entries if e.action.startswith("payment."))
+    [refunded] = [e for e in entries if e.action == "payment.refund"]
+    assert refunded.summary.endswith(': status: "complete" → "refund"')
     assert AuditLog(demo.table).page(2).entries == []
+    clock.advance(1)
+    panel.refund(services, 1, txn, "owner@example.test", services.now())  # refunded already: no change
+    assert len(AuditLog(demo.table).page(1).entries) == len(entries)
+
+
+def test_an_action_the_store_refuses_leaves_no_audit_entry(demo: DemoStore) -> None:
+    """The entry is one action of the change's own transaction: a change that does not commit
+    (a refunded payment charged back) writes none."""
+    from webstore.repo.audit_log import AuditLog
+
+    payment = pay("vip", package_id=1, price="4.99")
+    services = get_services()
+    panel.refund(services, 1, payment.transaction_id, "owner@example.test", services.now())
+    before = AuditLog(demo.table).page(1).entries
+    with pytest.raises(Conflict):
+        panel.mark_chargeback(services, 1, payment.transaction_id, "owner@example.test", services.now())
+    assert AuditLog(demo.table).page(1).entries == before

@@ -221,3 +221,38 @@ def test_what_was_typed_is_escaped_on_the_staff_pages(demo: DemoStore) -> None:
     for body in (invited.body, owner.get(get_staff.handler, "/staff").body):
         assert "<script>alert(1)</script>" not in body
         assert "&lt;script&gt;alert(1)&lt;/script&gt;@x.io" in body
+
+
+def test_an_address_is_unique_per_store_and_no_store_learns_of_another(
+    demo: DemoStore, other_store: ImportResult
+) -> None:
+    """Store 2's owner invites an address that is staff in store 1: invited as anyone else is
+    (no 409 telling them it is staff elsewhere). The address then has two passwords, and each
+    signs in to its own store; inviting it twice in the same store is still refused."""
+    from webstore.repo.store import StoreRepository
+
+    add_staff(Role.SUPPORT, account_id=1, email="shared@example.com")
+    theirs = signed_in(Role.OWNER, account_id=2)
+    invited = theirs.post(post_staff.handler, "/staff", {"email": "shared@example.com", "role": "admin"})
+    assert invited.status == 200, invited.body
+    password = _PASSWORD.search(invited.body)
+    assert password
+    again = theirs.post(post_staff.handler, "/staff", {"email": "Shared@Example.com", "role": "support"})
+    assert again.status == 409 and "already has a staff account in this store" in again.body
+
+    stores = StoreRepository(get_services().table)
+    for account_id, secret in ((1, PASSWORD), (2, password.group(1))):
+        client = PanelClient()
+        assert client.sign_in("shared@example.com", secret).status == 303
+        home = client.get(get_dashboard.handler, "/").body
+        assert stores.store(account_id).name in home
+        assert stores.store(3 - account_id).name not in home
+    assert PanelClient().sign_in("shared@example.com", "not the password").status == 401
+
+    # Removed from store 2, the address still signs in to store 1.
+    member = StaffRepository(get_services().table).login_of("shared@example.com", 2)
+    assert member is not None
+    removed = theirs.post(post_staff_remove.handler, f"/staff/{member.staff_id}/remove", {})
+    assert removed.status == 303, removed.body
+    assert PanelClient().sign_in("shared@example.com", password.group(1)).status == 401
+    assert PanelClient().sign_in("shared@example.com").status == 303

@@ -12,6 +12,7 @@ from webstore.admin import subscriptions as panel_subscriptions
 from webstore.catalog_import import ImportResult
 from webstore.errors import Invalid, NotFound
 from webstore.operator.bans import list_bans
+from webstore.repo.audit_log import AuditLog
 from webstore.repo.payments import PaymentRecord
 from webstore.repo.players import PlayerRepository
 from webstore.services import get_services
@@ -125,6 +126,11 @@ def test_ban_and_lift(demo: DemoStore) -> None:
     assert (players.get(1, steve_id) or pytest.fail()).bans == 0
     with pytest.raises(NotFound):  # lifted once
         panel_players.lift(services, 1, str(ban.id), "owner@example.test", get_services().now())
+    audited = [(e.action, e.summary) for e in AuditLog(demo.table).page(1).entries]
+    assert sorted(a for a in audited if a[0].startswith("player.")) == [
+        ("player.ban", f"ban {ban.id}: Steve"),
+        ("player.unban", f"ban {ban.id}: Steve"),
+    ]  # the lift refused as 404 wrote none
 
 
 def test_ban_form_is_checked_like_the_operator_body(demo: DemoStore) -> None:

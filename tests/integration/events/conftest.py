@@ -18,6 +18,7 @@ from webstore import services as services_module
 from webstore.catalog import WebhookEndpoint
 from webstore.db import create_table
 from webstore.repo.account import AccountRepository
+from webstore.repo.webhooks import DeliveryAttempt, WebhookRepository
 from webstore.services import Services
 
 REGION = "us-east-1"
@@ -241,3 +242,8 @@ def add_endpoint(
     )
     services.table.put(AccountRepository(services.table).webhook_item(account_id, endpoint, services.secrets))
     return endpoint
+
+
+def attempt_history(services: Services, account_id: int, limit: int = 50) -> list[DeliveryAttempt]:
+    """The account's most recent delivery attempts, newest first (the repository's one Query)."""
+    return WebhookRepository(services.table, services.secrets).history(account_id, limit)

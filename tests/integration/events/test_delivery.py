@@ -14,12 +14,12 @@ from webstore.events import DomainEvent, InProcessBus
 from webstore.keys import account_pk, key, webhook_claim_sk, webhook_sk
 from webstore.repo.webhooks import WebhookRepository
 from webstore.services import Services
-from webstore.webhooks import Outcome, WebhookDispatcher, delivery_history
+from webstore.webhooks import Outcome, WebhookDispatcher
 from webstore.webhooks.envelope import verify
 from webstore.webhooks.http import HttpSender
 from webstore.webhooks.local import subscribe
 
-from .conftest import SECRET, Behaviour, Received, Receiver, add_endpoint, echo_then
+from .conftest import SECRET, Behaviour, Received, Receiver, add_endpoint, attempt_history, echo_then
 
 ACCOUNT = 9
 Factory = Callable[[Behaviour], Receiver]
@@ -90,7 +90,7 @@ def test_a_wrong_answer_leaves_the_endpoint_unvalidated_and_the_event_is_retried
     assert result.retry_needed  # a failed handshake is retried like a failed delivery (issue 10.7)
     assert not is_validated(aws, 1)
     assert receiver.events == []
-    [attempt] = delivery_history(aws, ACCOUNT)
+    [attempt] = attempt_history(aws, ACCOUNT)
     assert attempt.event_type == "validation.webhook"
     assert not attempt.success
 
@@ -103,7 +103,9 @@ def test_validate_pending_runs_the_handshake_without_an_event(
     add_endpoint(aws, ACCOUNT, 2, bad.url)
     add_endpoint(aws, ACCOUNT, 3, good.url, validated=True)
 
-    assert WebhookDispatcher(aws).validate_pending(ACCOUNT) == {1: True, 2: False}
+    dispatcher = WebhookDispatcher(aws)
+    pending = [e for e in dispatcher.store.endpoints(ACCOUNT) if not e.validated]
+    assert {e.id: dispatcher.validate(ACCOUNT, e) for e in pending} == {1: True, 2: False}
     assert is_validated(aws, 1)
     assert not is_validated(aws, 2)
     assert len(good.validations) == 1  # endpoint 3 was already validated
@@ -186,7 +188,7 @@ def test_by_default_loopback_receivers_are_refused(
     assert [o.outcome for o in result.outcomes] == [Outcome.REFUSED, Outcome.REFUSED]
     assert not result.retry_needed
     assert receiver.requests == []
-    history = delivery_history(aws, ACCOUNT)
+    history = attempt_history(aws, ACCOUNT)
     assert len(history) == 2
     assert all(a.error and a.error.startswith("refused:") and "loopback" in a.error for a in history)
 
@@ -206,7 +208,7 @@ def test_a_slow_receiver_times_out_and_is_retried(aws: Services, receiver_factor
 
     assert [(o.outcome, o.detail) for o in result.outcomes] == [(Outcome.FAILED, "timeout")]
     assert result.retry_needed
-    [attempt] = delivery_history(aws, ACCOUNT)
+    [attempt] = attempt_history(aws, ACCOUNT)
     assert attempt.error == "timeout" and attempt.status_code is None and attempt.latency_ms >= 250
 
 
@@ -221,7 +223,7 @@ def test_a_closed_port_is_a_failed_attempt(aws: Services) -> None:
     add_endpoint(aws, ACCOUNT, 1, "http://127.0.0.1:9/hook", validated=True)
     result = WebhookDispatcher(aws).dispatch(event())
     assert result.outcomes[0].outcome is Outcome.FAILED
-    assert delivery_history(aws, ACCOUNT)[0].error == "connection refused"
+    assert attempt_history(aws, ACCOUNT)[0].error == "connection refused"
 
 
 # --- history ----------------------------------------------------------------------------------
@@ -236,11 +238,11 @@ def test_history_is_newest_first_and_limited(aws: Services, receiver_factory: Fa
         dispatcher.dispatch(item)
         time.sleep(0.002)
 
-    history = delivery_history(aws, ACCOUNT, limit=2)
+    history = attempt_history(aws, ACCOUNT, limit=2)
 
     assert [a.event_id for a in history] == [published[2].id, published[1].id]
     assert all(a.success and a.status_code == 200 and a.url == receiver.url for a in history)
-    assert delivery_history(aws, ACCOUNT + 1) == []
+    assert attempt_history(aws, ACCOUNT + 1) == []
 
 
 # --- the local stack ----------------------------------------------------------------------------
@@ -263,7 +265,7 @@ def test_the_local_bus_delivers_in_the_background_with_retries(
         worker.stop()
 
     assert [r.body["id"] for r in receiver.events] == [published.id, published.id]
-    attempts = [a for a in delivery_history(aws, ACCOUNT) if a.event_id == published.id]
+    attempts = [a for a in attempt_history(aws, ACCOUNT) if a.event_id == published.id]
     assert sorted((a.attempt, a.success) for a in attempts) == [(1, False), (2, True)]
 
 

@@ -9,9 +9,9 @@ import boto3
 import pytest
 
 from functions.events import dispatch_webhook
-from webstore.events import DomainEvent, EventBridgePublisher
+from webstore.events import SOURCE, DomainEvent, EventBridgePublisher
+from webstore.repo.outbox import outbox_item
 from webstore.services import Services
-from webstore.webhooks import delivery_history
 from webstore.webhooks.envelope import verify
 
 from .conftest import (
@@ -23,6 +23,7 @@ from .conftest import (
     Receiver,
     Wiring,
     add_endpoint,
+    attempt_history,
     echo_then,
     make_visible,
     receive,
@@ -135,7 +136,7 @@ def test_a_receiver_failing_twice_gets_one_successful_delivery_after_retries(
     assert all(verify(SECRET, r.raw, r.headers["X-Signature"]) for r in flaky.events)
     assert len(steady.events) == 1  # skipped on the retries: it already had the event
 
-    history = [a for a in delivery_history(aws, ACCOUNT, 50) if a.event_id == event.id]
+    history = [a for a in attempt_history(aws, ACCOUNT, 50) if a.event_id == event.id]
     flaky_attempts = sorted((a for a in history if a.endpoint_id == 1), key=lambda a: a.attempt)
     assert [(a.attempt, a.status_code, a.success) for a in flaky_attempts] == [
         (1, 500, False),
@@ -177,7 +178,7 @@ def test_a_receiver_that_always_fails_reports_the_batch_item_failure(
         messages = receive(wiring)
 
     assert len(down.events) == 3
-    attempts = [a for a in delivery_history(aws, ACCOUNT, 50) if a.event_id == failing.id]
+    attempts = [a for a in attempt_history(aws, ACCOUNT, 50) if a.event_id == failing.id]
     assert sorted(a.attempt for a in attempts) == [1, 2, 3]
     assert not any(a.success for a in attempts)
 
@@ -209,3 +210,45 @@ def test_services_in_aws_mode_make_no_eventbridge_client_until_publishing(aws: S
     publisher = aws.publisher
     assert isinstance(publisher, EventBridgePublisher)
     assert "client" not in vars(publisher)
+
+
+def put_as_the_outbox_pipe(item: dict[str, object]) -> None:
+    """What the outbox pipe (infra/aws/outbox.py) puts on the bus for a stream INSERT of `item`:
+    source `webstore`, detail-type = the item's `type`, detail = the item's `detail` text."""
+    events = boto3.client("events", region_name=REGION)
+    answer = events.put_events(
+        Entries=[
+            {"Source": SOURCE, "DetailType": item["type"], "Detail": item["detail"], "EventBusName": BUS}
+        ]
+    )
+    assert answer["FailedEntryCount"] == 0
+
+
+@pytest.mark.usefixtures("allow_private")
+def test_an_outbox_item_reaches_the_receiver_as_the_event_once_however_often_the_stream_repeats_it(
+    aws: Services,
+    wiring: Wiring,
+    receiver_factory: Callable[[Behaviour], Receiver],
+    context: LambdaContext,
+) -> None:
+    receiver = receiver_factory(echo_then())
+    add_endpoint(aws, ACCOUNT, 1, receiver.url)
+    event = paid()
+    item = outbox_item(event)
+    put_as_the_outbox_pipe(item)
+    [message] = receive(wiring)
+    body = json.loads(message["Body"])
+    assert (body["source"], body["detail-type"]) == ("webstore", "payment.completed")
+    assert body["detail"] == event.detail()  # exactly as a direct PutEvents put it
+
+    assert failed_ids(dispatch_webhook.handler(sqs_event(wiring, [message]), context)) == []
+    put_as_the_outbox_pipe(item)  # the stream record again (a retried batch)
+    assert failed_ids(dispatch_webhook.handler(sqs_event(wiring, receive(wiring)), context)) == []
+    [delivery] = receiver.events  # the claim skipped the repeat
+    assert delivery.body == {
+        "id": event.id,
+        "type": "payment.completed",
+        "date": event.date,
+        "subject": event.subject,
+    }
+    assert verify(SECRET, delivery.raw, delivery.headers["X-Signature"])

@@ -14,11 +14,11 @@ import time_machine
 
 from webstore.events import DomainEvent
 from webstore.services import Services
-from webstore.webhooks import WebhookDispatcher, delivery_history
+from webstore.webhooks import WebhookDispatcher
 from webstore.webhooks.envelope import verify
 from webstore.webhooks.local import LocalDispatcher
 
-from .conftest import SECRET, Received, Receiver, add_endpoint
+from .conftest import SECRET, Received, Receiver, add_endpoint, attempt_history
 
 ACCOUNT = 9
 pytestmark = pytest.mark.usefixtures("allow_private")
@@ -61,6 +61,6 @@ def test_a_receiver_down_for_ten_minutes_then_up_gets_every_event(
     delivered = [r.body["id"] for r in receiver.events]
     assert sorted(delivered) == sorted(e.id for e in published)  # every event, once
     assert all(verify(SECRET, r.raw, r.headers["X-Signature"]) for r in receiver.requests)
-    history = delivery_history(aws, ACCOUNT, limit=200)
+    history = attempt_history(aws, ACCOUNT, limit=200)
     failed_handshakes = [a for a in history if a.event_type == "validation.webhook" and not a.success]
     assert failed_handshakes  # the outage is in the attempt history

@@ -96,7 +96,7 @@ def test_buycraftx_form_checkout_link_works(demo: DemoStore, invoke: Invoke) -> 
     assert basket["username"] == "Alex" and [p["id"] for p in basket["packages"]] == [20]
     form = "username=Alex&category_id=2"
     category = invoke(create_checkout_link.handler, "POST", "/checkout", raw_body=form, headers=headers)
-    assert category.status == 201 and category.json()["url"] == "http://localhost:3000/category/2"
+    assert category.status == 201 and category.json()["url"] == "http://127.0.0.1:8083/category/2"
 
 
 def test_checkout_link_refuses_bad_input_naming_the_field(demo: DemoStore, invoke: Invoke) -> None:

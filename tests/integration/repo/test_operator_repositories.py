@@ -176,18 +176,6 @@ def test_catalog_with_servers_goals_and_one_goal(demo: DemoStore) -> None:
         stores.goal(A, 2)
 
 
-def test_updating_a_package_needs_the_package(demo: DemoStore) -> None:
-    stores = StoreRepository(demo.table)
-    stores.update_package(A, 1, {"name": "Renamed", "disabled": True}, NOW)
-    package = stores.catalog(A, with_packages=True).package(1)
-    assert (
-        package is not None and package.name == "Renamed" and package.disabled and package.updated_at == NOW
-    )
-    with pytest.raises(NotFound, match="Package not found"):
-        stores.update_package(A, 9_999, {"name": "Ghost"}, NOW)
-    assert demo.table.get(keys.key(keys.store_pk(A), keys.package_sk(9_999))) is None
-
-
 # --- players -----------------------------------------------------------------------------------
 
 

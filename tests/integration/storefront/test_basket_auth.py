@@ -9,13 +9,14 @@ from urllib.parse import quote, urlencode
 import pytest
 
 from functions.storefront import get_auth_page, get_basket_auth_url, post_auth_page
-from tests.integration.storefront.support import base
+from tests.integration.storefront.support import ACCOUNT, base
 from tests.support.demo import DemoStore
 from tests.support.invocation import Invoke
 from tests.support.lambda_events import Response
 from webstore.basket import Basket
 from webstore.events import DomainEvent
 from webstore.repo.baskets import BasketRepository
+from webstore.repo.store import StoreRepository
 from webstore.repo.users import UserRepository
 
 RETURN = "http://localhost:3000/basket?step=2"
@@ -155,7 +156,8 @@ def test_page_renders_an_accessible_form_with_a_strict_policy(
         RETURN.replace("&", "&amp;"),
         *logo_and_site(page),
     }
-    assert '<a id="back-to-store" href="http://localhost:3000">Back to Demo Craft</a>' in page
+    site = StoreRepository(demo.table).store(ACCOUNT).webstore_url  # the way back: the store's site
+    assert f'<a id="back-to-store" href="{site}">Back to Demo Craft</a>' in page
 
 
 def logo_and_site(page: str) -> list[str]:

@@ -58,12 +58,17 @@ def attempt_key_of(page: Response) -> str:
     return match.group(1)
 
 
+# The form's `amount_due` for tests that do not check it: a page that showed at least whatever
+# these tests charge (the "never more than shown" rule: test_pay_prices_now.py).
+SHOWN_ANY = "100000.00"
+
+
 def pay(invoke: Invoke, ident: str, key: str, card: str = "4242 4242 4242 4242") -> Response:
     return invoke(
         pay_checkout.handler,
         "POST",
         f"/checkout/{ident}/pay",
-        raw_body=urlencode({"attempt_key": key, "card_number": card}),
+        raw_body=urlencode({"attempt_key": key, "card_number": card, "amount_due": SHOWN_ANY}),
         headers=FORM,
     )
 

@@ -192,7 +192,7 @@ def test_the_receipt_says_paid_with_the_transaction_and_the_checkouts_rows(
     paid = [(label if label != "Amount paid" else "Amount due", amount) for _, label, amount in rows(receipt)]
     assert paid == [(label, amount) for _, label, amount in rows(page)]
     assert '<a id=continue href="http://localhost:3000/thanks">Return to the shop</a>' in body
-    assert '<a id=shop href="http://localhost:3000">Visit Demo Craft</a>' in body
+    assert '<a id=shop href="http://127.0.0.1:8083">Visit Demo Craft</a>' in body
     assert 'receipt to <span id="email">steve@example.com</span>' in body
     assert receipt.headers["content-security-policy"].count("'sha256-") == 2  # the frame and the theme
 

@@ -24,6 +24,7 @@ from webstore.domain.gateways import SANDBOX
 from webstore.events import DomainEvent
 from webstore.local_stream import LocalStream
 from webstore.repo.checkout_attempts import CheckoutAttemptRepository
+from webstore.repo.outbox import OutboxRepository
 from webstore.repo.payment_effects import PaymentEffectsRepository
 from webstore.services import get_services, local_bus
 from webstore.storefront.baskets import CHECKOUT_CLAIM_TIMEOUT
@@ -206,7 +207,7 @@ def test_a_crash_at_any_step_then_a_retry_charges_once_and_records_once(
     assert_books_balance(gateway, demo)
     # The event rode the payment's transaction: published then, or by the start-up sweep of
     # the table's stream after the crash (a restart), never lost.
-    LocalStream(get_services().table, local_bus()).sweep()
+    LocalStream(OutboxRepository(get_services().table), local_bus()).sweep()
     assert "payment.completed" in [event.type for event in published]
 
 

@@ -14,6 +14,7 @@ from functions.operator import create_coupon, delete_coupon, get_coupon, update_
 from functions.storefront import (
     add_basket_package,
     apply_coupon,
+    apply_giftcard,
     create_basket,
     get_checkout_page,
     pay_checkout,
@@ -21,7 +22,11 @@ from functions.storefront import (
 )
 from tests.integration.operator.support import secret_headers
 from tests.integration.storefront.test_checkout import FORM, attempt_key_of, basket_json, payments
-from tests.integration.storefront.test_pay_faults import RecordingGateway, assert_books_balance
+from tests.integration.storefront.test_pay_faults import (
+    RecordingGateway,
+    assert_books_balance,
+    recorded_payments,
+)
 from tests.support.demo import DemoStore
 from tests.support.invocation import Invoke
 from tests.support.lambda_events import Response
@@ -259,3 +264,55 @@ def test_prices_that_went_up_since_the_page_release_the_claim(
     assert gateway.charged == {}
     assert submit(invoke, ident, again).status == 303  # the form shown again pays at once
     assert list(gateway.charged.values()) == [Decimal("99")]
+
+
+@pytest.mark.parametrize("amount_due", [None, "", "five", "5.00; DROP"])
+def test_a_hand_built_pay_without_the_amount_shown_is_refused_not_charged(
+    demo: DemoStore, invoke: Invoke, gateway: RecordingGateway, amount_due: str | None
+) -> None:
+    """The form carries the amount due it showed; a post without it (or with something else
+    there) is a 422 naming `amount_due`: nothing claimed, nothing charged."""
+    ident = basket_with(invoke, demo, {"package_id": 10, "quantity": 2})
+    form = invoke(get_checkout_page.handler, "GET", f"/checkout/{ident}")
+    fields = {"attempt_key": attempt_key_of(form), "card_number": "4242"}
+    if amount_due is not None:
+        fields["amount_due"] = amount_due
+    answer = invoke(
+        pay_checkout.handler, "POST", f"/checkout/{ident}/pay", raw_body=urlencode(fields), headers=FORM
+    )
+    assert answer.status == 422, answer.body
+    assert "amount_due" in answer.body
+    assert gateway.charged == {} and payments(invoke, demo) == []
+    assert (demo.table.get({"PK": f"BASKET#{ident}", "SK": "BASKET"}) or {}).get("checkout_attempt") is None
+    assert submit(invoke, ident, form).status == 303  # the page's own form pays
+
+
+def test_a_basket_that_lost_a_gift_card_race_pays_on_the_next_submit(
+    demo: DemoStore, invoke: Invoke, gateway: RecordingGateway
+) -> None:
+    """Two baskets hold the same card (10.00), each covering its whole 10.00 total; the first
+    pays and spends it. The second is refused before anything is charged, with the card named
+    and the new amount due, and the form it shows then pays (not a 409 on every retry)."""
+    first = basket_with(invoke, demo, {"package_id": 10, "quantity": 4})
+    second = basket_with(invoke, demo, {"package_id": 10, "quantity": 4})
+    for ident in (first, second):
+        applied = invoke(
+            apply_giftcard.handler,
+            "POST",
+            f"/api/baskets/{ident}/giftcards",
+            body={"card_number": "GIFT-0000-0000-0001"},
+        )
+        assert applied.status == 200, applied.body
+    second_form = invoke(get_checkout_page.handler, "GET", f"/checkout/{second}")
+    assert 'name=amount_due value="0.00"' in second_form.body
+    assert pay_now(invoke, first).status == 303  # the card is spent
+
+    lost = submit(invoke, second, second_form)
+    assert lost.status == 409, lost.body
+    assert "Gift card ••••0001 now covers less" in lost.body and "10.00 USD" in lost.body
+    assert 'name=amount_due value="10.00"' in lost.body
+    assert submit(invoke, second, lost).status == 303
+    assert basket_json(invoke, demo, second)["complete"] is True
+    assert sorted(p["amount"] for p in payments(invoke, demo)) == ["0.00", "10.00"]
+    paid_by = {p["checkout_attempt"] for p in recorded_payments(demo)}  # charges = payments + refunds
+    assert set(gateway.charged) == paid_by | gateway.refunded and not paid_by & gateway.refunded

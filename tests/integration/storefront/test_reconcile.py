@@ -7,9 +7,11 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+import time_machine
 
 from functions.operator import update_package
 from functions.storefront import get_checkout_page
+from infra.cli import main
 from tests.integration.operator.support import secret_headers
 from tests.integration.storefront.test_checkout import attempt_key_of, basket_json, new_basket, pay
 from tests.integration.storefront.test_pay_faults import (
@@ -21,6 +23,7 @@ from tests.integration.storefront.test_pay_faults import (
 )
 from tests.support.clock import Clock
 from tests.support.demo import DemoStore
+from tests.support.environment import TABLE
 from tests.support.invocation import Invoke
 from webstore import keys
 from webstore.checkout import checkout
@@ -164,3 +167,33 @@ def test_a_paid_or_declined_checkout_leaves_nothing_to_reconcile(
     assert pay(invoke, declined, attempt_key_of(page), "4000 0000 0000 0002").status == 402
     assert ScheduleRepository(demo.table).backlog(START + timedelta(days=1)).count == 0
     assert run_due(get_services(), START + timedelta(hours=1)).outcomes == []
+
+
+def test_webstore_clock_run_an_hour_later_records_it(
+    demo: DemoStore,
+    invoke: Invoke,
+    gateway: RecordingGateway,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The same through the tool: `webstore clock run --until` an hour after the crash."""
+    with time_machine.travel(START, tick=False):
+        ident = new_basket(invoke, demo)
+        key = attempt_key_of(invoke(get_checkout_page.handler, "GET", f"/checkout/{ident}"))
+        with monkeypatch.context() as patched:
+            inject("after the charge", Crash, patched, gateway)
+            with pytest.raises(Crash):
+                checkout.pay(get_services(), ident, key, "4242 4242 4242 4242")
+    until = (START + timedelta(hours=1)).isoformat()
+    argv = [
+        "clock", "run", "--until", until, "--table", TABLE, "--region", "us-east-1",
+        "--storefront-url", "https://shop.example.com", "--operator-url", "https://plugin.example.com",
+    ]  # fmt: skip
+    capsys.readouterr()
+    with time_machine.travel(START + timedelta(hours=1), tick=False):
+        assert main(argv) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0].startswith(f"checkout recorded: account 1 {ident}/{key} (payment tbx-"), printed
+    assert printed[1] == f"1 item(s) due up to {until}: 1 checkout recorded"
+    assert [p["checkout_attempt"] for p in recorded_payments(demo)] == [key]
+    assert_books_balance(gateway, demo)

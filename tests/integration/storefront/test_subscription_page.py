@@ -147,7 +147,7 @@ def test_cancel_then_undo_then_cancel_again(
     assert len(requests) == 2 and requests[0].id != requests[1].id  # two requests, two events
 
 
-def test_a_repeated_cancel_changes_nothing_and_repeats_the_same_event(
+def test_a_repeated_cancel_changes_nothing_and_sends_nothing_again(
     demo: DemoStore,
     invoke: Invoke,
     traveller: time_machine.Coordinates,
@@ -162,8 +162,8 @@ def test_a_repeated_cancel_changes_nothing_and_repeats_the_same_event(
     traveller.shift(timedelta(seconds=30))
     assert submit(invoke, link(), action="cancel", form_token=token).status == 303
     assert table_snapshot(demo.table) == before
-    first, second = events_of(published, EventType.RECURRING_CANCELLATION_REQUESTED)
-    assert first.id == second.id  # receivers dedupe it
+    # the first cancel's event was written with its change: nothing to make good
+    assert len(events_of(published, EventType.RECURRING_CANCELLATION_REQUESTED)) == 1
 
 
 @pytest.mark.parametrize(

@@ -34,7 +34,9 @@ def test_production_refuses_the_sandbox_of_a_store_without_keys(
         pay_checkout.handler,
         "POST",
         f"/checkout/{ident}/pay",
-        raw_body=urlencode({"attempt_key": "a" * 24, "card_number": "4242424242424242"}),
+        raw_body=urlencode(
+            {"attempt_key": "a" * 24, "card_number": "4242424242424242", "amount_due": "5.00"}
+        ),
         headers={"content-type": "application/x-www-form-urlencoded"},
     )
     assert paid.status == 422 and "not set up to take payments" in paid.body

@@ -22,7 +22,7 @@ def subscription_payment() -> PaymentRecord:
         OrderLine(package_id=10, paid_price=Decimal("2.50")),
     )
     lines = planning.payment_lines(the_order, demo_view(), STEVE, RECIPIENTS)
-    return planning.new_payment(the_order, "USD", STEVE, lines, [], 0, NOW)
+    return planning.new_payment(the_order, "USD", STEVE, lines, [], 1, NOW)
 
 
 def started_by(payment: PaymentRecord) -> RecurringPayment:

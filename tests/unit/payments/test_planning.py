@@ -12,20 +12,22 @@ from webstore.catalog import CommandTrigger, CommunityGoal, Coupon, GoalStatus
 from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import Conflict, Invalid
 from webstore.payments import planning
+from webstore.payments.core import take_payment_id
 from webstore.payments.order import OrderLine
 from webstore.players import RECENT_PAYMENTS_KEPT, RecentPayment, StoreStats, TierStatus
 from webstore.repo.payments import PaymentLine, PaymentRecord
 from webstore.repo.queue import QueuedCommand
+from webstore.repo.sequences import IdAllocation
 
 
 def lines_of(*order_lines: OrderLine) -> list[PaymentLine]:
     return planning.payment_lines(order(*order_lines), demo_view(), STEVE, RECIPIENTS)
 
 
-def payment_of(*order_lines: OrderLine, last_id: int = 0) -> PaymentRecord:
+def payment_of(*order_lines: OrderLine, payment_id: int = 1) -> PaymentRecord:
     the_order = order(*order_lines)
     lines = planning.payment_lines(the_order, demo_view(), STEVE, RECIPIENTS)
-    return planning.new_payment(the_order, "USD", STEVE, lines, [], last_id, NOW)
+    return planning.new_payment(the_order, "USD", STEVE, lines, [], payment_id, NOW)
 
 
 # --- lines ------------------------------------------------------------------------------------------
@@ -146,16 +148,17 @@ def test_plan_commands_records_the_plan_and_marks_the_first_chunk_done() -> None
 # --- the payment ------------------------------------------------------------------------------------
 
 
-def test_new_payment_takes_the_next_id_and_rounds_the_amount() -> None:
+def test_new_payment_has_the_id_taken_for_it_and_rounds_the_amount() -> None:
     the_order = order(OrderLine(package_id=10, paid_price=Decimal("2.504")), note="cash")
     lines = planning.payment_lines(the_order, demo_view(), STEVE, RECIPIENTS)
-    payment = planning.new_payment(the_order, "USD", STEVE, lines, [], 41, NOW)
+    ids = IdAllocation(the_order.account_id, {"payment": 41})
+    payment = planning.new_payment(the_order, "USD", STEVE, lines, [], take_payment_id(ids), NOW)
     assert payment.id == 42 and payment.transaction_id.startswith("tbx-42-")
     assert payment.amount == Decimal("2.50")
     assert payment.status is PaymentStatus.COMPLETE
     assert [n.note for n in payment.notes] == ["cash"]
     with pytest.raises(Conflict):
-        planning.new_payment(the_order, "USD", STEVE, lines, [], 2**31 - 1, NOW)
+        take_payment_id(IdAllocation(the_order.account_id, {"payment": 2**31 - 1}))
 
 
 def coupon(**fields: object) -> Coupon:

@@ -46,7 +46,7 @@ def measured(view: StoreView, package_id: int, quantity: int, variables: dict[st
         OrderLine(package_id=package_id, quantity=quantity, paid_price=Decimal(1), variables=variables)
     )
     lines = planning.payment_lines(paid, view, STEVE, RECIPIENTS)
-    payment = planning.new_payment(paid, "USD", STEVE, lines, [], 0, NOW)
+    payment = planning.new_payment(paid, "USD", STEVE, lines, [], 1, NOW)
     for trigger in (CommandTrigger.PURCHASE, CommandTrigger.REFUND):
         commands = planning.commands_for(lines, view, trigger, NOW)
         commands = planning.with_ids(commands, range(10**9, 10**9 + len(commands)), payment.id)

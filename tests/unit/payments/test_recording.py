@@ -10,6 +10,7 @@ from tests.unit.payments.support import NOW, RECIPIENTS, STEVE, demo_view, order
 from webstore.catalog import Coupon, GoalStatus
 from webstore.errors import Conflict
 from webstore.payments import planning
+from webstore.payments.core import take_payment_id
 from webstore.payments.order import OrderLine
 from webstore.payments.recording import _Recording
 from webstore.repo.payment_effects import EffectReads, GoalRead
@@ -25,10 +26,9 @@ def record(reads: EffectReads, *lines: OrderLine, **fields: Any) -> tuple[list[s
     payment_lines = planning.payment_lines(the_order, view, STEVE, RECIPIENTS)
     services = cast(Services, SimpleNamespace(table=None))
     recording = _Recording(services, the_order, view, STEVE, payment_lines, NOW)
-    payment = recording.payment(reads)
+    reads.ids = IdAllocation(the_order.account_id, {"payment": 4, "tier": 499})
+    payment = recording.payment(reads, take_payment_id(reads.ids))
     tier_lines = planning.tier_lines(payment_lines, view)
-    reads.ids = IdAllocation(the_order.account_id, {"payment": reads.last_payment_id, "tier": 499})
-    reads.ids.take("payment")
     tx = recording.transaction(reads, payment, tier_lines)
     reads.ids.add_to(tx)  # as fulfil does: the one update of the sequences, with every id taken
     described = []
@@ -45,18 +45,16 @@ def coupon(code: str, **fields: Any) -> Coupon:
 
 
 def test_a_plain_payment_touches_sequence_order_counts_stats_and_player() -> None:
-    actions, labels = record(
-        EffectReads(last_payment_id=4), OrderLine(package_id=10, paid_price=Decimal("2.5"))
-    )
+    actions, labels = record(EffectReads(), OrderLine(package_id=10, paid_price=Decimal("2.5")))
     assert actions == [
-        "Put ORDER#unit-1",
-        f"Update PURCHASES#{STEVE.id:010d}",
+        "Put ORDER#unit-1",  # what every paid payment adds (payments.core) …
         "Put 4STATS",
         f"Update DAYSTATS#{NOW.date().isoformat()}",
         f"Update SPEND#2026-03#{STEVE.id:010d}",
         f"Update PLAYER#{STEVE.id:010d}",
         "Put PLAYERNAME#steve",
         f"Put PLAYERUUID#{STEVE.uuid}",
+        f"Update PURCHASES#{STEVE.id:010d}",  # … then what an order's lines add
         "Update SEQ",
     ]
     assert labels == [None] * len(actions)  # no limit: any failure is contention

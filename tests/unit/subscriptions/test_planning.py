@@ -32,7 +32,7 @@ SK = "2026-04-15T12:00:00.000000Z#renewal#0000000001#tbx-1-00000000"
 def payment(*lines: OrderLine) -> PaymentRecord:
     made = order(*lines)
     paid = payment_planning.payment_lines(made, VIEW, STEVE, RECIPIENTS)
-    return payment_planning.new_payment(made, "USD", STEVE, paid, [], 0, NOW)
+    return payment_planning.new_payment(made, "USD", STEVE, paid, [], 1, NOW)
 
 
 def _started() -> RecurringPayment:

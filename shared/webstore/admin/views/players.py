@@ -21,7 +21,6 @@ from webstore.admin.views.money import (
     with_query,
 )
 from webstore.admin.views.payments import payments_table
-from webstore.repo.bans import Ban
 from webstore.storefront.pages import Safe, fill
 
 LOOKUP = Safe(
@@ -104,8 +103,3 @@ def bans_body(page: BanPage, *, csrf: Safe | None, done: str = "") -> Safe:
             Safe("<h2>Ban a player</h2>" + post_form("/bans", "Ban", csrf, form, css="action", danger=True))
         )
     return Safe("".join(parts))
-
-
-def ban_summary(ban: Ban) -> str:
-    """What the page says after a ban was lifted (shown escaped)."""
-    return f"Lifted the ban of {ban.ign or ban.uuid or ban.ip}"

@@ -1,0 +1,1 @@
+"""The players 'shop: one module per page or form (docs/shop.md)."""

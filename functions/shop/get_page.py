@@ -1,0 +1,19 @@
+"""GET /page/{slug} — one of the store's custom pages."""
+
+from fastapi import Request
+from fastapi.responses import Response
+
+from functions.runtime import READ, Interface, Route, lambda_handler
+from functions.shop_deps import ServicesDep, VisitorDep, shop_page
+from webstore.shop import pages
+
+ROUTE = Route(
+    Interface.SHOP, "GET", "/page/{slug}", "getShopPage", READ, "One of the store's custom pages", html=True
+)
+
+
+async def endpoint(request: Request, slug: str, svc: ServicesDep, who: VisitorDep) -> Response:
+    return shop_page(request, svc, lambda: pages.custom_page(svc, who, slug))
+
+
+handler = lambda_handler(ROUTE, endpoint)

@@ -1,0 +1,25 @@
+"""POST /basket/creator-code — set the creator code (or remove it: `action=remove`)."""
+
+from fastapi import Request
+from fastapi.responses import Response
+
+from functions.runtime import WRITE, Interface, Route, lambda_handler
+from functions.shop_deps import FormDep, ServicesDep, shop_page, visitor
+from webstore.shop import forms
+
+ROUTE = Route(
+    Interface.SHOP,
+    "POST",
+    "/basket/creator-code",
+    "applyShopCreatorCode",
+    WRITE,
+    "Set the creator code (or remove it: `action=remove`)",
+    html=True,
+)
+
+
+async def endpoint(request: Request, fields: FormDep, svc: ServicesDep) -> Response:
+    return shop_page(request, svc, lambda: forms.creator_code(svc, visitor(request), fields))
+
+
+handler = lambda_handler(ROUTE, endpoint)

@@ -1,0 +1,25 @@
+"""POST /basket/quantity — change a line's quantity (0 removes it) (Post/Redirect/Get; CSRF-checked)."""
+
+from fastapi import Request
+from fastapi.responses import Response
+
+from functions.runtime import WRITE, Interface, Route, lambda_handler
+from functions.shop_deps import FormDep, ServicesDep, shop_page, visitor
+from webstore.shop import forms
+
+ROUTE = Route(
+    Interface.SHOP,
+    "POST",
+    "/basket/quantity",
+    "setShopQuantity",
+    WRITE,
+    "Change a line's quantity (0 removes it)",
+    html=True,
+)
+
+
+async def endpoint(request: Request, fields: FormDep, svc: ServicesDep) -> Response:
+    return shop_page(request, svc, lambda: forms.set_quantity(svc, visitor(request), fields))
+
+
+handler = lambda_handler(ROUTE, endpoint)

@@ -1,0 +1,26 @@
+"""POST /logout — log out: the shop forgets the basket and the player (Post/Redirect/Get; CSRF-checked)."""
+
+from fastapi import Request
+from fastapi.responses import Response
+
+from functions.runtime import READ, Interface, Route, lambda_handler
+from functions.shop_deps import FormDep, ServicesDep, shop_page, visitor
+from webstore.shop import forms
+
+ROUTE = Route(
+    Interface.SHOP,
+    "POST",
+    "/logout",
+    "submitShopLogout",
+    READ,
+    "Log out: the shop forgets the basket and the player",
+    html=True,
+)
+
+
+async def endpoint(request: Request, fields: FormDep, svc: ServicesDep) -> Response:
+    del fields  # the CSRF token only
+    return shop_page(request, svc, lambda: forms.log_out(svc, visitor(request)))
+
+
+handler = lambda_handler(ROUTE, endpoint)

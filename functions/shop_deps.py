@@ -1,0 +1,159 @@
+"""The shop's HTTP side (docs/shop.md, "Security"): the visitor's cookies, the CSRF check of
+every form, and the one way a shop use case's result becomes a response.
+
+- `shop_basket` (the basket ident) and `shop_player` (its player's id, for the one-round-trip
+  read of their tiers): HttpOnly, SameSite=Lax, Secure when the shop is served over https.
+- `shop_csrf`: a random token set by the first page (HttpOnly too: the forms carry it in a
+  hidden field); every form must send the same value, compared in constant time (double
+  submit). A form without it, or with another, is refused (403) and changes nothing.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from collections.abc import Callable
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from functions.deps import ServicesDep, client_ip
+from functions.observability import logger
+from functions.pages import form_fields
+from webstore.errors import DomainError, Forbidden
+from webstore.services import Services
+from webstore.shop import pages
+from webstore.shop.pages import ShopResult
+from webstore.shop.reads import Visitor
+
+BASKET_COOKIE = "shop_basket"
+PLAYER_COOKIE = "shop_player"
+CSRF_COOKIE = "shop_csrf"
+CSRF_FIELD = "csrf"
+COOKIE_DAYS = 30
+MAX_FIELDS = 40  # a package's variables (20) and the form's own
+NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "same-origin"}
+
+
+def _player(value: str | None) -> int | None:
+    return int(value) if value and value.isascii() and value.isdigit() and len(value) <= 10 else None
+
+
+def visitor(request: Request) -> Visitor:
+    cookies = request.cookies
+    csrf = cookies.get(CSRF_COOKIE, "")
+    if not (16 <= len(csrf) <= 64 and csrf.replace("-", "").replace("_", "").isalnum()):
+        csrf = ""
+    return Visitor(
+        basket_ident=(cookies.get(BASKET_COOKIE) or "")[:80] or None,
+        player_id=_player(cookies.get(PLAYER_COOKIE)),
+        csrf=csrf,
+    )
+
+
+def page_visitor(request: Request) -> Visitor:
+    """The visitor of a page: a first visit gets its CSRF token now (set with the response)."""
+    found = visitor(request)
+    if found.csrf:
+        return found
+    fresh = Visitor(found.basket_ident, found.player_id, secrets.token_urlsafe(24))
+    request.state.new_csrf = fresh.csrf
+    return fresh
+
+
+VisitorDep = Annotated[Visitor, Depends(page_visitor)]
+
+
+async def checked_form(request: Request) -> dict[str, str]:
+    """The form's fields once its CSRF token matches the visitor's cookie; Forbidden otherwise."""
+    fields = await form_fields(request, MAX_FIELDS)
+    expected = visitor(request).csrf
+    sent = fields.get(CSRF_FIELD, "")
+    if not expected or not hmac.compare_digest(sent.encode(), expected.encode()):
+        raise Forbidden("This form has expired or did not come from this shop: reload the page and try again")
+    return fields
+
+
+def _secure(request: Request, services: Services) -> bool:
+    return services.settings.shop_url.startswith("https://") or request.url.scheme == "https"
+
+
+def respond(request: Request, services: Services, result: ShopResult) -> Response:
+    """A page (HTML with its policy, never cached, never framed) or a 303, with the cookies."""
+    response: Response
+    if result.redirect:
+        response = RedirectResponse(result.redirect, status_code=303, headers=NO_STORE)
+    else:
+        response = HTMLResponse(
+            result.html,
+            status_code=result.status,
+            headers={
+                "Content-Security-Policy": result.csp,
+                **NO_STORE,
+                "X-Content-Type-Options": "nosniff",
+                "X-Frame-Options": "DENY",
+                **result.headers,
+            },
+        )
+    secure = _secure(request, services)
+    options = {"httponly": True, "samesite": "lax", "secure": secure, "path": "/"}
+    new_csrf = getattr(request.state, "new_csrf", None)
+    if new_csrf:
+        response.set_cookie(CSRF_COOKIE, new_csrf, max_age=COOKIE_DAYS * 86400, **options)  # type: ignore[arg-type]
+    if result.basket is not None:
+        if result.basket:
+            response.set_cookie(BASKET_COOKIE, result.basket, max_age=COOKIE_DAYS * 86400, **options)  # type: ignore[arg-type]
+        else:
+            response.delete_cookie(BASKET_COOKIE, **options)  # type: ignore[arg-type]
+    if result.player is not None:
+        if result.player:
+            response.set_cookie(PLAYER_COOKIE, str(result.player), max_age=COOKIE_DAYS * 86400, **options)  # type: ignore[arg-type]
+        else:
+            response.delete_cookie(PLAYER_COOKIE, **options)  # type: ignore[arg-type]
+    return response
+
+
+def shop_page(request: Request, services: Services, use_case: Callable[[], ShopResult]) -> Response:
+    """Run a page or form use case; a domain error outside it (no shop, a refused form) is the
+    branded error page, an unexpected one a plain 500 page that still names the way back."""
+    try:
+        result = use_case()
+    except DomainError as error:
+        return error_response(request, services, error)
+    return respond(request, services, result)
+
+
+def error_response(request: Request, services: Services, error: DomainError) -> Response:
+    try:
+        result = pages.not_found(services, page_visitor(request), error)
+    except DomainError:  # no shop, or no store: nothing to brand the page with
+        result = ShopResult(error.status, pages.bare_error(error), csp=pages.content_security_policy())
+    except Exception:
+        logger.exception("the shop's error page failed")
+        result = ShopResult(error.status, pages.bare_error(error), csp=pages.content_security_policy())
+    return respond(request, services, result)
+
+
+FormDep = Annotated[dict[str, str], Depends(checked_form)]
+
+__all__ = [
+    "FormDep",
+    "ServicesDep",
+    "VisitorDep",
+    "client_ip",
+    "error_response",
+    "respond",
+    "shop_page",
+    "visitor",
+]
+
+
+def shop_error(request: Request, status: int, title: str, detail: str) -> Response:
+    """The runtime's error path for the shop (an unknown address, a refused CSRF token, a
+    malformed request): the branded error page."""
+    from webstore.services import get_services
+
+    error = DomainError(detail)
+    error.status, error.title = status, title
+    return error_response(request, get_services(), error)

@@ -1,0 +1,306 @@
+"""Owner-editable templates: the shop's theme (docs/shop.md, "Templates").
+
+A store owner may replace any file of the shop's default theme (Tebex's template contract:
+`layout.html`, `index.html`, `category.html`, `package.html`, `options.html`, `username.html`,
+`checkout.html`, `cms/page.html`, `module.<type>.html`). Their files run in Jinja2's
+`ImmutableSandboxedEnvironment`:
+
+- no attribute or item whose name starts with `_` (`__class__`, `__globals__`, …), no
+  `str.format` on attributes (format-string tricks), no mutation of what the page hands in
+  (`list.append`, `dict.update`);
+- the context is plain data (dicts, lists, strings, numbers, already-sanitised `Markup`), built
+  by `webstore.shop.context`: never a house object, a service, a setting or a secret;
+- the globals are only `range` (bounded by the sandbox), `dict` and `namespace`: Jinja's
+  `cycler`, `joiner` and `lipsum` are removed;
+- autoescape is on: whatever a player typed (a name, a variable) is escaped. `raw` (Twig's way
+  of printing HTML) sanitises with nh3 before it marks the text safe, so even a `|raw` on a
+  player's name cannot inject script;
+- an unknown variable is an error (`StrictUndefined`), found when the template is checked.
+
+Twig features Tebex templates use that Jinja lacks are added as filters and tests (`raw`,
+`e`, `empty`, `url_encode`, `nl2br`, `date`, `number_format`, `money`, `trans`, `keys`,
+`merge`, `slice`); docs/shop.md lists what still differs.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+from collections.abc import Callable, Iterable, Mapping
+from datetime import date, datetime
+from decimal import Decimal, InvalidOperation
+from functools import cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import nh3
+from jinja2 import (
+    ChoiceLoader,
+    DictLoader,
+    FileSystemLoader,
+    StrictUndefined,
+    TemplateError,
+    TemplateSyntaxError,
+    UndefinedError,
+    select_autoescape,
+)
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
+from markupsafe import Markup, escape
+
+from webstore.money import display
+
+__all__ = [
+    "THEME",
+    "OwnerTemplateError",
+    "SecurityError",
+    "check_template",
+    "environment",
+    "render_owner",
+    "sanitize",
+]
+
+THEME = Path(__file__).resolve().parent / "templates" / "shop"
+
+# What owner HTML (a text module, a custom page, a description) may keep: nh3's defaults (no
+# script, no event handlers, no style attributes, no javascript: URLs), links opening safely.
+ALLOWED_URL_SCHEMES = {"http", "https", "mailto"}
+
+
+class OwnerTemplateError(Exception):
+    """A template that cannot be used: its name, line and what is wrong (the editor shows it)."""
+
+    def __init__(self, name: str, line: int | None, message: str) -> None:
+        self.name, self.line, self.message = name, line, message
+        where = f"{name}, line {line}" if line else name
+        super().__init__(f"{where}: {message}")
+
+
+def sanitize(value: object) -> Markup:
+    """Owner-written HTML, cleaned by nh3 (Ammonia): markup kept, script and handlers gone."""
+    if value is None:
+        return Markup("")
+    if isinstance(value, Markup):
+        value = str(value)
+    return Markup(nh3.clean(str(value), url_schemes=ALLOWED_URL_SCHEMES, link_rel="noopener noreferrer"))
+
+
+# --- Twig compatibility: filters and tests ---------------------------------------------------
+
+
+def _raw(value: object) -> Markup:
+    """Twig's `raw`: print HTML. Sanitised here, so it never lets script through."""
+    return sanitize(value)
+
+
+def _empty(value: object) -> bool:
+    """Twig's `empty`: None, "", an empty sequence or mapping, False; 0 is not empty in Twig 3."""
+    if value is None or value is False or value == "":
+        return True
+    if isinstance(value, Mapping | list | tuple | set | str):
+        return len(value) == 0
+    return False
+
+
+def _url_encode(value: object) -> str:
+    return quote(str(value), safe="")
+
+
+def _nl2br(value: object) -> Markup:
+    return Markup("<br>\n").join(escape(str(value)).split("\n"))
+
+
+_TWIG_DATE = {
+    "Y": "%Y",
+    "m": "%m",
+    "d": "%d",
+    "H": "%H",
+    "i": "%M",
+    "s": "%S",
+    "j": "%-d",
+    "n": "%-m",
+    "M": "%b",
+    "F": "%B",
+    "D": "%a",
+    "l": "%A",
+    "y": "%y",
+    "G": "%-H",
+}
+
+
+def _date(value: object, format: str = "F j, Y") -> str:
+    """Twig's `date` with PHP's common letters (Y m d H i s j n M F D l y G)."""
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            return str(value)
+    if not isinstance(value, date):
+        return str(value)
+    pattern = "".join(_TWIG_DATE.get(c, c.replace("%", "%%")) for c in format)
+    return value.strftime(pattern)
+
+
+def _decimal(value: object) -> Decimal:
+    try:
+        return Decimal(str(value))
+    except InvalidOperation:
+        return Decimal(0)
+
+
+def _number_format(value: object, decimals: int = 0, point: str = ".", thousands: str = ",") -> str:
+    amount = _decimal(value).quantize(Decimal(1).scaleb(-max(0, min(int(decimals), 8))))
+    whole, _, fraction = f"{abs(amount):f}".partition(".")
+    grouped = f"{int(whole):,}".replace(",", thousands)
+    sign = "-" if amount < 0 else ""
+    return f"{sign}{grouped}{point}{fraction}" if fraction else f"{sign}{grouped}"
+
+
+def _money(value: object, currency: Mapping[str, Any] | str | None = None) -> str:
+    """An amount with its currency, as every page shows prices (`$4.99 USD`: webstore.money)."""
+    code = str(currency.get("iso_4217", "")) if isinstance(currency, Mapping) else str(currency or "")
+    return display(_decimal(value), code) if code else _number_format(value, 2)
+
+
+def _trans(value: object, *args: object, **kwargs: object) -> str:
+    """Twig's `trans`: the text itself until translations land (docs/shop.md)."""
+    del args, kwargs
+    return str(value)
+
+
+def _keys(value: Mapping[str, Any]) -> list[str]:
+    return list(value.keys())
+
+
+def _merge(value: Any, other: Any) -> Any:
+    """Twig's `merge`: a new list or mapping (the sandbox's data stays unchanged)."""
+    if isinstance(value, Mapping) and isinstance(other, Mapping):
+        return {**value, **other}
+    return [*value, *other]
+
+
+def _slice(value: Any, start: int, length: int | None = None) -> Any:
+    """Twig's `slice(start, length)` (Jinja's own `slice` splits into columns)."""
+    end = None if length is None else start + length
+    return value[start:end]
+
+
+FILTERS: dict[str, Callable[..., Any]] = {
+    "raw": _raw,
+    "url_encode": _url_encode,
+    "nl2br": _nl2br,
+    "date": _date,
+    "number_format": _number_format,
+    "money": _money,
+    "trans": _trans,
+    "keys": _keys,
+    "merge": _merge,
+    "slice": _slice,
+    "sanitize": sanitize,
+}
+TESTS: dict[str, Callable[..., bool]] = {"empty": _empty}
+GLOBALS_REMOVED = ("cycler", "joiner", "lipsum")
+FORMAT_METHODS = frozenset({"format", "format_map"})
+# The only methods a template may call on the data: reading a mapping, simple string changes.
+# Everything else callable (`format`, `format_map`, `append`, `update`, …) is refused.
+SAFE_METHODS = frozenset(
+    {"items", "keys", "values", "get", "lower", "upper", "strip", "title", "capitalize",
+     "startswith", "endswith", "split", "replace"}
+)  # fmt: skip
+
+
+class OwnerEnvironment(ImmutableSandboxedEnvironment):
+    """The sandbox with the Twig compatibility layer."""
+
+    def __init__(self, loader: Any) -> None:
+        super().__init__(
+            loader=loader,
+            autoescape=select_autoescape(default=True, default_for_string=True),
+            undefined=StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            auto_reload=False,
+        )
+        self.filters.update(FILTERS)
+        self.tests.update(TESTS)
+        for name in GLOBALS_REMOVED:
+            self.globals.pop(name, None)
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        """No string formatting at all: Jinja would hand back a sandboxed `format`; refused."""
+        if attribute in FORMAT_METHODS:
+            return self.unsafe_undefined(obj, attribute)
+        return super().getattr(obj, attribute)
+
+    def getitem(self, obj: Any, argument: Any) -> Any:
+        if isinstance(argument, str) and argument in FORMAT_METHODS:
+            return self.unsafe_undefined(obj, argument)
+        return super().getitem(obj, argument)
+
+    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+        """The sandbox's refusals, and no method but the few in SAFE_METHODS."""
+        if not super().is_safe_attribute(obj, attr, value):
+            return False
+        return not callable(value) or attr in SAFE_METHODS
+
+
+def _theme_loader() -> FileSystemLoader:
+    return FileSystemLoader(str(THEME))
+
+
+@cache
+def _default_environment() -> OwnerEnvironment:
+    return OwnerEnvironment(_theme_loader())
+
+
+def environment(overrides: Mapping[str, str] | None = None) -> OwnerEnvironment:
+    """The default theme's environment (shared, its templates compiled once per process), or
+    one where the owner's files (`overrides`: file name → source) replace the theme's."""
+    if not overrides:
+        return _default_environment()
+    return OwnerEnvironment(ChoiceLoader([DictLoader(dict(overrides)), _theme_loader()]))
+
+
+def render_owner(template: str, /, overrides: Mapping[str, str] | None = None, **context: Any) -> str:
+    """Render a theme file (a Tebex file name, e.g. `index.html`) with `context`."""
+    try:
+        return environment(overrides).get_template(template).render(**context)
+    except TemplateSyntaxError as error:
+        raise OwnerTemplateError(
+            error.name or template, error.lineno, error.message or "syntax error"
+        ) from error
+    except (UndefinedError, SecurityError) as error:
+        raise OwnerTemplateError(template, _line_of(error), str(error)) from error
+
+
+def _line_of(error: BaseException) -> int | None:
+    """The template line a render error was raised on (from the traceback Jinja rewrites)."""
+    trace = error.__traceback__
+    line = None
+    while trace is not None:
+        if (
+            trace.tb_frame.f_code.co_filename.endswith(".html")
+            or "<template>" in trace.tb_frame.f_code.co_filename
+        ):
+            line = trace.tb_lineno
+        trace = trace.tb_next
+    return line
+
+
+def check_template(name: str, source: str, samples: Iterable[Mapping[str, Any]] = ()) -> None:
+    """Refuse a template that does not parse, or that fails on sample contexts (an unknown
+    variable, a sandbox violation): OwnerTemplateError naming the line."""
+    env = environment({name: source})
+    try:
+        env.parse(source, name=name)
+    except TemplateSyntaxError as error:
+        raise OwnerTemplateError(name, error.lineno, error.message or "syntax error") from error
+    for context in samples:
+        try:
+            env.get_template(name).render(**context)
+        except TemplateError as error:
+            raise OwnerTemplateError(name, _line_of(error), str(error)) from error
+
+
+def text(value: object) -> str:
+    """Plain text of owner HTML (meta descriptions)."""
+    return html_lib.unescape(nh3.clean(str(value), tags=set()))

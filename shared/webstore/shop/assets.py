@@ -1,0 +1,58 @@
+"""The shop's static files, content-hashed: `/static/shop.3f2a9c1b.css` names one version of
+one file, so browsers (and, in AWS, the CDN) may keep it for a year (`immutable`); a changed
+file is a new name. Read once per process; only these files are served."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from webstore.errors import NotFound
+
+STATIC = Path(__file__).resolve().parent / "static"
+# The panel's vendored htmx (webstore/admin/static/README.md: version, licence): one copy.
+HTMX = Path(__file__).resolve().parent.parent / "admin" / "static" / "htmx.min.js"
+FILES: dict[str, tuple[Path, str]] = {
+    "shop.css": (STATIC / "shop.css", "text/css; charset=utf-8"),
+    "htmx.js": (HTMX, "text/javascript; charset=utf-8"),
+}
+CACHE_CONTROL = "public, max-age=31536000, immutable"
+
+
+@dataclass(frozen=True)
+class Asset:
+    name: str  # the hashed name, e.g. shop.3f2a9c1b.css
+    body: bytes
+    media_type: str
+
+
+@cache
+def assets() -> dict[str, Asset]:
+    """Every asset by its hashed name."""
+    found = {}
+    for logical, (path, media_type) in FILES.items():
+        body = path.read_bytes()
+        stem, _, ext = logical.rpartition(".")
+        name = f"{stem}.{hashlib.sha256(body).hexdigest()[:10]}.{ext}"
+        found[name] = Asset(name, body, media_type)
+    return found
+
+
+@cache
+def urls() -> dict[str, str]:
+    """Logical name (without dot: `css`, `htmx`) → its hashed URL, for the templates."""
+    out = {}
+    for asset in assets().values():
+        stem = asset.name.split(".", 1)[0]
+        key = "css" if stem == "shop" else stem
+        out[key] = f"/static/{asset.name}"
+    return out
+
+
+def asset(name: str) -> Asset:
+    found = assets().get(name)
+    if found is None:
+        raise NotFound(f"No static file named {name}")
+    return found

@@ -1,0 +1,324 @@
+"""What a shop template sees (docs/shop.md, "Variables"): plain data built from the storefront's
+own views (prices, sales, tiers, the basket's totals as the checkout computes them), never a
+house object. Owner HTML (descriptions, the text module, custom pages) is sanitised here;
+whatever a player typed stays a plain string, escaped by the templates' autoescape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from webstore.catalog import Category, DiscountType, Package, PackageType, Sale, Store
+from webstore.checkout.summary import mask_card, order_summary
+from webstore.html.owner import sanitize
+from webstore.money import round_money, symbol
+from webstore.pricing import PricingContext, active_sales
+from webstore.shop.reads import ShopData
+from webstore.storefront import schemas
+from webstore.storefront.theme import theme_style
+from webstore.storefront.views import (
+    SidebarViews,
+    category_view,
+    int_setting,
+    package_view,
+    visible_packages,
+)
+
+PERIODS = {"day": ("day", "days"), "month": ("month", "months"), "year": ("year", "years")}
+
+
+@dataclass(frozen=True)
+class Urls:
+    """The shop's own addresses (relative: the shop is served at its domain's root)."""
+
+    home: str = "/"
+    basket: str = "/basket"
+    login: str = "/login"
+    logout: str = "/logout"
+    checkout: str = "/checkout"
+    add: str = "/basket/packages"
+    quantity: str = "/basket/quantity"
+    remove: str = "/basket/remove"
+    coupons: str = "/basket/coupons"
+    giftcards: str = "/basket/giftcards"
+    creator_code: str = "/basket/creator-code"
+
+    @staticmethod
+    def category(category: Category) -> str:
+        return f"/category/{category.slug or category.id}"
+
+    @staticmethod
+    def package(package: Package | schemas.Package) -> str:
+        return f"/package/{package.id}"
+
+    @staticmethod
+    def page(slug: str) -> str:
+        return f"/page/{slug}"
+
+
+URLS = Urls()
+
+
+def money(amount: Decimal, currency: str) -> Decimal:
+    return round_money(Decimal(amount), currency)
+
+
+class Builder:
+    """Template variables of one page, from the page's one read."""
+
+    def __init__(self, data: ShopData, *, csrf: str, assets: Mapping[str, str]) -> None:
+        self.data = data
+        self.store: Store = data.view.store
+        self.view = data.view
+        assert data.now is not None
+        self.now = data.now
+        self.ctx = PricingContext(store=self.store, sales=self.store.sales, now=self.now)
+        self.csrf = csrf
+        self.assets = dict(assets)
+
+    # --- common to every page ---
+
+    def common(self, title: str) -> dict[str, Any]:
+        return {
+            "title": title,
+            "store": self.store_vars(),
+            "currency": {"iso_4217": self.store.currency, "symbol": symbol(self.store.currency)},
+            "categories": self.category_tree(),
+            "pages": self.page_links(),
+            "basket": self.basket_vars(),
+            "modules": self.modules(),
+            "csrf": self.csrf,
+            "urls": URLS.__dict__ | {},
+            "assets": self.assets,
+            "error": "",
+            "notice": "",
+        }
+
+    def store_vars(self) -> dict[str, Any]:
+        store = self.store
+        sales = active_sales(store.sales, self.now)
+        return {
+            "id": store.id,
+            "name": store.name,
+            "description": sanitize(store.description),
+            "logo": store.logo or "",
+            "webstore_url": store.webstore_url,
+            "lang": store.lang or "en",
+            "supports_gifting": store.supports_gifting,
+            "sale_banner": _sale_banner(sales[0]) if sales else "",
+            "theme_style": theme_style(store),
+            "terms_url": store.terms_url or "",
+            "refund_policy_url": store.refund_policy_url or "",
+        }
+
+    def category_tree(self) -> list[dict[str, Any]]:
+        ordered = sorted(self.view.categories, key=lambda c: (c.order, c.id))
+        top = [c for c in ordered if not c.parent_id or self.view.category(c.parent_id) is None]
+
+        def node(category: Category) -> dict[str, Any]:
+            return {
+                "id": category.id,
+                "name": category.name,
+                "slug": category.slug or str(category.id),
+                "url": URLS.category(category),
+                "tiered": category.tiered,
+                "subcategories": [node(c) for c in ordered if c.parent_id == category.id],
+            }
+
+        return [node(c) for c in top]
+
+    def page_links(self) -> list[dict[str, Any]]:
+        return [
+            {"id": p.id, "title": p.title, "slug": p.slug, "url": URLS.page(p.slug)}
+            for p in sorted(self.view.pages, key=lambda p: p.id)
+            if not (p.disabled or p.hidden or p.private)
+        ]
+
+    def modules(self) -> list[dict[str, Any]]:
+        featured = {p.id: p for p in self.view.packages}
+        shown = []
+        for module in SidebarViews(self.view, featured, self.ctx).modules():
+            data = module.data.model_dump(mode="json") if hasattr(module.data, "model_dump") else module.data
+            if module.type == "textbox" and isinstance(data, dict):
+                data["content"] = data["text"] = sanitize(data.get("content", ""))
+            if module.type == "community_goal" and isinstance(data, dict):
+                data["description"] = sanitize(data.get("description", ""))
+            if module.type == "featured_package" and isinstance(data, dict):
+                package = data.get("package") or {}
+                data["url"] = f"/package/{package.get('id', '')}"
+            shown.append(
+                {
+                    "id": module.id,
+                    "type": module.type,
+                    "title": module.title,
+                    "template": f"module.{module.type}.html",
+                    "data": data,
+                }
+            )
+        return shown
+
+    # --- catalog ---
+
+    def package_vars(self, package: Package, shown: schemas.Package | None = None) -> dict[str, Any]:
+        shown = shown or package_view(package, self.view, self.ctx)
+        currency = self.store.currency
+        period = ""
+        if package.type is PackageType.SUBSCRIPTION and package.expiry_length:
+            one, many = PERIODS[package.expiry_period]
+            period = one if package.expiry_length == 1 else f"{package.expiry_length} {many}"
+        gifting = not shown.disable_gifting
+        return {
+            "id": package.id,
+            "name": package.name,
+            "slug": shown.slug,
+            "url": URLS.package(package),
+            "description": sanitize(package.description),
+            "image": _http_url(package.image),
+            "images": [m.url for m in package.media if m.type == "image" and _http_url(m.url)],
+            "type": package.type.value,
+            "subscription": package.type is PackageType.SUBSCRIPTION,
+            "billing_period": period,
+            "price": money(shown.total_price, currency),
+            "base_price": money(shown.base_price, currency),
+            "discount": money(shown.discount, currency),
+            "on_sale": shown.discount > 0,
+            "prorate_price": money(shown.prorate_price, currency)
+            if shown.prorate_price is not None
+            else None,
+            "disable_quantity": shown.disable_quantity,
+            "disable_gifting": not gifting,
+            "variables": [{"name": v, "label": v.replace("_", " ").capitalize()} for v in package.variables],
+            "category_id": package.category_id,
+        }
+
+    def packages_of(self, category: Category) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        """The category's packages priced for the visitor (a tier's upgrade prices) and the tier."""
+        tier = self.data.tiers.get(category.id) if category.tiered else None
+        shown = category_view(
+            category, self.view, self.ctx, with_packages=True, basket=self.data.basket, tier=tier
+        )
+        by_id = {p.id: p for p in visible_packages(self.view)}
+        packages = [self.package_vars(by_id[s.id], s) for s in shown.packages or [] if s.id in by_id]
+        current = None
+        if shown.active_tier is not None:
+            held = shown.active_tier
+            current = {
+                "package_id": held.package.id,
+                "package_name": held.package.name,
+                "next_payment_date": held.next_payment_date or "",
+                "status": held.status.description,
+                "pending_downgrade": held.pending_downgrade_package.name
+                if held.pending_downgrade_package
+                else "",
+            }
+            for each in packages:
+                each["current"] = each["id"] == held.package.id
+        return packages, current
+
+    def category_vars(self, category: Category) -> dict[str, Any]:
+        packages, tier = self.packages_of(category)
+        return {
+            "id": category.id,
+            "name": category.name,
+            "slug": category.slug or str(category.id),
+            "url": URLS.category(category),
+            "description": sanitize(category.description),
+            "display_type": category.display_type,
+            "tiered": category.tiered,
+            "image": _http_url(category.image_url),
+            "packages": packages,
+            "tier": tier,
+            "subcategories": [
+                {"id": c.id, "name": c.name, "url": URLS.category(c)}
+                for c in sorted(self.view.categories, key=lambda c: (c.order, c.id))
+                if c.parent_id == category.id
+            ],
+        }
+
+    def featured(self) -> dict[str, Any] | None:
+        """The sidebar's featured package if one is configured, else the first for sale."""
+        packages = {p.id: p for p in visible_packages(self.view)}
+        for module in self.store.sidebar:
+            if module.type == "featured_package":
+                chosen = packages.get(int_setting(module, "package_id") or 0)
+                if chosen:
+                    return self.package_vars(chosen)
+        first = next(iter(packages.values()), None)
+        return self.package_vars(first) if first else None
+
+    # --- the basket ---
+
+    def basket_vars(self) -> dict[str, Any]:
+        basket = self.data.basket
+        currency = self.store.currency
+        if basket is None or basket.complete or basket.paid:
+            return {
+                "ident": "",
+                "username": "",
+                "logged_in": False,
+                "count": 0,
+                "packages": [],
+                "rows": [],
+                "coupons": [],
+                "giftcards": [],
+                "creator_code": "",
+                "total": money(Decimal(0), currency),
+                "amount_due": money(Decimal(0), currency),
+                "empty": True,
+            }
+        priced = basket.model_copy(deep=True)
+        priced.reprice(self.store, self.now)  # the checkout's own pricing: totals to the cent
+        summary = order_summary(priced, self.store, self.now)
+        lines = []
+        for line, view in zip(priced.lines, summary.lines, strict=True):
+            lines.append(
+                {
+                    "id": line.package_id,
+                    "name": line.name,
+                    "quantity": line.quantity,
+                    "unit_price": money(view.unit_price, currency),
+                    "line_total": money(view.line_total, currency),
+                    "gift_username": line.gift_username or "",
+                    "target": line.gift_username or "",
+                    "variables": [{"name": k, "value": v} for k, v in line.variable_data.items()],
+                    "image": _http_url(line.image),
+                    "disable_quantity": line.type is PackageType.SUBSCRIPTION or line.dynamic,
+                    "url": f"/package/{line.package_id}" if not line.dynamic else "",
+                }
+            )
+        return {
+            "ident": priced.ident,
+            "username": priced.username or "",
+            "logged_in": bool(priced.username),
+            "count": sum(line.quantity for line in priced.lines),
+            "packages": lines,
+            "rows": [
+                {"kind": r.kind.value, "label": r.label, "amount": money(r.amount, currency), "note": r.note}
+                for r in summary.rows
+            ],
+            "coupons": [c.code for c in priced.coupons],
+            "giftcards": [mask_card(n) for n in priced.giftcards],
+            "giftcard_numbers": list(priced.giftcards),
+            "creator_code": priced.creator_code,
+            "total": money(summary.total, currency),
+            "amount_due": money(summary.amount_due, currency),
+            "empty": not priced.lines,
+        }
+
+
+def _sale_banner(sale: Sale) -> str:
+    """The hero's banner for a running sale: its name and what it takes off."""
+    discount = sale.discount
+    if discount.type is DiscountType.PERCENTAGE and discount.percentage:
+        return f"{sale.name}: {discount.percentage.normalize():f}% off"
+    return sale.name
+
+
+def _http_url(url: str | None) -> str:
+    """Only http(s) URLs reach an `src` (a `javascript:` or `data:` image is dropped)."""
+    if url and url.lower().startswith(("https://", "http://")):
+        return url
+    return ""

@@ -1,0 +1,239 @@
+"""The shop's pages: each one read (`reads.read_shop`), its variables (`context.Builder`), one
+theme file rendered in the sandbox. Every page answers a `ShopResult`; a missing category,
+package or page is the theme's branded 404 with a way back."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from webstore.errors import DomainError, NotFound
+from webstore.html.owner import OwnerTemplateError, render_owner, sanitize
+from webstore.services import Services
+from webstore.shop import assets
+from webstore.shop.context import Builder
+from webstore.shop.reads import ShopData, Visitor, read_shop
+from webstore.storefront.views import visible_packages
+
+
+@dataclass(frozen=True)
+class ShopResult:
+    """A page (status, html, its policy) or a redirect (Post/Redirect/Get), and what the
+    visitor's cookies should now hold: `basket` an ident to remember ("" forgets it),
+    `player` the basket's player id (0 forgets it)."""
+
+    status: int = 200
+    html: str = ""
+    redirect: str | None = None
+    csp: str = ""
+    basket: str | None = None
+    player: int | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def style_hash(style: str) -> str:
+    return base64.b64encode(hashlib.sha256(style.encode()).digest()).decode()
+
+
+def content_security_policy(theme_style: str = "", *, checkout_origin: str = "") -> str:
+    """Strict: scripts and styles from the shop's own files (no inline script at all), the
+    store's colours as one inline stylesheet allowed by its hash, images from http(s), forms
+    to the shop (and, after the checkout form's redirect, the hosted checkout's origin)."""
+    styles = "'self'" + (f" 'sha256-{style_hash(theme_style)}'" if theme_style else "")
+    forms = "'self'" + (f" {checkout_origin}" if checkout_origin else "")
+    return (
+        f"default-src 'none'; script-src 'self'; style-src {styles}; img-src 'self' https: http:; "
+        f"connect-src 'self'; form-action {forms}; base-uri 'none'; frame-ancestors 'none'"
+    )
+
+
+def origin(url: str) -> str:
+    parts = urlsplit(url)
+    port = f":{parts.port}" if parts.port else ""
+    return f"{parts.scheme.lower()}://{(parts.hostname or '').lower()}{port}" if parts.hostname else ""
+
+
+def render_page(
+    services: Services,
+    data: ShopData,
+    visitor: Visitor,
+    template: str,
+    title: str,
+    *,
+    status: int = 200,
+    **extra: Any,
+) -> ShopResult:
+    builder = Builder(data, csrf=visitor.csrf, assets=assets.urls())
+    context = builder.common(title) | extra
+    html = render_owner(template, **context)
+    checkout = origin(services.settings.storefront_url)
+    return ShopResult(
+        status, html, csp=content_security_policy(context["store"]["theme_style"], checkout_origin=checkout)
+    )
+
+
+def page(
+    services: Services,
+    visitor: Visitor,
+    build: Callable[[ShopData, Builder], tuple[str, str, dict[str, Any]]],
+) -> ShopResult:
+    """Read, build the page's own variables (`build` → template, title, variables), render;
+    a domain error met while building is the branded error page of the same read."""
+    data = read_shop(services, visitor)
+    builder = Builder(data, csrf=visitor.csrf, assets=assets.urls())
+    try:
+        template, title, extra = build(data, builder)
+    except DomainError as error:
+        return error_page(services, data, visitor, error)
+    return render_page(services, data, visitor, template, title, **extra)
+
+
+def error_page(
+    services: Services, data: ShopData, visitor: Visitor, error: DomainError, **extra: Any
+) -> ShopResult:
+    """The theme's error page (`error.html`): the store's frame, the message, a way back."""
+    return render_page(
+        services,
+        data,
+        visitor,
+        "error.html",
+        error.title,
+        status=error.status,
+        problem={"status": error.status, "title": error.title, "message": error.detail},
+        **extra,
+    )
+
+
+# --- the pages -------------------------------------------------------------------------------
+
+
+def home(services: Services, visitor: Visitor) -> ShopResult:
+    def build(data: ShopData, b: Builder) -> tuple[str, str, dict[str, Any]]:
+        ordered = sorted(data.view.categories, key=lambda c: (c.order, c.id))
+        top = [b.category_vars(c) for c in ordered if not c.parent_id and not c.dynamic]
+        return "index.html", data.store.name, {"featured": b.featured(), "category_list": top}
+
+    return page(services, visitor, build)
+
+
+def category(services: Services, visitor: Visitor, id_or_slug: str) -> ShopResult:
+    def build(data: ShopData, b: Builder) -> tuple[str, str, dict[str, Any]]:
+        found = next((c for c in data.view.categories if id_or_slug in (str(c.id), c.slug)), None)
+        if found is None:
+            raise NotFound("There is no such category in this store")
+        shown = b.category_vars(found)
+        return "category.html", found.name, {"category": shown, "packages": shown["packages"]}
+
+    return page(services, visitor, build)
+
+
+def package(
+    services: Services, visitor: Visitor, package_id: str, *, error: str = "", status: int = 200
+) -> ShopResult:
+    def build(data: ShopData, b: Builder) -> tuple[str, str, dict[str, Any]]:
+        found = next((p for p in visible_packages(data.view) if str(p.id) == package_id), None)
+        if found is None:
+            raise NotFound("There is no such package in this store")
+        category = data.view.category(found.category_id)
+        shown = b.package_vars(found)
+        if category is not None and category.tiered:  # the upgrade price for a tier holder
+            priced, _ = b.packages_of(category)
+            shown = next((p for p in priced if p["id"] == found.id), shown)
+        return (
+            "package.html",
+            found.name,
+            {
+                "package": shown,
+                "category": {"name": category.name, "url": b.category_vars(category)["url"]}
+                if category
+                else None,
+                "error": error,
+            },
+        )
+
+    result = page(services, visitor, build)
+    if status != 200 and result.status == 200:
+        return ShopResult(status, result.html, csp=result.csp)
+    return result
+
+
+def custom_page(services: Services, visitor: Visitor, slug: str) -> ShopResult:
+    def build(data: ShopData, b: Builder) -> tuple[str, str, dict[str, Any]]:
+        del b
+        found = next((p for p in data.view.pages if p.slug == slug and not (p.disabled or p.private)), None)
+        if found is None:
+            raise NotFound("There is no such page in this store")
+        return (
+            "cms/page.html",
+            found.title,
+            {
+                "page": {
+                    "id": found.id,
+                    "title": found.title,
+                    "slug": found.slug,
+                    "content": sanitize(found.content),
+                }
+            },
+        )
+
+    return page(services, visitor, build)
+
+
+def basket(services: Services, visitor: Visitor, *, error: str = "", status: int = 200) -> ShopResult:
+    """Tebex's `checkout.html`: the basket, its codes and totals (the checkout's own figures)."""
+
+    def build(data: ShopData, b: Builder) -> tuple[str, str, dict[str, Any]]:
+        del data, b
+        return "checkout.html", "Basket", {"error": error}
+
+    result = page(services, visitor, build)
+    return ShopResult(status, result.html, csp=result.csp) if status != 200 else result
+
+
+def login(
+    services: Services,
+    visitor: Visitor,
+    *,
+    error: str = "",
+    username: str = "",
+    status: int = 200,
+    next_path: str = "/",
+) -> ShopResult:
+    def build(data: ShopData, b: Builder) -> tuple[str, str, dict[str, Any]]:
+        del data, b
+        return "username.html", "Log in", {"error": error, "username": username, "next": next_path}
+
+    result = page(services, visitor, build)
+    return ShopResult(status, result.html, csp=result.csp) if status != 200 else result
+
+
+def bare_error(error: DomainError) -> str:
+    """The error page when there is no store to brand it with (the default theme's own file)."""
+    return render_owner(
+        "bare.html", problem={"status": error.status, "title": error.title, "message": error.detail}
+    )
+
+
+def not_found(services: Services, visitor: Visitor, error: DomainError | None = None) -> ShopResult:
+    """Any address the shop does not have (the interface's 404, a refused form): branded."""
+    data = read_shop(services, visitor)
+    return error_page(services, data, visitor, error or NotFound("There is nothing at this address"))
+
+
+__all__ = [
+    "OwnerTemplateError",
+    "ShopResult",
+    "Visitor",
+    "basket",
+    "category",
+    "content_security_policy",
+    "custom_page",
+    "home",
+    "login",
+    "not_found",
+    "package",
+]
