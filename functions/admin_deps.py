@@ -1,21 +1,28 @@
-"""FastAPI dependencies of the control panel: the staff session, and a POST's form after its
-CSRF check.
+"""The control panel's page contract: the staff session, a POST's form after its CSRF check,
+and the one way a page or a form's outcome becomes a response.
 
-`StaffDep`: the signed session cookie → `StaffSession` (one GetItem on the member item). Without
-a valid session a GET goes to the sign-in page (303, then back), a POST too (its form is lost:
-the session ended while it was open). `FormDep`: the form fields of a POST whose `csrf` field is
-the session's token; otherwise the 403 page and nothing is done.
+`StaffDep`: the signed session cookie → `StaffSession`, carrying the capability the route
+declares (`Route.capability`, handed over by the runtime). The member item is read beside the
+page's own reads (one round trip between them) and checked when the page first asks who is
+signed in; `respond` checks it in any case before anything the page produced is shown, its
+errors included. Without a valid session a GET goes to the sign-in page (303, then back), a POST
+too (its form is lost: the session ended while it was open); a role without the capability gets
+the 403 page. `FormDep`: the form fields of a POST whose `csrf` field is the session's token,
+the session and the capability checked before the handler runs; otherwise the 403 page and
+nothing is done.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated
 
 from fastapi import Depends, Request
 from fastapi.responses import Response
 
+from functions.declarations import Route
 from functions.deps import ServicesDep
-from functions.pages import form_fields, problem_renderer
+from functions.pages import form_fields, problem_renderer, render
 from webstore.admin.layout import login_location, problem
 from webstore.admin.sessions import (
     COOKIE_NAME,
@@ -23,9 +30,11 @@ from webstore.admin.sessions import (
     SessionCookie,
     SignInRequired,
     StaffSession,
-    check,
+    claim,
     csrf_matches,
 )
+from webstore.errors import DomainError
+from webstore.html import PageResult
 
 # A panel form may carry more fields than a hosted page's (a package with its commands).
 MAX_FORM_FIELDS = 400
@@ -44,12 +53,17 @@ PanelPagesDep = Annotated[None, Depends(panel_pages)]
 
 
 async def staff_session(request: Request, svc: ServicesDep, _pages: PanelPagesDep) -> StaffSession:
-    session = check(svc, request.cookies.get(COOKIE_NAME), svc.now())
+    here = request.url.path if request.method == "GET" else request.headers.get("hx-current-url", "/")
+    if request.method == "GET" and request.url.query:
+        here = f"{here}?{request.url.query}"
+    sign_in = login_location(_path_of(here))
+    route: Route | None = getattr(request.state, "route", None)
+    required = route.capability if route is not None else None
+    session = claim(svc, request.cookies.get(COOKIE_NAME), svc.now(), required=required, sign_in=sign_in)
     if session is None:
-        here = request.url.path if request.method == "GET" else request.headers.get("hx-current-url", "/")
-        if request.method == "GET" and request.url.query:
-            here = f"{here}?{request.url.query}"
-        raise SignInRequired(login_location(_path_of(here)))
+        raise SignInRequired(sign_in)
+    if request.method != "GET":
+        session.confirm()  # a change is never started for a session that does not stand
     return session
 
 
@@ -72,6 +86,26 @@ async def checked_form(request: Request, session: StaffDep) -> dict[str, str]:
 
 
 FormDep = Annotated[dict[str, str], Depends(checked_form)]
+
+
+def respond(session: StaffSession, page: Callable[[], PageResult]) -> Response:
+    """The one way a panel page or form answers: `page` run, then the session and the route's
+    capability confirmed before its result (or its error) is shown: a session that no longer
+    stands goes to the sign-in page, a role without the capability gets the 403 page."""
+
+    def checked() -> PageResult:
+        try:
+            try:
+                result = page()
+            except DomainError:
+                session.confirm()  # whether the member may see the error comes first
+                raise
+            session.confirm()
+            return result
+        except SignInRequired as gone:
+            return PageResult(redirect=gone.location)
+
+    return render(checked)
 
 
 def _secure(request: Request) -> bool:

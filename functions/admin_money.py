@@ -7,11 +7,11 @@ from collections.abc import Callable
 
 from fastapi.responses import Response
 
-from functions.pages import render
+from functions.admin_deps import respond
 from webstore.admin import money_pages
 from webstore.admin.layout import csrf_field, panel_page
 from webstore.admin.money_pages import PanelBody, Refusal
-from webstore.admin.roles import Capability, allowed, require
+from webstore.admin.roles import Capability
 from webstore.admin.sessions import StaffSession
 from webstore.services import Services
 from webstore.storefront.pages import PageResult, Safe
@@ -25,7 +25,7 @@ def in_shell(shown: PanelBody, session: StaffSession) -> PageResult:
 
 def forms_for(session: StaffSession, capability: Capability) -> Safe | None:
     """The CSRF field for a role that may use the page's forms; None hides them."""
-    return csrf_field(session) if allowed(session.role, capability) else None
+    return csrf_field(session) if session.may(capability) else None
 
 
 def outcome(
@@ -43,7 +43,6 @@ def act_on_payment(
     the payment again with why it was refused."""
 
     def act() -> PageResult:
-        require(session, Capability.PAYMENTS_WRITE)
         result = money_pages.payment_action(
             svc, session.account_id, transaction, action, form, by=session.email, now=svc.now()
         )
@@ -59,7 +58,7 @@ def act_on_payment(
             ),
         )
 
-    return render(act)
+    return respond(session, act)
 
 
 def act_on_subscription(
@@ -69,7 +68,6 @@ def act_on_subscription(
     page again with why it was refused."""
 
     def act() -> PageResult:
-        require(session, Capability.PAYMENTS_WRITE)
         result = money_pages.subscription_action(
             svc, session.account_id, reference, action, form, by=session.email, now=svc.now()
         )
@@ -85,4 +83,4 @@ def act_on_subscription(
             ),
         )
 
-    return render(act)
+    return respond(session, act)

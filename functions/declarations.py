@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from webstore.admin.roles import Capability
+
 
 class Interface(StrEnum):
     STOREFRONT = "storefront"
@@ -74,6 +76,12 @@ class Route:
     timeout_seconds: int = 10
     # Hosted pages answer HTML and stay out of the JSON interface's OpenAPI document.
     html: bool = False
+    # A control panel route: what the signed-in member's role must have to open it (None: any
+    # member, or no session at all for the sign-in page and the static files). The one place
+    # it is said: the runtime refuses others with the 403 page (functions.admin_deps), the
+    # navigation hides what the role cannot open (webstore.admin.route_capabilities, generated
+    # from here), and tests/integration/admin/test_capabilities.py checks every route for every role.
+    capability: Capability | None = None
 
     @property
     def paths(self) -> tuple[str, ...]:

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.routing import APIRoute
@@ -285,6 +285,16 @@ class _StrictJsonRoute(APIRoute):
         return strict
 
 
+def _declared(route: Route) -> Callable[[Request], Any]:
+    """A dependency that hands the route's declaration to the request (`request.state.route`):
+    the panel's session dependency reads the capability the route requires from it."""
+
+    async def declared(request: Request) -> None:
+        request.state.route = route
+
+    return declared
+
+
 def build_app(interface: Interface, operations: Iterable[tuple[Route, Endpoint]]) -> FastAPI:
     title, version = TITLES[interface]
     # The shop is a website, not an API: no /docs (its pages stay out of every document).
@@ -297,6 +307,7 @@ def build_app(interface: Interface, operations: Iterable[tuple[Route, Endpoint]]
             app.add_api_route(
                 path,
                 endpoint,
+                dependencies=[Depends(_declared(route))] if interface is Interface.ADMIN else None,
                 methods=[route.method],
                 operation_id=route.operation_id
                 if path == route.path

@@ -3,21 +3,28 @@
 
 from fastapi.responses import Response
 
-from functions.admin_deps import FormDep, StaffDep
+from functions.admin_deps import FormDep, StaffDep, respond
 from functions.admin_money import forms_for, outcome
 from functions.deps import ServicesDep
-from functions.pages import render
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.admin import money_pages
-from webstore.admin.roles import Capability, require
+from webstore.admin.roles import Capability
 from webstore.storefront.pages import PageResult
 
-ROUTE = Route(Interface.ADMIN, "POST", "/bans", "banPlayer", WRITE, "Ban a player", html=True)
+ROUTE = Route(
+    Interface.ADMIN,
+    "POST",
+    "/bans",
+    "banPlayer",
+    WRITE,
+    "Ban a player",
+    html=True,
+    capability=Capability.PLAYERS_WRITE,
+)
 
 
 async def endpoint(svc: ServicesDep, session: StaffDep, form: FormDep) -> Response:
     def act() -> PageResult:
-        require(session, Capability.PLAYERS_WRITE)
         return outcome(
             money_pages.ban_action(svc, session.account_id, form, by=session.email, now=svc.now()),
             session,
@@ -30,7 +37,7 @@ async def endpoint(svc: ServicesDep, session: StaffDep, form: FormDep) -> Respon
             ),
         )
 
-    return render(act)
+    return respond(session, act)
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -3,11 +3,11 @@ that drops it (packages and goals disabled, the rest removed)."""
 
 from fastapi.responses import Response
 
-from functions.admin_deps import FormDep, StaffDep
+from functions.admin_deps import FormDep, StaffDep, respond
 from functions.deps import ServicesDep
-from functions.pages import render
 from functions.runtime import WRITE, Access, Interface, Route, lambda_handler
 from webstore.admin import catalog_pages
+from webstore.admin.roles import Capability
 
 ROUTE = Route(
     Interface.ADMIN,
@@ -18,14 +18,15 @@ ROUTE = Route(
     WRITE | {Access.WEBHOOK_KEY},
     "Delete a catalog element",
     html=True,
-    timeout_seconds=29,  # the catalog's export and import
+    timeout_seconds=29,  # the catalog's export and import,
+    capability=Capability.CATALOG_WRITE,
 )
 
 
 async def endpoint(
     section: str, element: str, svc: ServicesDep, session: StaffDep, form: FormDep
 ) -> Response:
-    return render(lambda: catalog_pages.delete(svc, session, section, element, form))
+    return respond(session, lambda: catalog_pages.delete(svc, session, section, element, form))
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -3,9 +3,8 @@
 from fastapi import Query
 from fastapi.responses import Response
 
-from functions.admin_deps import StaffDep
+from functions.admin_deps import StaffDep, respond
 from functions.deps import ServicesDep
-from functions.pages import render
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.admin import staff_pages
 
@@ -13,7 +12,7 @@ ROUTE = Route(Interface.ADMIN, "GET", "/account", "getAccount", READ, "Your acco
 
 
 async def endpoint(svc: ServicesDep, session: StaffDep, done: str = Query("", max_length=40)) -> Response:
-    return render(lambda: staff_pages.account_page(svc, session, done=done))
+    return respond(session, lambda: staff_pages.account_page(svc, session, done=done))
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -4,11 +4,11 @@ previous page ended)."""
 from fastapi import Query
 from fastapi.responses import Response
 
-from functions.admin_deps import StaffDep
+from functions.admin_deps import StaffDep, respond
 from functions.deps import ServicesDep
-from functions.pages import render
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.admin import catalog_pages
+from webstore.admin.roles import Capability
 
 ROUTE = Route(
     Interface.ADMIN,
@@ -18,13 +18,14 @@ ROUTE = Route(
     READ,
     "The audit log",
     html=True,
+    capability=Capability.AUDIT_READ,
 )
 
 
 async def endpoint(
     svc: ServicesDep, session: StaffDep, cursor: str | None = Query(None, max_length=40)
 ) -> Response:
-    return render(lambda: catalog_pages.show_audit(svc, session, cursor))
+    return respond(session, lambda: catalog_pages.show_audit(svc, session, cursor))
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -2,11 +2,11 @@
 
 from fastapi.responses import Response
 
-from functions.admin_deps import StaffDep
+from functions.admin_deps import StaffDep, respond
 from functions.deps import ServicesDep
-from functions.pages import render
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.admin import catalog_pages
+from webstore.admin.roles import Capability
 
 ROUTE = Route(
     Interface.ADMIN,
@@ -16,11 +16,12 @@ ROUTE = Route(
     READ,
     "The catalog",
     html=True,
+    capability=Capability.CATALOG_READ,
 )
 
 
 async def endpoint(svc: ServicesDep, session: StaffDep) -> Response:
-    return render(lambda: catalog_pages.show_catalog(svc, session))
+    return respond(session, lambda: catalog_pages.show_catalog(svc, session))
 
 
 handler = lambda_handler(ROUTE, endpoint)

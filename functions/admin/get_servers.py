@@ -3,17 +3,26 @@
 from fastapi import Query
 from fastapi.responses import Response
 
-from functions.admin_deps import StaffDep
+from functions.admin_deps import StaffDep, respond
 from functions.deps import ServicesDep
-from functions.pages import render
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.admin import ops_pages
+from webstore.admin.roles import Capability
 
-ROUTE = Route(Interface.ADMIN, "GET", "/servers", "getServers", READ, "Servers", html=True)
+ROUTE = Route(
+    Interface.ADMIN,
+    "GET",
+    "/servers",
+    "getServers",
+    READ,
+    "Servers",
+    html=True,
+    capability=Capability.SERVERS_READ,
+)
 
 
 async def endpoint(svc: ServicesDep, session: StaffDep, done: str = Query("", max_length=200)) -> Response:
-    return render(lambda: ops_pages.servers_page(svc, session, done))
+    return respond(session, lambda: ops_pages.servers_page(svc, session, done))
 
 
 handler = lambda_handler(ROUTE, endpoint)

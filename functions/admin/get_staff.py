@@ -3,17 +3,26 @@
 from fastapi import Query
 from fastapi.responses import Response
 
-from functions.admin_deps import StaffDep
+from functions.admin_deps import StaffDep, respond
 from functions.deps import ServicesDep
-from functions.pages import render
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.admin import staff_pages
+from webstore.admin.roles import Capability
 
-ROUTE = Route(Interface.ADMIN, "GET", "/staff", "getStaff", READ, "The staff page", html=True)
+ROUTE = Route(
+    Interface.ADMIN,
+    "GET",
+    "/staff",
+    "getStaff",
+    READ,
+    "The staff page",
+    html=True,
+    capability=Capability.STAFF_READ,
+)
 
 
 async def endpoint(svc: ServicesDep, session: StaffDep, done: str = Query("", max_length=40)) -> Response:
-    return render(lambda: staff_pages.staff_page(svc, session, done=done))
+    return respond(session, lambda: staff_pages.staff_page(svc, session, done=done))
 
 
 handler = lambda_handler(ROUTE, endpoint)

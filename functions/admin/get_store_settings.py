@@ -4,11 +4,11 @@ never shown)."""
 from fastapi import Query
 from fastapi.responses import Response
 
-from functions.admin_deps import StaffDep
+from functions.admin_deps import StaffDep, respond
 from functions.deps import ServicesDep
-from functions.pages import render
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.admin import catalog_pages
+from webstore.admin.roles import Capability
 
 ROUTE = Route(
     Interface.ADMIN,
@@ -18,11 +18,12 @@ ROUTE = Route(
     READ,
     "Store settings",
     html=True,
+    capability=Capability.SETTINGS_READ,
 )
 
 
 async def endpoint(svc: ServicesDep, session: StaffDep, done: str = Query("", max_length=200)) -> Response:
-    return render(lambda: catalog_pages.show_settings(svc, session, done))
+    return respond(session, lambda: catalog_pages.show_settings(svc, session, done))
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -3,11 +3,11 @@
 from fastapi import Path, Query
 from fastapi.responses import Response
 
-from functions.admin_deps import StaffDep
+from functions.admin_deps import StaffDep, respond
 from functions.deps import ServicesDep
-from functions.pages import render
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.admin import ops_pages
+from webstore.admin.roles import Capability
 
 ROUTE = Route(
     Interface.ADMIN,
@@ -17,6 +17,7 @@ ROUTE = Route(
     READ,
     "An endpoint and its delivery log",
     html=True,
+    capability=Capability.WEBHOOKS_READ,
 )
 
 
@@ -27,7 +28,7 @@ async def endpoint(
     cursor: str = Query("", max_length=120),
     done: str = Query("", max_length=200),
 ) -> Response:
-    return render(lambda: ops_pages.endpoint_page(svc, session, endpoint_id, cursor, done))
+    return respond(session, lambda: ops_pages.endpoint_page(svc, session, endpoint_id, cursor, done))
 
 
 handler = lambda_handler(ROUTE, endpoint)

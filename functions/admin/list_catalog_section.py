@@ -4,11 +4,11 @@ page in id order, paged in the database (`after`: the last id shown)."""
 from fastapi import Query
 from fastapi.responses import Response
 
-from functions.admin_deps import StaffDep
+from functions.admin_deps import StaffDep, respond
 from functions.deps import ServicesDep
-from functions.pages import render
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.admin import catalog_pages
+from webstore.admin.roles import Capability
 
 ROUTE = Route(
     Interface.ADMIN,
@@ -18,6 +18,7 @@ ROUTE = Route(
     READ,
     "A catalog section",
     html=True,
+    capability=Capability.CATALOG_READ,
 )
 
 
@@ -28,7 +29,7 @@ async def endpoint(
     after: str | None = Query(None, max_length=12),
     done: str = Query("", max_length=200),
 ) -> Response:
-    return render(lambda: catalog_pages.show_list(svc, session, section, after, done))
+    return respond(session, lambda: catalog_pages.show_list(svc, session, section, after, done))
 
 
 handler = lambda_handler(ROUTE, endpoint)

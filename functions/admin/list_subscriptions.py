@@ -3,25 +3,32 @@ time (one Query)."""
 
 from fastapi.responses import Response
 
-from functions.admin_deps import StaffDep
+from functions.admin_deps import StaffDep, respond
 from functions.admin_money import in_shell
 from functions.deps import ServicesDep
-from functions.pages import render
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.admin import money_pages
-from webstore.admin.roles import Capability, require
+from webstore.admin.roles import Capability
 from webstore.storefront.pages import PageResult
 
-ROUTE = Route(Interface.ADMIN, "GET", "/subscriptions", "listSubscriptions", READ, "Subscriptions", html=True)
+ROUTE = Route(
+    Interface.ADMIN,
+    "GET",
+    "/subscriptions",
+    "listSubscriptions",
+    READ,
+    "Subscriptions",
+    html=True,
+    capability=Capability.PAYMENTS_READ,
+)
 
 
 async def endpoint(svc: ServicesDep, session: StaffDep, below: str | None = None) -> Response:
     def page() -> PageResult:
-        require(session, Capability.PAYMENTS_READ)
         query = {"below": below} if below else {}
         return in_shell(money_pages.subscriptions_page(svc, session.account_id, query), session)
 
-    return render(page)
+    return respond(session, page)
 
 
 handler = lambda_handler(ROUTE, endpoint)

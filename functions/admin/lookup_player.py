@@ -2,27 +2,34 @@
 
 from fastapi.responses import Response
 
-from functions.admin_deps import StaffDep
+from functions.admin_deps import StaffDep, respond
 from functions.admin_money import in_shell
 from functions.deps import ServicesDep
-from functions.pages import render
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.admin import money_pages
-from webstore.admin.roles import Capability, require
+from webstore.admin.roles import Capability
 from webstore.storefront.pages import PageResult
 
-ROUTE = Route(Interface.ADMIN, "GET", "/players", "lookupPlayer", READ, "Look a player up", html=True)
+ROUTE = Route(
+    Interface.ADMIN,
+    "GET",
+    "/players",
+    "lookupPlayer",
+    READ,
+    "Look a player up",
+    html=True,
+    capability=Capability.PLAYERS_READ,
+)
 
 
 async def endpoint(svc: ServicesDep, session: StaffDep, player: str | None = None) -> Response:
     def page() -> PageResult:
-        require(session, Capability.PLAYERS_READ)
         shown = money_pages.players_page(svc, session.account_id, {"player": player or ""})
         if isinstance(shown, str):
             return PageResult(redirect=shown)
         return in_shell(shown, session)
 
-    return render(page)
+    return respond(session, page)
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -7,6 +7,7 @@ from functions.admin_deps import FormDep, StaffDep
 from functions.admin_money import act_on_payment
 from functions.deps import ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
+from webstore.admin.roles import Capability
 
 ROUTE = Route(
     Interface.ADMIN,
@@ -16,6 +17,7 @@ ROUTE = Route(
     WRITE,
     "Mark a payment as a chargeback",
     html=True,
+    capability=Capability.PAYMENTS_WRITE,
 )
 
 

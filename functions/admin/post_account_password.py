@@ -4,9 +4,8 @@ with a new cookie."""
 from fastapi import Request
 from fastapi.responses import Response
 
-from functions.admin_deps import FormDep, StaffDep, set_session_cookie
+from functions.admin_deps import FormDep, StaffDep, respond, set_session_cookie
 from functions.deps import ServicesDep
-from functions.pages import render
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.admin import sessions, staff, staff_pages
 from webstore.errors import Invalid
@@ -25,8 +24,8 @@ async def endpoint(svc: ServicesDep, session: StaffDep, form: FormDep, request: 
         )
     except Invalid as refused:
         detail = refused.detail
-        return render(lambda: staff_pages.account_page(svc, session, error=detail, status=422))
-    response = render(lambda: PageResult(redirect="/account?done=password"))
+        return respond(session, lambda: staff_pages.account_page(svc, session, error=detail, status=422))
+    response = respond(session, lambda: PageResult(redirect="/account?done=password"))
     set_session_cookie(request, response, sessions.reissue(svc, session, version, now))
     return response
 

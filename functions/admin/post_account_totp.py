@@ -2,9 +2,8 @@
 
 from fastapi.responses import Response
 
-from functions.admin_deps import FormDep, StaffDep
+from functions.admin_deps import FormDep, StaffDep, respond
 from functions.deps import ServicesDep
-from functions.pages import render
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.admin import staff_pages
 
@@ -15,7 +14,7 @@ ROUTE = Route(
 
 async def endpoint(svc: ServicesDep, session: StaffDep, form: FormDep) -> Response:
     del form  # checked (CSRF): nothing is stored until the confirmation
-    return render(lambda: staff_pages.enrolment_page(svc, session))
+    return respond(session, lambda: staff_pages.enrolment_page(svc, session))
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -2,9 +2,8 @@
 
 from fastapi.responses import Response
 
-from functions.admin_deps import FormDep, StaffDep
+from functions.admin_deps import FormDep, StaffDep, respond
 from functions.deps import ServicesDep
-from functions.pages import render
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.admin import staff, staff_pages
 from webstore.errors import Invalid
@@ -27,8 +26,10 @@ async def endpoint(svc: ServicesDep, session: StaffDep, form: FormDep) -> Respon
         staff.confirm_totp(svc, session, sealed, code, svc.now())
     except Invalid as refused:
         detail, kept = refused.detail, "" if refused.field == "sealed" else sealed
-        return render(lambda: staff_pages.enrolment_page(svc, session, sealed=kept, error=detail, status=422))
-    return render(lambda: PageResult(redirect="/account?done=totp"))
+        return respond(
+            session, lambda: staff_pages.enrolment_page(svc, session, sealed=kept, error=detail, status=422)
+        )
+    return respond(session, lambda: PageResult(redirect="/account?done=totp"))
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -2,9 +2,8 @@
 
 from fastapi.responses import Response
 
-from functions.admin_deps import FormDep, StaffDep
+from functions.admin_deps import FormDep, StaffDep, respond
 from functions.deps import ServicesDep
-from functions.pages import render
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.admin import staff, staff_pages
 from webstore.errors import Invalid
@@ -26,8 +25,8 @@ async def endpoint(svc: ServicesDep, session: StaffDep, form: FormDep) -> Respon
         staff.disable_totp(svc, session, form.get("password", ""), svc.now())
     except Invalid as refused:
         detail = refused.detail
-        return render(lambda: staff_pages.account_page(svc, session, error=detail, status=422))
-    return render(lambda: PageResult(redirect="/account?done=totp-removed"))
+        return respond(session, lambda: staff_pages.account_page(svc, session, error=detail, status=422))
+    return respond(session, lambda: PageResult(redirect="/account?done=totp-removed"))
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -2,11 +2,11 @@
 
 from fastapi.responses import Response
 
-from functions.admin_deps import FormDep, StaffDep
+from functions.admin_deps import FormDep, StaffDep, respond
 from functions.deps import ServicesDep
-from functions.pages import render
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.admin import ops_pages
+from webstore.admin.roles import Capability
 
 ROUTE = Route(
     Interface.ADMIN,
@@ -16,11 +16,12 @@ ROUTE = Route(
     WRITE,
     "Add a server (form post; shows its secret once)",
     html=True,
+    capability=Capability.SERVERS_WRITE,
 )
 
 
 async def endpoint(svc: ServicesDep, session: StaffDep, form: FormDep) -> Response:
-    return render(lambda: ops_pages.create_server(svc, session, form))
+    return respond(session, lambda: ops_pages.create_server(svc, session, form))
 
 
 handler = lambda_handler(ROUTE, endpoint)

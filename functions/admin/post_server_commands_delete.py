@@ -3,11 +3,11 @@
 from fastapi import Path
 from fastapi.responses import Response
 
-from functions.admin_deps import FormDep, StaffDep
+from functions.admin_deps import FormDep, StaffDep, respond
 from functions.deps import ServicesDep
-from functions.pages import render
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.admin import ops_pages
+from webstore.admin.roles import Capability
 
 ROUTE = Route(
     Interface.ADMIN,
@@ -17,13 +17,14 @@ ROUTE = Route(
     WRITE,
     "Delete waiting commands (form post)",
     html=True,
+    capability=Capability.QUEUE_WRITE,
 )
 
 
 async def endpoint(
     svc: ServicesDep, session: StaffDep, form: FormDep, server_id: int = Path(ge=1, le=2_147_483_647)
 ) -> Response:
-    return render(lambda: ops_pages.delete_commands(svc, session, server_id, form))
+    return respond(session, lambda: ops_pages.delete_commands(svc, session, server_id, form))
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -3,11 +3,11 @@
 from fastapi import Path
 from fastapi.responses import Response
 
-from functions.admin_deps import FormDep, StaffDep
+from functions.admin_deps import FormDep, StaffDep, respond
 from functions.deps import ServicesDep
-from functions.pages import render
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.admin import ops_pages
+from webstore.admin.roles import Capability
 
 ROUTE = Route(
     Interface.ADMIN,
@@ -17,6 +17,7 @@ ROUTE = Route(
     WRITE,
     "Rotate a server's secret (form post; shows it once)",
     html=True,
+    capability=Capability.SERVERS_WRITE,
 )
 
 
@@ -24,7 +25,7 @@ async def endpoint(
     svc: ServicesDep, session: StaffDep, form: FormDep, server_id: int = Path(ge=1, le=2_147_483_647)
 ) -> Response:
     del form  # checked (CSRF); the action has no fields
-    return render(lambda: ops_pages.rotate_server_secret(svc, session, server_id))
+    return respond(session, lambda: ops_pages.rotate_server_secret(svc, session, server_id))
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -2,11 +2,11 @@
 
 from fastapi.responses import Response
 
-from functions.admin_deps import FormDep, StaffDep
+from functions.admin_deps import FormDep, StaffDep, respond
 from functions.deps import ServicesDep
-from functions.pages import render
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.admin import staff_pages
+from webstore.admin.roles import Capability
 
 ROUTE = Route(
     Interface.ADMIN,
@@ -16,12 +16,13 @@ ROUTE = Route(
     WRITE,
     "Remove a staff member",
     html=True,
+    capability=Capability.STAFF_MANAGE,
 )
 
 
 async def endpoint(svc: ServicesDep, session: StaffDep, form: FormDep, staff_id: str) -> Response:
     del form  # checked (CSRF)
-    return render(lambda: staff_pages.submit_remove(svc, session, staff_id, svc.now()))
+    return respond(session, lambda: staff_pages.submit_remove(svc, session, staff_id, svc.now()))
 
 
 handler = lambda_handler(ROUTE, endpoint)

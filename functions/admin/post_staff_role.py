@@ -2,11 +2,11 @@
 
 from fastapi.responses import Response
 
-from functions.admin_deps import FormDep, StaffDep
+from functions.admin_deps import FormDep, StaffDep, respond
 from functions.deps import ServicesDep
-from functions.pages import render
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.admin import staff_pages
+from webstore.admin.roles import Capability
 
 ROUTE = Route(
     Interface.ADMIN,
@@ -16,11 +16,14 @@ ROUTE = Route(
     WRITE,
     "Change a member's role",
     html=True,
+    capability=Capability.STAFF_MANAGE,
 )
 
 
 async def endpoint(svc: ServicesDep, session: StaffDep, form: FormDep, staff_id: str) -> Response:
-    return render(lambda: staff_pages.submit_role(svc, session, staff_id, form.get("role", ""), svc.now()))
+    return respond(
+        session, lambda: staff_pages.submit_role(svc, session, staff_id, form.get("role", ""), svc.now())
+    )
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -2,12 +2,12 @@
 
 from fastapi.responses import Response
 
-from functions.admin_deps import FormDep, StaffDep
+from functions.admin_deps import FormDep, StaffDep, respond
 from functions.declarations import Access
 from functions.deps import ServicesDep
-from functions.pages import render
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.admin import ops_pages
+from webstore.admin.roles import Capability
 
 ROUTE = Route(
     Interface.ADMIN,
@@ -17,11 +17,12 @@ ROUTE = Route(
     WRITE | {Access.WEBHOOK_KEY},  # seals the new signing secret
     "Add a webhook endpoint (form post; shows its secret once)",
     html=True,
+    capability=Capability.WEBHOOKS_WRITE,
 )
 
 
 async def endpoint(svc: ServicesDep, session: StaffDep, form: FormDep) -> Response:
-    return render(lambda: ops_pages.add_endpoint(svc, session, form))
+    return respond(session, lambda: ops_pages.add_endpoint(svc, session, form))
 
 
 handler = lambda_handler(ROUTE, endpoint)

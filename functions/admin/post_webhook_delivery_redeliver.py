@@ -3,11 +3,11 @@
 from fastapi import Path
 from fastapi.responses import Response
 
-from functions.admin_deps import FormDep, StaffDep
+from functions.admin_deps import FormDep, StaffDep, respond
 from functions.deps import ServicesDep
-from functions.pages import render
 from functions.runtime import WRITE_AND_PUBLISH, Interface, Route, lambda_handler
 from webstore.admin import ops_pages
+from webstore.admin.roles import Capability
 
 ROUTE = Route(
     Interface.ADMIN,
@@ -17,6 +17,7 @@ ROUTE = Route(
     WRITE_AND_PUBLISH,
     "Send one delivery again (form post)",
     html=True,
+    capability=Capability.WEBHOOKS_WRITE,
 )
 
 
@@ -24,7 +25,7 @@ async def endpoint(
     svc: ServicesDep, session: StaffDep, form: FormDep, delivery_id: str = Path(max_length=120)
 ) -> Response:
     del form  # checked (CSRF); the action has no fields
-    return render(lambda: ops_pages.redeliver(svc, session, delivery_id))
+    return respond(session, lambda: ops_pages.redeliver(svc, session, delivery_id))
 
 
 handler = lambda_handler(ROUTE, endpoint)

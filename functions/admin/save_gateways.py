@@ -3,11 +3,11 @@ write-only (blank: kept)."""
 
 from fastapi.responses import Response
 
-from functions.admin_deps import FormDep, StaffDep
+from functions.admin_deps import FormDep, StaffDep, respond
 from functions.deps import ServicesDep
-from functions.pages import render
 from functions.runtime import WRITE, Access, Interface, Route, lambda_handler
 from webstore.admin import catalog_pages
+from webstore.admin.roles import Capability
 
 ROUTE = Route(
     Interface.ADMIN,
@@ -18,12 +18,13 @@ ROUTE = Route(
     WRITE | {Access.WEBHOOK_KEY, Access.GATEWAY_KEY},
     "Save the payment gateways",
     html=True,
-    timeout_seconds=29,  # the catalog's export and import
+    timeout_seconds=29,  # the catalog's export and import,
+    capability=Capability.SETTINGS_WRITE,
 )
 
 
 async def endpoint(svc: ServicesDep, session: StaffDep, form: FormDep) -> Response:
-    return render(lambda: catalog_pages.save_settings(svc, session, "gateways", "", form))
+    return respond(session, lambda: catalog_pages.save_settings(svc, session, "gateways", "", form))
 
 
 handler = lambda_handler(ROUTE, endpoint)

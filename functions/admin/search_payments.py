@@ -4,25 +4,32 @@ newest first, a page at a time (each way a key lookup or a bounded Query: docs/p
 from fastapi import Request
 from fastapi.responses import Response
 
-from functions.admin_deps import StaffDep
+from functions.admin_deps import StaffDep, respond
 from functions.admin_money import in_shell
 from functions.deps import ServicesDep
-from functions.pages import render
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.admin import money_pages
-from webstore.admin.roles import Capability, require
+from webstore.admin.roles import Capability
 from webstore.storefront.pages import PageResult
 
-ROUTE = Route(Interface.ADMIN, "GET", "/payments", "searchPayments", READ, "Search payments", html=True)
+ROUTE = Route(
+    Interface.ADMIN,
+    "GET",
+    "/payments",
+    "searchPayments",
+    READ,
+    "Search payments",
+    html=True,
+    capability=Capability.PAYMENTS_READ,
+)
 
 
 async def endpoint(svc: ServicesDep, session: StaffDep, request: Request) -> Response:
     def page() -> PageResult:
-        require(session, Capability.PAYMENTS_READ)
         query = {k: v for k, v in request.query_params.items()}
         return in_shell(money_pages.payments_page(svc, session.account_id, query), session)
 
-    return render(page)
+    return respond(session, page)
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -3,13 +3,12 @@ cancellation, and the cancel (or keep) form for a role that may use it."""
 
 from fastapi.responses import Response
 
-from functions.admin_deps import StaffDep
+from functions.admin_deps import StaffDep, respond
 from functions.admin_money import forms_for, in_shell
 from functions.deps import ServicesDep
-from functions.pages import render
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.admin import money_pages
-from webstore.admin.roles import Capability, require
+from webstore.admin.roles import Capability
 from webstore.storefront.pages import PageResult
 
 ROUTE = Route(
@@ -20,18 +19,18 @@ ROUTE = Route(
     READ,
     "One subscription",
     html=True,
+    capability=Capability.PAYMENTS_READ,
 )
 
 
 async def endpoint(svc: ServicesDep, session: StaffDep, reference: str, done: str | None = None) -> Response:
     def page() -> PageResult:
-        require(session, Capability.PAYMENTS_READ)
         csrf = forms_for(session, Capability.PAYMENTS_WRITE)
         return in_shell(
             money_pages.subscription_page(svc, session.account_id, reference, csrf=csrf, done=done), session
         )
 
-    return render(page)
+    return respond(session, page)
 
 
 handler = lambda_handler(ROUTE, endpoint)

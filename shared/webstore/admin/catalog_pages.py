@@ -19,10 +19,10 @@ from urllib.parse import quote, urlencode
 from webstore.admin import catalog as edits
 from webstore.admin.catalog_forms import covered, form_values, read_form, render_fields
 from webstore.admin.layout import csrf_field, panel_page
-from webstore.admin.roles import Capability, allowed, require
+from webstore.admin.roles import Capability
 from webstore.admin.sessions import StaffSession
 from webstore.catalog import Category, Sale
-from webstore.errors import Conflict, Invalid, NotFound
+from webstore.errors import Conflict, Forbidden, Invalid, NotFound
 from webstore.repo import start_read
 from webstore.repo.account import AccountRepository
 from webstore.repo.audit_log import AuditLog
@@ -707,7 +707,6 @@ def _result(view: PanelView, session: StaffSession, section: str, done: str = ""
 
 def show_catalog(services: Services, session: StaffSession) -> PageResult:
     """`/catalog`: the sections (no read of the table beyond the session)."""
-    require(session, Capability.CATALOG_READ)
     cards = "".join(
         f'<div class="card"><a href="/catalog/{s.path}">{escape(s.title)}</a></div>'
         for s in SECTIONS.values()
@@ -719,17 +718,15 @@ def show_catalog(services: Services, session: StaffSession) -> PageResult:
 def show_list(
     services: Services, session: StaffSession, path: str, after: str | None, done: str
 ) -> PageResult:
-    require(session, Capability.CATALOG_READ)
-    can_write = allowed(session.role, Capability.CATALOG_WRITE)
+    can_write = session.may(Capability.CATALOG_WRITE)
     view = list_page(services, session.account_id, path, after, can_write=can_write)
     return _result(view, session, "catalog", done)
 
 
 def show_element(services: Services, session: StaffSession, path: str, ref: str, done: str) -> PageResult:
-    require(session, Capability.CATALOG_READ)
-    can_write = allowed(session.role, Capability.CATALOG_WRITE)
+    can_write = session.may(Capability.CATALOG_WRITE)
     if ref == "new" and not can_write:
-        require(session, Capability.CATALOG_WRITE)
+        raise Forbidden("Your role may not add to the catalog; ask the store's owner.")
     view = element_page(
         services, session.account_id, path, ref, csrf=csrf_field(session), can_write=can_write
     )
@@ -737,7 +734,6 @@ def show_element(services: Services, session: StaffSession, path: str, ref: str,
 
 
 def save(services: Services, session: StaffSession, path: str, ref: str, form: dict[str, str]) -> PageResult:
-    require(session, Capability.CATALOG_WRITE)
     view = save_page(
         services,
         session.account_id,
@@ -754,14 +750,12 @@ def save(services: Services, session: StaffSession, path: str, ref: str, form: d
 def delete(
     services: Services, session: StaffSession, path: str, ref: str, form: dict[str, str]
 ) -> PageResult:
-    require(session, Capability.CATALOG_WRITE)
     view = delete_page(services, session.account_id, path, ref, form, actor=session.email, now=services.now())
     return _result(view, session, "catalog")
 
 
 def show_settings(services: Services, session: StaffSession, done: str) -> PageResult:
-    require(session, Capability.SETTINGS_READ)
-    can_write = allowed(session.role, Capability.SETTINGS_WRITE)
+    can_write = session.may(Capability.SETTINGS_WRITE)
     view = settings_page(services, session.account_id, csrf=csrf_field(session), can_write=can_write)
     return _result(view, session, "settings", done)
 
@@ -771,7 +765,6 @@ def save_settings(
 ) -> PageResult:
     """`part`: the store section (`store`), a sidebar module (`sidebar`, `ref` its position or
     `new`), the gateways (`gateways`)."""
-    require(session, Capability.SETTINGS_WRITE)
     csrf, now, account = csrf_field(session), services.now(), session.account_id
     if part == "gateways":
         view = save_gateways_page(services, account, form, actor=session.email, csrf=csrf, now=now)
@@ -783,5 +776,4 @@ def save_settings(
 
 
 def show_audit(services: Services, session: StaffSession, cursor: str | None) -> PageResult:
-    require(session, Capability.AUDIT_READ)
     return _result(audit_page(services, session.account_id, cursor), session, "audit")

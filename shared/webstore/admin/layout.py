@@ -15,6 +15,7 @@ from typing import Protocol
 from urllib.parse import quote
 
 from webstore.admin.roles import Capability, HasRole, allowed
+from webstore.admin.route_capabilities import PAGE_CAPABILITIES
 from webstore.storefront.pages import Page, Safe, escape, fill, style_hash
 
 
@@ -23,22 +24,27 @@ class Section:
     key: str
     label: str
     href: str
-    capability: Capability
+
+    @property
+    def capability(self) -> Capability:
+        """What opening the section's page requires: its route's declaration."""
+        return PAGE_CAPABILITIES[self.href]
 
 
-# The panel's sections in navigation order; pages name theirs as `section=` (the key).
+# The panel's sections in navigation order; pages name theirs as `section=` (the key). A role
+# sees the sections whose page it may open (the page's route declares what that takes).
 SECTIONS = (
-    Section("dashboard", "Dashboard", "/", Capability.DASHBOARD_READ),
-    Section("payments", "Payments", "/payments", Capability.PAYMENTS_READ),
-    Section("subscriptions", "Subscriptions", "/subscriptions", Capability.PAYMENTS_READ),
-    Section("players", "Players", "/players", Capability.PLAYERS_READ),
-    Section("catalog", "Catalog", "/catalog", Capability.CATALOG_READ),
-    Section("servers", "Servers", "/servers", Capability.SERVERS_READ),
-    Section("queue", "Command queue", "/queue", Capability.QUEUE_READ),
-    Section("webhooks", "Webhooks", "/webhooks", Capability.WEBHOOKS_READ),
-    Section("settings", "Settings", "/settings", Capability.SETTINGS_READ),
-    Section("audit", "Audit log", "/audit", Capability.AUDIT_READ),
-    Section("staff", "Staff", "/staff", Capability.STAFF_READ),
+    Section("dashboard", "Dashboard", "/"),
+    Section("payments", "Payments", "/payments"),
+    Section("subscriptions", "Subscriptions", "/subscriptions"),
+    Section("players", "Players", "/players"),
+    Section("catalog", "Catalog", "/catalog"),
+    Section("servers", "Servers", "/servers"),
+    Section("queue", "Command queue", "/queue"),
+    Section("webhooks", "Webhooks", "/webhooks"),
+    Section("settings", "Settings", "/settings"),
+    Section("audit", "Audit log", "/audit"),
+    Section("staff", "Staff", "/staff"),
 )
 
 STYLE = """

@@ -20,7 +20,7 @@ from webstore.admin import queue as queue_cases
 from webstore.admin import servers as server_cases
 from webstore.admin import webhooks as webhook_cases
 from webstore.admin.layout import SWAP_CONTENT, csrf_field, panel_page
-from webstore.admin.roles import Capability, allowed, require
+from webstore.admin.roles import Capability
 from webstore.admin.sessions import StaffSession
 from webstore.errors import Invalid
 from webstore.repo import start_read
@@ -80,7 +80,6 @@ _SECRET = Template("""<h1>$title</h1>
 
 
 def servers_page(services: Services, session: StaffSession, done: str = "") -> PageResult:
-    require(session, Capability.SERVERS_READ)
     rows = Safe(
         "".join(
             fill(_SERVER_ROW, id=str(s.id), name=s.name, next_check=str(s.next_check))
@@ -88,15 +87,12 @@ def servers_page(services: Services, session: StaffSession, done: str = "") -> P
         )
     )
     form = (
-        fill(_CREATE_SERVER, csrf=csrf_field(session))
-        if allowed(session.role, Capability.SERVERS_WRITE)
-        else NOTHING
+        fill(_CREATE_SERVER, csrf=csrf_field(session)) if session.may(Capability.SERVERS_WRITE) else NOTHING
     )
     return _page("Servers", fill(_SERVERS, rows=rows, form=form), session, "servers", done)
 
 
 def create_server(services: Services, session: StaffSession, form: dict[str, str]) -> PageResult:
-    require(session, Capability.SERVERS_WRITE)
     issued = server_cases.create_server(
         services, session.account_id, form.get("name", ""), actor=actor(session), now=services.now()
     )
@@ -169,13 +165,11 @@ def server_page(
 ) -> PageResult:
     """Round trips: the server and a page of its queue, read at once (and the session). Support
     (the queue, not servers) opens it from the queue page."""
-    if not allowed(session.role, Capability.QUEUE_READ):
-        require(session, Capability.SERVERS_READ)
     shown = start_read(server_cases.server, services, session.account_id, server_id)
     page = queue_cases.server_queue(services, session.account_id, server_id, cursor or None)
     server = shown.result()
-    can_write = allowed(session.role, Capability.SERVERS_WRITE)
-    can_delete = allowed(session.role, Capability.QUEUE_WRITE)
+    can_write = session.may(Capability.SERVERS_WRITE)
+    can_delete = session.may(Capability.QUEUE_WRITE)
     more = f"/servers/{server_id}?{urlencode({'cursor': page.next_cursor})}" if page.next_cursor else None
     table = _commands_table(page.commands, selectable=can_delete, more=more)
     if can_delete and page.commands:
@@ -185,7 +179,7 @@ def server_page(
         if can_write
         else NOTHING
     )
-    section = "servers" if allowed(session.role, Capability.SERVERS_READ) else "queue"
+    section = "servers" if session.may(Capability.SERVERS_READ) else "queue"
     body = fill(
         _SERVER,
         name=server.name,
@@ -200,7 +194,6 @@ def server_page(
 def rename_server(
     services: Services, session: StaffSession, server_id: int, form: dict[str, str]
 ) -> PageResult:
-    require(session, Capability.SERVERS_WRITE)
     server_cases.rename_server(
         services,
         session.account_id,
@@ -213,7 +206,6 @@ def rename_server(
 
 
 def rotate_server_secret(services: Services, session: StaffSession, server_id: int) -> PageResult:
-    require(session, Capability.SERVERS_WRITE)
     issued = server_cases.rotate_secret(
         services, session.account_id, server_id, actor=actor(session), now=services.now()
     )
@@ -229,7 +221,6 @@ def rotate_server_secret(services: Services, session: StaffSession, server_id: i
 def delete_commands(
     services: Services, session: StaffSession, server_id: int, form: dict[str, str]
 ) -> PageResult:
-    require(session, Capability.QUEUE_WRITE)
     count = queue_cases.delete_commands(
         services,
         session.account_id,
@@ -276,7 +267,6 @@ def queue_page(
 ) -> PageResult:
     """Round trips: the player's pointer, then their GSI1 page (and the session); without a
     player, the servers to choose from."""
-    require(session, Capability.QUEUE_READ)
     result = servers = NOTHING
     if not player.strip():
         items = "".join(
@@ -299,7 +289,7 @@ def queue_page(
         )
     resend = (
         fill(_RESEND, csrf=csrf_field(session), request_id=secrets.token_hex(16))
-        if allowed(session.role, Capability.QUEUE_WRITE)
+        if session.may(Capability.QUEUE_WRITE)
         else NOTHING
     )
     body = fill(_QUEUE, player=player, result=result, servers=servers, resend=resend)
@@ -307,7 +297,6 @@ def queue_page(
 
 
 def resend_commands(services: Services, session: StaffSession, form: dict[str, str]) -> PageResult:
-    require(session, Capability.QUEUE_WRITE)
     queued = queue_cases.resend_commands(
         services,
         session.account_id,
@@ -353,7 +342,6 @@ def _state(view: webhook_cases.EndpointView) -> str:
 
 
 def webhooks_page(services: Services, session: StaffSession, done: str = "") -> PageResult:
-    require(session, Capability.WEBHOOKS_READ)
     rows = Safe(
         "".join(
             fill(_ENDPOINT_ROW, id=str(e.id), url=e.url, events=", ".join(e.events) or "all", state=_state(e))
@@ -361,15 +349,12 @@ def webhooks_page(services: Services, session: StaffSession, done: str = "") -> 
         )
     )
     form = (
-        fill(_ADD_ENDPOINT, csrf=csrf_field(session))
-        if allowed(session.role, Capability.WEBHOOKS_WRITE)
-        else NOTHING
+        fill(_ADD_ENDPOINT, csrf=csrf_field(session)) if session.may(Capability.WEBHOOKS_WRITE) else NOTHING
     )
     return _page("Webhooks", fill(_WEBHOOKS, rows=rows, form=form), session, "webhooks", done)
 
 
 def add_endpoint(services: Services, session: StaffSession, form: dict[str, str]) -> PageResult:
-    require(session, Capability.WEBHOOKS_WRITE)
     issued = webhook_cases.add_endpoint(
         services,
         session.account_id,
@@ -436,7 +421,6 @@ def endpoint_page(
     services: Services, session: StaffSession, endpoint_id: int, cursor: str | None, done: str = ""
 ) -> PageResult:
     """Round trips: the endpoint and a page of its log, read at once (and the session)."""
-    require(session, Capability.WEBHOOKS_READ)
     log = webhook_cases.endpoint_log(services, session.account_id, endpoint_id, cursor or None)
     view = log.endpoint
     rows = Safe(
@@ -465,7 +449,7 @@ def endpoint_page(
         else fill(_EMPTY, message="No deliveries in the last 30 days.")
     )
     forms = NOTHING
-    if allowed(session.role, Capability.WEBHOOKS_WRITE):
+    if session.may(Capability.WEBHOOKS_WRITE):
         forms = fill(
             _ENDPOINT_FORMS,
             id=str(endpoint_id),
@@ -486,7 +470,6 @@ def endpoint_page(
 
 
 def validate_endpoint(services: Services, session: StaffSession, endpoint_id: int) -> PageResult:
-    require(session, Capability.WEBHOOKS_WRITE)
     ok = webhook_cases.validate_endpoint(services, session.account_id, endpoint_id)
     message = (
         "Endpoint validated" if ok else "The endpoint did not echo the validation id; see its deliveries"
@@ -497,7 +480,6 @@ def validate_endpoint(services: Services, session: StaffSession, endpoint_id: in
 def set_disabled(
     services: Services, session: StaffSession, endpoint_id: int, form: dict[str, str]
 ) -> PageResult:
-    require(session, Capability.WEBHOOKS_WRITE)
     disabled = form.get("disabled", "") == "true"
     webhook_cases.set_disabled(
         services, session.account_id, endpoint_id, disabled, actor=actor(session), now=services.now()
@@ -506,7 +488,6 @@ def set_disabled(
 
 
 def rotate_endpoint_secret(services: Services, session: StaffSession, endpoint_id: int) -> PageResult:
-    require(session, Capability.WEBHOOKS_WRITE)
     issued = webhook_cases.rotate_secret(
         services, session.account_id, endpoint_id, actor=actor(session), now=services.now()
     )
@@ -522,7 +503,6 @@ def rotate_endpoint_secret(services: Services, session: StaffSession, endpoint_i
 def redeliver_failed(
     services: Services, session: StaffSession, endpoint_id: int, form: dict[str, str]
 ) -> PageResult:
-    require(session, Capability.WEBHOOKS_WRITE)
     try:
         since = datetime.fromisoformat(form.get("since", "").strip()).replace(tzinfo=UTC)
     except ValueError:
@@ -552,7 +532,6 @@ _REDELIVER = Template("""<form method="post" action="/webhooks/deliveries/$ref/r
 
 def delivery_page(services: Services, session: StaffSession, delivery_ref: str, done: str = "") -> PageResult:
     """Round trips: the delivery (and the session)."""
-    require(session, Capability.WEBHOOKS_READ)
     delivery = webhook_cases.delivery(services, session.account_id, delivery_ref)
     rows = Safe(
         "".join(
@@ -568,7 +547,7 @@ def delivery_page(services: Services, session: StaffSession, delivery_ref: str, 
         )
     )
     form = NOTHING
-    if allowed(session.role, Capability.WEBHOOKS_WRITE) and not delivery.delivered:
+    if session.may(Capability.WEBHOOKS_WRITE) and not delivery.delivered:
         form = fill(_REDELIVER, ref=quote(delivery_ref), csrf=csrf_field(session))
     body = fill(
         _DELIVERY,
@@ -584,7 +563,6 @@ def delivery_page(services: Services, session: StaffSession, delivery_ref: str, 
 
 
 def redeliver(services: Services, session: StaffSession, delivery_ref: str) -> PageResult:
-    require(session, Capability.WEBHOOKS_WRITE)
     sent = webhook_cases.redeliver(
         services, session.account_id, delivery_ref, actor=actor(session), now=services.now()
     )

@@ -8,7 +8,7 @@ from string import Template
 
 from webstore.admin import staff
 from webstore.admin.layout import csrf_field, panel_page
-from webstore.admin.roles import Capability, Role, allowed
+from webstore.admin.roles import Capability, Role
 from webstore.admin.sessions import StaffSession
 from webstore.domain.roles import ROLE_LABELS
 from webstore.errors import DomainError
@@ -111,7 +111,7 @@ def staff_page(
 
     store_read = start_read(_store_name, services, session.account_id)
     listed = staff.members(services, session)
-    manage = allowed(session.role, Capability.STAFF_MANAGE)
+    manage = session.may(Capability.STAFF_MANAGE)
     rows = Safe("".join(_row(session, m, manage) for m in listed))
     invite = (
         fill(_INVITE, csrf=csrf_field(session), email=email, options=_options(Role.SUPPORT))
