@@ -227,7 +227,7 @@ def test_clock_run_refuses_a_malformed_instant(tmp_path: Path) -> None:
         assert expected in run.one_line
 
 
-def test_clock_run_against_a_table_needs_where_its_events_go(tmp_path: Path) -> None:
+def test_clock_run_against_a_table_needs_the_stage_urls(tmp_path: Path) -> None:
     from moto.server import ThreadedMotoServer
 
     server = ThreadedMotoServer("127.0.0.1", free_port(), verbose=False)
@@ -242,7 +242,7 @@ def test_clock_run_against_a_table_needs_where_its_events_go(tmp_path: Path) -> 
         assert run.code == 2
         assert run.one_line == (
             "webstore clock run: with --table, also pass --storefront-url (StorefrontUrl), "
-            "--operator-url (OperatorUrl), --event-bus (the stack's EventBusName output)"
+            "--operator-url (OperatorUrl)"
         )
     finally:
         server.stop()
