@@ -11,8 +11,12 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tests.support.local_stack import free_port
+
+if TYPE_CHECKING:
+    from stripe import StripeClient
 
 ROOT = Path(__file__).resolve().parents[2]
 TEST_SECRET_KEY = "sk_test_localstripe0000000001"
@@ -61,7 +65,7 @@ def _wait_until_up(base: str, process: subprocess.Popen[bytes]) -> None:
     raise RuntimeError("localstripe did not start within 30 s")
 
 
-def stripe_client(api_base: str):  # type: ignore[no-untyped-def]
+def stripe_client(api_base: str) -> StripeClient:
     from stripe import StripeClient
 
     return StripeClient(TEST_SECRET_KEY, base_addresses={"api": api_base})
