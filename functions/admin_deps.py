@@ -23,7 +23,9 @@ from fastapi.responses import Response
 from functions.declarations import Route
 from functions.deps import ServicesDep
 from functions.pages import form_fields, problem_renderer, render
-from webstore.admin.layout import login_location, problem
+from webstore.admin.flow import PanelPage, submit
+from webstore.admin.layout import csrf_field, login_location, panel_page, problem
+from webstore.admin.roles import Capability
 from webstore.admin.sessions import (
     COOKIE_NAME,
     CsrfRefused,
@@ -35,6 +37,7 @@ from webstore.admin.sessions import (
 )
 from webstore.errors import DomainError
 from webstore.html import PageResult
+from webstore.storefront.pages import Safe
 
 # A panel form may carry more fields than a hosted page's (a package with its commands).
 MAX_FORM_FIELDS = 400
@@ -106,6 +109,35 @@ def respond(session: StaffSession, page: Callable[[], PageResult]) -> Response:
             return PageResult(redirect=gone.location)
 
     return render(checked)
+
+
+def show(session: StaffSession, page: Callable[[], PanelPage], *, done: str = "") -> Response:
+    """A panel page: its content in the shell (`done`: the confirmation after a form)."""
+    return respond(session, lambda: in_shell(page(), session, done=done))
+
+
+def form(
+    session: StaffSession, action: Callable[[], str | PanelPage], again: Callable[[DomainError], PanelPage]
+) -> Response:
+    """A panel form (webstore.admin.flow.submit): 303 where `action` says, or the same form
+    again, at the refusal's status, with what was typed and why."""
+
+    def answer() -> PageResult:
+        outcome = submit(action, again)
+        return PageResult(redirect=outcome) if isinstance(outcome, str) else in_shell(outcome, session)
+
+    return respond(session, answer)
+
+
+def forms_for(session: StaffSession, capability: Capability) -> Safe | None:
+    """The CSRF field for a role that may use the page's forms (`capability`); None hides them."""
+    return csrf_field(session) if session.may(capability) else None
+
+
+def in_shell(page: PanelPage, session: StaffSession, *, done: str = "") -> PageResult:
+    return PageResult(
+        page.status, panel_page(page.title, page.body, session=session, section=page.section, done=done)
+    )
 
 
 def _secure(request: Request) -> bool:

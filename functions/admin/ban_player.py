@@ -3,13 +3,11 @@
 
 from fastapi.responses import Response
 
-from functions.admin_deps import FormDep, StaffDep, respond
-from functions.admin_money import forms_for, outcome
+from functions.admin_deps import FormDep, StaffDep, form, forms_for
 from functions.deps import ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.admin import money_pages
 from webstore.admin.roles import Capability
-from webstore.storefront.pages import PageResult
 
 ROUTE = Route(
     Interface.ADMIN,
@@ -23,21 +21,14 @@ ROUTE = Route(
 )
 
 
-async def endpoint(svc: ServicesDep, session: StaffDep, form: FormDep) -> Response:
-    def act() -> PageResult:
-        return outcome(
-            money_pages.ban_action(svc, session.account_id, form, by=session.email, now=svc.now()),
-            session,
-            lambda refusal: money_pages.bans_page(
-                svc,
-                session.account_id,
-                {},
-                csrf=forms_for(session, Capability.PLAYERS_WRITE),
-                refusal=refusal,
-            ),
-        )
-
-    return respond(session, act)
+async def endpoint(svc: ServicesDep, session: StaffDep, fields: FormDep) -> Response:
+    return form(
+        session,
+        lambda: money_pages.ban_action(svc, session.account_id, fields, by=session.email, now=svc.now()),
+        lambda error: money_pages.bans_page(
+            svc, session.account_id, {}, csrf=forms_for(session, Capability.PLAYERS_WRITE), error=error
+        ),
+    )
 
 
 handler = lambda_handler(ROUTE, endpoint)

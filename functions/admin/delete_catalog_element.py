@@ -3,10 +3,10 @@ that drops it (packages and goals disabled, the rest removed)."""
 
 from fastapi.responses import Response
 
-from functions.admin_deps import FormDep, StaffDep, respond
+from functions.admin_deps import FormDep, StaffDep, form
 from functions.deps import ServicesDep
 from functions.runtime import WRITE, Access, Interface, Route, lambda_handler
-from webstore.admin import catalog_pages
+from webstore.admin import catalog_element_pages
 from webstore.admin.roles import Capability
 
 ROUTE = Route(
@@ -24,9 +24,15 @@ ROUTE = Route(
 
 
 async def endpoint(
-    section: str, element: str, svc: ServicesDep, session: StaffDep, form: FormDep
+    section: str, element: str, svc: ServicesDep, session: StaffDep, fields: FormDep
 ) -> Response:
-    return respond(session, lambda: catalog_pages.delete(svc, session, section, element, form))
+    return form(
+        session,
+        lambda: catalog_element_pages.delete_action(
+            svc, session.account_id, section, element, fields, actor=session.email, now=svc.now()
+        ),
+        lambda error: catalog_element_pages.not_deleted(section, element, error),
+    )
 
 
 handler = lambda_handler(ROUTE, endpoint)

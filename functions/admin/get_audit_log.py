@@ -4,10 +4,10 @@ previous page ended)."""
 from fastapi import Query
 from fastapi.responses import Response
 
-from functions.admin_deps import StaffDep, respond
+from functions.admin_deps import StaffDep, show
 from functions.deps import ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.admin import catalog_pages
+from webstore.admin import audit_pages
 from webstore.admin.roles import Capability
 
 ROUTE = Route(
@@ -25,7 +25,7 @@ ROUTE = Route(
 async def endpoint(
     svc: ServicesDep, session: StaffDep, cursor: str | None = Query(None, max_length=40)
 ) -> Response:
-    return respond(session, lambda: catalog_pages.show_audit(svc, session, cursor))
+    return show(session, lambda: audit_pages.audit_page(svc, session.account_id, cursor))
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -2,7 +2,7 @@
 
 from fastapi.responses import Response
 
-from functions.admin_deps import StaffDep, respond
+from functions.admin_deps import StaffDep, show
 from functions.deps import ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.admin import catalog_pages
@@ -21,7 +21,7 @@ ROUTE = Route(
 
 
 async def endpoint(svc: ServicesDep, session: StaffDep) -> Response:
-    return respond(session, lambda: catalog_pages.show_catalog(svc, session))
+    return show(session, catalog_pages.catalog_home)
 
 
 handler = lambda_handler(ROUTE, endpoint)

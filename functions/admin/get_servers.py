@@ -3,10 +3,10 @@
 from fastapi import Query
 from fastapi.responses import Response
 
-from functions.admin_deps import StaffDep, respond
+from functions.admin_deps import StaffDep, show
 from functions.deps import ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.admin import ops_pages
+from webstore.admin import server_pages
 from webstore.admin.roles import Capability
 
 ROUTE = Route(
@@ -22,7 +22,7 @@ ROUTE = Route(
 
 
 async def endpoint(svc: ServicesDep, session: StaffDep, done: str = Query("", max_length=200)) -> Response:
-    return respond(session, lambda: ops_pages.servers_page(svc, session, done))
+    return show(session, lambda: server_pages.servers_page(svc, session), done=done)
 
 
 handler = lambda_handler(ROUTE, endpoint)

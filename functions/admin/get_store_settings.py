@@ -4,10 +4,11 @@ never shown)."""
 from fastapi import Query
 from fastapi.responses import Response
 
-from functions.admin_deps import StaffDep, respond
+from functions.admin_deps import StaffDep, show
 from functions.deps import ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.admin import catalog_pages
+from webstore.admin import settings_pages
+from webstore.admin.layout import csrf_field
 from webstore.admin.roles import Capability
 
 ROUTE = Route(
@@ -23,7 +24,16 @@ ROUTE = Route(
 
 
 async def endpoint(svc: ServicesDep, session: StaffDep, done: str = Query("", max_length=200)) -> Response:
-    return respond(session, lambda: catalog_pages.show_settings(svc, session, done))
+    return show(
+        session,
+        lambda: settings_pages.settings_page(
+            svc,
+            session.account_id,
+            csrf=csrf_field(session),
+            may_write=lambda: session.may(Capability.SETTINGS_WRITE),
+        ),
+        done=done,
+    )
 
 
 handler = lambda_handler(ROUTE, endpoint)

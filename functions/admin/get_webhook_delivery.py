@@ -3,10 +3,10 @@
 from fastapi import Path, Query
 from fastapi.responses import Response
 
-from functions.admin_deps import StaffDep, respond
+from functions.admin_deps import StaffDep, show
 from functions.deps import ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.admin import ops_pages
+from webstore.admin import webhook_pages
 from webstore.admin.roles import Capability
 
 ROUTE = Route(
@@ -27,7 +27,7 @@ async def endpoint(
     delivery_id: str = Path(max_length=120),
     done: str = Query("", max_length=200),
 ) -> Response:
-    return respond(session, lambda: ops_pages.delivery_page(svc, session, delivery_id, done))
+    return show(session, lambda: webhook_pages.delivery_page(svc, session, delivery_id), done=done)
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -3,12 +3,11 @@ goes down); 303 to the bans. A ban lifted already is 404."""
 
 from fastapi.responses import Response
 
-from functions.admin_deps import FormDep, StaffDep, respond
+from functions.admin_deps import FormDep, StaffDep, form, forms_for
 from functions.deps import ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.admin import money_pages
 from webstore.admin.roles import Capability
-from webstore.storefront.pages import PageResult
 
 ROUTE = Route(
     Interface.ADMIN,
@@ -22,13 +21,15 @@ ROUTE = Route(
 )
 
 
-async def endpoint(svc: ServicesDep, session: StaffDep, form: FormDep, ban_id: str) -> Response:
-    def act() -> PageResult:
-        return PageResult(
-            redirect=money_pages.lift_action(svc, session.account_id, ban_id, by=session.email, now=svc.now())
-        )
-
-    return respond(session, act)
+async def endpoint(svc: ServicesDep, session: StaffDep, fields: FormDep, ban_id: str) -> Response:
+    del fields  # checked (CSRF); the ban is named by the path
+    return form(
+        session,
+        lambda: money_pages.lift_action(svc, session.account_id, ban_id, by=session.email, now=svc.now()),
+        lambda error: money_pages.bans_page(
+            svc, session.account_id, {}, csrf=forms_for(session, Capability.PLAYERS_WRITE), error=error
+        ),
+    )
 
 
 handler = lambda_handler(ROUTE, endpoint)

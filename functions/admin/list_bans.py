@@ -4,13 +4,11 @@ role that may ban."""
 from fastapi import Request
 from fastapi.responses import Response
 
-from functions.admin_deps import StaffDep, respond
-from functions.admin_money import forms_for, in_shell
+from functions.admin_deps import StaffDep, forms_for, show
 from functions.deps import ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.admin import money_pages
 from webstore.admin.roles import Capability
-from webstore.storefront.pages import PageResult
 
 ROUTE = Route(
     Interface.ADMIN, "GET", "/bans", "listBans", READ, "Bans", html=True, capability=Capability.PLAYERS_READ
@@ -18,12 +16,13 @@ ROUTE = Route(
 
 
 async def endpoint(svc: ServicesDep, session: StaffDep, request: Request) -> Response:
-    def page() -> PageResult:
-        query = {k: v for k, v in request.query_params.items()}
-        csrf = forms_for(session, Capability.PLAYERS_WRITE)
-        return in_shell(money_pages.bans_page(svc, session.account_id, query, csrf=csrf), session)
-
-    return respond(session, page)
+    query = dict(request.query_params.items())
+    return show(
+        session,
+        lambda: money_pages.bans_page(
+            svc, session.account_id, query, csrf=forms_for(session, Capability.PLAYERS_WRITE)
+        ),
+    )
 
 
 handler = lambda_handler(ROUTE, endpoint)

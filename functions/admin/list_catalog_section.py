@@ -4,7 +4,7 @@ page in id order, paged in the database (`after`: the last id shown)."""
 from fastapi import Query
 from fastapi.responses import Response
 
-from functions.admin_deps import StaffDep, respond
+from functions.admin_deps import StaffDep, show
 from functions.deps import ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.admin import catalog_pages
@@ -29,7 +29,13 @@ async def endpoint(
     after: str | None = Query(None, max_length=12),
     done: str = Query("", max_length=200),
 ) -> Response:
-    return respond(session, lambda: catalog_pages.show_list(svc, session, section, after, done))
+    return show(
+        session,
+        lambda: catalog_pages.list_page(
+            svc, session.account_id, section, after, may_write=lambda: session.may(Capability.CATALOG_WRITE)
+        ),
+        done=done,
+    )
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -3,13 +3,11 @@ time (one Query)."""
 
 from fastapi.responses import Response
 
-from functions.admin_deps import StaffDep, respond
-from functions.admin_money import in_shell
+from functions.admin_deps import StaffDep, show
 from functions.deps import ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.admin import money_pages
 from webstore.admin.roles import Capability
-from webstore.storefront.pages import PageResult
 
 ROUTE = Route(
     Interface.ADMIN,
@@ -24,11 +22,8 @@ ROUTE = Route(
 
 
 async def endpoint(svc: ServicesDep, session: StaffDep, below: str | None = None) -> Response:
-    def page() -> PageResult:
-        query = {"below": below} if below else {}
-        return in_shell(money_pages.subscriptions_page(svc, session.account_id, query), session)
-
-    return respond(session, page)
+    query = {"below": below} if below else {}
+    return show(session, lambda: money_pages.subscriptions_page(svc, session.account_id, query))
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -2,8 +2,7 @@
 
 from fastapi.responses import Response
 
-from functions.admin_deps import StaffDep, respond
-from functions.admin_money import in_shell
+from functions.admin_deps import StaffDep, in_shell, respond
 from functions.deps import ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.admin import money_pages

@@ -2,10 +2,11 @@
 
 from fastapi.responses import Response
 
-from functions.admin_deps import FormDep, StaffDep, respond
+from functions.admin_deps import FormDep, StaffDep, form
 from functions.deps import ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
-from webstore.admin import ops_pages
+from webstore.admin import server_pages
+from webstore.admin.flow import with_error
 from webstore.admin.roles import Capability
 
 ROUTE = Route(
@@ -20,8 +21,12 @@ ROUTE = Route(
 )
 
 
-async def endpoint(svc: ServicesDep, session: StaffDep, form: FormDep) -> Response:
-    return respond(session, lambda: ops_pages.create_server(svc, session, form))
+async def endpoint(svc: ServicesDep, session: StaffDep, fields: FormDep) -> Response:
+    return form(
+        session,
+        lambda: server_pages.create_server(svc, session, fields),
+        lambda error: with_error(server_pages.servers_page(svc, session, fields), error),
+    )
 
 
 handler = lambda_handler(ROUTE, endpoint)

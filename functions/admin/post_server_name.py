@@ -3,10 +3,11 @@
 from fastapi import Path
 from fastapi.responses import Response
 
-from functions.admin_deps import FormDep, StaffDep, respond
+from functions.admin_deps import FormDep, StaffDep, form
 from functions.deps import ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
-from webstore.admin import ops_pages
+from webstore.admin import server_pages
+from webstore.admin.flow import with_error
 from webstore.admin.roles import Capability
 
 ROUTE = Route(
@@ -22,9 +23,13 @@ ROUTE = Route(
 
 
 async def endpoint(
-    svc: ServicesDep, session: StaffDep, form: FormDep, server_id: int = Path(ge=1, le=2_147_483_647)
+    svc: ServicesDep, session: StaffDep, fields: FormDep, server_id: int = Path(ge=1, le=2_147_483_647)
 ) -> Response:
-    return respond(session, lambda: ops_pages.rename_server(svc, session, server_id, form))
+    return form(
+        session,
+        lambda: server_pages.rename_server(svc, session, server_id, fields),
+        lambda error: with_error(server_pages.server_page(svc, session, server_id, None), error),
+    )
 
 
 handler = lambda_handler(ROUTE, endpoint)

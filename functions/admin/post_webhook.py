@@ -2,11 +2,12 @@
 
 from fastapi.responses import Response
 
-from functions.admin_deps import FormDep, StaffDep, respond
+from functions.admin_deps import FormDep, StaffDep, form
 from functions.declarations import Access
 from functions.deps import ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
-from webstore.admin import ops_pages
+from webstore.admin import webhook_pages
+from webstore.admin.flow import with_error
 from webstore.admin.roles import Capability
 
 ROUTE = Route(
@@ -21,8 +22,12 @@ ROUTE = Route(
 )
 
 
-async def endpoint(svc: ServicesDep, session: StaffDep, form: FormDep) -> Response:
-    return respond(session, lambda: ops_pages.add_endpoint(svc, session, form))
+async def endpoint(svc: ServicesDep, session: StaffDep, fields: FormDep) -> Response:
+    return form(
+        session,
+        lambda: webhook_pages.add_endpoint(svc, session, fields),
+        lambda error: with_error(webhook_pages.webhooks_page(svc, session, fields), error),
+    )
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -3,11 +3,12 @@
 from fastapi import Path
 from fastapi.responses import Response
 
-from functions.admin_deps import FormDep, StaffDep, respond
+from functions.admin_deps import FormDep, StaffDep, form
 from functions.declarations import Access
 from functions.deps import ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
-from webstore.admin import ops_pages
+from webstore.admin import webhook_pages
+from webstore.admin.flow import with_error
 from webstore.admin.roles import Capability
 
 # Opens the endpoint's signing secret to sign the handshake (the dispatcher's key).
@@ -24,10 +25,14 @@ ROUTE = Route(
 
 
 async def endpoint(
-    svc: ServicesDep, session: StaffDep, form: FormDep, endpoint_id: int = Path(ge=1, le=2_147_483_647)
+    svc: ServicesDep, session: StaffDep, fields: FormDep, endpoint_id: int = Path(ge=1, le=2_147_483_647)
 ) -> Response:
-    del form  # checked (CSRF); the action has no fields
-    return respond(session, lambda: ops_pages.rotate_endpoint_secret(svc, session, endpoint_id))
+    del fields  # checked (CSRF); the action has no fields
+    return form(
+        session,
+        lambda: webhook_pages.rotate_endpoint_secret(svc, session, endpoint_id),
+        lambda error: with_error(webhook_pages.endpoint_page(svc, session, endpoint_id, None), error),
+    )
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -3,10 +3,11 @@ write-only (blank: kept)."""
 
 from fastapi.responses import Response
 
-from functions.admin_deps import FormDep, StaffDep, respond
+from functions.admin_deps import FormDep, StaffDep, form
 from functions.deps import ServicesDep
 from functions.runtime import WRITE, Access, Interface, Route, lambda_handler
-from webstore.admin import catalog_pages
+from webstore.admin import settings_pages
+from webstore.admin.layout import csrf_field
 from webstore.admin.roles import Capability
 
 ROUTE = Route(
@@ -23,8 +24,16 @@ ROUTE = Route(
 )
 
 
-async def endpoint(svc: ServicesDep, session: StaffDep, form: FormDep) -> Response:
-    return respond(session, lambda: catalog_pages.save_settings(svc, session, "gateways", "", form))
+async def endpoint(svc: ServicesDep, session: StaffDep, fields: FormDep) -> Response:
+    return form(
+        session,
+        lambda: settings_pages.save_gateways_action(
+            svc, session.account_id, fields, actor=session.email, now=svc.now()
+        ),
+        lambda error: settings_pages.settings_again(
+            svc, session.account_id, "gateways", fields, error, csrf=csrf_field(session)
+        ),
+    )
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -4,13 +4,11 @@ newest first, a page at a time (each way a key lookup or a bounded Query: docs/p
 from fastapi import Request
 from fastapi.responses import Response
 
-from functions.admin_deps import StaffDep, respond
-from functions.admin_money import in_shell
+from functions.admin_deps import StaffDep, show
 from functions.deps import ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.admin import money_pages
 from webstore.admin.roles import Capability
-from webstore.storefront.pages import PageResult
 
 ROUTE = Route(
     Interface.ADMIN,
@@ -25,11 +23,8 @@ ROUTE = Route(
 
 
 async def endpoint(svc: ServicesDep, session: StaffDep, request: Request) -> Response:
-    def page() -> PageResult:
-        query = {k: v for k, v in request.query_params.items()}
-        return in_shell(money_pages.payments_page(svc, session.account_id, query), session)
-
-    return respond(session, page)
+    query = dict(request.query_params.items())
+    return show(session, lambda: money_pages.payments_page(svc, session.account_id, query))
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -3,13 +3,11 @@ cancellation, and the cancel (or keep) form for a role that may use it."""
 
 from fastapi.responses import Response
 
-from functions.admin_deps import StaffDep, respond
-from functions.admin_money import forms_for, in_shell
+from functions.admin_deps import StaffDep, forms_for, show
 from functions.deps import ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.admin import money_pages
 from webstore.admin.roles import Capability
-from webstore.storefront.pages import PageResult
 
 ROUTE = Route(
     Interface.ADMIN,
@@ -24,13 +22,12 @@ ROUTE = Route(
 
 
 async def endpoint(svc: ServicesDep, session: StaffDep, reference: str, done: str | None = None) -> Response:
-    def page() -> PageResult:
-        csrf = forms_for(session, Capability.PAYMENTS_WRITE)
-        return in_shell(
-            money_pages.subscription_page(svc, session.account_id, reference, csrf=csrf, done=done), session
-        )
-
-    return respond(session, page)
+    return show(
+        session,
+        lambda: money_pages.subscription_page(
+            svc, session.account_id, reference, csrf=forms_for(session, Capability.PAYMENTS_WRITE), done=done
+        ),
+    )
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -1,6 +1,6 @@
 """The payments, subscriptions and players pages as the handlers serve them: each page's body
 (title, HTML, status) from the request's fields, and each form's action, which answers where
-to go next (Post/Redirect/Get) or the page again with the refusal.
+to go next (Post/Redirect/Get) or raises the refusal (webstore.admin.flow shows the page again).
 
 The handlers add the session (whose store, which role, the CSRF field) and the shell
 (`webstore.admin.layout.panel_page`); everything else is here, HTTP-free. Messages after an
@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from urllib.parse import urlencode
 
 from webstore.admin import payments, players, subscriptions
+from webstore.admin.flow import PanelPage
 from webstore.admin.views import payments as payment_views
 from webstore.admin.views import players as player_views
 from webstore.admin.views import subscriptions as subscription_views
 from webstore.admin.views.money import notice, path
-from webstore.errors import DomainError, Forbidden, Invalid, NotFound
+from webstore.errors import DomainError, Invalid, NotFound
 from webstore.services import Services
 from webstore.storefront.pages import Safe, escape
 
@@ -41,23 +41,8 @@ def done_text(code: str | None) -> str:
     return DONE.get(code or "", "")
 
 
-@dataclass(frozen=True)
-class PanelBody:
-    title: str
-    body: Safe  # headed by the title (<h1>)
-    section: str
-    status: int = 200
-
-
-def _page(title: str, body: Safe, section: str, status: int = 200) -> PanelBody:
-    return PanelBody(title, Safe(f"<h1>{escape(title)}</h1>" + body), section, status)
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """An action the rules refused: its page again, with why (and the error's status)."""
-
-    error: DomainError
+def _page(title: str, body: Safe, section: str, status: int = 200) -> PanelPage:
+    return PanelPage(title, Safe(f"<h1>{escape(title)}</h1>" + body), section, status)
 
 
 def _with_error(body: Safe, error: str) -> Safe:
@@ -67,7 +52,7 @@ def _with_error(body: Safe, error: str) -> Safe:
 # --- payments --------------------------------------------------------------------------------------
 
 
-def payments_page(services: Services, account_id: int, query: Mapping[str, str]) -> PanelBody:
+def payments_page(services: Services, account_id: int, query: Mapping[str, str]) -> PanelPage:
     """The search form and one page of results; a bad field shows the form with why (422)."""
     try:
         search = payments.parse_search(query)
@@ -86,18 +71,13 @@ def payment_page(
     *,
     csrf: Safe | None,
     done: str | None = None,
-    refusal: Refusal | None = None,
-) -> PanelBody:
+    error: DomainError | None = None,
+) -> PanelPage:
     """One payment; `csrf` None for a role without payment actions (no forms)."""
     detail = payments.payment_detail(services, account_id, transaction)
     body = payment_views.detail_body(detail, csrf=csrf, resend_id=secrets.token_hex(16), done=done_text(done))
-    if refusal is not None:
-        return _page(
-            f"Payment {transaction}",
-            _with_error(body, refusal.error.detail),
-            "payments",
-            refusal.error.status,
-        )
+    if error is not None:
+        return _page(f"Payment {transaction}", _with_error(body, error.detail), "payments", error.status)
     return _page(f"Payment {transaction}", body, "payments")
 
 
@@ -114,9 +94,8 @@ def payment_action(
     *,
     by: str,
     now: datetime,
-) -> str | Refusal:
-    """Run one of the payment's forms; the URL to go to, or the refusal to show on its page.
-    NotFound and Forbidden are not refusals: they are the request's answer (404, 403)."""
+) -> str:
+    """Run one of the payment's forms: the URL to go to (a refusal is raised)."""
 
     def refund() -> str:
         payments.refund(services, account_id, transaction, by, now)
@@ -142,18 +121,13 @@ def payment_action(
     }
     if action not in steps:
         raise NotFound("No such action")
-    try:
-        return payment_url(transaction, steps[action]())
-    except (NotFound, Forbidden):
-        raise
-    except DomainError as error:
-        return Refusal(error)
+    return payment_url(transaction, steps[action]())
 
 
 # --- subscriptions ----------------------------------------------------------------------------------
 
 
-def subscriptions_page(services: Services, account_id: int, query: Mapping[str, str]) -> PanelBody:
+def subscriptions_page(services: Services, account_id: int, query: Mapping[str, str]) -> PanelPage:
     page = subscriptions.subscriptions_page(services, account_id, query.get("below") or None)
     return _page("Subscriptions", subscription_views.list_body(page), "subscriptions")
 
@@ -165,13 +139,13 @@ def subscription_page(
     *,
     csrf: Safe | None,
     done: str | None = None,
-    refusal: Refusal | None = None,
-) -> PanelBody:
+    error: DomainError | None = None,
+) -> PanelPage:
     recurring = subscriptions.subscription(services, account_id, reference)
     body = subscription_views.detail_body(recurring, csrf=csrf, done=done_text(done))
     title = f"Subscription {reference}"
-    if refusal is not None:
-        return _page(title, _with_error(body, refusal.error.detail), "subscriptions", refusal.error.status)
+    if error is not None:
+        return _page(title, _with_error(body, error.detail), "subscriptions", error.status)
     return _page(title, body, "subscriptions")
 
 
@@ -184,30 +158,23 @@ def subscription_action(
     *,
     by: str,
     now: datetime,
-) -> str | Refusal:
+) -> str:
     """Cancel at period end (`cancel`) or keep it (`undo-cancel`)."""
-    try:
-        if action == "cancel":
-            subscriptions.cancel_at_period_end(
-                services, account_id, reference, form.get("reason", ""), by, now
-            )
-            code = "cancelled"
-        elif action == "undo-cancel":
-            subscriptions.undo_cancel(services, account_id, reference, by, now)
-            code = "kept"
-        else:
-            raise NotFound("No such action")
-    except (NotFound, Forbidden):
-        raise
-    except DomainError as error:
-        return Refusal(error)
+    if action == "cancel":
+        subscriptions.cancel_at_period_end(services, account_id, reference, form.get("reason", ""), by, now)
+        code = "cancelled"
+    elif action == "undo-cancel":
+        subscriptions.undo_cancel(services, account_id, reference, by, now)
+        code = "kept"
+    else:
+        raise NotFound("No such action")
     return f"{path('subscriptions', reference)}?{urlencode({'done': code})}"
 
 
 # --- players and bans -------------------------------------------------------------------------------
 
 
-def players_page(services: Services, account_id: int, query: Mapping[str, str]) -> str | PanelBody:
+def players_page(services: Services, account_id: int, query: Mapping[str, str]) -> str | PanelPage:
     """The lookup form; a looked-up name or UUID goes to its player's page (a URL to go to)."""
     wanted = (query.get("player") or "").strip()
     if wanted:
@@ -222,7 +189,7 @@ def player_page(
     query: Mapping[str, str],
     *,
     csrf: Safe | None,
-) -> PanelBody:
+) -> PanelPage:
     cursor = query.get("cursor") or None
     history = players.player_history(services, account_id, ref, cursor)
     body = player_views.player_body(history, cursor=cursor, csrf=csrf, done=done_text(query.get("done")))
@@ -235,24 +202,19 @@ def bans_page(
     query: Mapping[str, str],
     *,
     csrf: Safe | None,
-    refusal: Refusal | None = None,
-) -> PanelBody:
+    error: DomainError | None = None,
+) -> PanelPage:
     page = players.bans_page(services, account_id, query.get("below") or None)
     body = player_views.bans_body(page, csrf=csrf, done=done_text(query.get("done")))
-    if refusal is not None:
-        return _page("Bans", _with_error(body, refusal.error.detail), "players", refusal.error.status)
+    if error is not None:
+        return _page("Bans", _with_error(body, error.detail), "players", error.status)
     return _page("Bans", body, "players")
 
 
 def ban_action(
     services: Services, account_id: int, form: Mapping[str, str], *, by: str, now: datetime
-) -> str | Refusal:
-    try:
-        players.ban(services, account_id, form, by, now)
-    except (NotFound, Forbidden):
-        raise
-    except DomainError as error:
-        return Refusal(error)
+) -> str:
+    players.ban(services, account_id, form, by, now)
     return "/bans?done=banned"
 
 

@@ -1,30 +1,125 @@
-"""The catalog pages' use cases (webstore.admin.catalog_pages) under moto: what they show,
-escaped; a refused save shows the import's message with what was typed, writing nothing."""
+"""The catalog pages (webstore.admin.catalog_pages, catalog_element_pages, settings_pages,
+audit_pages) under moto: what they show, escaped; a form through the panel's one form flow
+(webstore.admin.flow.submit): a refused save shows the form again with the message and what was
+typed, writing nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from tests.support.demo import DemoStore
+from webstore.admin import catalog_element_pages, catalog_pages, settings_pages
+from webstore.admin.audit_pages import audit_page
 from webstore.admin.catalog import catalog_revision
-from webstore.admin.catalog_pages import (
-    audit_page,
-    element_page,
-    list_page,
-    save_gateways_page,
-    save_page,
-    save_settings_page,
-    save_sidebar_page,
-    settings_page,
-)
+from webstore.admin.flow import PanelPage, submit
 from webstore.repo.store import StoreRepository
-from webstore.services import get_services
+from webstore.services import Services, get_services
 from webstore.storefront.pages import Safe
 
 A = 1
 CSRF = Safe('<input type="hidden" name="csrf" value="t">')
 NOW = datetime(2099, 11, 23, 22, 0, tzinfo=UTC)  # after the demo import, whenever the test runs
 XSS = '<script>alert("x")</script>'
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a form answered: where to go (303), or its page again."""
+
+    redirect: str | None
+    status: int = 303
+    body: str = ""
+
+
+def _outcome(result: str | PanelPage) -> Outcome:
+    return Outcome(result) if isinstance(result, str) else Outcome(None, result.status, result.body)
+
+
+def list_page(
+    services: Services, account: int, path: str, after: str | None, *, can_write: bool
+) -> PanelPage:
+    return catalog_pages.list_page(services, account, path, after, may_write=lambda: can_write)
+
+
+def element_page(
+    services: Services, account: int, path: str, ref: str, *, csrf: Safe, can_write: bool
+) -> PanelPage:
+    return catalog_element_pages.element_page(
+        services, account, path, ref, csrf=csrf, may_write=lambda: can_write
+    )
+
+
+def settings_page(services: Services, account: int, *, csrf: Safe, can_write: bool) -> PanelPage:
+    return settings_pages.settings_page(services, account, csrf=csrf, may_write=lambda: can_write)
+
+
+def save_page(
+    services: Services,
+    account: int,
+    path: str,
+    ref: str,
+    fields: dict[str, str],
+    *,
+    actor: str,
+    csrf: Safe,
+    now: datetime,
+) -> Outcome:
+    return _outcome(
+        submit(
+            lambda: catalog_element_pages.save_action(
+                services, account, path, ref, fields, actor=actor, now=now
+            ),
+            lambda error: catalog_element_pages.form_again(
+                services, account, path, ref, fields, error, csrf=csrf
+            ),
+        )
+    )
+
+
+def _settings_form(
+    which: str,
+    action: Callable[[], str],
+    services: Services,
+    account: int,
+    fields: dict[str, str],
+    csrf: Safe,
+) -> Outcome:
+    return _outcome(
+        submit(
+            action,
+            lambda error: settings_pages.settings_again(services, account, which, fields, error, csrf=csrf),
+        )
+    )
+
+
+def save_settings_page(
+    services: Services, account: int, fields: dict[str, str], *, actor: str, csrf: Safe, now: datetime
+) -> Outcome:
+    action = lambda: settings_pages.save_store_action(services, account, fields, actor=actor, now=now)  # noqa: E731
+    return _settings_form("store", action, services, account, fields, csrf)
+
+
+def save_sidebar_page(
+    services: Services,
+    account: int,
+    ref: str,
+    fields: dict[str, str],
+    *,
+    actor: str,
+    csrf: Safe,
+    now: datetime,
+) -> Outcome:
+    action = lambda: settings_pages.save_sidebar_action(services, account, ref, fields, actor=actor, now=now)  # noqa: E731
+    return _settings_form(f"sidebar:{ref}", action, services, account, fields, csrf)
+
+
+def save_gateways_page(
+    services: Services, account: int, fields: dict[str, str], *, actor: str, csrf: Safe, now: datetime
+) -> Outcome:
+    action = lambda: settings_pages.save_gateways_action(services, account, fields, actor=actor, now=now)  # noqa: E731
+    return _settings_form("gateways", action, services, account, fields, csrf)
 
 
 def test_lists_page_in_the_database_and_show_the_write_controls_only_to_writers(demo: DemoStore) -> None:

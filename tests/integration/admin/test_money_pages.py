@@ -10,7 +10,8 @@ import pytest
 from tests.integration.admin.money_support import pay, use_clock
 from tests.support.demo import DemoStore
 from webstore.admin import money_pages
-from webstore.errors import NotFound
+from webstore.admin.flow import PanelPage
+from webstore.errors import Conflict, Invalid, NotFound
 from webstore.services import get_services
 from webstore.storefront.pages import Safe
 
@@ -45,16 +46,17 @@ def test_payment_actions_redirect_with_a_code_or_show_the_refusal(demo: DemoStor
     services = get_services()
     txn = payment.transaction_id
 
-    def act(action: str, **form: str) -> str | money_pages.Refusal:
+    def act(action: str, **form: str) -> str:
         return money_pages.payment_action(services, 1, txn, action, form, by="owner", now=services.now())
 
     assert act("notes", note="hello") == f"/payments/{txn}?done=noted"
     assert act("resend", resend_id="a" * 32) == f"/payments/{txn}?done=resent"
     assert act("resend", resend_id="a" * 32) == f"/payments/{txn}?done=already-resent"
     assert act("refund") == f"/payments/{txn}?done=refunded"
-    refused = act("chargeback")
-    assert isinstance(refused, money_pages.Refusal) and refused.error.status == 409
-    shown = money_pages.payment_page(services, 1, txn, csrf=CSRF, refusal=refused)
+    with pytest.raises(Conflict) as refused:
+        act("chargeback")
+    assert refused.value.status == 409
+    shown = money_pages.payment_page(services, 1, txn, csrf=CSRF, error=refused.value)
     assert shown.status == 409 and "cannot become chargeback" in shown.body
     with pytest.raises(NotFound):
         act("explode")
@@ -83,10 +85,17 @@ def test_subscription_forms(demo: DemoStore) -> None:
     assert money_pages.subscription_action(
         services, 1, reference, "undo-cancel", {}, by="owner@example.test", now=services.now()
     ).endswith("done=kept")
-    too_long = money_pages.subscription_action(
-        services, 1, reference, "cancel", {"reason": "x" * 501}, by="owner@example.test", now=services.now()
-    )
-    assert isinstance(too_long, money_pages.Refusal) and too_long.error.field == "reason"
+    with pytest.raises(Invalid) as too_long:
+        money_pages.subscription_action(
+            services,
+            1,
+            reference,
+            "cancel",
+            {"reason": "x" * 501},
+            by="owner@example.test",
+            now=services.now(),
+        )
+    assert too_long.value.field == "reason"
 
 
 def test_players_and_bans(demo: DemoStore) -> None:
@@ -94,7 +103,7 @@ def test_players_and_bans(demo: DemoStore) -> None:
     services = get_services()
     assert money_pages.players_page(services, 1, {"player": " Steve "}) == "/players/Steve"
     lookup = money_pages.players_page(services, 1, {})
-    assert isinstance(lookup, money_pages.PanelBody) and 'action="/players"' in lookup.body
+    assert isinstance(lookup, PanelPage) and 'action="/players"' in lookup.body
     shown = money_pages.player_page(services, 1, "Steve", {}, csrf=CSRF)
     assert "Ban Steve" in shown.body
     assert (
@@ -103,8 +112,9 @@ def test_players_and_bans(demo: DemoStore) -> None:
         )
         == "/bans?done=banned"
     )
-    refused = money_pages.ban_action(services, 1, {"user": ""}, by="owner@example.test", now=services.now())
-    assert isinstance(refused, money_pages.Refusal) and refused.error.field == "user"
+    with pytest.raises(Invalid) as refused:
+        money_pages.ban_action(services, 1, {"user": ""}, by="owner@example.test", now=services.now())
+    assert refused.value.field == "user"
     bans = money_pages.bans_page(services, 1, {"done": "banned"}, csrf=CSRF)
     assert "grief" in bans.body and "Banned." in bans.body
     ban_id = re.search(r'action="/bans/(\d+)/lift"', bans.body)

@@ -1,0 +1,221 @@
+"""One catalog element's page (`/catalog/{section}/{id}`, `new` for an empty one): its form,
+read with its choices and the catalog revision (one round trip), its save and its deletion.
+A save is one call into the catalog (`webstore.admin.catalog.save_element`), claiming the
+revision the form was read at; a refused save shows the form again as typed (webstore.admin.flow).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+from urllib.parse import quote
+
+from webstore.admin import catalog as edits
+from webstore.admin.catalog_forms import covered, form_values, read_form, render_fields
+from webstore.admin.catalog_pages import FORM, Section, element_ref, revision_of, section_of, subnav
+from webstore.admin.flow import PanelPage
+from webstore.errors import DomainError, NotFound
+from webstore.repo import start_read
+from webstore.repo.account import AccountRepository
+from webstore.repo.catalog_lists import CatalogLists
+from webstore.repo.definitions import DefinitionRepository
+from webstore.repo.store import StoreRepository
+from webstore.services import Services
+from webstore.storefront.pages import Safe, escape, fill
+
+
+def element_page(
+    services: Services,
+    account_id: int,
+    path: str,
+    ref: str,
+    *,
+    csrf: Safe,
+    may_write: Callable[[], bool],
+) -> PanelPage:
+    """A new element's form, or one element's: the element, the form's choices and the catalog
+    revision, read together (one round trip); `may_write` asked once they are read."""
+    section = section_of(path)
+    element_id = element_ref(ref)
+    revision = start_read(DefinitionRepository(services.table).revision, account_id)
+    choices = start_read(_choices, services, account_id, section.kind)
+    values: dict[str, str] = {}
+    if element_id is not None:
+        values = form_values(_element(services, account_id, section.kind, element_id))
+    elif section.kind == "gift_card":
+        values = {"currency": StoreRepository(services.table).store(account_id).currency}
+    return _form_view(
+        section,
+        element_id,
+        values,
+        revision=revision.result(),
+        options=choices.result(),
+        csrf=csrf,
+        can_write=may_write(),
+    )
+
+
+def _element(services: Services, account_id: int, kind: str, element_id: int) -> dict[str, Any]:
+    if kind == "sale":
+        sales = StoreRepository(services.table).store(account_id).sales
+        sale = next((s for s in sales if s.id == element_id), None)
+        if sale is None:
+            raise NotFound(f"Sale {element_id} not found")
+        return sale.model_dump(mode="json", exclude={"id"})
+    element = CatalogLists(services.table).element(account_id, kind, element_id)
+    return dict(element.model_dump(mode="json", exclude={"id"}))
+
+
+def _choices(services: Services, account_id: int, kind: str) -> dict[str, list[tuple[str, str]]]:
+    """The dynamic selects: categories (a package's, a category's parent), servers (commands)."""
+    if kind not in ("package", "category"):
+        return {}
+    categories = [
+        (str(c.id), f"{c.name} (#{c.id})") for c in CatalogLists(services.table).categories(account_id)
+    ]
+    if kind == "category":
+        return {"parent_id": categories}
+    servers = AccountRepository(services.table).servers(account_id)
+    return {
+        "category_id": categories,
+        "server_id": [(str(s.id), f"{s.name} (#{s.id})") for s in servers.values()],
+    }
+
+
+def _form_view(
+    section: Section,
+    element_id: int | None,
+    values: dict[str, str],
+    *,
+    revision: int,
+    options: dict[str, list[tuple[str, str]]],
+    csrf: Safe,
+    can_write: bool,
+    error: str = "",
+    status: int = 200,
+) -> PanelPage:
+    base = f"/catalog/{section.path}"
+    ref = "new" if element_id is None else str(element_id)
+    label = values.get("name") or values.get("title") or values.get("code") or values.get("card_number") or ""
+    title = (
+        f"New {section.singular}" if element_id is None else f"{section.singular.capitalize()} {element_id}"
+    )
+    heading = Safe(f"<h1>{escape(title)}{' · ' + escape(label) if label else ''}</h1>")
+    error_html = (
+        Safe(f'<p class="error" role="alert" id="form-error">{escape(error)}</p>') if error else Safe("")
+    )
+    deletable = (
+        can_write
+        and element_id is not None
+        and section.kind in edits.KINDS
+        and edits.KINDS[section.kind].removable
+    )
+    delete = (
+        Safe(
+            f'<form method="post" action="{base}/{element_id}/delete" class="delete">{csrf}'
+            f'<input type="hidden" name="revision" value="{revision}">'
+            f'<button type="submit" class="danger">Delete this {escape(section.singular)}</button></form>'
+        )
+        if deletable
+        else Safe("")
+    )
+    form = fill(
+        FORM,
+        error=error_html,
+        action=f"{base}/{quote(ref)}",
+        csrf=csrf,
+        revision=str(revision),
+        disabled=Safe("" if can_write else " disabled"),
+        fields=render_fields(section.kind, values, creating=element_id is None, options=options),
+        save=Safe('<button type="submit">Save</button>' if can_write else ""),
+        delete=delete,
+    )
+    body = Safe(subnav(section.path) + heading + form)
+    return PanelPage(title, body, "catalog", status)
+
+
+def save_action(
+    services: Services,
+    account_id: int,
+    path: str,
+    ref: str,
+    form: dict[str, str],
+    *,
+    actor: str,
+    now: datetime,
+) -> str:
+    """Save one element from its form (one call into the catalog): where its page is. Refused
+    (422 a mistake, 409 changed meanwhile), nothing is written."""
+    section = section_of(path)
+    element_id = element_ref(ref)
+    saved = edits.save_element(
+        services,
+        account_id,
+        section.kind,
+        element_id,
+        read_form(section.kind, form, creating=element_id is None),
+        actor=actor,
+        revision=revision_of(form),
+        now=now,
+        covers=covered(section.kind),
+    )
+    done = "No+changes" if saved.unchanged else "Saved"
+    return f"/catalog/{section.path}/{saved.element_id}?done={done}"
+
+
+def form_again(
+    services: Services,
+    account_id: int,
+    path: str,
+    ref: str,
+    form: dict[str, str],
+    error: DomainError,
+    *,
+    csrf: Safe,
+) -> PanelPage:
+    """The element's form again as it was typed, with why it was refused."""
+    section = section_of(path)
+    revision = form.get("revision", "")
+    return _form_view(
+        section,
+        element_ref(ref),
+        {k: v for k, v in form.items() if k not in ("csrf", "revision")},
+        revision=int(revision) if revision.isascii() and revision.isdigit() else 0,
+        options=_choices(services, account_id, section.kind),
+        csrf=csrf,
+        can_write=True,
+        error=error.detail,
+    )
+
+
+def delete_action(
+    services: Services,
+    account_id: int,
+    path: str,
+    ref: str,
+    form: dict[str, str],
+    *,
+    actor: str,
+    now: datetime,
+) -> str:
+    section = section_of(path)
+    element_id = element_ref(ref)
+    if element_id is None:
+        raise NotFound("No such catalog element")
+    edits.delete_element(
+        services, account_id, section.kind, element_id, actor=actor, revision=revision_of(form), now=now
+    )
+    return f"/catalog/{section.path}?done=Deleted"
+
+
+def not_deleted(path: str, ref: str, error: DomainError) -> PanelPage:
+    """A refused deletion: why, and the way back to the element."""
+    section = section_of(path)
+    back = f"/catalog/{section.path}/{element_ref(ref)}"
+    body = Safe(
+        subnav(section.path)
+        + f'<h1>Not deleted</h1><p class="error" role="alert">{escape(error.detail)}</p>'
+        + f'<p><a href="{back}">Back to the {escape(section.singular)}</a></p>'
+    )
+    return PanelPage("Not deleted", body, "catalog")
