@@ -88,7 +88,9 @@ def test_the_code_asset_carries_the_templates_compiled_ahead_of_time(tmp_path: P
     looks for them at a cold start; a local compile in the source tree is never shipped."""
     target = bundling.compile_templates(tmp_path / "asset")
     assert target == tmp_path / "asset" / "webstore" / "html" / "compiled"
-    templates = list((bundling.ROOT / "shared" / "webstore" / "html" / "templates").rglob("*.*"))
+    root = bundling.ROOT / "shared" / "webstore" / "html" / "templates"
+    # The shop's theme renders in the owner sandbox, not from the house's compiled modules.
+    templates = [t for t in root.rglob("*.*") if not t.relative_to(root).as_posix().startswith("shop/")]
     assert len(list(target.glob("tmpl_*.py"))) == len(templates) > 0
     shipped = {name for _, name in bundling._source_files(bundling.ROOT)}
     assert "webstore/html/templates/layout/player.html" in shipped
