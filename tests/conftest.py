@@ -134,3 +134,13 @@ def atomic_calls(demo: DemoStore, monkeypatch: pytest.MonkeyPatch) -> None:
     inside one call); threads interleave between calls as concurrent Lambda instances would."""
     client = get_services().table.client
     monkeypatch.setattr(client, "_make_api_call", one_call_at_a_time(client))
+
+
+@pytest.fixture(autouse=True)
+def unbranded_pages() -> Iterator[None]:
+    """Each test starts unbranded, as each request does (a page use case run outside a request
+    names its store's brand for the rest of the thread's context)."""
+    from webstore.html.player import brand_scope
+
+    with brand_scope():
+        yield

@@ -155,6 +155,14 @@ def local_stack(
     tmp_path_factory: pytest.TempPathFactory, webhook_receiver: WebhookReceiver
 ) -> Iterator[dict[str, Any]]:
     """Credentials of a running local stack: headless_url, plugin_url, keys (COMPAT names)."""
+    yield from started_stack(tmp_path_factory, webhook_receiver)
+
+
+def started_stack(
+    tmp_path_factory: pytest.TempPathFactory, webhook_receiver: WebhookReceiver
+) -> Iterator[dict[str, Any]]:
+    """A local stack of its own (`webstore serve` on free ports), for as long as the caller's
+    fixture yields: a test that edits the demo store keeps its edits from the shared one."""
     creds_file = tmp_path_factory.mktemp("stack") / "credentials.json"
     storefront, operator = free_port(), free_port()
     webhook = f"{webhook_receiver.url}#{webhook_receiver.secret}"

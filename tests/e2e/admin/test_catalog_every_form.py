@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -16,6 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.e2e.admin.test_catalog import signed_in
+from tests.e2e.conftest import WebhookReceiver, started_stack
 
 pytestmark = pytest.mark.e2e
 
@@ -30,6 +32,14 @@ EDITED = {
     "sales": "name",
     "goals": "name",
 }
+
+
+@pytest.fixture(scope="module")
+def local_stack(
+    tmp_path_factory: pytest.TempPathFactory, webhook_receiver: WebhookReceiver
+) -> Iterator[dict[str, Any]]:
+    """Its own stack: this module edits every demo entity, which the other e2e tests read."""
+    yield from started_stack(tmp_path_factory, webhook_receiver)
 
 
 def newest_audit_entry(page: Page, admin_url: str) -> str:
