@@ -13,6 +13,8 @@ from decimal import Decimal
 from string import Template
 from urllib.parse import quote, urlencode
 
+from webstore.admin.flow import PanelPage
+from webstore.errors import DomainError
 from webstore.money import round_money
 from webstore.storefront.pages import Safe, escape, fill
 
@@ -109,3 +111,12 @@ def text_input(name: str, label: str, value: str = "", *, kind: str = "text", hi
 
 def notice(text: str, *, css: str = "done") -> Safe:
     return fill(Template('<p class="$css" role="status">$text</p>'), text=text, css=css) if text else Safe("")
+
+
+def titled(title: str, body: Safe, section: str, *, error: DomainError | None = None) -> PanelPage:
+    """A page headed by its title; with `error`, why its form was refused above the body, at
+    the refusal's status."""
+    if error is None:
+        return PanelPage(title, Safe(f"<h1>{escape(title)}</h1>" + body), section)
+    shown = Safe(f"<h1>{escape(title)}</h1>" + notice(error.detail, css="error") + body)
+    return PanelPage(title, shown, section, error.status)

@@ -31,7 +31,8 @@ LOOKUP = Safe(
 
 
 def player_body(history: PlayerHistory, *, cursor: str | None, csrf: Safe | None, done: str = "") -> Safe:
-    """A player and one page of their payments; the ban form when the role may ban."""
+    """The lookup form, then a player and one page of their payments; the ban form when the
+    role may ban."""
     player = history.player
     totals = ", ".join(money(amount, currency) for currency, amount in sorted(player.totals.items())) or "—"
     summary = facts(
@@ -57,6 +58,7 @@ def player_body(history: PlayerHistory, *, cursor: str | None, csrf: Safe | None
             )
         )
     parts = [
+        LOOKUP,
         notice(done),
         summary,
         Safe("<h2>Purchases</h2>"),
