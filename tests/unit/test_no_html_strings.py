@@ -26,8 +26,6 @@ PANEL_NOT_YET_CONVERTED = frozenset(
         "shared/webstore/admin/catalog_forms.py",
         "shared/webstore/admin/catalog_pages.py",
         "shared/webstore/admin/dashboard_page.py",
-        "shared/webstore/admin/flow.py",
-        "shared/webstore/admin/layout.py",
         "shared/webstore/admin/login.py",
         "shared/webstore/admin/queue_pages.py",
         "shared/webstore/admin/server_pages.py",
