@@ -19,8 +19,8 @@ from webstore.admin.flow import PanelPage
 from webstore.admin.views import payments as payment_views
 from webstore.admin.views.money import path, titled
 from webstore.errors import DomainError, Invalid, NotFound
+from webstore.html import Markup
 from webstore.services import Services
-from webstore.storefront.pages import Safe
 
 DONE = {
     "refunded": "Refunded. The refund commands are queued.",
@@ -48,7 +48,7 @@ def payment_page(
     account_id: int,
     transaction: str,
     *,
-    csrf: Safe | None,
+    csrf: Markup | None,
     done: str | None = None,
     error: DomainError | None = None,
 ) -> PanelPage:

@@ -12,8 +12,8 @@ from webstore.admin.flow import PanelPage
 from webstore.admin.views import players as player_views
 from webstore.admin.views.money import path, titled
 from webstore.errors import DomainError
+from webstore.html import Markup
 from webstore.services import Services
-from webstore.storefront.pages import Safe
 
 DONE = {
     "banned": "Banned.",
@@ -26,7 +26,7 @@ def players_page(services: Services, account_id: int, query: Mapping[str, str]) 
     wanted = (query.get("player") or "").strip()
     if wanted:
         return path("players", wanted)
-    return titled("Players", player_views.LOOKUP, "players")
+    return titled("Players", player_views.lookup_body(), "players")
 
 
 def player_page(
@@ -35,7 +35,7 @@ def player_page(
     ref: str,
     query: Mapping[str, str],
     *,
-    csrf: Safe | None,
+    csrf: Markup | None,
 ) -> PanelPage:
     cursor = query.get("cursor") or None
     history = players.player_history(services, account_id, ref, cursor)
@@ -50,7 +50,7 @@ def bans_page(
     account_id: int,
     query: Mapping[str, str],
     *,
-    csrf: Safe | None,
+    csrf: Markup | None,
     error: DomainError | None = None,
 ) -> PanelPage:
     page = players.bans_page(services, account_id, query.get("below") or None)

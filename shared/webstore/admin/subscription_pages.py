@@ -13,8 +13,8 @@ from webstore.admin.flow import PanelPage
 from webstore.admin.views import subscriptions as subscription_views
 from webstore.admin.views.money import path, titled
 from webstore.errors import DomainError, NotFound
+from webstore.html import Markup
 from webstore.services import Services
-from webstore.storefront.pages import Safe
 
 DONE = {
     "cancelled": "The subscription ends when its paid period does.",
@@ -32,7 +32,7 @@ def subscription_page(
     account_id: int,
     reference: str,
     *,
-    csrf: Safe | None,
+    csrf: Markup | None,
     done: str | None = None,
     error: DomainError | None = None,
 ) -> PanelPage:

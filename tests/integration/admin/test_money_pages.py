@@ -12,10 +12,10 @@ from tests.support.demo import DemoStore
 from webstore.admin import payment_pages, player_pages, subscription_pages
 from webstore.admin.flow import PanelPage
 from webstore.errors import Conflict, Invalid, NotFound
+from webstore.html import Markup
 from webstore.services import get_services
-from webstore.storefront.pages import Safe
 
-CSRF = Safe('<input type="hidden" name="csrf" value="t">')
+CSRF = Markup('<input type="hidden" name="csrf" value="t">')
 
 
 @pytest.fixture(autouse=True)
