@@ -20,8 +20,6 @@ SCANNED = (ROOT / "shared", ROOT / "functions")
 
 PANEL_NOT_YET_CONVERTED = frozenset(
     {
-        "shared/webstore/admin/account_pages.py",
-        "shared/webstore/admin/staff_pages.py",
         "shared/webstore/admin/audit_pages.py",
         "shared/webstore/admin/catalog_element_pages.py",
         "shared/webstore/admin/catalog_forms.py",

@@ -6,15 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from string import Template
 
 from webstore.admin import sessions, staff
 from webstore.admin.layout import csrf_field, panel_page
 from webstore.admin.sessions import SessionCookie, StaffSession
 from webstore.admin.staff_pages import store_name
 from webstore.errors import Invalid
+from webstore.html import PageResult, fragment
 from webstore.services import Services
-from webstore.storefront.pages import PageResult, Safe, fill
 
 # `?done=` of the Post/Redirect/Get: a fixed message per key (nothing a link could make up).
 DONE = {
@@ -22,42 +21,6 @@ DONE = {
     "totp": "Second factor enrolled: signing in now asks for a code.",
     "totp-removed": "Second factor removed.",
 }
-_ERROR = Template('<p class="error" id="error" role="alert">$text</p>\n')
-
-_ACCOUNT = Template("""<h1>Your account</h1>
-<p class="help">$email · $role</p>
-$error<h2>Password</h2>
-<form method="post" action="/account/password" id="password-form">$csrf
-<label for="current">Current password</label>
-<input id="current" name="current" type="password" autocomplete="current-password" required>
-<label for="new">New password (at least 10 characters)</label>
-<input id="new" name="new" type="password" autocomplete="new-password" required minlength="10">
-<label for="confirm">New password again</label>
-<input id="confirm" name="confirm" type="password" autocomplete="new-password" required>
-<p><button type="submit">Change password</button></p>
-</form>
-<h2>Second factor</h2>
-$totp""")
-_TOTP_OFF = Template("""<p>Not set up. With a second factor, signing in also asks for a code from an
-authenticator app on your phone.</p>
-<form method="post" action="/account/totp" id="totp-start">$csrf
-<button type="submit">Set up a second factor</button></form>""")
-_TOTP_ON = Template("""<p id="totp-on">On: signing in asks for a code from your authenticator app.</p>
-<form method="post" action="/account/totp/remove" id="totp-remove">$csrf
-<label for="totp-password">Your password, to remove it</label>
-<input id="totp-password" name="password" type="password" autocomplete="current-password" required>
-<p><button type="submit" class="danger">Remove the second factor</button></p></form>""")
-_ENROL = Template("""<h1>Set up a second factor</h1>
-$error<div class="secret" id="enrolment"><p>Add this account to your authenticator app: scan or open the
-link below, or type the key. The key is shown <strong>once</strong>.</p>
-<p>Key: <code id="totp-secret">$secret</code></p>
-<p>Link: <a href="$uri" id="totp-uri"><code>$uri</code></a></p></div>
-<form method="post" action="/account/totp/confirm" id="totp-confirm">$csrf
-<input type="hidden" name="sealed" value="$sealed">
-<label for="code">The code the app shows now</label>
-<input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" required maxlength="8">
-<p><button type="submit">Turn on</button></p>
-</form>""")
 
 
 def account_page(
@@ -68,14 +31,13 @@ def account_page(
 
     store_read = start_read(store_name, services, session.account_id)
     member = staff.member_of(services, session.account_id, session.staff_id)
-    totp = fill(_TOTP_ON if member.totp_sealed else _TOTP_OFF, csrf=csrf_field(session))
-    body = fill(
-        _ACCOUNT,
+    body = fragment(
+        "panel/account/account.html",
         email=session.email,
         role=session.role.label,
-        error=fill(_ERROR, text=error) if error else Safe(""),
+        totp=bool(member.totp_sealed),
         csrf=csrf_field(session),
-        totp=totp,
+        error=error,
     )
     page = panel_page(
         "Your account",
@@ -100,14 +62,7 @@ def enrolment_page(
         enrolment = staff.TotpEnrolment(secret, totp.provisioning_uri(secret, session.email, store), sealed)
     else:
         enrolment = staff.start_totp(services, session, store)
-    body = fill(
-        _ENROL,
-        error=fill(_ERROR, text=error) if error else Safe(""),
-        secret=enrolment.secret,
-        uri=enrolment.uri,
-        csrf=csrf_field(session),
-        sealed=enrolment.sealed,
-    )
+    body = fragment("panel/account/enrol.html", enrolment=enrolment, csrf=csrf_field(session), error=error)
     return PageResult(
         status, panel_page("Second factor", body, session=session, section="account", store=store)
     )
