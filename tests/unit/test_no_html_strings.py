@@ -20,16 +20,11 @@ SCANNED = (ROOT / "shared", ROOT / "functions")
 
 PANEL_NOT_YET_CONVERTED = frozenset(
     {
-        "shared/webstore/admin/audit_pages.py",
-        "shared/webstore/admin/catalog_element_pages.py",
-        "shared/webstore/admin/catalog_forms.py",
-        "shared/webstore/admin/catalog_pages.py",
         "shared/webstore/admin/dashboard_page.py",
         "shared/webstore/admin/login.py",
         "shared/webstore/admin/money_pages.py",
         "shared/webstore/admin/queue_pages.py",
         "shared/webstore/admin/server_pages.py",
-        "shared/webstore/admin/settings_pages.py",
         "shared/webstore/admin/staff_pages.py",
         "shared/webstore/admin/views/money.py",
         "shared/webstore/admin/views/payments.py",
