@@ -20,8 +20,6 @@ SCANNED = (ROOT / "shared", ROOT / "functions")
 
 PANEL_NOT_YET_CONVERTED = frozenset(
     {
-        "shared/webstore/admin/dashboard_page.py",
-        "shared/webstore/admin/login.py",
         "shared/webstore/admin/money_pages.py",
         "shared/webstore/admin/queue_pages.py",
         "shared/webstore/admin/server_pages.py",
