@@ -7,7 +7,7 @@ from functions.deps import ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.admin import player_pages
 from webstore.admin.roles import Capability
-from webstore.storefront.pages import PageResult
+from webstore.html import PageResult
 
 ROUTE = Route(
     Interface.ADMIN,

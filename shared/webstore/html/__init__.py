@@ -14,8 +14,10 @@ Globals and filters every template has: `money` (`{{ amount|money(currency) }}`,
 `webstore.money.display`), `long_date` (`1 June 2026`), `percent`, `inline("layout/player.css")`
 (a stylesheet or script file of templates/, inlined and allowed by its hash, `asset_hash`).
 Player-facing pages extend `layout/player.html` and get their `brand`, stylesheet and policy
-from `webstore.html.player`; the panel's pages extend `panel/layout.html`. Owner-editable
-templates (the shop) never come here: they run in `webstore.html.owner`'s sandbox.
+from `webstore.html.player`. A panel page renders its content with
+`fragment("panel/<area>/…")` (Markup: inserted as is) and `webstore.admin.layout` puts it in
+the shell, `panel/layout.html`. Owner-editable templates (the shop) never come here: they run in
+`webstore.html.owner`'s sandbox.
 """
 
 from __future__ import annotations

@@ -71,7 +71,7 @@ def board(**changes: object) -> Dashboard:
 def test_what_players_and_receivers_typed_is_escaped_everywhere() -> None:
     body = render(board())
     assert "<script" not in body
-    assert body.count("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;") == 3  # package, player, error
+    assert body.count("&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;") == 3  # package, player, error
     assert "VIP &amp; more" in body and "https://hooks.example/&lt;x&gt;" in body
 
 
