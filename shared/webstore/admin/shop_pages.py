@@ -13,12 +13,11 @@ from urllib.parse import urlencode
 
 from webstore.admin.flow import PanelPage, done_at
 from webstore.errors import DomainError, Invalid
-from webstore.html import render
+from webstore.html import fragment
 from webstore.repo import start_read
 from webstore.repo.shop_theme import ShopThemeRepository
 from webstore.services import Services
 from webstore.shop import theme
-from webstore.storefront.pages import Safe
 
 SECTION = "shop"
 
@@ -46,7 +45,7 @@ def overview(
         }
         for name in theme.EDITABLE
     ]
-    body = render(
+    body = fragment(
         "panel/shop/overview.html",
         shop_url=services.settings.shop_url,
         rows=rows,
@@ -59,7 +58,7 @@ def overview(
         revision=live.revision,
         import_error=import_error,
     )
-    return PanelPage("Shop", Safe(body), SECTION, status)
+    return PanelPage("Shop", body, SECTION, status)
 
 
 def editor(
@@ -83,14 +82,15 @@ def editor(
     if typed is not None:
         source = typed.get("source", "")
     elif start_from:
-        source = next((v.source for v in versions if v.version == start_from), None) or repository.version(
-            account_id, name, start_from
-        ).source
+        source = (
+            next((v.source for v in versions if v.version == start_from), None)
+            or repository.version(account_id, name, start_from).source
+        )
     elif versions:
         source = versions[0].source
     else:
         source = live.sources.get(name) or theme.house_source(name)
-    body = render(
+    body = fragment(
         "panel/shop/editor.html",
         name=name,
         source=source,
@@ -108,7 +108,7 @@ def editor(
         csrf=csrf or "",
         error=error,
     )
-    return PanelPage(name, Safe(body), SECTION, status)
+    return PanelPage(name, body, SECTION, status)
 
 
 # --- the forms ----------------------------------------------------------------------------------

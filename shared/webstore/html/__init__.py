@@ -44,7 +44,9 @@ __all__ = [
     "PageResult",
     "asset_hash",
     "environment",
+    "fragment",
     "inline",
+    "macro",
     "render",
 ]
 
@@ -131,6 +133,18 @@ def render(template: str, /, **context: Any) -> str:
     """The house template `template` (a path under templates/, e.g. "hosted/checkout.html")
     rendered with `context`."""
     return environment().get_template(template).render(context)
+
+
+def fragment(template: str, /, **context: Any) -> Markup:
+    """A piece of a page rendered from the house template `template` (a panel page's content,
+    which the shell then inserts as is)."""
+    return Markup(render(template, **context))
+
+
+def macro(template: str, name: str, /, *args: Any, **kwargs: Any) -> Markup:
+    """The macro `name` of the house template `template` called with these arguments (a widget
+    a page's code hands to its template, e.g. the panel's CSRF field)."""
+    return Markup(getattr(environment().get_template(template).module, name)(*args, **kwargs))
 
 
 class Page(str):
