@@ -41,8 +41,10 @@ from jinja2 import (
     StrictUndefined,
     TemplateError,
     TemplateSyntaxError,
+    pass_context,
     select_autoescape,
 )
+from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 from markupsafe import Markup, escape
 
@@ -160,10 +162,27 @@ def _money(value: object, currency: Mapping[str, Any] | str | None = None) -> st
     return display(_decimal(value), code) if code else _number_format(value, 2)
 
 
-def _trans(value: object, *args: object, **kwargs: object) -> str:
-    """Twig's `trans`: the text itself until translations land (docs/shop.md)."""
-    del args, kwargs
-    return str(value)
+def translate(translations: Mapping[str, str], text: str, params: Mapping[str, object]) -> str:
+    """`text` in the page's language, its `%(name)s` placeholders filled; a translation whose
+    placeholders do not fit falls back to the text itself."""
+    found = translations.get(text, text)
+    if not params:
+        return found
+    values = {k: str(v) for k, v in params.items()}
+    for candidate in (found, text):
+        try:
+            return candidate % values
+        except (KeyError, ValueError, TypeError):
+            continue
+    return text
+
+
+@pass_context
+def _trans(context: Context, value: object, **params: object) -> str:
+    """Twig's `trans`: the text in the page's language (its `translations`, a plain mapping),
+    `%(name)s` placeholders filled from `params` (escaped on output like any text)."""
+    translations = context.get("translations")
+    return translate(translations if isinstance(translations, Mapping) else {}, str(value), params)
 
 
 def _keys(value: Mapping[str, Any]) -> list[str]:

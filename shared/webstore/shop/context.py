@@ -16,6 +16,7 @@ from webstore.checkout.summary import mask_card, order_summary
 from webstore.html.owner import sanitize
 from webstore.money import round_money, symbol
 from webstore.pricing import PricingContext, active_sales
+from webstore.shop.i18n import html_lang, messages
 from webstore.shop.reads import ShopData
 from webstore.storefront import schemas
 from webstore.storefront.theme import theme_style
@@ -95,6 +96,7 @@ class Builder:
             "assets": self.assets,
             "error": "",
             "notice": "",
+            "translations": messages(self.data.language),
         }
 
     def store_vars(self) -> dict[str, Any]:
@@ -106,7 +108,7 @@ class Builder:
             "description": sanitize(store.description),
             "logo": store.logo or "",
             "webstore_url": store.webstore_url,
-            "lang": store.lang or "en",
+            "lang": html_lang(self.data.language),
             "supports_gifting": store.supports_gifting,
             "sale_banner": _sale_banner(sales[0]) if sales else "",
             "theme_style": theme_style(store),

@@ -24,6 +24,7 @@ from webstore.repo.player_tiers import PlayerTierRepository
 from webstore.repo.shop_theme import ShopTheme, ShopThemeRepository
 from webstore.repo.store import StoreRepository, StoreView
 from webstore.services import Services
+from webstore.shop.i18n import choose
 from webstore.storefront.catalog import ongoing_tiers_by_category
 
 
@@ -35,6 +36,7 @@ class Visitor:
     basket_ident: str | None = None
     player_id: int | None = None
     csrf: str = ""
+    accept_language: str = ""  # the request's header, for the page's language
 
 
 @dataclass
@@ -44,6 +46,7 @@ class ShopData:
     tiers: dict[int, Tier] = field(default_factory=dict)  # category id -> the player's tier
     now: datetime | None = None
     theme: ShopTheme = field(default_factory=ShopTheme)  # the owner's live templates
+    language: str = "en"  # the page's (webstore.shop.i18n.choose)
 
     @property
     def store(self) -> Store:
@@ -99,4 +102,5 @@ def read_shop(services: Services, visitor: Visitor, *, account_id: int | None = 
     theme = theme_future.result()
     if view.store.disabled:
         raise NotFound("This store is closed")
-    return ShopData(view=view, basket=basket, tiers=tiers, now=services.now(), theme=theme)
+    language = choose(visitor.accept_language, view.store.lang)
+    return ShopData(view=view, basket=basket, tiers=tiers, now=services.now(), theme=theme, language=language)
