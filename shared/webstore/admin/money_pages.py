@@ -69,13 +69,16 @@ def payment_page(
     account_id: int,
     transaction: str,
     *,
-    csrf: Safe | None,
+    csrf: Callable[[], Safe | None],
     done: str | None = None,
     error: DomainError | None = None,
 ) -> PanelPage:
-    """One payment; `csrf` None for a role without payment actions (no forms)."""
+    """One payment; `csrf` (asked for once the page's reads are issued: the session's check
+    shares their round trip) gives None for a role without payment actions (no forms)."""
     detail = payments.payment_detail(services, account_id, transaction)
-    body = payment_views.detail_body(detail, csrf=csrf, resend_id=secrets.token_hex(16), done=done_text(done))
+    body = payment_views.detail_body(
+        detail, csrf=csrf(), resend_id=secrets.token_hex(16), done=done_text(done)
+    )
     if error is not None:
         return _page(f"Payment {transaction}", _with_error(body, error.detail), "payments", error.status)
     return _page(f"Payment {transaction}", body, "payments")
@@ -137,12 +140,12 @@ def subscription_page(
     account_id: int,
     reference: str,
     *,
-    csrf: Safe | None,
+    csrf: Callable[[], Safe | None],
     done: str | None = None,
     error: DomainError | None = None,
 ) -> PanelPage:
     recurring = subscriptions.subscription(services, account_id, reference)
-    body = subscription_views.detail_body(recurring, csrf=csrf, done=done_text(done))
+    body = subscription_views.detail_body(recurring, csrf=csrf(), done=done_text(done))
     title = f"Subscription {reference}"
     if error is not None:
         return _page(title, _with_error(body, error.detail), "subscriptions", error.status)
@@ -188,11 +191,11 @@ def player_page(
     ref: str,
     query: Mapping[str, str],
     *,
-    csrf: Safe | None,
+    csrf: Callable[[], Safe | None],
 ) -> PanelPage:
     cursor = query.get("cursor") or None
     history = players.player_history(services, account_id, ref, cursor)
-    body = player_views.player_body(history, cursor=cursor, csrf=csrf, done=done_text(query.get("done")))
+    body = player_views.player_body(history, cursor=cursor, csrf=csrf(), done=done_text(query.get("done")))
     return _page(f"Player {history.player.username}", Safe(player_views.LOOKUP + body), "players")
 
 
@@ -201,11 +204,11 @@ def bans_page(
     account_id: int,
     query: Mapping[str, str],
     *,
-    csrf: Safe | None,
+    csrf: Callable[[], Safe | None],
     error: DomainError | None = None,
 ) -> PanelPage:
     page = players.bans_page(services, account_id, query.get("below") or None)
-    body = player_views.bans_body(page, csrf=csrf, done=done_text(query.get("done")))
+    body = player_views.bans_body(page, csrf=csrf(), done=done_text(query.get("done")))
     if error is not None:
         return _page("Bans", _with_error(body, error.detail), "players", error.status)
     return _page("Bans", body, "players")
