@@ -27,7 +27,7 @@ async def endpoint(svc: ServicesDep, session: StaffDep, done: str = Query("", ma
         lambda: shop_pages.overview(
             svc,
             session.account_id,
-            csrf=session.csrf_token if session.may(Capability.SETTINGS_WRITE) else None,
+            csrf=lambda: session.csrf_token if session.may(Capability.SETTINGS_WRITE) else None,
         ),
         done=done,
     )

@@ -34,7 +34,7 @@ async def endpoint(
             svc,
             session.account_id,
             name,
-            csrf=session.csrf_token if session.may(Capability.SETTINGS_WRITE) else None,
+            csrf=lambda: session.csrf_token if session.may(Capability.SETTINGS_WRITE) else None,
             start_from=start_from,
         ),
         done=done,

@@ -32,7 +32,9 @@ async def endpoint(svc: ServicesDep, session: StaffDep, fields: FormDep) -> Resp
         except DomainError as error:
             if not correctable(error):
                 raise
-            again = shop_pages.editor_again(svc, session.account_id, fields, error, csrf=session.csrf_token)
+            again = shop_pages.editor_again(
+                svc, session.account_id, fields, error, csrf=lambda: session.csrf_token
+            )
             return in_shell(replace(again, status=error.status), session)
         return PageResult(200, html, csp=policy)
 

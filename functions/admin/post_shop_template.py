@@ -25,7 +25,7 @@ async def endpoint(svc: ServicesDep, session: StaffDep, fields: FormDep) -> Resp
     return form(
         session,
         lambda: shop_pages.save_action(svc, account, fields, actor=session.email, now=svc.now()),
-        lambda error: shop_pages.editor_again(svc, account, fields, error, csrf=session.csrf_token),
+        lambda error: shop_pages.editor_again(svc, account, fields, error, csrf=lambda: session.csrf_token),
     )
 
 

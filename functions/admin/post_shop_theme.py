@@ -69,7 +69,7 @@ async def endpoint(svc: ServicesDep, session: StaffDep, fields: UploadDep) -> Re
             svc, session.account_id, fields.get("theme", ""), actor=session.email, now=svc.now()
         ),
         lambda error: shop_pages.overview(
-            svc, session.account_id, csrf=session.csrf_token, import_error=error.detail
+            svc, session.account_id, csrf=lambda: session.csrf_token, import_error=error.detail
         ),
     )
 

@@ -28,7 +28,12 @@ def editor_href(name: str, version: int | None = None) -> str:
 
 
 def overview(
-    services: Services, account_id: int, *, csrf: str | None, import_error: str = "", status: int = 200
+    services: Services,
+    account_id: int,
+    *,
+    csrf: Callable[[], str | None],
+    import_error: str = "",
+    status: int = 200,
 ) -> PanelPage:
     """Every template: serving (a version or the house's file), the newest saved, the fallback;
     what of the live theme fails with the store's data today; export and import."""
@@ -54,7 +59,7 @@ def overview(
             for e in failing
             if e.name in theme.EDITABLE
         ],
-        csrf=csrf or "",
+        csrf=csrf() or "",
         revision=live.revision,
         import_error=import_error,
     )
@@ -66,7 +71,7 @@ def editor(
     account_id: int,
     name: str,
     *,
-    csrf: str | None,
+    csrf: Callable[[], str | None],
     start_from: int | None = None,
     typed: Mapping[str, str] | None = None,
     error: str = "",
@@ -105,7 +110,7 @@ def editor(
             }
             for v in versions
         ],
-        csrf=csrf or "",
+        csrf=csrf() or "",
         error=error,
     )
     return PanelPage(name, body, SECTION, status)
@@ -158,7 +163,12 @@ def publish_action(
 
 
 def editor_again(
-    services: Services, account_id: int, fields: Mapping[str, str], error: DomainError, *, csrf: str | None
+    services: Services,
+    account_id: int,
+    fields: Mapping[str, str],
+    error: DomainError,
+    *,
+    csrf: Callable[[], str | None],
 ) -> PanelPage:
     """The editor as it was typed, saying why it was refused (an unknown name: the overview)."""
     name = fields.get("name", "")
