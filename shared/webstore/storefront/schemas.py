@@ -191,6 +191,17 @@ class PackageMedia(Wire):
     primary: bool
 
 
+class PackageVariable(Wire):
+    """A variable the buyer fills in (`variable_data.{identifier}`): `{id, identifier,
+    description, type}` as the platform's published package shape has it. Our catalog's
+    variables are free text (`type: "text"`, no `options`: those are for dropdowns)."""
+
+    id: int
+    identifier: str
+    description: str
+    type: str
+
+
 class Package(Wire):
     id: int
     ident: str
@@ -214,10 +225,20 @@ class Package(Wire):
     user_limit: int
     creator_meta_data: dict[str, Any]
     options: list[str]
-    variables: list[str]
+    # Objects, as the platform's package shape and the shops built on it read them; left out
+    # when the package has none (an empty list is truthy in JS: shops would open an empty
+    # variables step). docs/compatibility.md.
+    variables: list[PackageVariable] | None = None
     created_at: str
     updated_at: str
     vip_status: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _variables_only_when_any(self, handler: Any) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and not data.get("variables"):
+            data.pop("variables", None)
+        return data
 
 
 class TierStatus(Wire):
