@@ -191,6 +191,18 @@ class PackageMedia(Wire):
     primary: bool
 
 
+class IdentUser(Wire):
+    """The username lookup's answer, as the platform's lookup service shapes it (the starter's
+    `User` type): `id` is the player's platform id (a Minecraft UUID without dashes)."""
+
+    id: str
+    username: str
+    created_at: str
+    updated_at: str
+    cache_expire: str
+    meta: dict[str, Any]
+
+
 class PackageVariable(Wire):
     """A variable the buyer fills in (`variable_data.{identifier}`): `{id, identifier,
     description, type}` as the platform's published package shape has it. Our catalog's
