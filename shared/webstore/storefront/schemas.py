@@ -368,6 +368,22 @@ class Success(Wire):
     message: str
 
 
+class TierChange(Wire):
+    """PATCH /tiers/{id}: the spec's `{success, message}`; an upgrade to be paid at a checkout
+    (no saved payment method) adds `links: {checkout}` (an extension) and is not a success yet."""
+
+    success: bool
+    message: str
+    checkout: str | None = None
+
+    @model_serializer
+    def _shape(self) -> dict[str, Any]:
+        shown: dict[str, Any] = {"success": self.success, "message": self.message}
+        if self.checkout is not None:
+            shown["links"] = {"checkout": self.checkout}
+        return shown
+
+
 # --- the sidebar (COMPAT names the modules only; shapes decided in docs/players.md) ----------
 
 
