@@ -21,9 +21,10 @@ from webstore import keys
 from webstore.basket import CHECKOUT_CLAIM_TIMEOUT, Basket, BasketLine, PackageRef, expiry
 from webstore.catalog import Package, Store
 from webstore.errors import Conflict, Invalid, NotFound
-from webstore.identity.identify import Identification, identify, identify_now
+from webstore.identity.identify import Identification, identify, identify_now, identities_for
 from webstore.repo.baskets import BasketReads, BasketRepository, StoreAndBasket
 from webstore.repo.players import PlayerRepository
+from webstore.repo.store import StoreRepository
 from webstore.repo.users import AlreadyRegistered, User, check_username
 from webstore.services import Services
 from webstore.storefront.credentials import (
@@ -291,12 +292,27 @@ def recipient(services: Services, ident: str, target: int | str | None) -> str |
     player = players.get(account_id, username_id) if username_id is not None else None
     if player is None and platform_id is None and not isinstance(target, int):
         return recipient_name(target)  # digits that are no player's id: a name of digits
+    if player is None and platform_id is not None and "-" in platform_id:
+        named = account_name(services, account_id, platform_id)
+        if named is not None:
+            return named
     if player is None:
         raise Invalid(
             "target_username_id: no player with this id is known to the store; name them by username",
             field="target_username_id",
         )
     return player.username
+
+
+def account_name(services: Services, account_id: int, dashed_uuid: str) -> str | None:
+    """The name of the Minecraft account a UUID names, for a gift to a player the store has not
+    seen: in an online-mode store, through the name service (one GetItem for the store, one
+    lookup); None in an offline-mode store (its UUIDs are hashes of names)."""
+    store = StoreRepository(services.table).store(account_id)
+    if not store.online_mode:
+        return None
+    account = identities_for(services, store).account(dashed_uuid.replace("-", ""))
+    return account.username if account else None
 
 
 def _bought(repository: BasketRepository, basket: Basket, line: BasketLine, package: Package | None) -> int:
