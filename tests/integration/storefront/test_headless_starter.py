@@ -94,3 +94,13 @@ def _form(fields: dict[str, str]) -> str:
     from urllib.parse import urlencode
 
     return urlencode(fields)
+
+
+def test_offline_mode_basket_keeps_the_name_as_typed(demo: DemoStore, invoke: Invoke) -> None:
+    """stores/auth.ts `login(user)`: `POST /baskets {username}`, then `auth.username = user`.
+    In an offline-mode store (the demo's) there is no account to correct the casing: the
+    basket's `username` is the name as typed, and the queue's UUID is that spelling's."""
+    basket = data(
+        invoke(create_basket.handler, "POST", f"{accounts(demo)}/baskets", body={"username": "test"})
+    )
+    assert basket["username"] == "test" and isinstance(basket["username_id"], int)
