@@ -4,7 +4,7 @@ URLs, so no hosted page is an open redirect."""
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from webstore.catalog import Store
 from webstore.errors import Invalid
@@ -64,3 +64,11 @@ def check_return_url(store: Store, url: str | None, field: str = RETURN_URL, *, 
             field=field,
         )
     return url
+
+
+def after_log_in(url: str) -> str:
+    """The (checked) return URL with `success=true` added to its query, as the platform sends
+    a player back after its hosted log-in: shops finish their log-in only when it is there."""
+    parts = urlsplit(url)
+    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "success"]
+    return urlunsplit(parts._replace(query=urlencode([*query, ("success", "true")])))
