@@ -3,12 +3,14 @@ during a stream of paid checkouts, a restart after each, and the books checked.
 
     python scripts/crash_local.py --kills 50          # by hand (figures in docs/testing.md)
     python scripts/crash_local.py --kills 3 --seed 7  # what tests/e2e/test_local_crash.py runs
+    python scripts/crash_local.py --kills 50 --keep /tmp/crash  # keep the state and serve.log
 
 Two players' threads pay for baskets one after another (the sandbox's paying card; a coupon on
-every other basket). At a random moment (`--min-seconds`..`--max-seconds` after the stack
-answers) the process is killed with SIGKILL, then started again on the same state directory.
-A pay that got no answer (the kill came first) is paid again after the restart with the same
-attempt key, as a player pressing Pay again does. At the end:
+every other basket). At a random moment (`--min-seconds`..`--max-seconds` after the round's
+first pay is answered, so that every round pays, however slow the machine) the process is
+killed with SIGKILL, then started again on the same state directory. A pay that got no answer
+(the kill came first) is paid again after the restart with the same attempt key, as a player
+pressing Pay again does. At the end:
 
 - every basket whose pay was answered 303 to its receipt (paid) is complete after the restarts;
 - the store's payments (the operator API's list) are exactly those baskets, one payment each,
@@ -61,8 +63,11 @@ class Books:
     unanswered: dict[str, Checkout] = field(default_factory=dict)  # the kill came first
     refused: dict[str, Checkout] = field(default_factory=dict)  # answered, not paid
     kills: int = 0
+    delivered: int = 0  # payments whose payment.completed reached the receiver (one event id each)
+    redelivered: int = 0  # of those, events the receiver got more than once (absorbed by its dedupe)
     restarts_seconds: list[float] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    answered: threading.Event = field(default_factory=threading.Event)  # a pay answered this round
 
 
 def stream(creds: dict[str, Any], books: Books, player: str, stop: threading.Event, counter: Any) -> None:
@@ -83,6 +88,7 @@ def stream(creds: dict[str, Any], books: Books, player: str, stop: threading.Eve
                 return
             with books.lock:
                 (books.paid if checkout.paid else books.refused)[checkout.ident] = checkout
+            books.answered.set()
 
 
 def start(
@@ -102,8 +108,9 @@ def start(
         "0",
     )
     options += ("--no-catalog",) if creds else ("--webhook", webhook)
-    context = serving(ports[0], ports[1], creds_file, *options)
-    process = context.__enter__()
+    with (state.parent / "serve.log").open("ab") as log:  # every start's output, in order
+        context = serving(ports[0], ports[1], creds_file, *options, stdout=log.fileno(), stderr=log.fileno())
+        process = context.__enter__()
     if not creds:
         while not creds_file.exists() or not creds_file.read_text().strip():
             if process.poll() is not None:
@@ -115,7 +122,13 @@ def start(
 
 
 def run(
-    kills: int, seed: int, min_seconds: float, max_seconds: float, log: Any = print, deliveries: bool = True
+    kills: int,
+    seed: int,
+    min_seconds: float,
+    max_seconds: float,
+    log: Any = print,
+    deliveries: bool = True,
+    keep: Path | None = None,
 ) -> Books:
     rng = random.Random(seed)
     books = Books()
@@ -123,7 +136,9 @@ def run(
     receiver = WebhookReceiver(free_port())
     serving_receiver = contextlib.contextmanager(receiving)(receiver)
     serving_receiver.__enter__()
-    with tempfile.TemporaryDirectory() as workdir:
+    with contextlib.ExitStack() as scratch:
+        workdir = keep or Path(scratch.enter_context(tempfile.TemporaryDirectory()))
+        workdir.mkdir(parents=True, exist_ok=True)
         state, creds_file = Path(workdir) / "state", Path(workdir) / "credentials.json"
         ports = (free_port(), free_port(), free_port(), receiver.port)
         creds: dict[str, Any] = {}
@@ -136,12 +151,16 @@ def run(
                 if round_ == kills:
                     break
                 stop = threading.Event()
+                books.answered.clear()
                 players = [
                     threading.Thread(target=stream, args=(creds, books, p, stop, counter))
                     for p in ("Ka", "Kb")
                 ]
                 for thread in players:
                     thread.start()
+                # The kill comes a while after the round's first pay is answered, whatever the
+                # machine's load: the stream is paying when it lands.
+                books.answered.wait(timeout=600)
                 time.sleep(rng.uniform(min_seconds, max_seconds))
                 process.send_signal(signal.SIGKILL)
                 process.wait(timeout=30)
@@ -213,6 +232,9 @@ def check(
         assert not undelivered, f"payment.completed never delivered for {undelivered}"
         repeated = {name: ids for name, ids in events.items() if len(ids) > 1}
         assert not repeated, f"more than one payment.completed event per payment: {repeated}"
+        books.delivered = len(events)
+        received = [e["id"] for e in receiver.verified_events() if e["type"] == "payment.completed"]
+        books.redelivered = len({i for i in received if received.count(i) > 1})
     finally:
         context.__exit__(None, None, None)
 
@@ -230,20 +252,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kills", type=int, default=50)
     parser.add_argument("--seed", type=int, default=22)
     parser.add_argument(
-        "--min-seconds", type=float, default=0.2, help="earliest kill after the stack answers"
+        "--min-seconds", type=float, default=0.2, help="earliest kill after the round's first paid answer"
     )
-    parser.add_argument("--max-seconds", type=float, default=4.0, help="latest kill after the stack answers")
+    parser.add_argument(
+        "--max-seconds", type=float, default=4.0, help="latest kill after the round's first paid answer"
+    )
+    parser.add_argument(
+        "--keep", type=Path, help="keep the state directory and serve's output (serve.log) here"
+    )
     parser.add_argument(
         "--skip-deliveries", action="store_true", help="check payments and money only, not webhook deliveries"
     )
     args = parser.parse_args(argv)
     started = time.monotonic()
     deliveries = not args.skip_deliveries
-    books = run(args.kills, args.seed, args.min_seconds, args.max_seconds, deliveries=deliveries)
+    books = run(
+        args.kills, args.seed, args.min_seconds, args.max_seconds, deliveries=deliveries, keep=args.keep
+    )
     restarts = sorted(books.restarts_seconds)
     print(
         f"{books.kills} kills, {len(books.paid)} checkouts answered paid, all there after restart;"
-        f" {len(books.refused)} answered not paid; payments = paid baskets, amounts match."
+        f" {len(books.refused)} answered not paid; payments = paid baskets, amounts match;"
+        f" payment.completed delivered for {books.delivered} ({books.redelivered} of them more than once)."
         f" Restart median {restarts[len(restarts) // 2]:.1f} s; total {time.monotonic() - started:.0f} s."
     )
     return 0

@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         "--seed", type=int, default=None, help="fixed random seed (CI: reproducible); default random"
     )
     args = parser.parse_args(argv)
-    with local_stack() as credentials, tempfile.TemporaryDirectory() as workdir:
+    with local_stack() as (credentials, _), tempfile.TemporaryDirectory() as workdir:
         directory = Path(workdir)
         config = config_file(directory, credentials)
         bases = {

@@ -9,7 +9,8 @@ at 1, 4 and 16 concurrent clients, on reads or on the checkout mix.
 `read`: each client sends its share of `--requests` GETs (the store, its packages, a basket) one
 after another. `checkout`: each client makes paid checkouts one after another (create a basket,
 add a package, read the checkout page, pay: four requests); the figures are per request, and
-the pay's own p50 beside them. The load is closed-loop and bounded in count and in time
+the pay's own p50 beside them; and the server's CPU per request and the cores it kept busy
+(its CPU time over the level's wall time). The load is closed-loop and bounded in count and in time
 (`--max-seconds` per level). The machine's load average is printed with each level: on a
 shared machine it moves the figures as much as the server does (figures in docs/testing.md).
 """
@@ -38,10 +39,18 @@ from tests.support.checkouts import HIDDEN, PAYING_CARD  # noqa: E402
 from tests.support.local_stack import free_port, serving  # noqa: E402
 
 
+def cpu_seconds(pid: int | None) -> float:
+    """User + system CPU time the process has used so far (0 without a pid: a stack not ours)."""
+    if pid is None:
+        return 0.0
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @contextmanager
-def local_stack() -> Iterator[dict[str, Any]]:
+def local_stack() -> Iterator[tuple[dict[str, Any], int]]:
     """`webstore serve` on free ports with the demo store; yields its credentials (COMPAT names:
-    headless_url, plugin_url, public_token, checkout_api_key, server_secret)."""
+    headless_url, plugin_url, public_token, checkout_api_key, server_secret) and its pid."""
     with tempfile.TemporaryDirectory() as workdir:
         creds = Path(workdir) / "credentials.json"
         with serving(free_port(), free_port(), creds) as process:
@@ -60,7 +69,7 @@ def local_stack() -> Iterator[dict[str, Any]]:
                     if time.monotonic() > deadline:
                         raise SystemExit("the local stack did not answer") from None
                     time.sleep(0.2)
-            yield credentials
+            yield credentials, process.pid
 
 
 def targets(headless_url: str) -> list[str]:
@@ -69,8 +78,15 @@ def targets(headless_url: str) -> list[str]:
 
 
 def run_level(
-    urls: list[str], clients: int, requests: int, max_seconds: float, mix: str = "read"
+    urls: list[str],
+    clients: int,
+    requests: int,
+    max_seconds: float,
+    mix: str = "read",
+    pid: int | None = None,
 ) -> dict[str, float]:
+    """One level's figures; with the server's `pid`, also the CPU it spent per request and how
+    many cores it kept busy (its CPU seconds over the level's wall time)."""
     latencies: list[float] = []
     pays: list[float] = []
     errors = 0
@@ -114,12 +130,13 @@ def run_level(
                     checkout(http, n, offset)
 
     threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
-    started = time.perf_counter()
+    started, cpu_before = time.perf_counter(), cpu_seconds(pid)
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     elapsed = time.perf_counter() - started
+    cpu = cpu_seconds(pid) - cpu_before
     ordered = sorted(latencies)
     return {
         "clients": clients,
@@ -130,6 +147,8 @@ def run_level(
         "rps": len(ordered) / elapsed,
         "pay_p50_ms": statistics.median(pays) * 1000 if pays else 0.0,
         "load": os.getloadavg()[0],
+        "cpu_ms": cpu / len(ordered) * 1000,
+        "cores": cpu / elapsed,
     }
 
 
@@ -142,29 +161,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-seconds", type=float, default=60, help="time bound per level (default 60)")
     parser.add_argument("--clients", type=int, nargs="+", default=[1, 4, 16])
     parser.add_argument("--mix", choices=("read", "checkout"), default="read")
+    parser.add_argument("--pid", type=int, help="with --headless-url: the server's pid (its CPU per request)")
     args = parser.parse_args(argv)
 
-    def measure(headless_url: str) -> None:
+    def measure(headless_url: str, pid: int | None) -> None:
         urls = targets(headless_url)
         run_level(urls, 4, 40, 10, args.mix)  # warm up: first requests build each route's app
         print(
             f"{'mix':>8} {'clients':>7} {'requests':>8} {'errors':>6} {'p50 ms':>8} {'p99 ms':>8}"
-            f" {'req/s':>7} {'pay p50':>8} {'load':>5}"
+            f" {'req/s':>7} {'pay p50':>8} {'load':>5} {'cpu ms/req':>10} {'cores':>5}"
         )
         for clients in args.clients:
-            r = run_level(urls, clients, args.requests, args.max_seconds, args.mix)
+            r = run_level(urls, clients, args.requests, args.max_seconds, args.mix, pid)
             print(
                 f"{args.mix:>8} {r['clients']:>7.0f} {r['requests']:>8.0f} {r['errors']:>6.0f} "
                 f"{r['p50_ms']:>8.1f} {r['p99_ms']:>8.1f} {r['rps']:>7.1f} {r['pay_p50_ms']:>8.1f}"
-                f" {r['load']:>5.1f}",
+                f" {r['load']:>5.1f} {r['cpu_ms']:>10.1f} {r['cores']:>5.2f}",
                 flush=True,
             )
 
     if args.headless_url:
-        measure(args.headless_url)
+        measure(args.headless_url, args.pid)
     else:
-        with local_stack() as credentials:
-            measure(credentials["headless_url"])
+        with local_stack() as (credentials, pid):
+            measure(credentials["headless_url"], pid)
     return 0
 
 

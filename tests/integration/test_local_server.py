@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,36 +40,54 @@ def serving(app: Any, config: LocalConfig) -> Iterator[str]:
         thread.join(5)
 
 
+@dataclass
+class Probe:
+    """`/slow` blocks (as a boto3 call does) until `/fast` has been answered or `patience` runs
+    out, and says which: whether a fast request was served while a slow one was in flight."""
+
+    patience: float
+    slow_entered: threading.Event = field(default_factory=threading.Event)
+    fast_served: threading.Event = field(default_factory=threading.Event)
+    served_during_slow: bool | None = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Like our endpoints: async, but blocking in a synchronous call for /slow."""
+        if scope["type"] != "http":
+            return
+        if scope["path"] == "/slow":
+            self.slow_entered.set()
+            self.served_during_slow = self.fast_served.wait(self.patience)  # blocks the thread
+        body = json.dumps({"client": scope["client"][0], "path": scope["path"]}).encode()
+        headers = [(b"content-type", b"application/json")]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+        if scope["path"] == "/fast":
+            self.fast_served.set()
+
+
 async def blocking_app(scope: Any, receive: Any, send: Any) -> None:
-    """Like our endpoints: async, but blocking in a synchronous call (boto3) for /slow."""
-    if scope["type"] != "http":
-        return
-    if scope["path"] == "/slow":
-        time.sleep(1.0)
-    body = json.dumps({"client": scope["client"][0], "path": scope["path"]}).encode()
-    await send(
-        {"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/json")]}
-    )
-    await send({"type": "http.response.body", "body": body})
+    await Probe(patience=0)(scope, receive, send)
 
 
-def fast_while_slow(base: str) -> float:
-    """Seconds a fast request took while a slow one was in flight."""
-    slow = threading.Thread(target=lambda: httpx.get(f"{base}/slow", timeout=10))
+def fast_while_slow(base: str, probe: Probe) -> bool:
+    """Whether `/fast`, sent once `/slow` is blocking, was served before `/slow` went on. No
+    clock: `patience` only bounds how long `/slow` waits for a fast request that cannot come."""
+    slow = threading.Thread(target=lambda: httpx.get(f"{base}/slow", timeout=120))
     slow.start()
-    time.sleep(0.2)
-    started = time.monotonic()
-    assert httpx.get(f"{base}/fast", timeout=10).status_code == 200
-    took = time.monotonic() - started
+    assert probe.slow_entered.wait(60)
+    assert httpx.get(f"{base}/fast", timeout=120).status_code == 200
     slow.join()
-    return took
+    assert probe.served_during_slow is not None
+    return probe.served_during_slow
 
 
 def test_a_slow_request_does_not_stall_the_others() -> None:
-    with serving(ThreadedApp(blocking_app), LocalConfig()) as base:
-        assert fast_while_slow(base) < 0.5
-    with serving(blocking_app, LocalConfig()) as base:  # the bare app, as before: stalled
-        assert fast_while_slow(base) > 0.6
+    threaded = Probe(patience=60)  # answered as soon as /fast is: the wait is never the bound
+    with serving(ThreadedApp(threaded), LocalConfig()) as base:
+        assert fast_while_slow(base, threaded)
+    bare = Probe(patience=0.5)  # the bare app, as before: /fast waits until /slow is done
+    with serving(bare, LocalConfig()) as base:
+        assert not fast_while_slow(base, bare)
 
 
 def test_x_forwarded_for_is_ignored_unless_from_a_named_trusted_proxy() -> None:
