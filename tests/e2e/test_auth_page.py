@@ -111,7 +111,7 @@ def test_auth_page_in_chromium_in_process(
 
     problems = log_in_through_the_page(browser, link["url"], return_url, "Steve_e2e")
     assert problems == []
-    assert return_site.visits == ["/basket?from=auth"]
+    assert return_site.visits == ["/basket?from=auth&success=true"]  # the hosted log-in says it succeeded
 
     stored = BasketRepository(demo.table).get(basket.ident)
     user = UserRepository(demo.table).find("Steve_e2e")
@@ -142,7 +142,7 @@ def test_auth_page_in_chromium_against_the_local_stack(
 
         problems = log_in_through_the_page(browser, link["url"], return_url, "Alex_stack")
         assert problems == []
-        assert return_site.visits == ["/checkout?step=2"]
+        assert return_site.visits == ["/checkout?step=2&success=true"]
 
         basket = http.get(f"{base}/baskets/{ident}").json()["data"]
         assert basket["username"] == "Alex_stack"

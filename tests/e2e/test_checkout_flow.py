@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from tests.e2e.conftest import ReturnSite, WebhookReceiver
+from webstore.storefront.return_urls import after_log_in
 
 pytestmark = pytest.mark.e2e
 
@@ -45,7 +46,7 @@ def test_a_player_pays_in_the_browser(
         page.goto(auth["url"])
         page.get_by_label("Username").fill("Alex_e2e")
         page.get_by_role("button", name="Continue").click()
-        page.wait_for_url(checkout_link, timeout=10_000)
+        page.wait_for_url(after_log_in(checkout_link), timeout=10_000)
         assert "Diamond Sword" in page.content()
         assert "Alex_e2e" in page.content()
         page.get_by_role("button", name="Pay now").click()

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from tests.e2e.conftest import ReturnSite, WebhookReceiver
+from webstore.storefront.return_urls import after_log_in
 
 pytestmark = pytest.mark.e2e
 
@@ -38,7 +39,7 @@ def test_a_player_cancels_and_undoes_in_the_browser(
         page.goto(auth["url"])
         page.get_by_label("Username").fill("Manage_e2e")
         page.get_by_role("button", name="Continue").click()
-        page.wait_for_url(checkout_link, timeout=10_000)
+        page.wait_for_url(after_log_in(checkout_link), timeout=10_000)
         page.locator("#consent").check()
         page.get_by_role("button", name="Pay now").click()
         page.wait_for_url(f"{checkout_link}/receipt", timeout=30_000)

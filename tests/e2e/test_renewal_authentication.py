@@ -17,6 +17,7 @@ from playwright.sync_api import Browser
 from tests.e2e.conftest import ReturnSite, WebhookReceiver, free_port, receiving, wait_for_port
 from tests.e2e.test_local_tools import Stack, webstore
 from tests.support.local_stack import serving
+from webstore.storefront.return_urls import after_log_in
 
 pytestmark = pytest.mark.e2e
 
@@ -62,7 +63,7 @@ def test_a_renewal_the_bank_asks_to_authenticate_is_completed_by_the_player(
         page.goto(auth["url"])
         page.get_by_label("Username").fill("Bank_e2e")
         page.get_by_role("button", name="Continue").click()
-        page.wait_for_url(checkout_link, timeout=10_000)
+        page.wait_for_url(after_log_in(checkout_link), timeout=10_000)
         page.locator("#card").fill("4000 0027 6000 3184")
         page.locator("#consent").check()
         page.get_by_role("button", name="Pay now").click()

@@ -34,6 +34,7 @@ from tests.support.localstripe import (
     pay_in_page,
     stripe_client,
 )
+from webstore.storefront.return_urls import after_log_in
 
 pytestmark = pytest.mark.e2e
 
@@ -120,7 +121,7 @@ def test_a_player_pays_with_stripe_and_the_operator_refunds_it(
         page.goto(auth["url"])
         page.get_by_label("Username").fill("Stripe_e2e")
         page.get_by_role("button", name="Continue").click()
-        page.wait_for_url(checkout_link, timeout=10_000)
+        page.wait_for_url(after_log_in(checkout_link), timeout=10_000)
         content = page.content()
         assert "VIP" in content and TEST_SECRET_KEY not in content and TEST_WEBHOOK_SECRET not in content
         page.wait_for_selector("#payment-element[data-mounted=payment]", timeout=10_000)

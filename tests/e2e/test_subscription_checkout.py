@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from tests.e2e.conftest import ReturnSite, WebhookReceiver
+from webstore.storefront.return_urls import after_log_in
 
 pytestmark = pytest.mark.e2e
 
@@ -43,7 +44,7 @@ def test_a_player_agrees_to_the_recurring_charge_and_subscribes(
         page.goto(auth["url"])
         page.get_by_label("Username").fill("Sub_e2e")
         page.get_by_role("button", name="Continue").click()
-        page.wait_for_url(checkout_link, timeout=10_000)
+        page.wait_for_url(after_log_in(checkout_link), timeout=10_000)
         assert "VIP: $4.99 USD every month" in page.content()
         assert "Cancel any time" in page.content()
         consent = page.locator("#consent")

@@ -25,6 +25,7 @@ from playwright.sync_api import Browser
 
 from tests.e2e.conftest import ReturnSite, WebhookReceiver, free_port, receiving, wait_for_port
 from tests.support.local_stack import serving, webstore_tool
+from webstore.storefront.return_urls import after_log_in
 
 pytestmark = pytest.mark.e2e
 
@@ -158,7 +159,7 @@ def test_a_subscription_renews_is_cancelled_and_expires(
         page.goto(auth["url"])
         page.get_by_label("Username").fill(player)
         page.get_by_role("button", name="Continue").click()
-        page.wait_for_url(checkout_link, timeout=10_000)
+        page.wait_for_url(after_log_in(checkout_link), timeout=10_000)
         page.locator("#consent").check()
         page.get_by_role("button", name="Pay now").click()
         receipt_url = f"{checkout_link}/receipt"

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from tests.e2e.conftest import ReturnSite
+from webstore.storefront.return_urls import after_log_in
 
 pytestmark = pytest.mark.e2e
 
@@ -34,7 +35,7 @@ def buy_vip(local_stack: dict[str, Any], return_site: ReturnSite, browser: Brows
         page.goto(auth["url"])
         page.get_by_label("Username").fill(PLAYER)
         page.get_by_role("button", name="Continue").click()
-        page.wait_for_url(checkout_link, timeout=10_000)
+        page.wait_for_url(after_log_in(checkout_link), timeout=10_000)
         page.locator("#consent").check()
         page.get_by_role("button", name="Pay now").click()
         page.wait_for_url(complete_url, timeout=30_000)
