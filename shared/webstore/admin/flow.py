@@ -38,6 +38,13 @@ class PanelPage:
     status: int = 200
 
 
+def template_page(title: str, template: str, section: str, /, **context: object) -> PanelPage:
+    """A page whose content is rendered from the house template `template` (templates/panel/)."""
+    from webstore.html import render
+
+    return PanelPage(title, Safe(render(template, **context)), section)
+
+
 def correctable(error: DomainError) -> bool:
     """Whether the member can correct `error` in the form they sent."""
     return 400 <= error.status < 500 and error.status not in NOT_A_FORM_REFUSAL
