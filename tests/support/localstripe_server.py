@@ -18,12 +18,16 @@ at it. What localstripe 1.15.10 lacks, and what this adds (docs/stripe.md, "Test
   `revoked` is refused as Stripe refuses an unknown key (401 `Invalid API Key provided`), and
   `GET /v1/account` answers an account (`acct_localstripe`; `charges_enabled` false for a key
   whose body starts with `inactive`, an account not activated yet).
+- No webhook endpoints API. Added: `POST /v1/webhook_endpoints` (url, enabled_events; the
+  signing secret in the answer, as Stripe shows it on creation) and `GET /v1/webhook_endpoints`
+  (the list, without secrets).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import secrets
 import sys
 from typing import Any
 
@@ -81,6 +85,32 @@ async def account(request: web.Request) -> web.StreamResponse:
             "settings": {"dashboard": {"display_name": "Localstripe account"}},
         }
     )
+
+
+_endpoints: list[dict[str, Any]] = []
+
+
+async def create_endpoint(request: web.Request) -> web.StreamResponse:
+    data = await request.post()
+    events = [v for k, v in data.items() if k.startswith("enabled_events")]
+    if not data.get("url") or not events:
+        error = {"message": "Missing required param: url or enabled_events.", "type": "invalid_request_error"}
+        return web.json_response({"error": error}, status=400)
+    endpoint = {
+        "id": f"we_{secrets.token_hex(12)}",
+        "object": "webhook_endpoint",
+        "url": data["url"],
+        "enabled_events": events,
+        "api_version": data.get("api_version"),
+        "status": "enabled",
+        "livemode": False,
+    }
+    _endpoints.append(endpoint)
+    return web.json_response({**endpoint, "secret": f"whsec_{secrets.token_hex(16)}"})
+
+
+async def list_endpoints(request: web.Request) -> web.StreamResponse:
+    return web.json_response({"object": "list", "data": _endpoints, "has_more": False, "url": request.path})
 
 
 def _patch_payment_intents() -> None:
@@ -178,6 +208,8 @@ def main(argv: list[str] | None = None) -> None:
     server.app.middlewares.insert(0, idempotency)
     server.app.middlewares.insert(0, revoked_keys)
     server.app.router.add_get("/v1/account", account)
+    server.app.router.add_post("/v1/webhook_endpoints", create_endpoint)
+    server.app.router.add_get("/v1/webhook_endpoints", list_endpoints)
     server.store.dump_to_disk = lambda *a, **k: None  # type: ignore[method-assign]  # in memory only
     print(json.dumps({"listening": args.port}), flush=True)
     web.run_app(server.app, host="127.0.0.1", port=args.port, access_log=None, print=None)

@@ -1,8 +1,9 @@
 """The panel's "Go live" page (`/go-live`): what an owner needs to take real payments and what
 other people need from them, in one place.
 
-- Stripe: connected or not, test or live mode, the webhook URL to register in Stripe with the
-  events it needs, and the keys' form. Saving checks the secret key with Stripe first
+- Stripe: connected or not, test or live mode, the webhook URL with the events it needs, and
+  the keys' form. Saving checks the secret key with Stripe first and, without a webhook secret
+  typed or kept, registers the webhook endpoint in Stripe and keeps its signing secret
   (webstore.checkout.stripe_setup); the secrets are write-only (blank keeps the store's) and a
   refused form keeps, sealed, the secrets that were right.
 - The shop developer's headless URL and public token.
@@ -21,7 +22,16 @@ from webstore.admin import catalog as edits
 from webstore.admin import servers as server_cases
 from webstore.admin.catalog_pages import revision_of
 from webstore.admin.flow import NONE_TYPED, PanelPage, done_at, template_page
-from webstore.checkout.stripe_setup import SECRET_FIELDS, carried, carry, check_keys, stripe_status
+from webstore.checkout.stripe_setup import (
+    SECRET_FIELDS,
+    STRIPE_EVENTS,
+    carried,
+    carry,
+    check_keys,
+    needs_endpoint,
+    register_endpoint,
+    stripe_status,
+)
 from webstore.errors import DomainError
 from webstore.repo import start_read
 from webstore.repo.definitions import DefinitionRepository
@@ -29,14 +39,6 @@ from webstore.repo.store import StoreRepository
 from webstore.services import Services
 
 PATH = "/go-live"
-# What the store's Stripe webhook endpoint must send (docs/stripe.md, "What each Stripe event does").
-STRIPE_EVENTS = (
-    "payment_intent.succeeded",
-    "payment_intent.payment_failed",
-    "charge.refunded",
-    "charge.dispute.created",
-    "charge.dispute.closed",
-)
 _SANDBOX_CHOICES = (("", "the default for this stage"), ("on", "allowed"), ("off", "refused"))
 
 
@@ -101,6 +103,12 @@ def save_stripe_action(
     account = check_keys(
         services, publishable_key=publishable_key, secret_key=secret_key, webhook_secret=webhook_secret
     )
+    registered = False
+    if account is not None:
+        store = StoreRepository(services.table).store(account_id)
+        if needs_endpoint(store.gateways.stripe, account, webhook_secret):
+            webhook_secret = register_endpoint(services, secret_key.strip(), store.public_token)
+            registered = True
     saved = edits.save_gateways(
         services,
         account_id,
@@ -116,7 +124,8 @@ def save_stripe_action(
         return done_at(PATH, "No changes")
     if account is not None:
         mode = "live" if account.live else "test"
-        return done_at(PATH, f"Saved: Stripe accepted the secret key ({mode} mode)")
+        endpoint = "; the webhook endpoint is registered in Stripe" if registered else ""
+        return done_at(PATH, f"Saved: Stripe accepted the secret key ({mode} mode){endpoint}")
     return done_at(PATH, "Saved")
 
 

@@ -189,6 +189,17 @@ class StripeGateway:
             name=str(dashboard.get("display_name") or ""),
         )
 
+    def create_webhook_endpoint(self, url: str, events: list[str], *, idempotency_key: str) -> str:
+        """A webhook endpoint in the account sending `events` to `url`; its signing secret (Stripe
+        shows it on creation only; a retried create with the same key answers the same one)."""
+        created = plain(
+            self._client().v1.webhook_endpoints.create(
+                params={"url": url, "enabled_events": events, "api_version": STRIPE_API_VERSION},  # type: ignore[typeddict-item]
+                options={"idempotency_key": idempotency_key},
+            )
+        )
+        return str(created["secret"])
+
     # --- the checkout page ---------------------------------------------------------------
 
     def create_intent(

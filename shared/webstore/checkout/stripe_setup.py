@@ -15,6 +15,7 @@ written into a page in the clear.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 from webstore.checkout.stripe_gateway import StripeAccount, StripeGateway
@@ -108,6 +109,44 @@ def carried(services: Services, form: dict[str, str], field: str) -> str:
     if not opened.startswith(prefix):
         raise Invalid(f"{field}: the kept value cannot be read; type it again", field=field)
     return opened.removeprefix(prefix)
+
+
+# What the store's Stripe webhook endpoint must send (docs/stripe.md, "What each Stripe event does").
+STRIPE_EVENTS = (
+    "payment_intent.succeeded",
+    "payment_intent.payment_failed",
+    "charge.refunded",
+    "charge.dispute.created",
+    "charge.dispute.closed",
+)
+
+
+def needs_endpoint(stored: StoredStripe | None, account: StripeAccount | None, webhook_secret: str) -> bool:
+    """Whether the save registers the webhook endpoint in Stripe: a secret key just checked, no
+    webhook secret typed, and none the store has for that mode."""
+    if account is None or webhook_secret:
+        return False
+    return stored is None or stored.test_mode == account.live
+
+
+def register_endpoint(services: Services, secret_key: str, store_token: str) -> str:
+    """The store's webhook endpoint created in the Stripe account the key opens, with exactly
+    the events the platform handles; its signing secret. The idempotency key is the store's and
+    the key's, so a save tried again does not make a second endpoint."""
+    from stripe import StripeError
+
+    url = stripe_webhook_url(services.settings.storefront_url, store_token)
+    digest = hashlib.sha256(f"{store_token}:{secret_key}".encode()).hexdigest()[:32]
+    gateway = StripeGateway(lambda: secret_key, api_base=services.settings.stripe_api_base)
+    try:
+        return gateway.create_webhook_endpoint(url, list(STRIPE_EVENTS), idempotency_key=f"endpoint-{digest}")
+    except StripeError as error:
+        raise Invalid(
+            "webhook_secret: Stripe did not create the webhook endpoint "
+            f"({error.user_message or 'no reason given'}): add it in the Stripe dashboard and paste "
+            "its signing secret",
+            field="webhook_secret",
+        ) from None
 
 
 @dataclass(frozen=True)

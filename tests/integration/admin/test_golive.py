@@ -167,3 +167,48 @@ def test_a_reader_sees_the_page_without_forms(stripe_reachable: DemoStore) -> No
     assert "Rotate the secret of" not in page.body
     refused = reader.post(save_gateways.handler, "/settings/gateways", {"revision": "0", **KEYS})
     assert refused.status == 403
+
+
+def test_the_keys_alone_register_the_webhook_endpoint_in_stripe_and_its_events_are_accepted(
+    stripe_reachable: DemoStore, invoke: Invoke, stripe_api: str
+) -> None:
+    import httpx
+
+    from functions.storefront import stripe_webhook
+    from tests.integration.stripe.test_stripe_webhook import event, sign
+    from webstore.checkout.stripe_setup import STRIPE_EVENTS
+
+    def endpoints() -> list[dict[str, object]]:
+        answer = httpx.get(
+            f"{stripe_api}/v1/webhook_endpoints", headers={"Authorization": f"Bearer {TEST_SECRET_KEY}"}
+        )
+        found: list[dict[str, object]] = answer.json()["data"]
+        return found
+
+    before = len(endpoints())
+    owner = signed_in(Role.OWNER)
+    status, location, body = save(owner, publishable_key=TEST_PUBLISHABLE_KEY, secret_key=TEST_SECRET_KEY)
+    assert status == 303, body
+    assert "registered+in+Stripe" in location
+    created = endpoints()[before:]
+    url = f"{get_services().settings.storefront_url}/webhooks/stripe/{stripe_reachable.token}"
+    assert [(e["url"], e["enabled_events"]) for e in created] == [(url, list(STRIPE_EVENTS))]
+    stored = StoreRepository(stripe_reachable.table).store(1).gateways.stripe
+    assert stored is not None
+    secret = get_services().secrets.open(stored.webhook_secret_sealed)
+    assert secret.startswith("whsec_")
+    # Stripe's deliveries, signed with the endpoint's secret, are accepted; others are not.
+    payload = event("customer.created", {"id": "cus_1", "object": "customer"})
+    path = f"/webhooks/stripe/{stripe_reachable.token}"
+    for signing, expected in ((secret, 200), (TEST_WEBHOOK_SECRET, 400)):
+        answer = invoke(
+            stripe_webhook.handler,
+            "POST",
+            path,
+            raw_body=payload,
+            headers={"content-type": "application/json", "stripe-signature": sign(payload, signing)},
+        )
+        assert answer.status == expected, answer.body
+    # Saving the keys again keeps the endpoint's secret and registers nothing more.
+    assert save(owner, publishable_key=TEST_PUBLISHABLE_KEY, secret_key=TEST_SECRET_KEY)[0] == 303
+    assert len(endpoints()) == before + 1
