@@ -68,7 +68,11 @@ def test_the_owner_finds_and_refunds_a_payment(
         page.wait_for_url(f"{admin}/payments/tbx-*", timeout=10_000)
         assert "queued (waiting for the server)" in page.content()
 
-        page.get_by_role("button", name="Refund").click()
+        page.get_by_role("button", name="Refund…").click()
+        # Not one click: the confirmation says what will happen, and changes nothing yet.
+        page.get_by_role("heading", name="Refund this payment?").wait_for(timeout=15_000)
+        assert "lp user {username} parent remove vip" in page.content()
+        page.locator("form.confirm button[type=submit]").click()
         page.wait_for_url("**done=refunded", timeout=15_000)
         assert "Refunded. The refund commands are queued." in page.content()
         rows = page.locator("tbody tr", has_text="parent remove vip").all_inner_texts()

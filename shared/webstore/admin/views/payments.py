@@ -194,12 +194,14 @@ _NOTE_FIELD = Safe(
 def _actions(payment: PaymentRecord, csrf: Safe, resend_id: str) -> Safe:
     base = path("payments", payment.transaction_id)
     forms = []
-    if payment.status is PaymentStatus.COMPLETE:
-        forms.append(post_form(f"{base}/refund", "Refund", csrf, css="action", danger=True))
-        forms.append(post_form(f"{base}/chargeback", "Mark as chargeback", csrf, css="action", danger=True))
+    complete = payment.status is PaymentStatus.COMPLETE
+    if complete:  # refund and chargeback each ask for confirmation, and sit apart (not side by side)
+        forms.append(post_form(f"{base}/refund", "Refund…", csrf, css="action", danger=True))
         forms.append(post_form(f"{base}/resend", "Resend commands", csrf, hidden("resend_id", resend_id)))
     note = _NOTE_FIELD
     forms.append(post_form(f"{base}/notes", "Add note", csrf, note, css="note"))
+    if complete:
+        forms.append(post_form(f"{base}/chargeback", "Mark as chargeback…", csrf, css="action", danger=True))
     return Safe('<section class="actions"><h2>Actions</h2>' + "".join(forms) + "</section>")
 
 
