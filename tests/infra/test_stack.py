@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -412,7 +413,11 @@ def test_an_idle_stage_costs_at_most_two_dollars_a_month(synth: Synthesized) -> 
     assert figures["CloudWatch alarm metrics"] == 11
     assert figures["Secrets Manager secrets"] == 1
     assert figures["KMS customer-managed keys"] == 0 and figures["CloudWatch dashboards"] == 0
-    assert idle_cost(lines) <= 2, [(line.what, line.monthly) for line in lines]
+    cost = idle_cost(lines)
+    assert cost <= 2, [(line.what, line.monthly) for line in lines]
+    # The figure the owner reads is this one (docs/deploy.md, "What an idle stage costs").
+    deploy = (Path(__file__).parents[2] / "docs" / "deploy.md").read_text()
+    assert f"**${cost}**" in deploy and f"| alarm metrics | {figures['CloudWatch alarm metrics']} |" in deploy
 
 
 def test_cdk_nag_reports_no_unacknowledged_finding(synth: Synthesized) -> None:
