@@ -21,7 +21,7 @@ from datetime import datetime
 from webstore.admin import catalog as edits
 from webstore.admin import servers as server_cases
 from webstore.admin.catalog_pages import revision_of
-from webstore.admin.flow import NONE_TYPED, PanelPage, done_at, template_page
+from webstore.admin.flow import NONE_TYPED, PanelPage, done_at
 from webstore.checkout.stripe_setup import (
     SECRET_FIELDS,
     STRIPE_EVENTS,
@@ -33,6 +33,7 @@ from webstore.checkout.stripe_setup import (
     stripe_status,
 )
 from webstore.errors import DomainError
+from webstore.html import fragment
 from webstore.repo import start_read
 from webstore.repo.definitions import DefinitionRepository
 from webstore.repo.store import StoreRepository
@@ -69,10 +70,8 @@ def go_live_page(
         if error
         else ("" if stored_sandbox is None else "on" if stored_sandbox else "off")
     )
-    return template_page(
-        "Go live",
+    body = fragment(
         "panel/golive/page.html",
-        "golive",
         csrf_token=csrf_token,
         revision=str(revision),
         can_write=may_write(),
@@ -91,6 +90,7 @@ def go_live_page(
         plugin_url=services.settings.operator_url,
         servers=servers,
     )
+    return PanelPage("Go live", body, "golive")
 
 
 def save_stripe_action(

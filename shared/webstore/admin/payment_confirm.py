@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from webstore.admin.flow import PanelPage, template_page
+from webstore.admin.flow import PanelPage
 from webstore.admin.payments import QUEUED, payment_detail
 from webstore.catalog import CommandTrigger
 from webstore.domain.gateways import MANUAL
 from webstore.errors import NotFound
+from webstore.html import fragment
 from webstore.money import display
 from webstore.payments import planning
 from webstore.repo import start_read
@@ -43,10 +44,8 @@ def confirmation_page(
         s.command for s in detail.commands if s.plan == CommandTrigger.PURCHASE.value and s.state == QUEUED
     ]
     title = "Refund this payment?" if action == "refund" else "Mark this payment as a chargeback?"
-    return template_page(
-        title,
+    body = fragment(
         "panel/payments/confirm_status.html",
-        "payments",
         title=title,
         action=action,
         csrf_token=csrf_token,
@@ -59,3 +58,4 @@ def confirmation_page(
         servers=detail.server_names,
         already=trigger.value in payment.plans,
     )
+    return PanelPage(title, body, "payments")
