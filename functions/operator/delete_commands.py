@@ -1,4 +1,5 @@
-"""DELETE {plugin_url}/queue — acknowledge commands by id (JSON `ids` or form `ids[]`); 204."""
+"""DELETE {plugin_url}/queue — acknowledge commands by id (JSON `ids`, form `ids[]`, or `?ids[]=` in the
+query string); 204."""
 
 from fastapi import Request, Response
 
@@ -14,7 +15,8 @@ ROUTE = Route(
 
 
 async def endpoint(request: Request, who: ServerDep, svc: ServicesDep) -> Response:
-    ids = parse_command_ids(await request.body(), request.headers.get("content-type", ""))
+    body, content_type = await request.body(), request.headers.get("content-type", "")
+    ids = parse_command_ids(body, content_type, request.url.query)
     queue.delete_commands(svc, who, ids)
     return Response(status_code=204)
 

@@ -28,9 +28,8 @@ async def endpoint(
     svc: ServicesDep,
     credentials: BasicAuthDep,
     tier_id: Annotated[PathRef, Path(max_length=12)],
-) -> schemas.Success:
-    message = change_tier(svc, token, tier_id, body.package_id, credentials)
-    return schemas.Success(success=True, message=message)
+) -> schemas.TierChange:
+    return change_tier(svc, token, tier_id, body.package_id, credentials)
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -58,7 +58,7 @@ def log_in_through_the_page(browser: Browser, auth_url: str, return_url: str, us
 
         page.get_by_label("Username").fill(username)
         page.get_by_role("button", name="Continue").click()
-        page.wait_for_url(return_url, timeout=10_000)
+        page.wait_for_url(return_url + ("&" if "?" in return_url else "?") + "success=true", timeout=10_000)
         assert page.get_by_role("heading").inner_text() == "Back at the shop"
     finally:
         context.close()

@@ -19,6 +19,7 @@ from functions.operator import (
     get_payment_fields,
     get_player_packages,
     get_user,
+    lookup_gift_card,
     top_up_gift_card,
     update_package,
     update_payment,
@@ -73,6 +74,7 @@ OPERATOR_PATHS = [
     (get_user, "GET", "/user/{}", "user"),
     # The plugin routes of the drop-in work (the CI fuzz found `DELETE /gift-cards/¹` → 500).
     (get_gift_card, "GET", "/gift-cards/{}", "gift_card_id"),
+    (lookup_gift_card, "GET", "/gift-cards/lookup/{}", "code"),
     (top_up_gift_card, "PUT", "/gift-cards/{}", "gift_card_id"),
     (void_gift_card, "DELETE", "/gift-cards/{}", "gift_card_id"),
     (get_player_packages, "GET", "/player/{}/packages", "player"),

@@ -29,7 +29,7 @@ def api_event(
     path: str,
     *,
     body: Any = None,
-    query: dict[str, str] | None = None,
+    query: dict[str, str] | list[tuple[str, str]] | None = None,
     headers: dict[str, str] | None = None,
     source_ip: str = "203.0.113.10",
     raw_body: str | None = None,
@@ -41,13 +41,17 @@ def api_event(
     if raw_body is not None:
         all_headers["content-length"] = str(len(raw_body.encode()))
     all_headers.update({k.lower(): v for k, v in (headers or {}).items()})
+    pairs = list(query.items()) if isinstance(query, dict) else list(query or [])
+    parameters: dict[str, str] = {}
+    for name, value in pairs:  # API Gateway joins a repeated parameter's values with commas
+        parameters[name] = f"{parameters[name]},{value}" if name in parameters else value
     return {
         "version": "2.0",
         "routeKey": f"{method} {path}",
         "rawPath": path,
-        "rawQueryString": urlencode(query or {}),
+        "rawQueryString": urlencode(pairs),
         "headers": all_headers,
-        "queryStringParameters": query or None,
+        "queryStringParameters": parameters or None,
         "requestContext": {
             "accountId": "123456789012",
             "apiId": "api",

@@ -21,6 +21,7 @@ from typing import Any
 from urllib.parse import unquote
 
 PATH = "/users/profiles/minecraft/"
+BY_UUID = "/user/profile/"  # `GET /user/profile/{uuid}`: the same answers, by the account's UUID
 # Two well-known accounts, as the real service answers for them (public UUIDs, real casing).
 NOTCH = ("069a79f444e94726a5befca90e38aaf5", "Notch")
 JEB = ("853c80ef3c3749fdaa49938b674adae6", "jeb_")
@@ -66,7 +67,11 @@ def running_name_service(*accounts: tuple[str, str]) -> Iterator[StandInNameServ
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
-            if not self.path.startswith(PATH):
+            if self.path.startswith(BY_UUID):
+                wanted = unquote(self.path[len(BY_UUID) :]).replace("-", "").lower()
+                names = [name for uuid, name in service.accounts.values() if uuid == wanted]
+                status, body = service.answer(names[0]) if names else (404, b'{"error": "Not Found"}')
+            elif not self.path.startswith(PATH):
                 status, body = 404, b'{"error": "Not Found"}'
             else:
                 status, body = service.answer(unquote(self.path[len(PATH) :]))

@@ -44,6 +44,7 @@ SECTIONS = (
     Section("queue", "Command queue", "/queue"),
     Section("webhooks", "Webhooks", "/webhooks"),
     Section("settings", "Settings", "/settings"),
+    Section("shop", "Shop", "/shop"),
     Section("audit", "Audit log", "/audit"),
     Section("staff", "Staff", "/staff"),
 )

@@ -44,6 +44,21 @@ class MojangProfiles:
             raise NameServiceUnavailable()
         return account
 
+    def account(self, uuid: str) -> Account | None:
+        """By UUID: `GET {base}/user/profile/{uuid}`, answered like the name lookup (200 the
+        profile; 204/400/404 no such account; anything else cannot tell)."""
+        if not ACCOUNT_UUID.match(uuid):
+            return None
+        status, body = self._get(f"{self.base_url}/user/profile/{uuid}")
+        if status in UNKNOWN_STATUSES:
+            return None
+        if status != 200:
+            raise NameServiceUnavailable()
+        account = _account(body)
+        if account.uuid != uuid:  # not the profile asked for
+            raise NameServiceUnavailable()
+        return account
+
     def _get(self, url: str) -> tuple[int, bytes]:
         import http.client
         import urllib.error

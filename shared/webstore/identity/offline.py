@@ -12,3 +12,7 @@ class OfflineIdentities:
 
     def resolve(self, username: str) -> Account:
         return Account(uuid=keys.player_uuid(username).replace("-", ""), username=username)
+
+    def account(self, uuid: str) -> None:
+        """An offline-mode UUID is a hash of the name: it cannot be read back."""
+        return None

@@ -50,3 +50,9 @@ class PlayerIdentities(Protocol):
         """The account, or None when the platform has no account of that name. Raises
         NameServiceUnavailable when it cannot tell."""
         ...
+
+    def account(self, uuid: str) -> Account | None:
+        """The account with this UUID (32 lowercase hex digits), or None when there is none or
+        the mode cannot read one back (offline-mode UUIDs are derived from names). Raises
+        NameServiceUnavailable when it cannot tell."""
+        ...

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from webstore import keys
-from webstore.basket import Basket, PackageRef, expiry
+from webstore.basket import expiry
+from webstore.checkout.links import checkout_page, player_checkout
 from webstore.errors import Invalid, NotFound
 from webstore.identity.identify import identify_now
 from webstore.operator import schemas
-from webstore.repo.baskets import BasketRepository
 from webstore.repo.store import StoreRepository
 from webstore.repo.users import check_username
 from webstore.services import Services
@@ -45,23 +44,7 @@ def checkout_link(
         )
 
     user = identify_now(services, store, username)
-    basket = Basket(
-        ident=keys.new_basket_ident(account_id),
-        account_id=account_id,
-        currency=store.currency,
-        notify_abandoned=store.emit_basket_abandoned,
-        created_at=now,
-        updated_at=now,
-    )
-    basket.authenticate(user.id, user.username, now)
     catalog = {p.id: p for p in view.packages}
-    new = basket.new_line(PackageRef(False, request.package_id), catalog, store, now)
-    baskets = BasketRepository(services.table)
-    package = new.package
-    bought = baskets.purchased(account_id, user.id, package.id) if package and package.user_limit else 0
-    basket.add_line(new, 1, bought=bought)
-    basket.changed(store, now)
-    baskets.create(basket)
+    basket = player_checkout(services, account_id, store, catalog, user, request.package_id, now)
     assert basket.expires_at is not None
-    url = f"{services.settings.storefront_url}/checkout/{basket.ident}"
-    return schemas.CheckoutLink(url=url, expires=_expires(basket.expires_at))
+    return schemas.CheckoutLink(url=checkout_page(services, basket), expires=_expires(basket.expires_at))

@@ -117,15 +117,16 @@ def _check_limits(body: schemas.CouponCreate) -> tuple[datetime | None, datetime
     if body.redeem_unlimited and body.expire_limit:
         raise Invalid("expire_limit is used only when redeem_unlimited is false", field="expire_limit")
     start = _date(body.start_date, "start_date") if body.start_date else None
-    expire = None
-    if not body.expire_never:
-        if not body.expire_date:
-            raise Invalid("expire_date is required unless expire_never", field="expire_date")
-        expire = _date(body.expire_date, "expire_date")
-        if start and expire <= start:
-            raise Invalid("expire_date must be after start_date", field="expire_date")
-    elif body.expire_date:
-        raise Invalid("expire_date is used only when expire_never is false", field="expire_date")
+    if body.expire_never:
+        # SPEC: `expire_never` means "ignore expire_date". BuycraftX always sends a date (for a
+        # never-expiring coupon the creation time plus a millisecond; for a limit-only one the
+        # creation time), so one sent beside `expire_never` is ignored, as the platform does.
+        return start, None
+    if not body.expire_date:
+        raise Invalid("expire_date is required unless expire_never", field="expire_date")
+    expire = _date(body.expire_date, "expire_date")
+    if start and expire <= start:
+        raise Invalid("expire_date must be after start_date", field="expire_date")
     return start, expire
 
 

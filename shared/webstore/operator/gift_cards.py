@@ -64,6 +64,13 @@ def get_gift_card(services: Services, account_id: int, ref: str) -> schemas.Gift
     return gift_card_view(GiftCardRepository(services.table).by_id(account_id, card_id(ref)))
 
 
+def lookup_gift_card(services: Services, account_id: int, code: str) -> schemas.GiftCardView:
+    """By the card's number (`GET /gift-cards/lookup/{code}`, in the plugin docs)."""
+    if not code or len(code) > 64:
+        raise NotFound("Gift card not found")
+    return gift_card_view(GiftCardRepository(services.table).by_code(account_id, code))
+
+
 def create_gift_card(
     services: Services, account_id: int, body: schemas.GiftCardCreate
 ) -> schemas.GiftCardView:

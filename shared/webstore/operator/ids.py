@@ -13,9 +13,13 @@ from webstore.validation import ascii_int
 MAX_IDS = 500
 
 
-def parse_command_ids(body: bytes, content_type: str) -> list[int]:
-    """The ids of a DELETE /queue body; Invalid (naming `ids`) for anything else."""
+def parse_command_ids(body: bytes, content_type: str, query: str = "") -> list[int]:
+    """The ids of a DELETE /queue: the body's (JSON `ids` or form `ids[]`), or, with no body,
+    the query string's `ids[]=1&ids[]=2` (clients that send DELETE without a body put them
+    there). Invalid (naming `ids`) for anything else."""
     text = body.decode("utf-8", errors="replace").strip()
+    if not text:
+        text, content_type = query, "application/x-www-form-urlencoded"
     if not text:
         raise Invalid("ids is required: a list of command ids", field="ids")
     raw: Any

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from webstore import keys
 from webstore.errors import NotFound
 from webstore.operator import schemas, views
 from webstore.repo.players import PlayerRepository
@@ -24,14 +25,20 @@ def normalize_uuid(value: str) -> str:
 
 
 def player_id(services: Services, account_id: int, ref: str) -> int:
-    """The account's player a reference names (UUID or username): one pointer GetItem."""
+    """The account's player a reference names: a UUID (dashed or not), the numeric player id
+    `/user` answers as `plugin_username_id`, or a username; one GetItem (two for a number that
+    is no player's id: a name of digits is still a name)."""
     players = PlayerRepository(services.table)
+    username_id: int | None = None
     if is_uuid(ref):
         username_id = players.id_by_uuid(account_id, normalize_uuid(ref))
-    elif 1 <= len(ref) <= 64:
-        username_id = players.id_by_name(account_id, ref)
-    else:
+    elif not 1 <= len(ref) <= 64:
         username_id = None
+    else:
+        if ref.isascii() and ref.isdigit() and 1 <= int(ref) <= keys.INT32_MAX:
+            username_id = int(ref) if players.get(account_id, int(ref)) is not None else None
+        if username_id is None:
+            username_id = players.id_by_name(account_id, ref)
     if username_id is None:
         raise NotFound("Player not found")
     return username_id

@@ -6,7 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from webstore.catalog import BasketType, DiscountType
 from webstore.keys import INT32_MAX
@@ -295,6 +295,14 @@ class CouponCreate(BaseModel):
     def singular(cls, value: Any) -> Any:
         """BuycraftX sends `packages` / `categories`."""
         return {"packages": "package", "categories": "category"}.get(value, value)
+
+    @model_validator(mode="before")
+    @classmethod
+    def buycraftx_user_limit(cls, value: Any) -> Any:
+        """BuycraftX sends the per-player limit as `redeem_limit`."""
+        if isinstance(value, dict) and "redeem_limit" in value and "user_limit" not in value:
+            return {**value, "user_limit": value["redeem_limit"]}
+        return value
 
     @field_validator("discount_application_method", mode="before")
     @classmethod

@@ -10,6 +10,7 @@ from typing import Any
 from webstore.catalog import CommunityGoal, Coupon, Package, Sale, Store
 from webstore.money import symbol
 from webstore.operator import schemas
+from webstore.operator.queue_views import plugin_uuid
 from webstore.players import Player
 from webstore.pricing import PricingContext, best_sale_discount
 from webstore.repo.bans import Ban
@@ -160,6 +161,12 @@ def sale_view(sale: Sale) -> schemas.Sale:
     )
 
 
+def platform_id(value: str | None) -> str | None:
+    """A player's platform id in the one form every operator answer uses (the queue's): a
+    Minecraft UUID as 32 lowercase hex digits without dashes, any other id (Steam64) as kept."""
+    return plugin_uuid(value) or value
+
+
 def ban_view(ban: Ban) -> schemas.Ban:
     return schemas.Ban(
         id=ban.id,
@@ -167,14 +174,14 @@ def ban_view(ban: Ban) -> schemas.Ban:
         ip=ban.ip,
         payment_email=ban.payment_email,
         reason=ban.reason,
-        user=schemas.BanUser(ign=ban.ign, uuid=ban.uuid),
+        user=schemas.BanUser(ign=ban.ign, uuid=platform_id(ban.uuid)),
     )
 
 
 def player_lookup_view(player: Player, payments: list[PaymentRecord]) -> schemas.PlayerLookup:
     return schemas.PlayerLookup(
         player=schemas.LookupPlayer(
-            id=player.uuid or "",
+            id=platform_id(player.uuid) or "",
             username=player.username,
             name=player.username,
             meta="",

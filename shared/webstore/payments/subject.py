@@ -97,7 +97,9 @@ def payment_subject(payment: SubjectPayment) -> dict[str, Any]:
             {"card_number": number, "amount": price(amount)} for number, amount in payment.gift_cards
         ],
         "recurring_payment_reference": payment.recurring_payment_reference,
-        "custom": payment.custom,
+        # The published schema types `custom` an object: `{}` when the basket carried none, so
+        # a receiver reading `subject.custom.key` never meets null (docs/compatibility.md).
+        "custom": payment.custom or {},
         "revenue_share": [],
         "decline_reason": (
             {"code": "card_declined", "message": payment.decline_reason} if payment.decline_reason else None

@@ -36,6 +36,13 @@ class GiftCardRepository:
             raise NotFound("Gift card not found")
         return from_item(GiftCard, items[0])
 
+    def by_code(self, account_id: int, code: str) -> GiftCard:
+        """The card with this number (one GetItem of the item baskets read)."""
+        item = self.table.get(AccountRepository(self.table).giftcard_key(account_id, code))
+        if item is None:
+            raise NotFound("Gift card not found")
+        return from_item(GiftCard, item)
+
     def add_new(self, tx: Transaction, account_id: int, card: GiftCard) -> None:
         """A new card in `tx`; its number must be new (Conflict otherwise)."""
         tx.put(

@@ -29,7 +29,7 @@ from webstore.services import Services
 from webstore.storefront import schemas
 from webstore.storefront.baskets import load
 from webstore.storefront.credentials import verified
-from webstore.storefront.return_urls import RETURN_URL, check_return_url, platform_hosts
+from webstore.storefront.return_urls import RETURN_URL, after_log_in, check_return_url, platform_hosts
 from webstore.storefront.theme import in_brand_of
 from webstore.storefront.views import auth_link_view
 
@@ -88,7 +88,7 @@ def open_auth_page(
 
 def authenticate(services: Services, prompt: AuthPrompt, username: str) -> str:
     """Bind the basket to the player `username` names in the store's identity mode and
-    announce it; returns where to send them.
+    announce it; returns where to send them (the return URL with `success=true`).
 
     A basket belongs to one player: once authenticated, the same player may authenticate again
     (idempotent; the event is sent again so the shop can refill dynamic packages), another
@@ -115,7 +115,7 @@ def authenticate(services: Services, prompt: AuthPrompt, username: str) -> str:
         break
     else:
         raise AlreadyRegistered()
-    return prompt.return_url
+    return after_log_in(prompt.return_url)
 
 
 def _save(

@@ -21,9 +21,10 @@ from webstore import keys
 from webstore.basket import CHECKOUT_CLAIM_TIMEOUT, Basket, BasketLine, PackageRef, expiry
 from webstore.catalog import Package, Store
 from webstore.errors import Conflict, Invalid, NotFound
-from webstore.identity.identify import Identification, identify, identify_now
+from webstore.identity.identify import Identification, identify, identify_now, identities_for
 from webstore.repo.baskets import BasketReads, BasketRepository, StoreAndBasket
 from webstore.repo.players import PlayerRepository
+from webstore.repo.store import StoreRepository
 from webstore.repo.users import AlreadyRegistered, User, check_username
 from webstore.services import Services
 from webstore.storefront.credentials import (
@@ -38,6 +39,7 @@ from webstore.storefront.inputs import (
     check_ip,
     recipient_name,
     recipient_platform_id,
+    recipient_player_id,
 )
 from webstore.storefront.retrying import Contended
 from webstore.storefront.return_urls import check_return_url, platform_hosts
@@ -276,21 +278,42 @@ def add_package(services: Services, token: str | None, ident: str, request: AddP
 
 
 def recipient(services: Services, ident: str, target: int | str | None) -> str | None:
-    """The username a gift names: a username as given, or a platform id (Minecraft UUID with or
-    without dashes, Steam64) resolved through the store's players (one GetItem, only then)."""
+    """The username a gift names: a username as given, a platform id (Minecraft UUID with or
+    without dashes, Steam64), or the numeric player id the basket answers as
+    `gift_username_id`, the last two resolved through the store's players (a GetItem or two,
+    only then). Players the store has seen: buyers, gift recipients, names looked up through
+    its username lookup (`storefront.ident_lookup`)."""
     platform_id = recipient_platform_id(target)
-    if platform_id is None:
+    player_number = recipient_player_id(target)
+    if platform_id is None and player_number is None:
         return recipient_name(target)
     account_id = keys.account_of(ident, "Basket")
     players = PlayerRepository(services.table)
-    username_id = players.id_by_uuid(account_id, platform_id)
+    username_id = players.id_by_uuid(account_id, platform_id) if platform_id else player_number
     player = players.get(account_id, username_id) if username_id is not None else None
+    if player is None and platform_id is None and not isinstance(target, int):
+        return recipient_name(target)  # digits that are no player's id: a name of digits
+    if player is None and platform_id is not None and "-" in platform_id:
+        named = account_name(services, account_id, platform_id)
+        if named is not None:
+            return named
     if player is None:
         raise Invalid(
             "target_username_id: no player with this id is known to the store; name them by username",
             field="target_username_id",
         )
     return player.username
+
+
+def account_name(services: Services, account_id: int, dashed_uuid: str) -> str | None:
+    """The name of the Minecraft account a UUID names, for a gift to a player the store has not
+    seen: in an online-mode store, through the name service (one GetItem for the store, one
+    lookup); None in an offline-mode store (its UUIDs are hashes of names)."""
+    store = StoreRepository(services.table).store(account_id)
+    if not store.online_mode:
+        return None
+    account = identities_for(services, store).account(dashed_uuid.replace("-", ""))
+    return account.username if account else None
 
 
 def _bought(repository: BasketRepository, basket: Basket, line: BasketLine, package: Package | None) -> int:

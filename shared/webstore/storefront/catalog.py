@@ -137,6 +137,7 @@ def get_categories(
     credentials: Credentials | None = None,
 ) -> list[schemas.Category]:
     """Categories; with `username_id` (Basic auth), the player's active tiers and prorate prices.
+    With `include_packages`, only the categories that have packages to show.
 
     The catalog Query, the basket GetItem and the tiers' GSI1 Query are issued together (with
     `username_id`, also the caller's failure mark: the guard against guessed checkout keys).
@@ -158,7 +159,7 @@ def get_categories(
         check_checkout_credentials(services, view.store, present, mark_future.result())
         tiers = ongoing_tiers_by_category(tiers_future.result())
     ctx = pricing_context(services, view)
-    return [
+    shown = [
         category_view(
             c,
             view,
@@ -169,6 +170,10 @@ def get_categories(
         )
         for c in _ordered(view.categories)
     ]
+    # A listing with packages leaves out the categories that have none to show (a dynamic one
+    # without this basket's packages, an empty one): shops built on the platform's starter
+    # read `category.packages[0]` of every category they are given (docs/compatibility.md).
+    return [c for c in shown if c.packages] if include_packages else shown
 
 
 def get_category(

@@ -9,6 +9,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
+from webstore import keys
 from webstore.errors import Invalid
 from webstore.repo.users import check_username
 
@@ -79,6 +80,15 @@ def recipient_platform_id(value: int | str | None) -> str | None:
         return f"{digits[:8]}-{digits[8:12]}-{digits[12:16]}-{digits[16:20]}-{digits[20:]}"
     if _STEAM64.match(text):
         return text
+    return None
+
+
+def recipient_player_id(value: int | str | None) -> int | None:
+    """The numeric player id a gift may name (the `gift_username_id` the basket answers, as a
+    number or its digits), or None. Pure."""
+    text = "" if value is None or isinstance(value, bool) else str(value).strip()
+    if text.isascii() and text.isdigit() and len(text) <= 10 and 1 <= int(text) <= keys.INT32_MAX:
+        return int(text)
     return None
 
 

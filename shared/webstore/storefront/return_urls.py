@@ -7,7 +7,7 @@ redirect."""
 from __future__ import annotations
 
 from collections.abc import Collection
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from webstore.catalog import Store
 from webstore.errors import Invalid
@@ -83,3 +83,11 @@ def check_return_url(
             field=field,
         )
     return url
+
+
+def after_log_in(url: str) -> str:
+    """The (checked) return URL with `success=true` added to its query, as the platform sends
+    a player back after its hosted log-in: shops finish their log-in only when it is there."""
+    parts = urlsplit(url)
+    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "success"]
+    return urlunsplit(parts._replace(query=urlencode([*query, ("success", "true")])))

@@ -191,6 +191,29 @@ class PackageMedia(Wire):
     primary: bool
 
 
+class IdentUser(Wire):
+    """The username lookup's answer, as the platform's lookup service shapes it (the starter's
+    `User` type): `id` is the player's platform id (a Minecraft UUID without dashes)."""
+
+    id: str
+    username: str
+    created_at: str
+    updated_at: str
+    cache_expire: str
+    meta: dict[str, Any]
+
+
+class PackageVariable(Wire):
+    """A variable the buyer fills in (`variable_data.{identifier}`): `{id, identifier,
+    description, type}` as the platform's published package shape has it. Our catalog's
+    variables are free text (`type: "text"`, no `options`: those are for dropdowns)."""
+
+    id: int
+    identifier: str
+    description: str
+    type: str
+
+
 class Package(Wire):
     id: int
     ident: str
@@ -214,10 +237,20 @@ class Package(Wire):
     user_limit: int
     creator_meta_data: dict[str, Any]
     options: list[str]
-    variables: list[str]
+    # Objects, as the platform's package shape and the shops built on it read them; left out
+    # when the package has none (an empty list is truthy in JS: shops would open an empty
+    # variables step). docs/compatibility.md.
+    variables: list[PackageVariable] | None = None
     created_at: str
     updated_at: str
     vip_status: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _variables_only_when_any(self, handler: Any) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and not data.get("variables"):
+            data.pop("variables", None)
+        return data
 
 
 class TierStatus(Wire):
@@ -333,6 +366,22 @@ class Message(Wire):
 class Success(Wire):
     success: bool
     message: str
+
+
+class TierChange(Wire):
+    """PATCH /tiers/{id}: the spec's `{success, message}`; an upgrade to be paid at a checkout
+    (no saved payment method) adds `links: {checkout}` (an extension) and is not a success yet."""
+
+    success: bool
+    message: str
+    checkout: str | None = None
+
+    @model_serializer
+    def _shape(self) -> dict[str, Any]:
+        shown: dict[str, Any] = {"success": self.success, "message": self.message}
+        if self.checkout is not None:
+            shown["links"] = {"checkout": self.checkout}
+        return shown
 
 
 # --- the sidebar (COMPAT names the modules only; shapes decided in docs/players.md) ----------

@@ -6,7 +6,9 @@ Rules (docs/players.md):
   downgrade: status 2 "pending downgrade", effective at the next renewal, no money moves now;
 - an upgrade (a dearer package) is charged now: the prorated difference (the package's
   `prorate_price`) off-session to the method the subscription saved, then the tier moves
-  (`subscriptions.upgrades`; a declined charge is 402 and changes nothing);
+  (`subscriptions.upgrades`; a declined charge is 402 and changes nothing); with no saved
+  method to charge, the answer carries a checkout of the new package for the tier's player
+  (`upgrade_checkout`), whose payment charges the prorated difference and moves the tier;
 - choosing the current package cancels a pending downgrade (status back to 1 "active").
 The write is conditional on the tier still being on the package it was read with.
 
@@ -18,11 +20,17 @@ upgrade moves money and takes more (docs/subscriptions.md, "Upgrade").
 from __future__ import annotations
 
 from webstore import keys
-from webstore.catalog import PackageType
+from webstore.basket import upgrade_price
+from webstore.catalog import Package, PackageType
 from webstore.checkout.checkout import gateway_for
+from webstore.checkout.links import checkout_page, player_checkout
 from webstore.errors import Invalid, NotFound
+from webstore.players import Tier
 from webstore.repo import start_read
 from webstore.repo.player_tiers import PlayerTierRepository
+from webstore.repo.players import PlayerRepository
+from webstore.repo.store import StoreView
+from webstore.repo.users import User
 from webstore.services import Services
 from webstore.storefront.catalog import load_catalog
 from webstore.storefront.credentials import (
@@ -31,6 +39,7 @@ from webstore.storefront.credentials import (
     require_present,
     start_mark_read,
 )
+from webstore.storefront.schemas import TierChange
 from webstore.subscriptions import upgrades
 
 
@@ -42,7 +51,7 @@ def _tier_id(value: str) -> int:
 
 def change_tier(
     services: Services, public_token: str, tier_id: str, package_id: int, credentials: Credentials | None
-) -> str:
+) -> TierChange:
     present = require_present(credentials)
     account_id = keys.account_of(public_token)
     tiers = PlayerTierRepository(services.table)
@@ -69,9 +78,9 @@ def change_tier(
 
     if new.id == tier.package_id:
         if tier.pending_downgrade_package_id is None:
-            return f"The tier is already on {new.name}"
+            return TierChange(success=True, message=f"The tier is already on {new.name}")
         tiers.schedule_change(account_id, tier, None)
-        return f"Pending downgrade cancelled; the tier stays on {new.name}"
+        return TierChange(success=True, message=f"Pending downgrade cancelled; the tier stays on {new.name}")
     current = view.package(tier.package_id)
     if current is None:
         raise Invalid(
@@ -79,6 +88,36 @@ def change_tier(
             field="package_id",
         )
     if new.price > current.price:
-        return upgrades.upgrade(services, account_id, tier, current, new, gateway_for(services, view.store))
+        try:
+            upgraded = upgrades.upgrade(
+                services, account_id, tier, current, new, gateway_for(services, view.store)
+            )
+        except upgrades.NoSavedMethod as refused:
+            return upgrade_checkout(services, account_id, view, tier, new, refused)
+        return TierChange(success=True, message=upgraded)
     tiers.schedule_change(account_id, tier, new.id)
-    return f"The tier changes to {new.name} at the next renewal"
+    return TierChange(success=True, message=f"The tier changes to {new.name} at the next renewal")
+
+
+def upgrade_checkout(
+    services: Services, account_id: int, view: StoreView, tier: Tier, new: Package, refused: Invalid
+) -> TierChange:
+    """An upgrade with nothing to charge off-session: a checkout of the new package for the
+    tier's player, which charges the prorated difference (what `prorate_price` shows) and, paid,
+    moves the tier. The answer is not a success yet; its message and `links.checkout` carry the
+    page to pay on (docs/compatibility.md)."""
+    player = PlayerRepository(services.table).get(account_id, tier.username_id)
+    if player is None:
+        raise refused
+    user = User(player.username_id, player.username, player.uuid or keys.player_uuid(player.username))
+    catalog = {p.id: p for p in view.packages}
+    basket = player_checkout(services, account_id, view.store, catalog, user, new.id, services.now())
+    url = checkout_page(services, basket)
+    amount = upgrade_price(tier, new, catalog, basket.currency, services.now())  # what checkout charges
+    due = f"{amount:.2f} {basket.currency}"
+    return TierChange(
+        success=False,
+        message=f"No saved payment method to charge: pay the prorated difference ({due}) at {url} "
+        f"to upgrade to {new.name}",
+        checkout=url,
+    )

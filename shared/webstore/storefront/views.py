@@ -105,10 +105,21 @@ def package_view(package: Package, view: StoreView, ctx: PricingContext) -> sche
         user_limit=package.user_limit,
         creator_meta_data=package.creator_meta_data,
         options=package.options,
-        variables=package.variables,
+        variables=variable_views(package.variables),
         created_at=iso(package.created_at),
         updated_at=iso(package.updated_at),
     )
+
+
+def variable_views(identifiers: list[str]) -> list[schemas.PackageVariable] | None:
+    """A package's variables as objects (ids count from 1 in the package's order); None (left
+    out) when it has none."""
+    return [
+        schemas.PackageVariable(
+            id=i, identifier=name, description=name.replace("_", " ").capitalize(), type="text"
+        )
+        for i, name in enumerate(identifiers, start=1)
+    ] or None
 
 
 def dynamic_package_views(
@@ -143,7 +154,6 @@ def dynamic_package_views(
                 user_limit=0,
                 creator_meta_data=dict(dyn.custom),
                 options=[],
-                variables=[],
                 created_at=iso(basket.created_at),
                 updated_at=iso(basket.updated_at),
             )
@@ -260,7 +270,7 @@ def basket_view(basket: Basket, settings: Settings) -> schemas.Basket:
                 id=line.package_id,
                 ident=line.ident,
                 description=line.description,
-                image=line.image,
+                image=line.image or "",  # a string (published BasketPackage): shops draw it as is
                 name=line.name,
                 slug=line.slug,
                 in_basket=schemas.InBasket(

@@ -52,6 +52,12 @@ UPGRADED = "Tier successfully upgraded, please allow a few moments for your chan
 LEASE = timedelta(seconds=60)  # how long a charging request holds the claim (then another may resume)
 
 
+class NoSavedMethod(Invalid):
+    """Nothing to charge off-session (no running subscription, or one paid without saving a
+    payment method): the upgrade goes through a checkout of the prorated difference
+    (`storefront.tiers`)."""
+
+
 class PaymentDeclined(DomainError):
     """The saved payment method refused the charge; nothing changed."""
 
@@ -91,7 +97,7 @@ def upgrade(
 
 def _check_upgradable(recurring: RecurringPayment | None, tier: Tier) -> None:
     if recurring is None or not recurring.ongoing or tier.id not in recurring.tier_ids:
-        raise Invalid(
+        raise NoSavedMethod(
             "The tier has no running subscription to charge: add the package to a basket "
             "(checkout charges its prorate_price)",
             field="package_id",
@@ -101,7 +107,7 @@ def _check_upgradable(recurring: RecurringPayment | None, tier: Tier) -> None:
             "The subscription is cancelled; undo the cancellation before upgrading", field="package_id"
         )
     if not recurring.saved_method:
-        raise Invalid(
+        raise NoSavedMethod(
             "No saved payment method to charge: add the package to a basket "
             "(checkout charges its prorate_price)",
             field="package_id",

@@ -28,7 +28,8 @@ def test_bans_by_username_and_uuid(demo: DemoStore, invoke: Invoke) -> None:
     )
     assert by_name.status == 200, by_name.body
     ban = by_name.json()["data"]
-    assert ban["user"] == {"ign": "Griefer", "uuid": keys.player_uuid("Griefer")}
+    # The queue's form (32 hex digits, no dashes), which BX and MC parse.
+    assert ban["user"] == {"ign": "Griefer", "uuid": keys.player_uuid("Griefer").replace("-", "")}
     assert (
         ban["ip"] == "203.0.113.9"
         and ban["payment_email"] == "g@example.test"
@@ -37,7 +38,9 @@ def test_bans_by_username_and_uuid(demo: DemoStore, invoke: Invoke) -> None:
     by_uuid = call(
         invoke, demo, create_ban, "POST", "/bans", body={"user": keys.player_uuid("Griefer").replace("-", "")}
     ).json()["data"]
-    assert by_uuid["user"]["ign"] == "Griefer"
+    assert by_uuid["user"] == ban["user"]
+    lookup = call(invoke, demo, get_user, "GET", "/user/Griefer").json()
+    assert lookup["player"]["id"] == ban["user"]["uuid"]
     listed = call(invoke, demo, get_bans, "GET", "/bans").json()
     assert [b["id"] for b in listed["data"]] == [by_uuid["id"], ban["id"]]
     assert call(invoke, demo, get_user, "GET", "/user/Griefer").json()["banCount"] == 2

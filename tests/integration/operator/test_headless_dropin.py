@@ -15,6 +15,7 @@ from functions.storefront import (
     get_basket,
     get_categories,
     get_sidebar,
+    lookup_username,
     remove_creator_code,
 )
 from tests.integration.operator.support import manual_payment
@@ -151,6 +152,56 @@ def test_npm_gift_by_minecraft_uuid_with_or_without_dashes(demo: DemoStore, invo
         assert added.status == 200, added.body
         [line] = added.json()["data"]["packages"]
         assert line["in_basket"]["gift_username"] == "Alex"
+
+
+def test_gift_by_the_numeric_gift_username_id_the_basket_answers(demo: DemoStore, invoke: Invoke) -> None:
+    """NPM/CS send back `in_basket.gift_username_id` (its digits, or as a number)."""
+    manual_payment(invoke, demo.server_secret, ign="Alex")
+    ident = new_basket(invoke, demo).json()["data"]["ident"]
+    path = f"/api/baskets/{ident}/packages"
+    by_name = invoke(
+        add_basket_package.handler, "POST", path, body={"package_id": 10, "target_username_id": "Alex"}
+    )
+    gift_id = by_name.json()["data"]["packages"][0]["in_basket"]["gift_username_id"]
+    assert isinstance(gift_id, str) and gift_id.isdigit()
+    for target in (gift_id, int(gift_id)):
+        again = invoke(
+            add_basket_package.handler, "POST", path, body={"package_id": 10, "target_username_id": target}
+        )
+        assert again.status == 200, again.body
+        [line] = again.json()["data"]["packages"]
+        assert (
+            line["in_basket"]["gift_username"] == "Alex" and line["in_basket"]["gift_username_id"] == gift_id
+        )
+    unknown = invoke(
+        add_basket_package.handler, "POST", path, body={"package_id": 10, "target_username_id": 987654}
+    )
+    assert unknown.status == 422 and "target_username_id" in unknown.json()["detail"]
+
+
+def test_gift_to_a_player_looked_up_through_the_username_lookup(demo: DemoStore, invoke: Invoke) -> None:
+    """The headless starter's gift modal: `GET /api/ident/gametypes/{platform_type_id}/username/
+    {name}?type=username` (its proxy, base changed to `{headless_url}/ident`), then the answer's
+    `id` as `target_username_id`, for a player the store has never seen."""
+    path = f"{base(demo)}/ident/gametypes/1/username/Newbie"
+    found = invoke(lookup_username.handler, "GET", path, query={"type": "username"})
+    assert found.status == 200, found.body
+    user = found.json()
+    newbie = keys.player_uuid("Newbie").replace("-", "")  # the demo store is offline-mode
+    assert user["id"] == newbie and user["username"] == "Newbie" and user["meta"] == {}
+    assert {"created_at", "updated_at", "cache_expire"} <= set(user)
+    ident = new_basket(invoke, demo).json()["data"]["ident"]
+    body = {"package_id": "10", "target_username_id": user["id"]}  # the starter sends both as strings
+    added = invoke(add_basket_package.handler, "POST", f"/api/baskets/{ident}/packages", body=body)
+    assert added.status == 200, added.body
+    assert added.json()["data"]["packages"][0]["in_basket"]["gift_username"] == "Newbie"
+    bad = invoke(
+        lookup_username.handler,
+        "GET",
+        f"{base(demo)}/ident/gametypes/1/username/no",
+        query={"type": "username"},
+    )
+    assert bad.status == 422 and "username" in bad.json()["detail"]
 
 
 def test_gift_to_an_unknown_platform_id_names_the_field(demo: DemoStore, invoke: Invoke) -> None:

@@ -273,7 +273,9 @@ def test_chargeback_then_dispute_won_and_player_lookup(demo: DemoStore, invoke: 
     )
     assert [c["trigger"] for c in queue_items(demo)].count("chargeback") == 1
     lookup = invoke(get_user.handler, "GET", "/user/Steve", headers=h).json()
-    assert lookup["player"]["username"] == "Steve" and lookup["player"]["id"] == keys.player_uuid("Steve")
+    assert lookup["player"]["username"] == "Steve" and lookup["player"]["id"] == keys.player_uuid(
+        "Steve"
+    ).replace("-", "")
     assert lookup["chargebackRate"] == 0.5
     assert lookup["purchaseTotals"] == {"USD": 2.0}
     assert [p["status"] for p in lookup["payments"]] == [1, 3]

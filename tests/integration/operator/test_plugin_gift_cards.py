@@ -11,6 +11,7 @@ from functions.operator import (
     create_gift_card,
     get_gift_card,
     get_gift_cards,
+    lookup_gift_card,
     top_up_gift_card,
     void_gift_card,
 )
@@ -140,3 +141,16 @@ def test_imported_card_spent_to_zero_can_be_topped_up_and_used_again(demo: DemoS
         invoke(top_up_gift_card.handler, "PUT", "/gift-cards/1", headers=h, body={"amount": 3}).status == 200
     )
     assert _apply(invoke, demo, _checkout_basket(invoke, demo), "GIFT-0000-0000-0001").status == 200
+
+
+def test_gift_card_lookup_by_code(demo: DemoStore, invoke: Invoke) -> None:
+    """`GET /gift-cards/lookup/{code}` (the plugin docs; a public Python client's
+    `lookup_gift_card(code)`): `{data: GiftCard}` by the card's number, any case; unknown 404."""
+    h = secret_headers(demo.server_secret)
+    for code in ("GIFT-0000-0000-0001", "gift-0000-0000-0001"):
+        found = invoke(lookup_gift_card.handler, "GET", f"/gift-cards/lookup/{code}", headers=h)
+        assert found.status == 200, found.body
+        card = client_shapes.CsGiftCardData.model_validate(found.json()).data
+        assert (card.id, card.code, card.balance.remaining) == (1, "GIFT-0000-0000-0001", "10.00")
+    missing = invoke(lookup_gift_card.handler, "GET", "/gift-cards/lookup/NOPE-0000", headers=h)
+    assert missing.status == 404 and missing.json()["error_message"] == "Gift card not found"

@@ -3,7 +3,7 @@ GetActivePackageById), through the real handlers, parsed with its ActivePackage 
 
 from __future__ import annotations
 
-from functions.operator import get_player_packages, update_payment
+from functions.operator import get_player_packages, get_user, update_payment
 from tests.integration.operator import client_shapes
 from tests.integration.operator.support import manual_payment, secret_headers
 from tests.support.demo import DemoStore
@@ -51,3 +51,18 @@ def test_player_packages_unknown_player_or_bad_package(demo: DemoStore, invoke: 
         get_player_packages.handler, "GET", "/player/Steve/packages", headers=h, query={"package": "x"}
     )
     assert bad.status == 422 and "package" in bad.json()["error_message"]
+
+
+def test_player_packages_by_the_plugin_username_id_user_answers(demo: DemoStore, invoke: Invoke) -> None:
+    """CS `GetActivePackagesForCustomer(plugin_username_id)`: the numeric id from `/user/{name}`."""
+    h = secret_headers(demo.server_secret)
+    sword = manual_payment(invoke, demo.server_secret, ign="Steve", packages=[{"id": 10}], price=2.5)
+    user = invoke(get_user.handler, "GET", "/user/Steve", headers=h)
+    numeric = user.json()["player"]["plugin_username_id"]
+    assert isinstance(numeric, int)
+    response = invoke(get_player_packages.handler, "GET", f"/player/{numeric}/packages", headers=h)
+    assert response.status == 200, response.body
+    found = [client_shapes.CsActivePackage.model_validate(p) for p in response.json()]
+    assert [(p.txn_id, p.package.id) for p in found] == [(sword["txn_id"], 10)]
+    unknown = invoke(get_player_packages.handler, "GET", "/player/987654/packages", headers=h)
+    assert unknown.status == 404 and unknown.json()["error_message"] == "Player not found"

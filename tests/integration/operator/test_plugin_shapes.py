@@ -163,3 +163,56 @@ def test_player_lookup_parses_in_the_official_plugin_and_the_csharp_sdk(
     # `name`, and `purchaseTotals` as an array: `[]` is what both parse for a player with none.
     assert lookup["player"]["meta"] == "" and lookup["purchaseTotals"] == []
     assert lookup["player"]["username"] == lookup["player"]["name"] == "Griefer"
+
+
+def _bx_coupon_command(code: str, **expire: str) -> str:
+    """The form BuycraftX's `/buycraft coupon create percentage 10 [limit N]` sends
+    (CouponUtil.parseArguments → BuyCraftAPI.createCoupon): cart-wide, every field always there,
+    `expire_date` included whatever the expiry (the creation time, plus 1 ms when it never
+    expires), dates as `yyyy-MM-dd'T'HH:mm:ssX` in the server's zone."""
+    fields = {
+        "code": code,
+        "effective_on": "cart",
+        "discount_type": "percentage",
+        "discount_amount": "0",
+        "discount_percentage": "10",
+        "expire_type": "timestamp",
+        "expire_limit": "0",
+        "expire_date": "2026-03-15T13:00:00+01",
+        "start_date": "2026-03-15T13:00:00+01",
+        "basket_type": "both",
+        "minimum": "0",
+        "redeem_limit": "0",
+        "discount_application_method": "0",
+        "redeem_unlimited": "true",
+        "expire_never": "true",
+        "username": "",
+        "note": "",
+        **expire,
+    }
+    return urlencode(list(fields.items()))
+
+
+def test_buycraftx_in_game_coupon_create_never_expiring_and_limit_only(
+    demo: DemoStore, invoke: Invoke
+) -> None:
+    h = {"X-Buycraft-Secret": demo.server_secret, "content-type": "application/x-www-form-urlencoded"}
+    never = invoke(
+        create_coupon.handler, "POST", "/coupons", raw_body=_bx_coupon_command("BXNEVER"), headers=h
+    )
+    assert never.status == 200, never.body
+    coupon = client_shapes.McCouponData.model_validate(never.json()).data
+    assert coupon.expire.expire_never == "true" and coupon.expire.date == views.NO_EXPIRY
+    limited_form = _bx_coupon_command(
+        "BXLIMIT", expire_type="limit", expire_limit="5", redeem_unlimited="false", redeem_limit="2"
+    )
+    limited = invoke(create_coupon.handler, "POST", "/coupons", raw_body=limited_form, headers=h)
+    assert limited.status == 200, limited.body
+    body = limited.json()["data"]
+    assert body["expire"] == {
+        "redeem_unlimited": "false",
+        "expire_never": "true",
+        "limit": 5,
+        "date": views.NO_EXPIRY,
+    }
+    assert body["user_limit"] == 2  # BX's `redeem_limit` is the per-player limit

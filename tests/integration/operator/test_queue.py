@@ -246,3 +246,32 @@ def test_concurrent_overlapping_deletes(
         "meta": {"execute_offline": False, "next_check": 60, "more": False},
         "players": [],
     }
+
+
+def test_delete_with_the_ids_in_the_query_string(demo: DemoStore, invoke: Invoke, clock: Clock) -> None:
+    """`DELETE /queue?ids[]=1&ids[]=2` with no body (a public plugin client sends it so)."""
+    manual_payment(
+        invoke, demo.server_secret, ign="Steve", packages=[{"id": 10}, {"id": 11, "options": {"note": "a"}}]
+    )
+    player_id = poll(invoke, demo).json()["players"][0]["id"]
+    [sword] = online(invoke, demo, player_id)
+    [coins] = offline(invoke, demo)
+    response = invoke(
+        delete_commands.handler,
+        "DELETE",
+        "/queue",
+        query=[("ids[]", str(sword["id"])), ("ids[]", str(coins["id"]))],
+        headers=secret_headers(demo.server_secret),
+        raw_body="",
+    )
+    assert response.status == 204 and response.body == ""
+    assert online(invoke, demo, player_id) == [] and offline(invoke, demo) == []
+    bad = invoke(
+        delete_commands.handler,
+        "DELETE",
+        "/queue",
+        query=[("ids[]", "x")],
+        headers=secret_headers(demo.server_secret),
+        raw_body="",
+    )
+    assert bad.status == 422 and "ids" in bad.json()["error_message"]

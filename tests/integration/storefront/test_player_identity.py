@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 import pytest
 
 from functions.operator import get_due_players, get_information
-from functions.storefront import create_basket, get_basket, post_auth_page
+from functions.storefront import add_basket_package, create_basket, get_basket, post_auth_page
 from tests.integration.operator.support import manual_payment, secret_headers
 from tests.integration.storefront.support import ACCOUNT, assert_error, base
 from tests.support.clock import Clock
@@ -80,7 +80,7 @@ def test_online_auth_page_logs_in_the_real_account_with_its_real_casing(
 ) -> None:
     basket = make_basket()
     response = submit(invoke, basket.ident, "nOtCh")
-    assert response.status == 303 and response.headers["location"] == RETURN
+    assert response.status == 303 and response.headers["location"] == RETURN + "?success=true"
     after = stored(demo, basket.ident)
     assert after.username == "Notch"  # the account's spelling, not what was typed
     user = UserRepository(demo.table).find_online("notch")
@@ -286,7 +286,7 @@ def test_online_operator_calls_naming_a_player_use_the_real_account(
     headers = secret_headers(demo.server_secret)
     ban = invoke(create_ban.handler, "POST", "/bans", body={"user": "notch", "reason": "x"}, headers=headers)
     assert ban.status == 200, ban.body
-    assert ban.json()["data"]["user"] == {"ign": "Notch", "uuid": NOTCH_DASHED}
+    assert ban.json()["data"]["user"] == {"ign": "Notch", "uuid": NOTCH_DASHED.replace("-", "")}
     txn = manual_payment(invoke, demo.server_secret, ign="Notch")["txn_id"]
     moved = invoke(
         update_payment.handler, "PUT", f"/payments/{txn}", body={"username": "JEB_"}, headers=headers
@@ -349,3 +349,23 @@ def test_online_gift_recipient_and_checkout_link_are_real_accounts(
     ident = link.json()["url"].rsplit("/", 1)[-1]
     assert stored(demo, ident).username == "Notch"
     assert online.requests == ["notch", "JEB_", "NoSuchPlayer123"]  # notch came from the registry
+
+
+def test_online_gift_to_the_uuid_of_an_account_the_store_has_never_seen(
+    demo: DemoStore, invoke: Invoke, online: StandInNameService
+) -> None:
+    """NPM's own gifting test: `target_username_id` a Minecraft UUID (`c53db931…`-style, 32
+    hex) of a player who never bought here: the name service names the account."""
+    ident = invoke(create_basket.handler, "POST", f"{base(demo)}/baskets", body={}).json()["data"]["ident"]
+    path = f"/api/baskets/{ident}/packages"
+    for target in (NOTCH[0], NOTCH_DASHED):
+        added = invoke(
+            add_basket_package.handler, "POST", path, body={"package_id": 10, "target_username_id": target}
+        )
+        assert added.status == 200, added.body
+        [line] = added.json()["data"]["packages"]
+        assert line["in_basket"]["gift_username"] == "Notch"
+    unknown = invoke(
+        add_basket_package.handler, "POST", path, body={"package_id": 10, "target_username_id": "ab" * 16}
+    )
+    assert unknown.status == 422 and "target_username_id" in unknown.json()["detail"]

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 
-from functions.storefront import get_categories, update_tier
+from functions.operator import get_payments
+from functions.storefront import get_basket, get_categories, get_checkout_page, pay_checkout, update_tier
+from tests.integration.operator.support import manual_payment
 from tests.integration.storefront.support import base, basic
 from tests.support.demo import DemoStore
 from tests.support.invocation import Invoke
@@ -18,6 +22,7 @@ from webstore.catalog import Package, PackageType
 from webstore.players import Tier
 from webstore.pricing import prorate_price
 from webstore.repo.player_tiers import PlayerTierRepository
+from webstore.repo.players import PlayerRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import get_services
 
@@ -196,7 +201,7 @@ def test_downgrade_is_recorded_for_the_next_renewal_and_can_be_cancelled(
     assert change(invoke, demo, "7", 2).json()["message"] == "The tier is already on MVP"
 
 
-def test_an_upgrade_without_a_subscription_to_charge_is_paid_through_a_basket(
+def test_an_upgrade_of_a_player_the_store_does_not_know_is_paid_through_a_basket(
     demo: DemoStore, invoke: Invoke, seed_tier: Callable[..., Tier]
 ) -> None:
     seed_tier(package_id=1)
@@ -206,6 +211,56 @@ def test_an_upgrade_without_a_subscription_to_charge_is_paid_through_a_basket(
     assert body["field_details"][0]["field"] == "package_id"
     assert "basket" in body["detail"] and "prorate_price" in body["detail"]
     assert stored_tier(demo, 7).pending_downgrade_package_id is None
+
+
+def test_an_upgrade_without_a_saved_payment_method_answers_a_checkout_of_the_difference(
+    demo: DemoStore, invoke: Invoke, clock: datetime
+) -> None:
+    """npm `updateTier(tierId, packageId)` / C# `UpdateTier`: PATCH with Basic auth, `{package_id}`,
+    read as `{success, message}`. A tier paid without saving a method (every tier on the local
+    stack; here a manual payment) has nothing to charge off-session: the answer carries a
+    checkout, for the tier's player, that charges the prorated difference and moves the tier."""
+    manual_payment(invoke, demo.server_secret, ign="Steve", packages=[{"id": 1}], price=4.99)
+    steve = PlayerRepository(demo.table).id_by_name(1, "Steve")
+    tier = ranks(tiered(invoke, demo, username_id=str(steve)))["active_tier"]
+    assert tier["package"]["id"] == 1
+    clock_moved = NOW + timedelta(days=15)
+    get_services().clock = lambda: clock_moved  # half-way through the month: half the difference
+    response = change(invoke, demo, str(tier["id"]), 2)
+    assert response.status == 200, response.body
+    body = response.json()
+    assert body["success"] is False and set(body) == {"success", "message", "links"}
+    url = body["links"]["checkout"]
+    assert url in body["message"] and "/checkout/" in url
+    ident = url.rsplit("/", 1)[1]
+    basket = invoke(get_basket.handler, "GET", f"{base(demo)}/baskets/{ident}").json()["data"]
+    assert basket["username"] == "Steve" and [p["id"] for p in basket["packages"]] == [2]
+    due = re.search(r"\((\d+\.\d\d) USD\)", body["message"])
+    assert due is not None and Decimal("0") < Decimal(due.group(1)) < Decimal("5.00")
+    assert stored_tier(demo, tier["id"]).package_id == 1  # moves when the checkout is paid
+
+    page = invoke(get_checkout_page.handler, "GET", f"/checkout/{ident}")
+    key = re.search(r'name=attempt_key value="([^"]+)"', page.body)
+    assert key is not None
+    form = {
+        "subscription_consent": "yes",
+        "attempt_key": key.group(1),
+        "card_number": "4242 4242 4242 4242",
+        "amount_due": "9.99",
+    }
+    paid = invoke(
+        pay_checkout.handler,
+        "POST",
+        f"/checkout/{ident}/pay",
+        raw_body=urlencode(form),
+        headers={"content-type": "application/x-www-form-urlencoded"},
+    )
+    assert paid.status in (200, 303), paid.body
+    payments = invoke(
+        get_payments.handler, "GET", "/payments", headers={"X-Tebex-Secret": demo.server_secret}
+    )
+    assert payments.json()[0]["amount"] == due.group(1)  # charged the difference the answer named
+    assert stored_tier(demo, tier["id"]).package_id == 2
 
 
 @pytest.fixture
