@@ -34,7 +34,7 @@ def buy_vip(local_stack: dict[str, Any], return_site: ReturnSite, browser: Brows
         page.goto(auth["url"])
         page.get_by_label("Username").fill(PLAYER)
         page.get_by_role("button", name="Continue").click()
-        page.wait_for_url(checkout_link, timeout=10_000)
+        page.wait_for_url(f"{checkout_link}?success=true", timeout=10_000)  # as the platform returns
         page.locator("#consent").check()
         page.get_by_role("button", name="Pay now").click()
         page.wait_for_url(complete_url, timeout=30_000)
