@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from fastapi.responses import Response
 
-from functions.admin_deps import form, forms_for
-from webstore.admin import payment_pages, subscription_pages
+from functions.admin_deps import form, forms_for, show
+from webstore.admin import payment_confirm, payment_pages, subscription_pages
 from webstore.admin.roles import Capability
 from webstore.admin.sessions import StaffSession
 from webstore.services import Services
@@ -16,7 +16,15 @@ def act_on_payment(
     svc: Services, session: StaffSession, fields: dict[str, str], transaction: str, action: str
 ) -> Response:
     """A payment form (`action`: notes, refund, chargeback, resend): 303 back to the payment, or
-    the payment again with why it was refused."""
+    the payment again with why it was refused. A refund or chargeback not confirmed yet
+    (`confirm=yes`) answers the page saying what it will do, with the form that confirms it."""
+    if payment_confirm.needs_confirmation(action, fields):
+        return show(
+            session,
+            lambda: payment_confirm.confirmation_page(
+                svc, session.account_id, transaction, action, csrf_token=session.csrf_token, now=svc.now()
+            ),
+        )
     return form(
         session,
         lambda: payment_pages.payment_action(

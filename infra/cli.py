@@ -9,6 +9,7 @@ from pathlib import Path
 from infra.admin_command import add_admin_command, run_admin_command
 from infra.background_clock import DEFAULT_CLOCK_INTERVAL
 from infra.clock_command import add_clock_command, run_clock_command
+from infra.init_command import add_init_command, run_init_command
 from infra.state import DEFAULT_STATE_DIR, write_private
 from infra.tools import Target, ToolFailure, add_target_options, check_table, one_line_failures, target_from
 from webstore import keys
@@ -108,6 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     add_clock_command(commands)
     add_admin_command(commands)
+    add_init_command(commands)
 
     importer.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
     importer.add_argument(
@@ -180,6 +182,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_clock_command(args)
     if args.command == "admin":
         return run_admin_command(args)
+    if args.command == "init":
+        return run_init_command(args)
     command = export_command if args.command == "export" else import_command
     try:
         return command(args)

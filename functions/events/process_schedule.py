@@ -83,9 +83,15 @@ def process_due(services: Services, remaining_seconds: Callable[[], float]) -> l
 def publish_lateness(services: Services, now: datetime) -> None:
     late = backlog(services, now)
     overdue = (now - late.oldest_due).total_seconds() if late.oldest_due else 0.0
+    # Every run reports the overdue age (no report is the clock stopped: its alarm breaches); the
+    # counts only when there are some: CloudWatch bills a custom metric per hour it is published,
+    # and their alarms read no data as none (docs/deploy.md, "What an idle stage costs").
     metrics.add_metric(name="ScheduleOverdueSeconds", unit=MetricUnit.Seconds, value=max(overdue, 0.0))
-    metrics.add_metric(name="ScheduleBacklog", unit=MetricUnit.Count, value=late.count)
-    metrics.add_metric(name="ScheduleDeadLetters", unit=MetricUnit.Count, value=len(dead_letters(services)))
+    if late.count:
+        metrics.add_metric(name="ScheduleBacklog", unit=MetricUnit.Count, value=late.count)
+    parked = len(dead_letters(services))
+    if parked:
+        metrics.add_metric(name="ScheduleDeadLetters", unit=MetricUnit.Count, value=parked)
 
 
 @consumer_handler

@@ -75,6 +75,9 @@ class StageConfig:
     snap_start: bool
     trace_sampling: TraceSampling
     shop_store_id: int = 0
+    # The CloudWatch dashboard (context `dashboard=true`): off by default, as it is $3 a month at
+    # list price beyond an account's three free ones (docs/deploy.md, "What an idle stage costs").
+    dashboard: bool = False
 
     @property
     def prefix(self) -> str:
@@ -142,6 +145,7 @@ class StageConfig:
             log_level=str(get("logLevel", "INFO")).upper(),
             snap_start=_flag(get("snapStart", False)),
             trace_sampling=TraceSampling(int(get("traceReservoir", sampling[0])), rate),
+            dashboard=_flag(get("dashboard", False)),
         )
 
 

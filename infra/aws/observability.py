@@ -1,13 +1,16 @@
-"""Alarms (to one SNS topic) and a dashboard for the whole service.
+"""Alarms (to one SNS topic) and, with `-c dashboard=true`, a dashboard for the whole service.
 
-Alarm choices (see docs/deploy.md): each API's 5xx rate, every function's errors and throttles,
-dead letters on either queue, webhook deliveries stuck retrying in the buffer, and the
-dispatch function failing whole batches.
+Alarm choices (docs/deploy.md, "Alarms"): a handful, each watching what matters at the level it
+is paid for, so an idle stage's alarms cost about a dollar: each API's server errors (an
+endpoint's failure, or its function throttled); Lambda errors of the whole account and region
+(one alarm, not two per function: the dashboard's per-function graphs say which; a throttled
+consumer retries and ends in a dead-letter queue or an old buffer; the dispatch function failing
+whole batches is a Lambda error); dead letters on each queue; webhook deliveries stuck retrying
+in the buffer; the clock's overdue and parked work. Every alarm watches one metric (CloudWatch
+bills an alarm per metric it reads).
 """
 
 from __future__ import annotations
-
-from collections.abc import Iterable
 
 from aws_cdk import Duration
 from aws_cdk import aws_apigatewayv2 as apigwv2
@@ -21,11 +24,14 @@ from aws_cdk import aws_xray as xray
 from constructs import Construct
 
 from infra.aws.config import StageConfig
-from infra.aws.functions import WebstoreFunction
 
 PERIOD = Duration.minutes(5)
-# 1% of requests answered 5xx over 10 minutes: a broken deploy or a failing dependency.
-SERVER_ERROR_RATE_PERCENT = 1
+# Server errors (5xx) an API may answer in 10 minutes before it pages: a broken deploy or a
+# failing dependency answers many; a single crash does not wake anybody.
+SERVER_ERRORS = 5
+SERVER_ERROR_PERIOD = Duration.minutes(10)
+# Lambda errors (crashes, timeouts, out of memory) of every function in 5 minutes.
+FUNCTION_ERRORS = 3
 # Webhooks retry through SQS; an oldest message older than this means a stuck pipeline.
 BUFFER_AGE_SECONDS = 15 * 60
 # Issue 12: subscription schedule items overdue by more than 10 minutes.
@@ -74,30 +80,9 @@ class AlarmTopic(Construct):
         self.action = actions.SnsAction(self.topic)
 
 
-def function_alarms(functions: Iterable[WebstoreFunction], topic: sns.ITopic) -> None:
-    """Errors (crashes, timeouts: endpoint errors are 5xx answers, not Lambda errors) and throttles."""
-    action = actions.SnsAction(topic)
-    for each in functions:
-        errors = each.function.metric_errors(period=PERIOD, statistic="Sum").create_alarm(
-            each,
-            "Errors",
-            alarm_description=f"{each.function.function_name}: invocations failed (crash, timeout, OOM)",
-            threshold=3,
-            evaluation_periods=1,
-            comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-            treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING,
-        )
-        throttles = each.function.metric_throttles(period=PERIOD, statistic="Sum").create_alarm(
-            each,
-            "Throttles",
-            alarm_description=f"{each.function.function_name}: invocations throttled (concurrency exhausted)",
-            threshold=1,
-            evaluation_periods=1,
-            comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-            treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING,
-        )
-        errors.add_alarm_action(action)
-        throttles.add_alarm_action(action)
+def account_function_metric(name: str) -> cloudwatch.Metric:
+    """A Lambda metric summed over every function of the account and region (no dimension)."""
+    return cloudwatch.Metric(namespace="AWS/Lambda", metric_name=name, period=PERIOD, statistic="Sum")
 
 
 class Observability(Construct):
@@ -112,28 +97,26 @@ class Observability(Construct):
         table: dynamodb.ITable,
         buffer: sqs.IQueue,
         dead_letter_queues: dict[str, sqs.IQueue],
-        dispatch: WebstoreFunction,
         schedule_overdue: cloudwatch.IMetric,
         schedule_parked: cloudwatch.IMetric,
     ) -> None:
         super().__init__(scope, id)
         self.alarms: list[cloudwatch.Alarm] = []
         for name, api in apis.items():
-            requests = api.metric_count(period=PERIOD, statistic="Sum")
-            server_errors = api.metric_server_error(period=PERIOD, statistic="Sum")
-            rate = cloudwatch.MathExpression(
-                expression="IF(requests > 0, 100 * errors / requests, 0)",
-                using_metrics={"requests": requests, "errors": server_errors},
-                label=f"{name} 5xx %",
-                period=PERIOD,
-            )
             self._alarm(
-                f"{name}ServerErrorRate",
-                rate,
-                SERVER_ERROR_RATE_PERCENT,
-                f"{name} API: more than {SERVER_ERROR_RATE_PERCENT}% of requests answered 5xx",
-                evaluation_periods=2,
+                f"{name}ServerErrors",
+                api.metric_server_error(period=SERVER_ERROR_PERIOD, statistic="Sum"),
+                SERVER_ERRORS,
+                f"{name} API: {SERVER_ERRORS} or more requests answered 5xx in 10 minutes",
             )
+        self._alarm(
+            "FunctionErrors",
+            account_function_metric("Errors"),
+            FUNCTION_ERRORS,
+            "Lambda invocations failed (crash, timeout, out of memory): the dashboard's "
+            "'Functions: errors' says which function",
+        )
+
         for name, queue in dead_letter_queues.items():
             self._alarm(
                 f"{name}Depth",
@@ -146,12 +129,6 @@ class Observability(Construct):
             buffer.metric_approximate_age_of_oldest_message(period=PERIOD, statistic="Maximum"),
             BUFFER_AGE_SECONDS,
             "Webhook deliveries have been retrying for a long time",
-        )
-        self._alarm(
-            "DispatchFailures",
-            dispatch.function.metric_errors(period=PERIOD, statistic="Sum"),
-            1,
-            "The webhook dispatch function failed whole batches (not single deliveries)",
         )
         # Each run reports the oldest due item's age; no report for 10 minutes is the clock
         # itself stopped, which is as bad: missing data breaches.
@@ -170,7 +147,9 @@ class Observability(Construct):
         )
         for alarm in self.alarms:
             alarm.add_alarm_action(topic.action)
-        self.dashboard = self._dashboard(config, apis, table, buffer, dead_letter_queues)
+        self.dashboard = (
+            self._dashboard(config, apis, table, buffer, dead_letter_queues) if config.dashboard else None
+        )
 
     def _alarm(
         self,

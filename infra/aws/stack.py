@@ -17,7 +17,7 @@ from infra.aws.config import StageConfig
 from infra.aws.data import Data
 from infra.aws.events import Events
 from infra.aws.functions import ARCHITECTURE, RUNTIME, Shared
-from infra.aws.observability import AlarmTopic, Observability, TraceSampling, function_alarms
+from infra.aws.observability import AlarmTopic, Observability, TraceSampling
 from infra.aws.outbox import Outbox
 from infra.aws.schedule import Clock
 
@@ -88,12 +88,8 @@ class WebstoreStack(Stack):
                     shared=dataclasses.replace(shared, code=bundling.function_code(root)),
                     serves_unmatched=n == 0,
                 )
-                function_alarms(nested.all_functions, self.alarm_topic.topic)
                 stacks.append(nested)
             self.operations[interface] = tuple(stacks)
-        function_alarms(
-            [self.events.dispatch, self.events.basket_expired, self.clock.processor], self.alarm_topic.topic
-        )
 
         self.observability = Observability(
             self,
@@ -113,7 +109,6 @@ class WebstoreStack(Stack):
                 "StreamFailures": self.events.stream_failures,
                 "ScheduleDeadLetters": self.clock.dead_letters,
             },
-            dispatch=self.events.dispatch,
             schedule_overdue=self.clock.overdue_metric(),
             schedule_parked=self.clock.parked_metric(),
         )
@@ -134,4 +129,5 @@ class WebstoreStack(Stack):
             value=self.data.webhook_key.secret_arn,
             description="for `webstore import --webhook-key-secret` (seals webhook signing secrets)",
         )
-        CfnOutput(self, "DashboardName", value=self.observability.dashboard.dashboard_name)
+        if self.observability.dashboard is not None:
+            CfnOutput(self, "DashboardName", value=self.observability.dashboard.dashboard_name)

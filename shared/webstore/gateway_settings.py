@@ -22,6 +22,9 @@ from webstore.secret_box import SecretBox
 _PUBLISHABLE = re.compile(r"^pk_(test|live)_[A-Za-z0-9]{8,250}$")
 _SECRET = re.compile(r"^(sk|rk)_(test|live)_[A-Za-z0-9]{8,250}$")
 _WEBHOOK_SECRET = re.compile(r"^whsec_[A-Za-z0-9]{8,250}$")
+# The shapes of the secrets (the panel checks a typed secret's shape before asking Stripe).
+SECRET_KEY_SHAPE = _SECRET
+WEBHOOK_SECRET_SHAPE = _WEBHOOK_SECRET
 
 
 class _Model(BaseModel):

@@ -14,12 +14,20 @@ at it. What localstripe 1.15.10 lacks, and what this adds (docs/stripe.md, "Test
   `requires_action`; Stripe answers 402 `authentication_required` with the intent: so here.
 - Charges have no `disputed`, and a second full refund is not refused: both as Stripe.
 - No disputes at all (the webhook tests sign `charge.dispute.*` events themselves).
+- Any API key is accepted, and there is no `GET /v1/account`. Added: a key whose body starts with
+  `revoked` is refused as Stripe refuses an unknown key (401 `Invalid API Key provided`), and
+  `GET /v1/account` answers an account (`acct_localstripe`; `charges_enabled` false for a key
+  whose body starts with `inactive`, an account not activated yet).
+- No webhook endpoints API. Added: `POST /v1/webhook_endpoints` (url, enabled_events; the
+  signing secret in the answer, as Stripe shows it on creation) and `GET /v1/webhook_endpoints`
+  (the list, without secrets).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import secrets
 import sys
 from typing import Any
 
@@ -45,6 +53,64 @@ async def idempotency(request: web.Request, handler: Any) -> web.StreamResponse:
     if isinstance(response, web.Response) and response.body is not None:
         _replies[cache_key] = (response.status, bytes(response.body))  # type: ignore[arg-type]
     return response
+
+
+def _key_body(request: web.Request) -> str:
+    """`sk_test_revoked…` → `revoked…`: the part after the key's prefix and mode."""
+    key = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+    return key.split("_", 2)[2] if key.count("_") >= 2 else ""
+
+
+@web.middleware
+async def revoked_keys(request: web.Request, handler: Any) -> web.StreamResponse:
+    if _key_body(request).startswith("revoked"):
+        key = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+        error = {
+            "message": f"Invalid API Key provided: {key[:8]}****{key[-4:]}",
+            "type": "invalid_request_error",
+        }
+        return web.json_response({"error": error}, status=401)
+    return await handler(request)
+
+
+async def account(request: web.Request) -> web.StreamResponse:
+    return web.json_response(
+        {
+            "id": "acct_localstripe",
+            "object": "account",
+            "charges_enabled": not _key_body(request).startswith("inactive"),
+            "details_submitted": True,
+            "country": "US",
+            "default_currency": "usd",
+            "settings": {"dashboard": {"display_name": "Localstripe account"}},
+        }
+    )
+
+
+_endpoints: list[dict[str, Any]] = []
+
+
+async def create_endpoint(request: web.Request) -> web.StreamResponse:
+    data = await request.post()
+    events = [v for k, v in data.items() if k.startswith("enabled_events")]
+    if not data.get("url") or not events:
+        error = {"message": "Missing required param: url or enabled_events.", "type": "invalid_request_error"}
+        return web.json_response({"error": error}, status=400)
+    endpoint = {
+        "id": f"we_{secrets.token_hex(12)}",
+        "object": "webhook_endpoint",
+        "url": data["url"],
+        "enabled_events": events,
+        "api_version": data.get("api_version"),
+        "status": "enabled",
+        "livemode": False,
+    }
+    _endpoints.append(endpoint)
+    return web.json_response({**endpoint, "secret": f"whsec_{secrets.token_hex(16)}"})
+
+
+async def list_endpoints(request: web.Request) -> web.StreamResponse:
+    return web.json_response({"object": "list", "data": _endpoints, "has_more": False, "url": request.path})
 
 
 def _patch_payment_intents() -> None:
@@ -140,6 +206,10 @@ def main(argv: list[str] | None = None) -> None:
     _patch_payment_intents()
     _patch_charges()
     server.app.middlewares.insert(0, idempotency)
+    server.app.middlewares.insert(0, revoked_keys)
+    server.app.router.add_get("/v1/account", account)
+    server.app.router.add_post("/v1/webhook_endpoints", create_endpoint)
+    server.app.router.add_get("/v1/webhook_endpoints", list_endpoints)
     server.store.dump_to_disk = lambda *a, **k: None  # type: ignore[method-assign]  # in memory only
     print(json.dumps({"listening": args.port}), flush=True)
     web.run_app(server.app, host="127.0.0.1", port=args.port, access_log=None, print=None)

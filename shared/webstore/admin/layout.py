@@ -35,6 +35,7 @@ class Section:
 # sees the sections whose page it may open (the page's route declares what that takes).
 SECTIONS = (
     Section("dashboard", "Dashboard", "/"),
+    Section("golive", "Go live", "/go-live"),
     Section("payments", "Payments", "/payments"),
     Section("subscriptions", "Subscriptions", "/subscriptions"),
     Section("players", "Players", "/players"),

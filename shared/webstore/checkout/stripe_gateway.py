@@ -120,6 +120,17 @@ def _intent(found: Any) -> StripeIntent:
     )
 
 
+@dataclass(frozen=True)
+class StripeAccount:
+    """What a secret key opens at Stripe (`StripeGateway.account`): the account, its mode, and
+    whether Stripe lets it take charges yet (None: a restricted key may not read the account)."""
+
+    id: str
+    live: bool
+    charges_enabled: bool | None
+    name: str = ""
+
+
 class StripeGateway:
     """One store's Stripe account. `secret_key` is asked for on the first call only (opening
     the sealed key needs `Access.GATEWAY_KEY`)."""
@@ -156,6 +167,38 @@ class StripeGateway:
                 max_network_retries=NETWORK_RETRIES,
             )
         return self._client_instance
+
+    def account(self) -> StripeAccount:
+        """The account the secret key belongs to: one authenticated read (`GET /v1/account`),
+        the cheapest call that proves the key. Stripe's AuthenticationError (an unknown or
+        revoked key) and APIConnectionError pass through to the caller; a restricted key that may
+        not read the account (PermissionError) is still a key Stripe knows."""
+        from stripe import PermissionError as StripePermissionError
+
+        live = self._secret_key()[3:].startswith("live_")
+        try:
+            found = plain(self._client().v1.accounts.retrieve_current())
+        except StripePermissionError:
+            return StripeAccount(id="", live=live, charges_enabled=None)
+        settings = found.get("settings") or {}
+        dashboard = settings.get("dashboard") or {} if isinstance(settings, dict) else {}
+        return StripeAccount(
+            id=str(found.get("id") or ""),
+            live=live,
+            charges_enabled=bool(found.get("charges_enabled")),
+            name=str(dashboard.get("display_name") or ""),
+        )
+
+    def create_webhook_endpoint(self, url: str, events: list[str], *, idempotency_key: str) -> str:
+        """A webhook endpoint in the account sending `events` to `url`; its signing secret (Stripe
+        shows it on creation only; a retried create with the same key answers the same one)."""
+        created = plain(
+            self._client().v1.webhook_endpoints.create(
+                params={"url": url, "enabled_events": events, "api_version": STRIPE_API_VERSION},  # type: ignore[typeddict-item]
+                options={"idempotency_key": idempotency_key},
+            )
+        )
+        return str(created["secret"])
 
     # --- the checkout page ---------------------------------------------------------------
 

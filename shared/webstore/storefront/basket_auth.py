@@ -29,7 +29,7 @@ from webstore.services import Services
 from webstore.storefront import schemas
 from webstore.storefront.baskets import load
 from webstore.storefront.credentials import verified
-from webstore.storefront.return_urls import RETURN_URL, after_log_in, check_return_url
+from webstore.storefront.return_urls import RETURN_URL, after_log_in, check_return_url, platform_hosts
 from webstore.storefront.theme import in_brand_of
 from webstore.storefront.views import auth_link_view
 
@@ -53,7 +53,7 @@ def auth_links(
     except NotFound as error:
         field = "basketIdent" if error.detail.startswith("Basket") else "token"
         raise Invalid(error.detail, field=field) from error
-    checked = check_return_url(store, return_url)
+    checked = check_return_url(store, return_url, own_hosts=platform_hosts(services.settings))
     if basket.complete:
         raise Invalid("The basket is complete; create a new one", field="basketIdent")
     return [auth_link_view(store, auth_url(services, basket.ident, checked))]
@@ -80,7 +80,7 @@ def open_auth_page(
     reads = BasketReads(username=username) if username and USERNAME.match(username) else None
     loaded = load(services, basket_ident, None, reads)
     in_brand_of(loaded.store)
-    checked = check_return_url(loaded.store, return_url)
+    checked = check_return_url(loaded.store, return_url, own_hosts=platform_hosts(services.settings))
     if loaded.basket.complete:
         raise Conflict("This basket has already been paid for")
     return AuthPrompt(store=loaded.store, basket=loaded.basket, return_url=checked, registry=loaded.registry)

@@ -42,7 +42,7 @@ from webstore.storefront.inputs import (
     recipient_player_id,
 )
 from webstore.storefront.retrying import Contended
-from webstore.storefront.return_urls import check_return_url
+from webstore.storefront.return_urls import check_return_url, platform_hosts
 from webstore.storefront.schemas import (
     AddPackage,
     CouponCode,
@@ -188,15 +188,16 @@ def create_basket(
     if credentials is not None:
         check_checkout_credentials(services, store, credentials, read.failure_mark)
     trusted = credentials is not None
+    own = platform_hosts(services.settings)
     # The hosted pages redirect to these: only to the store's own site (no open redirect),
     # unless the store's backend (Basic auth) chose them.
     complete_url = (
-        check_return_url(store, request.complete_url, "complete_url", trusted=trusted)
+        check_return_url(store, request.complete_url, "complete_url", trusted=trusted, own_hosts=own)
         if request.complete_url
         else None
     )
     cancel_url = (
-        check_return_url(store, request.cancel_url, "cancel_url", trusted=trusted)
+        check_return_url(store, request.cancel_url, "cancel_url", trusted=trusted, own_hosts=own)
         if request.cancel_url
         else ""
     )

@@ -59,7 +59,7 @@ def test_every_panel_route_but_the_sign_in_and_its_files_declares_a_capability_o
         "getLogin", "submitLogin", "getStaticAsset", "submitLogout", "getAccount", "changePassword",
         "startTotp", "confirmTotp", "removeTotp",
     }  # fmt: skip
-    assert len(_guarded()) == 54
+    assert len(_guarded()) == 55
 
 
 @pytest.mark.parametrize("role", list(Role))

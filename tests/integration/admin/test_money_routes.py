@@ -76,7 +76,12 @@ def test_search_and_payment_pages(vip: PaymentRecord) -> None:
 def test_refund_queues_the_refund_commands_and_comes_back(demo: DemoStore, vip: PaymentRecord) -> None:
     owner = signed_in(Role.OWNER)
     txn = vip.transaction_id
-    assert location(owner.post(refund_payment.handler, f"/payments/{txn}/refund", {})) == (
+    # Not one click: the first post answers what the refund will do, and changes nothing.
+    asked = owner.post(refund_payment.handler, f"/payments/{txn}/refund", {})
+    assert asked.status == 200 and "Refund this payment?" in asked.body
+    assert "lp user {username} parent remove vip" in asked.body and 'name="confirm" value="yes"' in asked.body
+    assert not [c for c in queued(demo) if c["trigger"] == "refund"]
+    assert location(owner.post(refund_payment.handler, f"/payments/{txn}/refund", {"confirm": "yes"})) == (
         f"/payments/{txn}?done=refunded"
     )
     assert [c["command"] for c in queued(demo) if c["trigger"] == "refund"] == [
@@ -84,7 +89,7 @@ def test_refund_queues_the_refund_commands_and_comes_back(demo: DemoStore, vip: 
     ]
     after = owner.get(get_payment_page.handler, f"/payments/{txn}", {"done": "refunded"})
     assert "Refunded. The refund commands are queued." in after.body
-    refused = owner.post(mark_payment_chargeback.handler, f"/payments/{txn}/chargeback", {})
+    refused = owner.post(mark_payment_chargeback.handler, f"/payments/{txn}/chargeback", {"confirm": "yes"})
     assert refused.status == 409 and "cannot become chargeback" in refused.body
 
 
@@ -227,3 +232,16 @@ def test_what_players_typed_is_escaped_on_every_money_page(demo: DemoStore) -> N
         assert page.status == 200, page.body
         assert "<script>alert" not in page.body
     assert pages[0].body.count("&lt;script&gt;alert") >= 4  # variable, command, custom data, note
+
+
+def test_a_chargeback_asks_first_and_names_the_purchase_commands_still_waiting(
+    demo: DemoStore, vip: PaymentRecord
+) -> None:
+    owner = signed_in(Role.OWNER)
+    txn = vip.transaction_id
+    asked = owner.post(mark_payment_chargeback.handler, f"/payments/{txn}/chargeback", {})
+    assert asked.status == 200 and "Mark this payment as a chargeback?" in asked.body
+    assert "purchase command(s) of this payment are still waiting" in asked.body
+    assert PaymentRepository(demo.table).by_transaction(1, txn).status == "complete"
+    done = owner.post(mark_payment_chargeback.handler, f"/payments/{txn}/chargeback", {"confirm": "yes"})
+    assert location(done) == f"/payments/{txn}?done=chargeback"

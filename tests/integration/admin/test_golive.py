@@ -1,0 +1,214 @@
+"""The panel's go-live page and its Stripe form through the real handlers under moto, the keys
+checked with the official `stripe` library against localstripe: a key Stripe refuses is a 422
+that keeps what was right (sealed, never in the page), blank secrets keep the stored ones, the
+page shows the webhook URL, the mode, the headless URL and token and each server's plugin URL,
+and the first checkout after the setup pays."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from functions.admin import get_go_live, save_gateways
+from functions.storefront import get_checkout_return
+from tests.integration.admin.test_catalog_handlers import revision_of
+from tests.integration.storefront.test_checkout import new_basket, payments
+from tests.integration.stripe.test_stripe_webhook import page_intent
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
+from tests.support.localstripe import (
+    TEST_PUBLISHABLE_KEY,
+    TEST_SECRET_KEY,
+    TEST_WEBHOOK_SECRET,
+    localstripe,
+    pay_in_page,
+)
+from tests.support.panel import PanelClient, signed_in
+from webstore import services as services_module
+from webstore.admin.roles import Role
+from webstore.repo.store import StoreRepository
+from webstore.services import get_services
+
+KEYS = {
+    "publishable_key": TEST_PUBLISHABLE_KEY,
+    "secret_key": TEST_SECRET_KEY,
+    "webhook_secret": TEST_WEBHOOK_SECRET,
+}
+
+
+@pytest.fixture(scope="module")
+def stripe_api() -> Iterator[str]:
+    with localstripe() as base:
+        yield base
+
+
+@pytest.fixture
+def stripe_reachable(
+    demo: DemoStore, stripe_api: str, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[DemoStore]:
+    """The demo store (no Stripe keys yet), its Stripe calls sent to localstripe."""
+    monkeypatch.setenv("WEBSTORE_STRIPE_API_BASE", stripe_api)
+    services_module.reset()
+    yield demo
+    services_module.reset()
+
+
+def save(owner: PanelClient, **fields: str) -> tuple[int, str, str]:
+    """Post the Stripe form as the go-live page has it: (status, location, body)."""
+    page = owner.get(get_go_live.handler, "/go-live")
+    carried = dict(re.findall(r'name="(\w+_carried)" value="([^"]+)"', page.body))
+    answer = owner.post(
+        save_gateways.handler, "/settings/gateways", {"revision": revision_of(page.body), **carried, **fields}
+    )
+    return answer.status, answer.headers.get("location", ""), answer.body
+
+
+def test_the_page_says_what_to_register_and_the_checked_keys_make_the_first_checkout_pay(
+    stripe_reachable: DemoStore, invoke: Invoke, stripe_api: str
+) -> None:
+    demo = stripe_reachable
+    owner = signed_in(Role.OWNER)
+    page = owner.get(get_go_live.handler, "/go-live")
+    assert page.status == 200, page.body
+    settings = get_services().settings
+    assert f"{settings.storefront_url}/webhooks/stripe/{demo.token}" in page.body
+    assert "payment_intent.succeeded" in page.body and "charge.dispute.closed" in page.body
+    assert "Not connected" in page.body
+    assert f"{settings.storefront_url}/api/accounts/{demo.token}" in page.body
+    assert settings.operator_url in page.body and "Rotate the secret of" in page.body
+
+    status, location, body = save(owner, **KEYS)
+    assert status == 303, body
+    assert location.startswith("/go-live?done=") and "test+mode" in location
+    page = owner.get(get_go_live.handler, "/go-live")
+    assert "test mode" in page.body and TEST_PUBLISHABLE_KEY in page.body
+    assert TEST_SECRET_KEY not in page.body and TEST_WEBHOOK_SECRET not in page.body
+
+    # The first checkout after the setup: the Payment Element, paid, the player back: recorded.
+    ident = new_basket(invoke, demo)
+    intent = page_intent(invoke, ident)
+    assert pay_in_page(stripe_api, intent) == "succeeded"
+    back = invoke(
+        get_checkout_return.handler, "GET", f"/checkout/{ident}/return", query={"payment_intent": intent}
+    )
+    assert back.status == 303 and back.headers["location"].endswith(f"/checkout/{ident}/receipt"), back.body
+    assert len(payments(invoke, demo)) == 1
+
+
+def test_a_key_stripe_refuses_is_not_saved_and_the_right_fields_are_kept_sealed(
+    stripe_reachable: DemoStore,
+) -> None:
+    owner = signed_in(Role.OWNER)
+    revoked = "sk_test_revokedkey00000001"
+    status, _, body = save(owner, **{**KEYS, "secret_key": revoked})
+    assert status == 422 and "Stripe refused this key" in body
+    assert StoreRepository(stripe_reachable.table).store(1).gateways.stripe is None
+    # What was right is kept: the publishable key shown, the webhook secret carried sealed (never
+    # in the clear), the refused key empty.
+    assert TEST_PUBLISHABLE_KEY in body and TEST_WEBHOOK_SECRET not in body and revoked not in body
+    carried = dict(re.findall(r'name="(\w+_carried)" value="([^"]+)"', body))
+    assert set(carried) == {"webhook_secret_carried"}
+    # The owner retypes only the secret key: saved with the carried webhook secret.
+    answer = owner.post(
+        save_gateways.handler,
+        "/settings/gateways",
+        {
+            "revision": revision_of(body),
+            "publishable_key": TEST_PUBLISHABLE_KEY,
+            "secret_key": TEST_SECRET_KEY,
+            **carried,
+        },
+    )
+    assert answer.status == 303, answer.body
+    stored = StoreRepository(stripe_reachable.table).store(1).gateways.stripe
+    assert stored is not None
+    box = get_services().secrets
+    assert box.open(stored.webhook_secret_sealed) == TEST_WEBHOOK_SECRET
+    assert box.open(stored.secret_key_sealed) == TEST_SECRET_KEY
+
+
+def test_a_typo_in_one_secret_never_empties_the_others(stripe_reachable: DemoStore) -> None:
+    owner = signed_in(Role.OWNER)
+    assert save(owner, **KEYS)[0] == 303
+    before = StoreRepository(stripe_reachable.table).store(1).gateways.stripe
+    # A malformed webhook secret: refused by the catalog's check, Stripe not asked, nothing changed.
+    status, _, body = save(owner, publishable_key=TEST_PUBLISHABLE_KEY, webhook_secret="whsec_no")
+    assert status == 422 and "webhook_secret" in body
+    assert StoreRepository(stripe_reachable.table).store(1).gateways.stripe == before
+    # Blank secrets keep the stored ones; a new webhook secret alone replaces only it.
+    status, location, _ = save(
+        owner, publishable_key=TEST_PUBLISHABLE_KEY, webhook_secret="whsec_replaced0001"
+    )
+    assert status == 303 and location == "/go-live?done=Saved"
+    after = StoreRepository(stripe_reachable.table).store(1).gateways.stripe
+    assert after is not None and before is not None
+    assert after.secret_key_sealed == before.secret_key_sealed
+    assert get_services().secrets.open(after.webhook_secret_sealed) == "whsec_replaced0001"
+
+
+def test_a_live_account_that_cannot_take_charges_is_refused(stripe_reachable: DemoStore) -> None:
+    owner = signed_in(Role.OWNER)
+    status, _, body = save(
+        owner,
+        publishable_key="pk_live_abcdefgh12",
+        secret_key="sk_live_inactiveaccount01",
+        webhook_secret="whsec_abcdefgh12",
+    )
+    assert status == 422 and "cannot take charges yet" in body
+    assert StoreRepository(stripe_reachable.table).store(1).gateways.stripe is None
+
+
+def test_a_reader_sees_the_page_without_forms(stripe_reachable: DemoStore) -> None:
+    reader = signed_in(Role.READONLY)
+    page = reader.get(get_go_live.handler, "/go-live")
+    assert page.status == 200 and "Check with Stripe and save" not in page.body
+    assert "Rotate the secret of" not in page.body
+    refused = reader.post(save_gateways.handler, "/settings/gateways", {"revision": "0", **KEYS})
+    assert refused.status == 403
+
+
+def test_the_keys_alone_register_the_webhook_endpoint_in_stripe_and_its_events_are_accepted(
+    stripe_reachable: DemoStore, invoke: Invoke, stripe_api: str
+) -> None:
+    import httpx
+
+    from functions.storefront import stripe_webhook
+    from tests.integration.stripe.test_stripe_webhook import event, sign
+    from webstore.checkout.stripe_setup import STRIPE_EVENTS
+
+    def endpoints() -> list[dict[str, object]]:
+        answer = httpx.get(
+            f"{stripe_api}/v1/webhook_endpoints", headers={"Authorization": f"Bearer {TEST_SECRET_KEY}"}
+        )
+        found: list[dict[str, object]] = answer.json()["data"]
+        return found
+
+    before = len(endpoints())
+    owner = signed_in(Role.OWNER)
+    status, location, body = save(owner, publishable_key=TEST_PUBLISHABLE_KEY, secret_key=TEST_SECRET_KEY)
+    assert status == 303, body
+    assert "registered+in+Stripe" in location
+    created = endpoints()[before:]
+    url = f"{get_services().settings.storefront_url}/webhooks/stripe/{stripe_reachable.token}"
+    assert [(e["url"], e["enabled_events"]) for e in created] == [(url, list(STRIPE_EVENTS))]
+    stored = StoreRepository(stripe_reachable.table).store(1).gateways.stripe
+    assert stored is not None
+    secret = get_services().secrets.open(stored.webhook_secret_sealed)
+    assert secret.startswith("whsec_")
+    # Stripe's deliveries, signed with the endpoint's secret, are accepted; others are not.
+    payload = event("customer.created", {"id": "cus_1", "object": "customer"})
+    path = f"/webhooks/stripe/{stripe_reachable.token}"
+    for signing, expected in ((secret, 200), (TEST_WEBHOOK_SECRET, 400)):
+        answer = invoke(
+            stripe_webhook.handler,
+            "POST",
+            path,
+            raw_body=payload,
+            headers={"content-type": "application/json", "stripe-signature": sign(payload, signing)},
+        )
+        assert answer.status == expected, answer.body
+    # Saving the keys again keeps the endpoint's secret and registers nothing more.
+    assert save(owner, publishable_key=TEST_PUBLISHABLE_KEY, secret_key=TEST_SECRET_KEY)[0] == 303
+    assert len(endpoints()) == before + 1
