@@ -75,6 +75,10 @@ class StageConfig:
     snap_start: bool
     trace_sampling: TraceSampling
     shop_store_id: int = 0
+    # E-mail to players (docs/mail.md): the domain SES sends from (a domain identity with DKIM
+    # this stack creates; None: no e-mail is sent) and the sender address on it.
+    mail_domain: str | None = None
+    mail_from: str | None = None
 
     @property
     def prefix(self) -> str:
@@ -142,6 +146,8 @@ class StageConfig:
             log_level=str(get("logLevel", "INFO")).upper(),
             snap_start=_flag(get("snapStart", False)),
             trace_sampling=TraceSampling(int(get("traceReservoir", sampling[0])), rate),
+            mail_domain=get("mailDomain"),
+            mail_from=get("mailFrom", f"no-reply@{get('mailDomain')}" if get("mailDomain") else None),
         )
 
 
