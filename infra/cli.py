@@ -305,10 +305,6 @@ def _webhook(value: str) -> tuple[str, str | None]:
     return url, secret or None
 
 
-if __name__ == "__main__":
-    sys.exit(main())
-
-
 def _smtp_relay(value: str) -> str:
     """`--smtp`'s value, checked before anything starts."""
     from webstore.mail.smtp import parse_relay
@@ -318,3 +314,7 @@ def _smtp_relay(value: str) -> str:
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
     return value
+
+
+if __name__ == "__main__":
+    sys.exit(main())
