@@ -36,8 +36,7 @@ from webstore.admin.sessions import (
     csrf_matches,
 )
 from webstore.errors import DomainError
-from webstore.html import PageResult
-from webstore.storefront.pages import Safe
+from webstore.html import Markup, PageResult
 
 # A panel form may carry more fields than a hosted page's (a package with its commands).
 MAX_FORM_FIELDS = 400
@@ -129,7 +128,7 @@ def form(
     return respond(session, answer)
 
 
-def forms_for(session: StaffSession, capability: Capability) -> Safe | None:
+def forms_for(session: StaffSession, capability: Capability) -> Markup | None:
     """The CSRF field for a role that may use the page's forms (`capability`); None hides them."""
     return csrf_field(session) if session.may(capability) else None
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fastapi.responses import Response
 
 from functions.admin_deps import form, forms_for
-from webstore.admin import money_pages
+from webstore.admin import payment_pages, subscription_pages
 from webstore.admin.roles import Capability
 from webstore.admin.sessions import StaffSession
 from webstore.services import Services
@@ -19,10 +19,10 @@ def act_on_payment(
     the payment again with why it was refused."""
     return form(
         session,
-        lambda: money_pages.payment_action(
+        lambda: payment_pages.payment_action(
             svc, session.account_id, transaction, action, fields, by=session.email, now=svc.now()
         ),
-        lambda error: money_pages.payment_page(
+        lambda error: payment_pages.payment_page(
             svc,
             session.account_id,
             transaction,
@@ -39,10 +39,10 @@ def act_on_subscription(
     page again with why it was refused."""
     return form(
         session,
-        lambda: money_pages.subscription_action(
+        lambda: subscription_pages.subscription_action(
             svc, session.account_id, reference, action, fields, by=session.email, now=svc.now()
         ),
-        lambda error: money_pages.subscription_page(
+        lambda error: subscription_pages.subscription_page(
             svc,
             session.account_id,
             reference,

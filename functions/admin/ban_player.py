@@ -6,7 +6,7 @@ from fastapi.responses import Response
 from functions.admin_deps import FormDep, StaffDep, form, forms_for
 from functions.deps import ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
-from webstore.admin import money_pages
+from webstore.admin import player_pages
 from webstore.admin.roles import Capability
 
 ROUTE = Route(
@@ -24,8 +24,8 @@ ROUTE = Route(
 async def endpoint(svc: ServicesDep, session: StaffDep, fields: FormDep) -> Response:
     return form(
         session,
-        lambda: money_pages.ban_action(svc, session.account_id, fields, by=session.email, now=svc.now()),
-        lambda error: money_pages.bans_page(
+        lambda: player_pages.ban_action(svc, session.account_id, fields, by=session.email, now=svc.now()),
+        lambda error: player_pages.bans_page(
             svc, session.account_id, {}, csrf=forms_for(session, Capability.PLAYERS_WRITE), error=error
         ),
     )

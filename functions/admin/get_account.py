@@ -6,13 +6,13 @@ from fastapi.responses import Response
 from functions.admin_deps import StaffDep, respond
 from functions.deps import ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.admin import staff_pages
+from webstore.admin import account_pages
 
 ROUTE = Route(Interface.ADMIN, "GET", "/account", "getAccount", READ, "Your account", html=True)
 
 
 async def endpoint(svc: ServicesDep, session: StaffDep, done: str = Query("", max_length=40)) -> Response:
-    return respond(session, lambda: staff_pages.account_page(svc, session, done=done))
+    return respond(session, lambda: account_pages.account_page(svc, session, done=done))
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -6,7 +6,7 @@ from fastapi.responses import Response
 from functions.admin_deps import StaffDep, forms_for, show
 from functions.deps import ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.admin import money_pages
+from webstore.admin import payment_pages
 from webstore.admin.roles import Capability
 
 ROUTE = Route(
@@ -26,7 +26,7 @@ async def endpoint(
 ) -> Response:
     return show(
         session,
-        lambda: money_pages.payment_page(
+        lambda: payment_pages.payment_page(
             svc,
             session.account_id,
             transaction,

@@ -6,7 +6,7 @@ from fastapi.responses import Response
 from functions.admin_deps import FormDep, StaffDep, form, forms_for
 from functions.deps import ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
-from webstore.admin import money_pages
+from webstore.admin import player_pages
 from webstore.admin.roles import Capability
 
 ROUTE = Route(
@@ -25,8 +25,8 @@ async def endpoint(svc: ServicesDep, session: StaffDep, fields: FormDep, ban_id:
     del fields  # checked (CSRF); the ban is named by the path
     return form(
         session,
-        lambda: money_pages.lift_action(svc, session.account_id, ban_id, by=session.email, now=svc.now()),
-        lambda error: money_pages.bans_page(
+        lambda: player_pages.lift_action(svc, session.account_id, ban_id, by=session.email, now=svc.now()),
+        lambda error: player_pages.bans_page(
             svc, session.account_id, {}, csrf=forms_for(session, Capability.PLAYERS_WRITE), error=error
         ),
     )

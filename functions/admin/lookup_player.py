@@ -5,9 +5,9 @@ from fastapi.responses import Response
 from functions.admin_deps import StaffDep, in_shell, respond
 from functions.deps import ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.admin import money_pages
+from webstore.admin import player_pages
 from webstore.admin.roles import Capability
-from webstore.storefront.pages import PageResult
+from webstore.html import PageResult
 
 ROUTE = Route(
     Interface.ADMIN,
@@ -23,7 +23,7 @@ ROUTE = Route(
 
 async def endpoint(svc: ServicesDep, session: StaffDep, player: str | None = None) -> Response:
     def page() -> PageResult:
-        shown = money_pages.players_page(svc, session.account_id, {"player": player or ""})
+        shown = player_pages.players_page(svc, session.account_id, {"player": player or ""})
         if isinstance(shown, str):
             return PageResult(redirect=shown)
         return in_shell(shown, session)

@@ -5,9 +5,7 @@ from fastapi.responses import Response
 from functions.admin_deps import FormDep, StaffDep, respond
 from functions.deps import ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
-from webstore.admin import staff, staff_pages
-from webstore.errors import Invalid
-from webstore.storefront.pages import PageResult
+from webstore.admin import account_pages
 
 ROUTE = Route(
     Interface.ADMIN,
@@ -21,15 +19,7 @@ ROUTE = Route(
 
 
 async def endpoint(svc: ServicesDep, session: StaffDep, form: FormDep) -> Response:
-    sealed, code = form.get("sealed", ""), form.get("code", "")
-    try:
-        staff.confirm_totp(svc, session, sealed, code, svc.now())
-    except Invalid as refused:
-        detail, kept = refused.detail, "" if refused.field == "sealed" else sealed
-        return respond(
-            session, lambda: staff_pages.enrolment_page(svc, session, sealed=kept, error=detail, status=422)
-        )
-    return respond(session, lambda: PageResult(redirect="/account?done=totp"))
+    return respond(session, lambda: account_pages.submit_totp_confirm(svc, session, form, svc.now()))
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -9,7 +9,7 @@ from functions.pages import form_fields, render
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.admin import login
 from webstore.admin.layout import problem
-from webstore.storefront.pages import PageResult
+from webstore.html import PageResult
 
 # A sign-in form posted from another site (login CSRF: the victim signed in to the attacker's
 # account) is refused; browsers send Origin on every cross-site POST.

@@ -8,7 +8,7 @@ from functions.deps import ServicesDep
 from functions.pages import render
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.admin import sessions
-from webstore.storefront.pages import PageResult
+from webstore.html import PageResult
 
 ROUTE = Route(Interface.ADMIN, "POST", "/logout", "submitLogout", WRITE, "Log out (form post)", html=True)
 

@@ -7,7 +7,7 @@ from fastapi.responses import Response
 from functions.admin_deps import StaffDep, show
 from functions.deps import ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.admin import money_pages
+from webstore.admin import payment_pages
 from webstore.admin.roles import Capability
 
 ROUTE = Route(
@@ -24,7 +24,7 @@ ROUTE = Route(
 
 async def endpoint(svc: ServicesDep, session: StaffDep, request: Request) -> Response:
     query = dict(request.query_params.items())
-    return show(session, lambda: money_pages.payments_page(svc, session.account_id, query))
+    return show(session, lambda: payment_pages.payments_page(svc, session.account_id, query))
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -7,7 +7,7 @@ from fastapi.responses import Response
 from functions.admin_deps import StaffDep, forms_for, show
 from functions.deps import ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.admin import money_pages
+from webstore.admin import player_pages
 from webstore.admin.roles import Capability
 
 ROUTE = Route(
@@ -26,7 +26,7 @@ async def endpoint(svc: ServicesDep, session: StaffDep, player: str, request: Re
     query = dict(request.query_params.items())
     return show(
         session,
-        lambda: money_pages.player_page(
+        lambda: player_pages.player_page(
             svc, session.account_id, player, query, csrf=forms_for(session, Capability.PLAYERS_WRITE)
         ),
     )

@@ -6,7 +6,7 @@ from fastapi.responses import Response
 from functions.admin_deps import StaffDep, forms_for, show
 from functions.deps import ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.admin import money_pages
+from webstore.admin import subscription_pages
 from webstore.admin.roles import Capability
 
 ROUTE = Route(
@@ -24,7 +24,7 @@ ROUTE = Route(
 async def endpoint(svc: ServicesDep, session: StaffDep, reference: str, done: str | None = None) -> Response:
     return show(
         session,
-        lambda: money_pages.subscription_page(
+        lambda: subscription_pages.subscription_page(
             svc, session.account_id, reference, csrf=forms_for(session, Capability.PAYMENTS_WRITE), done=done
         ),
     )

@@ -16,8 +16,8 @@ from webstore.checkout import pages as checkout_pages
 from webstore.checkout import stripe_page
 from webstore.checkout.summary import order_summary
 from webstore.errors import Conflict, NotFound
-from webstore.html.player import stylesheet_hash
-from webstore.storefront import pages
+from webstore.html import PageResult
+from webstore.html.player import content_security_policy, problem_page, style_hash, stylesheet_hash
 from webstore.storefront.auth_page import form_page
 from webstore.storefront.basket_auth import AuthPrompt
 from webstore.storefront.theme import in_brand_of
@@ -66,13 +66,13 @@ def test_every_hosted_page_is_the_one_frame_whose_style_its_policy_allows() -> N
         checkout_pages.checkout_page(checkout_view(store())),
         checkout_pages.receipt_page(receipt_view(store())),
         checkout_pages.message_page("Checkout", "Your basket is empty."),
-        pages.problem_page("Cannot log in", "Basket not found"),
+        problem_page("Cannot log in", "Basket not found"),
     ]
     for html in rendered:
         assert html.startswith("<!doctype html>") and '<meta name="referrer" content="no-referrer">' in html
         assert style_hashes(html) == [stylesheet_hash()]
         assert "style=" not in html and "<script" not in html
-    for policy in (checkout_pages.policy(), pages.content_security_policy("https://shop.test/back")):
+    for policy in (checkout_pages.policy(), content_security_policy("https://shop.test/back")):
         assert f"style-src 'sha256-{stylesheet_hash()}'" in policy and "unsafe-inline" not in policy
 
 
@@ -84,13 +84,13 @@ def test_a_branded_page_brings_the_policy_that_allows_its_theme_and_images() -> 
     ):
         [frame, theme] = style_hashes(page)
         assert frame == stylesheet_hash() and ":root{--brand:#2d1b69;--on-brand:#ffffff" in page
-        result = pages.PageResult(402, page)
+        result = PageResult(402, page)
         assert result.csp is not None and result.csp == page.policy
         assert f"style-src 'sha256-{frame}' 'sha256-{theme}';" in result.csp
         assert "img-src https: http:;" in result.csp and "script-src" not in result.csp
         assert '<img src="https://img.test/logo.png" alt=""' in page
-    own = pages.content_security_policy("https://shop.test/")
-    assert pages.PageResult(html=checkout_pages.checkout_page(checkout_view(branded)), csp=own).csp == own
+    own = content_security_policy("https://shop.test/")
+    assert PageResult(html=checkout_pages.checkout_page(checkout_view(branded)), csp=own).csp == own
 
 
 def test_an_unstyled_store_adds_no_stylesheet_and_no_logo_of_another_scheme() -> None:
@@ -107,14 +107,14 @@ def test_values_are_escaped_and_the_store_language_is_kept() -> None:
 
 
 def test_form_action_allows_the_return_origin_only() -> None:
-    policy = pages.content_security_policy("https://Shop.test:8443/back?x=1")
+    policy = content_security_policy("https://Shop.test:8443/back?x=1")
     assert "form-action 'self' https://shop.test:8443;" in policy
-    assert "form-action 'self';" in pages.content_security_policy()
+    assert "form-action 'self';" in content_security_policy()
     assert "form-action 'self' http: https:;" in checkout_pages.policy()
 
 
 def test_a_domain_error_is_the_problem_page_with_the_routes_policy() -> None:
-    def refuse() -> pages.PageResult:
+    def refuse() -> PageResult:
         raise NotFound("Basket <b> not found")
 
     response = render(refuse, checkout_pages.policy())
@@ -124,7 +124,7 @@ def test_a_domain_error_is_the_problem_page_with_the_routes_policy() -> None:
     assert response.headers["cache-control"] == "no-store" and response.headers["x-frame-options"] == "DENY"
     assert 'role="alert">Basket &lt;b&gt; not found<' in body and "<h1>Not found</h1>" in body
 
-    def conflict() -> pages.PageResult:
+    def conflict() -> PageResult:
         raise Conflict("Paid already")
 
     titled = render(conflict, problem_title="Cannot log in")
@@ -133,10 +133,10 @@ def test_a_domain_error_is_the_problem_page_with_the_routes_policy() -> None:
 
 
 def test_a_result_brings_its_own_policy_and_redirects_are_not_stored() -> None:
-    own = pages.content_security_policy("https://shop.test/")
-    response = render(lambda: pages.PageResult(html="<p>x</p>", csp=own), checkout_pages.policy())
+    own = content_security_policy("https://shop.test/")
+    response = render(lambda: PageResult(html="<p>x</p>", csp=own), checkout_pages.policy())
     assert response.headers["content-security-policy"] == own
-    moved = render(lambda: pages.PageResult(redirect="https://shop.test/thanks"))
+    moved = render(lambda: PageResult(redirect="https://shop.test/thanks"))
     assert moved.status_code == 303 and moved.headers["location"] == "https://shop.test/thanks"
     assert moved.headers["cache-control"] == "no-store" and moved.headers["referrer-policy"] == "no-referrer"
 
@@ -164,8 +164,7 @@ def test_a_processor_fills_the_payment_slot_and_keeps_the_rest_of_the_form() -> 
         "connect-src https://api.stripe.com https://js.stripe.test"
     )
     assert (
-        "sha256-"
-        + pages.style_hash(":root{--brand:#2d1b69;--on-brand:#ffffff;--link:#2d1b69;--accent:#2d1b69}")
+        "sha256-" + style_hash(":root{--brand:#2d1b69;--on-brand:#ffffff;--link:#2d1b69;--accent:#2d1b69}")
         in page.policy
     )
     sandbox = checkout_pages.checkout_page(checkout_view(s))
@@ -224,7 +223,7 @@ def test_a_refusal_after_the_store_was_read_is_in_its_brand_with_a_way_back() ->
         }
     )
 
-    def refuse() -> pages.PageResult:
+    def refuse() -> PageResult:
         in_brand_of(branded)
         raise Conflict("This basket has already been paid for")
 
@@ -238,7 +237,7 @@ def test_a_refusal_after_the_store_was_read_is_in_its_brand_with_a_way_back() ->
     )
     assert "img-src https: http:" in policy and '<html lang="de">' in body
 
-    def not_found() -> pages.PageResult:
+    def not_found() -> PageResult:
         raise NotFound("Basket not found")
 
     plain = bytes(render(not_found).body).decode()  # the next request knows no store

@@ -20,24 +20,6 @@ SCANNED = (ROOT / "shared", ROOT / "functions")
 
 PANEL_NOT_YET_CONVERTED = frozenset(
     {
-        "shared/webstore/admin/audit_pages.py",
-        "shared/webstore/admin/catalog_element_pages.py",
-        "shared/webstore/admin/catalog_forms.py",
-        "shared/webstore/admin/catalog_pages.py",
-        "shared/webstore/admin/dashboard_page.py",
-        "shared/webstore/admin/flow.py",
-        "shared/webstore/admin/layout.py",
-        "shared/webstore/admin/login.py",
-        "shared/webstore/admin/money_pages.py",
-        "shared/webstore/admin/queue_pages.py",
-        "shared/webstore/admin/server_pages.py",
-        "shared/webstore/admin/settings_pages.py",
-        "shared/webstore/admin/staff_pages.py",
-        "shared/webstore/admin/views/money.py",
-        "shared/webstore/admin/views/payments.py",
-        "shared/webstore/admin/views/players.py",
-        "shared/webstore/admin/views/subscriptions.py",
-        "shared/webstore/admin/webhook_pages.py",
         # `Safe`/`fill` themselves, which only the modules above still use: deleted with the last.
         "shared/webstore/storefront/pages.py",
     }

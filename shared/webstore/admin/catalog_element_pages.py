@@ -13,16 +13,16 @@ from urllib.parse import quote
 
 from webstore.admin import catalog as edits
 from webstore.admin.catalog_forms import covered, form_values, read_form, render_fields
-from webstore.admin.catalog_pages import FORM, Section, element_ref, revision_of, section_of, subnav
+from webstore.admin.catalog_pages import SECTIONS, Section, element_ref, revision_of, section_of
 from webstore.admin.flow import PanelPage
 from webstore.errors import DomainError, NotFound
+from webstore.html import Markup, fragment
 from webstore.repo import start_read
 from webstore.repo.account import AccountRepository
 from webstore.repo.catalog_lists import CatalogLists
 from webstore.repo.definitions import DefinitionRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
-from webstore.storefront.pages import Safe, escape, fill
 
 
 def element_page(
@@ -31,7 +31,7 @@ def element_page(
     path: str,
     ref: str,
     *,
-    csrf: Safe,
+    csrf: Markup,
     may_write: Callable[[], bool],
 ) -> PanelPage:
     """A new element's form, or one element's: the element, the form's choices and the catalog
@@ -90,7 +90,7 @@ def _form_view(
     *,
     revision: int,
     options: dict[str, list[tuple[str, str]]],
-    csrf: Safe,
+    csrf: Markup,
     can_write: bool,
     error: str = "",
     status: int = 200,
@@ -101,37 +101,28 @@ def _form_view(
     title = (
         f"New {section.singular}" if element_id is None else f"{section.singular.capitalize()} {element_id}"
     )
-    heading = Safe(f"<h1>{escape(title)}{' · ' + escape(label) if label else ''}</h1>")
-    error_html = (
-        Safe(f'<p class="error" role="alert" id="form-error">{escape(error)}</p>') if error else Safe("")
-    )
     deletable = (
         can_write
         and element_id is not None
         and section.kind in edits.KINDS
         and edits.KINDS[section.kind].removable
     )
-    delete = (
-        Safe(
-            f'<form method="post" action="{base}/{element_id}/delete" class="delete">{csrf}'
-            f'<input type="hidden" name="revision" value="{revision}">'
-            f'<button type="submit" class="danger">Delete this {escape(section.singular)}</button></form>'
-        )
-        if deletable
-        else Safe("")
-    )
-    form = fill(
-        FORM,
-        error=error_html,
+    body = fragment(
+        "panel/catalog/element.html",
+        sections=SECTIONS.values(),
+        section=section,
+        title=title,
+        label=label,
+        base=base,
+        element_id=element_id,
         action=f"{base}/{quote(ref)}",
         csrf=csrf,
-        revision=str(revision),
-        disabled=Safe("" if can_write else " disabled"),
+        revision=revision,
         fields=render_fields(section.kind, values, creating=element_id is None, options=options),
-        save=Safe('<button type="submit">Save</button>' if can_write else ""),
-        delete=delete,
+        can_write=can_write,
+        error=error,
+        deletable=deletable,
     )
-    body = Safe(subnav(section.path) + heading + form)
     return PanelPage(title, body, "catalog", status)
 
 
@@ -172,7 +163,7 @@ def form_again(
     form: dict[str, str],
     error: DomainError,
     *,
-    csrf: Safe,
+    csrf: Markup,
 ) -> PanelPage:
     """The element's form again as it was typed, with why it was refused."""
     section = section_of(path)
@@ -213,9 +204,11 @@ def not_deleted(path: str, ref: str, error: DomainError) -> PanelPage:
     """A refused deletion: why, and the way back to the element."""
     section = section_of(path)
     back = f"/catalog/{section.path}/{element_ref(ref)}"
-    body = Safe(
-        subnav(section.path)
-        + f'<h1>Not deleted</h1><p class="error" role="alert">{escape(error.detail)}</p>'
-        + f'<p><a href="{back}">Back to the {escape(section.singular)}</a></p>'
+    body = fragment(
+        "panel/catalog/not_deleted.html",
+        sections=SECTIONS.values(),
+        section=section,
+        message=error.detail,
+        back=back,
     )
     return PanelPage("Not deleted", body, "catalog")

@@ -12,11 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from string import Template
 from typing import Any, Literal
 
 from webstore.catalog import CommandTrigger
-from webstore.storefront.pages import Safe, escape, fill
+from webstore.html import Markup, fragment
 
 Kind = Literal["text", "textarea", "number", "decimal", "checkbox", "select", "list", "datetime", "color"]
 Choices = Sequence[tuple[str, str]]  # (value, label)
@@ -323,7 +322,34 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-_INPUT = Template('<label for="$id">$label</label>$control$hint')
+Option = tuple[str, str, bool]  # a select's (value, label, selected)
+
+
+@dataclass(frozen=True)
+class FieldView:
+    """One field as its form shows it (templates/panel/catalog/macros.html `field`)."""
+
+    ident: str
+    name: str
+    label: str
+    kind: Kind
+    value: str  # as the control shows it (a time without its zone)
+    hint: str = ""
+    options: tuple[Option, ...] = ()  # a select's
+
+
+@dataclass(frozen=True)
+class CommandRow:
+    """One row of a package's commands (`command_rows`)."""
+
+    prefix: str  # commands.<n>
+    n: int
+    servers: tuple[Option, ...]
+    triggers: tuple[Option, ...]
+    command: str
+    online: bool
+    delay: str
+    slots: str
 
 
 def render_fields(
@@ -332,92 +358,58 @@ def render_fields(
     *,
     creating: bool,
     options: Mapping[str, Choices] | None = None,
-) -> Safe:
+) -> Markup:
     """The kind's fields filled with `values`; `options`: choices of the dynamic selects
     (a package's category, a category's parent, a command's server)."""
-    parts = []
-    for field in FORMS[kind]:
-        if field.create_only and not creating:
-            continue
-        parts.append(_field(field, values, (options or {}).get(field.name, field.choices)))
-    if kind == "package":
-        parts.append(render_commands(values, (options or {}).get("server_id", ())))
-    return Safe("".join(parts))
+    views = [
+        field_view(field, values, (options or {}).get(field.name, field.choices))
+        for field in FORMS[kind]
+        if creating or not field.create_only
+    ]
+    commands = command_rows(values, (options or {}).get("server_id", ())) if kind == "package" else None
+    return fragment("panel/catalog/fields.html", fields=views, commands=commands)
 
 
-def _field(field: FormField, values: Mapping[str, str], choices: Choices) -> str:
-    ident = "f-" + field.name.replace(".", "-")
+def field_view(field: FormField, values: Mapping[str, str], choices: Choices) -> FieldView:
     value = values.get(field.name, "") or field.default
-    name = escape(field.name)
-    hint = Safe(f'<small class="help">{escape(field.hint)}</small>') if field.hint else Safe("")
-    if field.kind == "checkbox":
-        checked = " checked" if value else ""
-        return (
-            f'<label class="check"><input type="checkbox" id="{ident}" name="{name}" value="on"{checked}> '
-            f"{escape(field.label)}</label>"
-        )
-    if field.kind == "textarea":
-        control = Safe(f'<textarea id="{ident}" name="{name}" rows="5">{escape(value)}</textarea>')
-    elif field.kind == "select":
-        control = _select(ident, field.name, value, choices, blank=field.name in ("parent_id",))
-    else:
-        kind = {"number": "number", "decimal": "text", "datetime": "datetime-local"}.get(field.kind, "text")
-        shown = value.removesuffix("Z").removesuffix("+00:00")[:16] if field.kind == "datetime" else value
-        mode = ' inputmode="decimal"' if field.kind == "decimal" else ""
-        control = Safe(f'<input type="{kind}" id="{ident}" name="{name}" value="{escape(shown)}"{mode}>')
-    return fill(_INPUT, id=ident, label=field.label, control=control, hint=hint)
+    if field.kind == "datetime":
+        value = value.removesuffix("Z").removesuffix("+00:00")[:16]
+    options = _options(value, choices, blank=field.name in ("parent_id",)) if field.kind == "select" else ()
+    ident = "f-" + field.name.replace(".", "-")
+    return FieldView(ident, field.name, field.label, field.kind, value, field.hint, options)
 
 
-def _select(ident: str, name: str, value: str, choices: Choices, *, blank: bool = False) -> Safe:
-    options = ['<option value="">(none)</option>'] if blank else []
-    known = {v for v, _ in choices}
-    if value and value not in known:  # a value the choices lack (e.g. a removed server): kept visible
-        options.append(f'<option value="{escape(value)}" selected>{escape(value)}</option>')
-    for choice, label in choices:
-        selected = " selected" if choice == value else ""
-        options.append(f'<option value="{escape(choice)}"{selected}>{escape(label)}</option>')
-    return Safe(f'<select id="{ident}" name="{escape(name)}">{"".join(options)}</select>')
+def _options(value: str, choices: Choices, *, blank: bool = False) -> tuple[Option, ...]:
+    """A select's options; a value the choices lack (e.g. a removed server) is kept visible."""
+    options: list[Option] = [("", "(none)", False)] if blank else []
+    if value and value not in {v for v, _ in choices}:
+        options.append((value, value, True))
+    options.extend((choice, label, choice == value) for choice, label in choices)
+    return tuple(options)
 
 
-_COMMAND_ROW = Template(
-    '<div class="command-row">'
-    "<label>Server $server</label>"
-    "<label>Trigger $trigger</label>"
-    '<label class="wide">Command <input name="$prefix.command" value="$command"></label>'
-    '<label class="check"><input type="checkbox" name="$prefix.require_online" value="on"$online> '
-    "Player online</label>"
-    '<label>Delay (s) <input type="number" name="$prefix.delay" value="$delay"></label>'
-    '<label>Slots <input type="number" name="$prefix.slots" value="$slots"></label>'
-    "</div>"
-)
-
-
-def render_commands(values: Mapping[str, str], servers: Choices) -> Safe:
+def command_rows(values: Mapping[str, str], servers: Choices) -> list[CommandRow]:
     """The package's commands, one row each (server, trigger, command, online, delay, slots), and
     spare blank rows to add more."""
     used = sorted({int(m.group(1)) for n in values if (m := _ROW.match(n))})
     first_spare = used[-1] + 1 if used else 0
-    rows = [*used, *range(first_spare, first_spare + BLANK_COMMAND_ROWS)]
-    out = ['<fieldset class="commands"><legend>Commands</legend>']
-    for n in rows:
+    rows = []
+    for n in [*used, *range(first_spare, first_spare + BLANK_COMMAND_ROWS)]:
         prefix = f"commands.{n}"
 
         def get(field: str, prefix: str = prefix) -> str:
             return values.get(f"{prefix}.{field}", "")
 
-        out.append(
-            fill(
-                _COMMAND_ROW,
+        rows.append(
+            CommandRow(
                 prefix=prefix,
-                server=_select(f"c{n}-server", f"{prefix}.server_id", get("server_id"), servers),
-                trigger=_select(
-                    f"c{n}-trigger", f"{prefix}.trigger", get("trigger") or "purchase", _pairs(*TRIGGERS)
-                ),
+                n=n,
+                servers=_options(get("server_id"), servers),
+                triggers=_options(get("trigger") or "purchase", _pairs(*TRIGGERS)),
                 command=get("command"),
-                online=Safe(" checked" if get("require_online") else ""),
+                online=bool(get("require_online")),
                 delay=get("delay"),
                 slots=get("slots"),
             )
         )
-    out.append("</fieldset>")
-    return Safe("".join(out))
+    return rows

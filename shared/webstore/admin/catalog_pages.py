@@ -9,18 +9,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from string import Template
 from typing import Any
 from urllib.parse import urlencode
 
 from webstore.admin.flow import PanelPage
 from webstore.catalog import Category, Sale
 from webstore.errors import Invalid, NotFound
+from webstore.html import fragment
 from webstore.repo import start_read
 from webstore.repo.catalog_lists import CatalogLists
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
-from webstore.storefront.pages import Safe, escape, fill
 
 PER_PAGE = 50
 
@@ -74,21 +73,6 @@ def _cursor(after: str | None) -> int | None:
 
 # --- lists ------------------------------------------------------------------------------------
 
-_SUBNAV = Template('<nav class="subnav" aria-label="Catalog">$links</nav>')
-
-
-def subnav(current: str) -> Safe:
-    links = [
-        Safe(f'<a href="/catalog/{s.path}"{_current(s.path == current)}>{escape(s.title)}</a>')
-        for s in SECTIONS.values()
-    ]
-    links.append(Safe(f'<a href="/settings"{_current(current == "settings")}>Store settings</a>'))
-    return fill(_SUBNAV, links=Safe(" ".join(links)))
-
-
-def _current(yes: bool) -> str:
-    return ' aria-current="page"' if yes else ""
-
 
 def list_page(
     services: Services, account_id: int, path: str, after: str | None, *, may_write: Callable[[], bool]
@@ -99,56 +83,65 @@ def list_page(
     lists = CatalogLists(services.table)
     cursor = _cursor(after)
     next_after: int | None = None
+    tree: list[Branch] | None = None
+    headings: list[str] = []
+    rows: list[tuple[int, list[str]]] = []
     if section.kind == "category":
-        body = _category_tree(lists.categories(account_id))
+        tree = category_tree(lists.categories(account_id))
     elif section.kind == "sale":
         sales = StoreRepository(services.table).store(account_id).sales
-        body = _table(section, ["Name", "Discount", "From", "Until"], [(s.id, _sale_row(s)) for s in sales])
+        headings, rows = ["Name", "Discount", "From", "Until"], [(s.id, _sale_row(s)) for s in sales]
     else:
         # A package list names the categories: read beside the page (one round trip).
         names = start_read(lists.categories, account_id) if section.kind == "package" else None
         page = lists.page(account_id, section.kind, cursor, PER_PAGE)
         next_after = page.next_after
         categories = {c.id: c.name for c in names.result()} if names else {}
-        body = _table(section, *_columns(section.kind, page.elements, categories))
-    new = (
-        Safe(
-            f'<p><a class="button" href="/catalog/{section.path}/new">New {escape(section.singular)}</a></p>'
-        )
-        if may_write()
-        else Safe("")
-    )
-    more = (
-        Safe(
-            f'<p><a rel="next" href="/catalog/{section.path}?{urlencode({"after": next_after})}">'
-            "Next page</a></p>"
-        )
+        headings, rows = _columns(section.kind, page.elements, categories)
+    body = fragment(
+        "panel/catalog/list.html",
+        sections=SECTIONS.values(),
+        section=section,
+        can_write=may_write(),
+        tree=tree,
+        headings=headings,
+        rows=rows,
+        next_page=f"/catalog/{section.path}?{urlencode({'after': next_after})}"
         if next_after is not None
-        else Safe("")
+        else "",
     )
-    return PanelPage(section.title, Safe(subnav(section.path) + new + body + more), "catalog")
+    return PanelPage(section.title, body, "catalog")
 
 
-def _category_tree(categories: list[Category]) -> Safe:
+@dataclass(frozen=True)
+class Branch:
+    """A category in the tree, with its flags and its subcategories."""
+
+    category: Category
+    flags: str  # "tiered dynamic"
+    children: list[Branch]
+
+
+def category_tree(categories: list[Category]) -> list[Branch]:
+    """The categories as their tree (by order then id; a missing parent: a root; 20 deep at most)."""
     children: dict[int | None, list[Category]] = {}
     for category in sorted(categories, key=lambda c: (c.order, c.id)):
         parent = category.parent_id if any(c.id == category.parent_id for c in categories) else None
         children.setdefault(parent, []).append(category)
 
-    def branch(parent: int | None, depth: int) -> str:
-        if parent not in children or depth > 20:
-            return ""
-        items = []
-        for c in children[parent]:
-            flags = " ".join(f for f, on in (("tiered", c.tiered), ("dynamic", c.dynamic)) if on)
-            badge = f' <span class="badge">{escape(flags)}</span>' if flags else ""
-            items.append(
-                f'<li><a href="/catalog/categories/{c.id}">{escape(c.name)}</a> '
-                f"<small>#{c.id} · order {c.order}</small>{badge}{branch(c.id, depth + 1)}</li>"
+    def branch(parent: int | None, depth: int) -> list[Branch]:
+        if depth > 20:
+            return []
+        return [
+            Branch(
+                c,
+                " ".join(f for f, on in (("tiered", c.tiered), ("dynamic", c.dynamic)) if on),
+                branch(c.id, depth + 1),
             )
-        return f'<ul class="tree">{"".join(items)}</ul>'
+            for c in children.get(parent, [])
+        ]
 
-    return Safe(branch(None, 0) or "<p>No categories yet.</p>")
+    return branch(None, 0)
 
 
 def _columns(
@@ -201,28 +194,7 @@ def when(moment: datetime | None) -> str:
     return moment.strftime("%Y-%m-%d %H:%M UTC") if moment else ""
 
 
-def _table(section: Section, headings: list[str], rows: list[tuple[int, list[str]]]) -> Safe:
-    if not rows:
-        return Safe(f"<p>No {escape(section.title.lower())} yet.</p>")
-    head = "".join(f"<th>{escape(h)}</th>" for h in ["#", *headings])
-    body = "".join(
-        f'<tr><td><a href="/catalog/{section.path}/{element_id}">{element_id}</a></td>'
-        + "".join(f"<td>{escape(cell)}</td>" for cell in cells)
-        + "</tr>"
-        for element_id, cells in rows
-    )
-    return Safe(
-        f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
-    )
-
-
 # --- what the catalog's element forms and the settings share ----------------------------------
-
-FORM = Template(
-    '$error<form method="post" action="$action" class="catalog-form">$csrf'
-    '<input type="hidden" name="revision" value="$revision">'
-    "<fieldset$disabled>$fields</fieldset>$save</form>$delete"
-)
 
 
 def revision_of(form: dict[str, str]) -> int:
@@ -235,9 +207,4 @@ def revision_of(form: dict[str, str]) -> int:
 
 def catalog_home() -> PanelPage:
     """`/catalog`: the sections (no read of the table beyond the session)."""
-    cards = "".join(
-        f'<div class="card"><a href="/catalog/{s.path}">{escape(s.title)}</a></div>'
-        for s in SECTIONS.values()
-    )
-    body = Safe(subnav("") + "<h1>Catalog</h1>" + f'<div class="cards">{cards}</div>')
-    return PanelPage("Catalog", body, "catalog")
+    return PanelPage("Catalog", fragment("panel/catalog/home.html", sections=SECTIONS.values()), "catalog")

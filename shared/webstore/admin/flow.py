@@ -22,7 +22,7 @@ from typing import Protocol
 from urllib.parse import urlencode
 
 from webstore.errors import DomainError
-from webstore.storefront.pages import Safe, escape
+from webstore.html import Markup, fragment
 
 # Statuses that are the request's answer rather than a form to correct.
 NOT_A_FORM_REFUSAL = frozenset({401, 403, 404, 429})
@@ -33,7 +33,7 @@ class PanelPage:
     """The content of one panel page: headed by its title, in its section of the navigation."""
 
     title: str
-    body: Safe
+    body: Markup  # rendered from a template of templates/panel/ (webstore.html.fragment)
     section: str
     status: int = 200
 
@@ -67,8 +67,7 @@ def done_at(path: str, message: str) -> str:
 
 def with_error(page: PanelPage, error: DomainError) -> PanelPage:
     """`page` with why its form was refused above it (the flow sets the status)."""
-    notice = Safe(f'<p class="error" role="alert" id="form-error">{escape(error.detail)}</p>\n')
-    return replace(page, body=Safe(notice + page.body))
+    return replace(page, body=fragment("panel/with_error.html", detail=error.detail, body=page.body))
 
 
 class Named(Protocol):

@@ -4,38 +4,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from string import Template
 
 from webstore.admin import sessions, staff
 from webstore.admin.layout import bare_page, safe_next
 from webstore.errors import Unauthorized
+from webstore.html import PageResult, fragment
 from webstore.services import Services
-from webstore.storefront.pages import PageResult, Safe, fill
 
 TITLE = "Sign in"
 
-_FORM = Template("""<h1>Sign in to your store</h1>
-$message<form method="post" action="/login" id="login">
-<input type="hidden" name="next" value="$next">
-<label for="email">Email</label>
-<input id="email" name="email" type="email" autocomplete="username" required value="$email" autofocus>
-<label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required>
-<label for="code">Authentication code <span class="help">(only if you set up a second factor)</span></label>
-<input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="8">
-<p><button type="submit">Sign in</button></p>
-</form>
-""")
-_ERROR = Template('<p class="error" id="error" role="alert">$text</p>\n')
-
 
 def form(next_path: str | None, *, email: str = "", error: str = "", status: int = 200) -> PageResult:
-    body = fill(
-        _FORM,
-        next=safe_next(next_path),
-        email=email,
-        message=fill(_ERROR, text=error) if error else Safe(""),
-    )
+    """The sign-in page (templates/panel/login.html), with what was typed and why it was refused."""
+    body = fragment("panel/login.html", next=safe_next(next_path), email=email, error=error)
     return PageResult(status, bare_page(TITLE, body))
 
 

@@ -9,40 +9,26 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from string import Template
 
 from webstore.admin import catalog as edits
 from webstore.admin.catalog_forms import covered, form_values, read_form, render_fields
-from webstore.admin.catalog_pages import FORM, revision_of, subnav
+from webstore.admin.catalog_pages import SECTIONS, revision_of
 from webstore.admin.flow import PanelPage
 from webstore.errors import DomainError, NotFound
+from webstore.html import Markup, fragment
 from webstore.repo import start_read
 from webstore.repo.definitions import DefinitionRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
-from webstore.storefront.pages import Safe, escape, fill
 
-_SIDEBAR_ROW = Template(
-    '<form method="post" action="/settings/sidebar/$ref" class="sidebar-module">$csrf'
-    '<input type="hidden" name="revision" value="$revision">'
-    "<fieldset$disabled>$fields</fieldset>$buttons</form>"
-)
-_GATEWAYS = Template(
-    '<form method="post" action="/settings/gateways" class="gateways">$csrf'
-    '<input type="hidden" name="revision" value="$revision"><fieldset$disabled>'
-    '<label for="g-pk">Stripe publishable key</label>'
-    '<input id="g-pk" name="publishable_key" value="$publishable" autocomplete="off">'
-    '<label for="g-sk">Stripe secret key</label>'
-    '<input id="g-sk" type="password" name="secret_key" value="" autocomplete="new-password" '
-    'placeholder="$secret_state">'
-    '<label for="g-wh">Stripe webhook signing secret</label>'
-    '<input id="g-wh" type="password" name="webhook_secret" value="" autocomplete="new-password" '
-    'placeholder="$webhook_state">'
-    '<small class="help">Secrets are never shown again: leave a field blank to keep the one the '
-    "store has.</small>"
-    '<label for="g-sb">Sandbox gateway</label><select id="g-sb" name="sandbox">$sandbox</select>'
-    "</fieldset>$save</form>"
-)
+
+@dataclass(frozen=True)
+class SidebarForm:
+    """One sidebar module's form on the settings page (`new`: the blank one to add a module)."""
+
+    ref: str  # its position, or "new"
+    fields: Markup
+    new: bool
 
 
 @dataclass(frozen=True)
@@ -58,7 +44,7 @@ def settings_page(
     services: Services,
     account_id: int,
     *,
-    csrf: Safe,
+    csrf: Markup,
     may_write: Callable[[], bool],
     refused: SettingsErrors | None = None,
     status: int = 200,
@@ -69,94 +55,40 @@ def settings_page(
     store = StoreRepository(services.table).store(account_id)
     revision = str(revision_read.result())
     can_write = may_write()  # asked once the page is read: the session is read beside it
-    disabled = Safe("" if can_write else " disabled")
-    save = Safe('<button type="submit">Save</button>' if can_write else "")
-
-    def error_for(form: str) -> Safe:
-        if refused is None or refused.form != form:
-            return Safe("")
-        return Safe(f'<p class="error" role="alert">{escape(refused.message)}</p>')
 
     def typed_or(form: str, values: dict[str, str]) -> dict[str, str]:
         return refused.typed if refused is not None and refused.form == form else values
 
     store_values = typed_or("store", form_values(store.model_dump(mode="json", exclude={"sidebar"})))
-    settings_form = fill(
-        FORM,
-        error=error_for("store"),
-        action="/settings",
-        csrf=csrf,
-        revision=revision,
-        disabled=disabled,
-        fields=render_fields("store", store_values, creating=False),
-        save=save,
-        delete=Safe(""),
-    )
     modules = []
     for n, module in enumerate([*store.sidebar, None]):
         ref = "new" if module is None else str(n)
         if module is None and not can_write:
             continue
         values = typed_or(f"sidebar:{ref}", form_values(module.model_dump(mode="json")) if module else {})
-        buttons = (
-            Safe(
-                '<button type="submit">'
-                + ("Add module" if module is None else "Save")
-                + "</button>"
-                + (
-                    '<button type="submit" name="delete" value="1" class="danger">Remove</button>'
-                    if module
-                    else ""
-                )
-            )
-            if can_write
-            else Safe("")
-        )
-        modules.append(
-            error_for(f"sidebar:{ref}")
-            + fill(
-                _SIDEBAR_ROW,
-                ref=ref,
-                csrf=csrf,
-                revision=revision,
-                disabled=disabled,
-                fields=render_fields("sidebar", values, creating=module is None),
-                buttons=buttons,
-            )
-        )
+        fields = render_fields("sidebar", values, creating=module is None)
+        modules.append(SidebarForm(ref, fields, module is None))
     stripe = store.gateways.stripe
     sandbox = store.gateways.sandbox
-    gateways = error_for("gateways") + fill(
-        _GATEWAYS,
+    body = fragment(
+        "panel/settings/settings.html",
+        sections=SECTIONS.values(),
         csrf=csrf,
         revision=revision,
-        disabled=disabled,
+        can_write=can_write,
+        errors={refused.form: refused.message} if refused is not None else {},
+        fields=render_fields("store", store_values, creating=False),
+        modules=modules,
         publishable=(
             refused.typed.get("publishable_key", "") if refused and refused.form == "gateways" else ""
         )
         or (stripe.publishable_key if stripe else ""),
         secret_state="set: blank keeps it" if stripe else "not set",
-        webhook_state="set: blank keeps it" if stripe else "not set",
-        sandbox=Safe(
-            "".join(
-                f'<option value="{v}"{" selected" if current else ""}>{label}</option>'
-                for v, label, current in (
-                    ("", "the default for this stage", sandbox is None),
-                    ("on", "allowed", sandbox is True),
-                    ("off", "refused", sandbox is False),
-                )
-            )
-        ),
-        save=save,
-    )
-    body = Safe(
-        subnav("settings")
-        + "<h1>Store settings</h1>"
-        + settings_form
-        + "<h2>Sidebar modules</h2>"
-        + "".join(modules)
-        + "<h2>Payment gateways</h2>"
-        + gateways
+        sandbox=[
+            ("", "the default for this stage", sandbox is None),
+            ("on", "allowed", sandbox is True),
+            ("off", "refused", sandbox is False),
+        ],
     )
     return PanelPage("Store settings", body, "settings", status)
 
@@ -215,7 +147,7 @@ def settings_done(saved: object) -> str:
 
 
 def settings_again(
-    services: Services, account_id: int, which: str, form: dict[str, str], error: DomainError, *, csrf: Safe
+    services: Services, account_id: int, which: str, form: dict[str, str], error: DomainError, *, csrf: Markup
 ) -> PanelPage:
     """The settings page with the refused form (`which`: store, sidebar:<ref>, gateways) as
     typed and why. Secrets are never written back into a page, not even the ones just typed."""

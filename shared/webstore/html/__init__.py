@@ -14,8 +14,10 @@ Globals and filters every template has: `money` (`{{ amount|money(currency) }}`,
 `webstore.money.display`), `long_date` (`1 June 2026`), `percent`, `inline("layout/player.css")`
 (a stylesheet or script file of templates/, inlined and allowed by its hash, `asset_hash`).
 Player-facing pages extend `layout/player.html` and get their `brand`, stylesheet and policy
-from `webstore.html.player`; the panel's pages extend `panel/layout.html`. Owner-editable
-templates (the shop) never come here: they run in `webstore.html.owner`'s sandbox.
+from `webstore.html.player`. A panel page renders its content with
+`fragment("panel/<area>/…")` (Markup: inserted as is) and `webstore.admin.layout` puts it in
+the shell, `panel/layout.html`. Owner-editable templates (the shop) never come here: they run in
+`webstore.html.owner`'s sandbox.
 """
 
 from __future__ import annotations
@@ -44,7 +46,9 @@ __all__ = [
     "PageResult",
     "asset_hash",
     "environment",
+    "fragment",
     "inline",
+    "macro",
     "render",
 ]
 
@@ -131,6 +135,18 @@ def render(template: str, /, **context: Any) -> str:
     """The house template `template` (a path under templates/, e.g. "hosted/checkout.html")
     rendered with `context`."""
     return environment().get_template(template).render(context)
+
+
+def fragment(template: str, /, **context: Any) -> Markup:
+    """A piece of a page rendered from the house template `template` (a panel page's content,
+    which the shell then inserts as is)."""
+    return Markup(render(template, **context))
+
+
+def macro(template: str, name: str, /, *args: Any, **kwargs: Any) -> Markup:
+    """The macro `name` of the house template `template` called with these arguments (a widget
+    a page's code hands to its template, e.g. the panel's CSRF field)."""
+    return Markup(getattr(environment().get_template(template).module, name)(*args, **kwargs))
 
 
 class Page(str):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 from string import Template
+from typing import TYPE_CHECKING, Any
 
 from webstore.html import Page, PageResult
 from webstore.html.player import (
@@ -28,12 +29,29 @@ __all__ = [
 ]
 
 
-class Safe(str):
-    """Already rendered HTML: inserted as is."""
+class _MarkupLike(type):
+    """`isinstance(x, Safe)` is true of any already rendered HTML: a `Safe`, or a
+    `webstore.html.Markup` (the shell's widgets, converted pages' bodies)."""
+
+    def __instancecheck__(cls, instance: Any) -> bool:
+        return hasattr(instance, "__html__")
+
+
+if TYPE_CHECKING:
+    # While the panel moves to templates, `Safe` and `Markup` go wherever the other goes
+    # (PanelPage.body is Markup); a Jinja template inserts either as is.
+    from webstore.html import Markup as Safe
+else:
+
+    class Safe(str, metaclass=_MarkupLike):
+        """Already rendered HTML: inserted as is (by `fill` and by a Jinja template)."""
+
+        def __html__(self) -> str:
+            return str(self)
 
 
 def fill(template: Template, **values: str | Safe) -> Safe:
-    """The template with its values, each escaped unless `Safe`."""
+    """The template with its values, each escaped unless already rendered HTML (`Safe`, `Markup`)."""
     return Safe(template.substitute({k: v if isinstance(v, Safe) else escape(v) for k, v in values.items()}))
 
 

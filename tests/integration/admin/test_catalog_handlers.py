@@ -86,14 +86,14 @@ def test_a_mistake_is_the_imports_message_next_to_the_form_and_nothing_is_writte
     refused = owner.post(save_catalog_element.handler, "/catalog/packages/new", bad)
     assert refused.status == 422
     assert (
-        "packages[6] (id 21 &quot;Emerald&quot;).price: Input should be greater than or equal to 0"
+        "packages[6] (id 21 &#34;Emerald&#34;).price: Input should be greater than or equal to 0"
         in refused.body
     )
     assert 'value="take {username} emerald 1"' in refused.body  # what was typed stays
     # The references are checked once the fields are right, as the import does.
     fixed = owner.post(save_catalog_element.handler, "/catalog/packages/new", {**bad, "price": "2"})
     assert fixed.status == 422
-    assert "(id 21 &quot;Emerald&quot;).commands[0].server_id: server 9 is not in the catalog" in fixed.body
+    assert "(id 21 &#34;Emerald&#34;).commands[0].server_id: server 9 is not in the catalog" in fixed.body
     assert StoreRepository(demo.table).package(1, 21) is None
 
 

@@ -14,12 +14,12 @@ from webstore.admin import catalog_element_pages, catalog_pages, settings_pages
 from webstore.admin.audit_pages import audit_page
 from webstore.admin.catalog import catalog_revision
 from webstore.admin.flow import PanelPage, submit
+from webstore.html import Markup, macro
 from webstore.repo.store import StoreRepository
 from webstore.services import Services, get_services
-from webstore.storefront.pages import Safe
 
 A = 1
-CSRF = Safe('<input type="hidden" name="csrf" value="t">')
+CSRF = macro("panel/macros.html", "csrf_field", "t")
 NOW = datetime(2099, 11, 23, 22, 0, tzinfo=UTC)  # after the demo import, whenever the test runs
 XSS = '<script>alert("x")</script>'
 
@@ -44,14 +44,14 @@ def list_page(
 
 
 def element_page(
-    services: Services, account: int, path: str, ref: str, *, csrf: Safe, can_write: bool
+    services: Services, account: int, path: str, ref: str, *, csrf: Markup, can_write: bool
 ) -> PanelPage:
     return catalog_element_pages.element_page(
         services, account, path, ref, csrf=csrf, may_write=lambda: can_write
     )
 
 
-def settings_page(services: Services, account: int, *, csrf: Safe, can_write: bool) -> PanelPage:
+def settings_page(services: Services, account: int, *, csrf: Markup, can_write: bool) -> PanelPage:
     return settings_pages.settings_page(services, account, csrf=csrf, may_write=lambda: can_write)
 
 
@@ -63,7 +63,7 @@ def save_page(
     fields: dict[str, str],
     *,
     actor: str,
-    csrf: Safe,
+    csrf: Markup,
     now: datetime,
 ) -> Outcome:
     return _outcome(
@@ -84,7 +84,7 @@ def _settings_form(
     services: Services,
     account: int,
     fields: dict[str, str],
-    csrf: Safe,
+    csrf: Markup,
 ) -> Outcome:
     return _outcome(
         submit(
@@ -95,7 +95,7 @@ def _settings_form(
 
 
 def save_settings_page(
-    services: Services, account: int, fields: dict[str, str], *, actor: str, csrf: Safe, now: datetime
+    services: Services, account: int, fields: dict[str, str], *, actor: str, csrf: Markup, now: datetime
 ) -> Outcome:
     action = lambda: settings_pages.save_store_action(services, account, fields, actor=actor, now=now)  # noqa: E731
     return _settings_form("store", action, services, account, fields, csrf)
@@ -108,7 +108,7 @@ def save_sidebar_page(
     fields: dict[str, str],
     *,
     actor: str,
-    csrf: Safe,
+    csrf: Markup,
     now: datetime,
 ) -> Outcome:
     action = lambda: settings_pages.save_sidebar_action(services, account, ref, fields, actor=actor, now=now)  # noqa: E731
@@ -116,7 +116,7 @@ def save_sidebar_page(
 
 
 def save_gateways_page(
-    services: Services, account: int, fields: dict[str, str], *, actor: str, csrf: Safe, now: datetime
+    services: Services, account: int, fields: dict[str, str], *, actor: str, csrf: Markup, now: datetime
 ) -> Outcome:
     action = lambda: settings_pages.save_gateways_action(services, account, fields, actor=actor, now=now)  # noqa: E731
     return _settings_form("gateways", action, services, account, fields, csrf)
@@ -158,7 +158,7 @@ def test_a_refused_save_shows_the_message_and_what_was_typed(demo: DemoStore) ->
     fields = {"revision": str(catalog_revision(services, A)), "name": XSS, "category_id": "2", "price": "-1"}
     view = save_page(services, A, "packages", "new", fields, actor="owner@x.test", csrf=CSRF, now=NOW)
     assert view.status == 422 and view.redirect is None
-    assert "packages[6] (id 21 &quot;&lt;script&gt;" in view.body
+    assert "packages[6] (id 21 &#34;&lt;script&gt;" in view.body
     assert ".price: Input should be greater than or equal to 0" in view.body
     assert XSS not in view.body and "&lt;script&gt;" in view.body
     stale = save_page(

@@ -93,7 +93,7 @@ def test_what_players_and_receivers_sent_is_escaped(demo: DemoStore) -> None:
     fail_delivery(1, XSS)
     body = signed_in(Role.OWNER).get(get_dashboard.handler, "/").body
     assert "<script>alert" not in body
-    assert body.count("&lt;script&gt;alert(&quot;dashboard&quot;)&lt;/script&gt;") == 2
+    assert body.count("&lt;script&gt;alert(&#34;dashboard&#34;)&lt;/script&gt;") == 2
 
 
 def test_an_owner_of_one_store_sees_nothing_of_another(demo: DemoStore, other_store: ImportResult) -> None:

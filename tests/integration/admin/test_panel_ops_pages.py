@@ -187,7 +187,7 @@ def test_queue_pages_escape_player_names_and_commands(demo: DemoStore) -> None:
     for page in (on_server, by_player):
         assert page.status == 200
         assert HOSTILE not in page.body
-    assert "&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt;" in on_server.body
+    assert "&lt;script&gt;alert(&#34;pwned&#34;)&lt;/script&gt;" in on_server.body
     assert "Steve" in by_player.body
     searched = owner.get(get_queue.handler, "/queue", {"player": HOSTILE})
     assert searched.status == 422 and HOSTILE not in searched.body

@@ -34,8 +34,9 @@ def test_the_owner_signs_in_and_sees_the_store(demo: DemoStore) -> None:
     assert "secure" in attributes  # API Gateway answers https only
     home = client.get(get_dashboard.handler, "/")
     assert home.status == 200
+    from markupsafe import escape
+
     from webstore.repo.store import StoreRepository
-    from webstore.storefront.pages import escape
 
     assert f"<h1>{escape(StoreRepository(get_services().table).store(1).name)}</h1>" in home.body
     assert "script-src 'self'" in home.headers["content-security-policy"]

@@ -9,7 +9,7 @@ from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
 from webstore.admin.dashboard import Dashboard, DayPoint, MonthComparison, TopPackage, Totals
-from webstore.admin.dashboard_page import bar_chart, range_links, render
+from webstore.admin.dashboard_page import bar_chart, draw, range_links, render
 from webstore.repo.payments import PaymentLine, PaymentRecord
 from webstore.repo.webhooks import FailedDelivery
 
@@ -71,7 +71,7 @@ def board(**changes: object) -> Dashboard:
 def test_what_players_and_receivers_typed_is_escaped_everywhere() -> None:
     body = render(board())
     assert "<script" not in body
-    assert body.count("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;") == 3  # package, player, error
+    assert body.count("&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;") == 3  # package, player, error
     assert "VIP &amp; more" in body and "https://hooks.example/&lt;x&gt;" in body
 
 
@@ -93,7 +93,7 @@ def test_the_chart_is_well_formed_svg_with_a_bar_per_day_and_a_table_fallback() 
 
 def test_an_empty_range_draws_no_bars_and_says_so() -> None:
     quiet = [DayPoint(TODAY, 0, Decimal(0), 0, Decimal(0))]
-    chart = bar_chart(quiet, lambda p: p.revenue, lambda p: str(p.revenue), "Revenue", "#000")
+    chart = draw(bar_chart(quiet, lambda p: p.revenue, lambda p: str(p.revenue), "Revenue", "#000"))
     assert 'height="0"' in chart and "Nothing yet." in chart
     body = render(
         board(top_packages=[], recent_payments=[], failed_deliveries=[], more_failed_deliveries=False)

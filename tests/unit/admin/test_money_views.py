@@ -14,17 +14,17 @@ from webstore.admin.subscriptions import SubscriptionPage
 from webstore.admin.views import payments as payment_views
 from webstore.admin.views import players as player_views
 from webstore.admin.views import subscriptions as subscription_views
+from webstore.html import Markup
 from webstore.players import Player
 from webstore.recurring import RecurringLine, RecurringPayment
 from webstore.repo.bans import Ban
 from webstore.repo.payments import CommandResend, PaymentLine, PaymentNote, PaymentRecord
 from webstore.repo.queue import QueuedCommand
-from webstore.storefront.pages import Safe
 
 EVIL = '<script>alert("x")</script>'
 ATTR = '"><img src=x onerror=alert(1)>'
 NOW = datetime(2026, 3, 15, 12, tzinfo=UTC)
-CSRF = Safe('<input type="hidden" name="csrf" value="token">')
+CSRF = Markup('<input type="hidden" name="csrf" value="token">')
 
 
 def assert_escaped(html: str) -> None:

@@ -1,9 +1,10 @@
 """Templates compiled ahead of time (what a Lambda bundle carries) render every hosted page
-exactly as the template files do."""
+exactly as the template files do (the panel's shell and pages too)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -11,7 +12,11 @@ from pathlib import Path
 import pytest
 
 import webstore.html
+from tests.unit.admin.test_dashboard_page import board
 from tests.unit.test_hosted_pages import NOW, basket, checkout_view, receipt_view, store
+from webstore.admin import dashboard_page, layout, login
+from webstore.admin.catalog_forms import render_fields
+from webstore.admin.roles import Role
 from webstore.basket import BasketLine
 from webstore.catalog import PackageType
 from webstore.checkout import pages as checkout_pages
@@ -84,7 +89,26 @@ PAGES: dict[str, Callable[[], str]] = {
     "renewing": lambda: manage_page(manage(True, False), "token", BRAND),
     "ending": lambda: manage_page(manage(True, True), "token"),
     "ended": lambda: manage_page(manage(False, False), "token"),
+    "panel sign-in": lambda: login.form("/catalog?x=<1>", email="a<b>", error="Wrong").html,
+    "panel problem": lambda: layout.problem("Not found", "No such <page>"),
+    "panel shell": lambda: layout.panel_page(
+        "Package <1>",
+        render_fields("package", {"name": "<b>", "commands.0.command": "say hi"}, creating=False),
+        session=Member(),
+        section="catalog",
+        done="Saved",
+    ),
+    "panel dashboard": lambda: dashboard_page.render(board()),
 }
+
+
+@dataclass(frozen=True)
+class Member:
+    """A signed-in staff member as the panel's shell shows one."""
+
+    email: str = "owner@demo.test"
+    csrf_token: str = "token"
+    role: Role = Role.OWNER
 
 
 def render_all() -> dict[str, str]:
@@ -98,7 +122,7 @@ def loader_switch(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatc
     webstore.html.reset()
 
 
-def test_compiled_templates_render_every_hosted_page_as_the_files_do(
+def test_compiled_templates_render_every_page_as_the_files_do(
     tmp_path: Path, loader_switch: pytest.MonkeyPatch
 ) -> None:
     from jinja2 import FileSystemLoader, ModuleLoader
@@ -124,3 +148,6 @@ def test_compiled_templates_render_every_hosted_page_as_the_files_do(
         "<dt>Renews at</dt>" in from_modules["subscription checkout"]
         and 'id="undo"' in from_modules["ending"]
     )
+    assert 'name="next" value="/catalog?x=&lt;1&gt;"' in from_modules["panel sign-in"]
+    assert '<p class="done" role="status">Saved</p>' in from_modules["panel shell"]
+    assert 'name="commands.0.command" value="say hi"' in from_modules["panel shell"]

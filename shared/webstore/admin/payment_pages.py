@@ -1,0 +1,103 @@
+"""The payments pages (`/payments`, `/payments/{transaction}`): the search with one page of
+results, one payment, and the payment's forms (refund, chargeback, note, resend), each
+answering where to go next (Post/Redirect/Get) or raising the refusal (webstore.admin.flow
+shows the page again). HTTP-free; the handlers add the session and the shell.
+
+Messages after an action are fixed texts chosen by a code (`?done=refunded`), never text from
+the URL.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from urllib.parse import urlencode
+
+from webstore.admin import payments
+from webstore.admin.flow import PanelPage
+from webstore.admin.views import payments as payment_views
+from webstore.admin.views.money import path, titled
+from webstore.errors import DomainError, Invalid, NotFound
+from webstore.html import Markup
+from webstore.services import Services
+
+DONE = {
+    "refunded": "Refunded. The refund commands are queued.",
+    "chargeback": "Marked as a chargeback. The chargeback commands are queued.",
+    "noted": "Note added.",
+    "resent": "The payment's commands are queued again.",
+    "already-resent": "Those commands were queued by the same form already; nothing more was queued.",
+}
+
+
+def payments_page(services: Services, account_id: int, query: Mapping[str, str]) -> PanelPage:
+    """The search form and one page of results; a bad field shows the form with why (422)."""
+    try:
+        search = payments.parse_search(query)
+    except Invalid as error:
+        empty = payments.SearchResult([], None)
+        body = payment_views.search_body(payments.PaymentSearch(), empty)
+        return titled("Payments", body, "payments", error=error)
+    result = payments.search_payments(services, account_id, search)
+    return titled("Payments", payment_views.search_body(search, result), "payments")
+
+
+def payment_page(
+    services: Services,
+    account_id: int,
+    transaction: str,
+    *,
+    csrf: Markup | None,
+    done: str | None = None,
+    error: DomainError | None = None,
+) -> PanelPage:
+    """One payment; `csrf` None for a role without payment actions (no forms)."""
+    detail = payments.payment_detail(services, account_id, transaction)
+    body = payment_views.detail_body(
+        detail, csrf=csrf, resend_id=secrets.token_hex(16), done=DONE.get(done or "", "")
+    )
+    return titled(f"Payment {transaction}", body, "payments", error=error)
+
+
+def payment_url(transaction: str, done: str) -> str:
+    return f"{path('payments', transaction)}?{urlencode({'done': done})}"
+
+
+def payment_action(
+    services: Services,
+    account_id: int,
+    transaction: str,
+    action: str,
+    form: Mapping[str, str],
+    *,
+    by: str,
+    now: datetime,
+) -> str:
+    """Run one of the payment's forms: the URL to go to (a refusal is raised)."""
+
+    def refund() -> str:
+        payments.refund(services, account_id, transaction, by, now)
+        return "refunded"
+
+    def chargeback() -> str:
+        payments.mark_chargeback(services, account_id, transaction, by, now)
+        return "chargeback"
+
+    def note() -> str:
+        payments.add_note(services, account_id, transaction, form.get("note", ""), by, now)
+        return "noted"
+
+    def resend() -> str:
+        queued = payments.resend(services, account_id, transaction, form.get("resend_id", ""), by, now)
+        return "resent" if queued else "already-resent"
+
+    steps: dict[str, Callable[[], str]] = {
+        "refund": refund,
+        "chargeback": chargeback,
+        "notes": note,
+        "resend": resend,
+    }
+    if action not in steps:
+        raise NotFound("No such action")
+    return payment_url(transaction, steps[action]())
