@@ -42,6 +42,7 @@ SECTIONS = (
     Section("servers", "Servers", "/servers"),
     Section("queue", "Command queue", "/queue"),
     Section("webhooks", "Webhooks", "/webhooks"),
+    Section("mail", "E-mails", "/mail"),
     Section("settings", "Settings", "/settings"),
     Section("audit", "Audit log", "/audit"),
     Section("staff", "Staff", "/staff"),
