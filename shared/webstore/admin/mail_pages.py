@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from email.utils import parseaddr
 
-from webstore.admin.flow import NONE_TYPED, PanelPage, done_at
+from webstore.admin.flow import NONE_TYPED, PanelPage, actor, done_at
 from webstore.admin.layout import csrf_field
 from webstore.admin.roles import Capability
 from webstore.admin.sessions import StaffSession
@@ -16,6 +16,7 @@ from webstore.errors import Invalid
 from webstore.html import fragment
 from webstore.mail.delivery import MailDispatcher
 from webstore.mail.messages import MessageKind
+from webstore.repo.audit_log import Audit
 from webstore.repo.mail import MailRepository, MailSettings
 from webstore.services import Services
 
@@ -60,15 +61,14 @@ def save_settings(services: Services, session: StaffSession, form: Mapping[str, 
     disabled = [k.value for k in MessageKind if not form.get(f"on_{k.value}")]
     repo = MailRepository(services.table)
     current = repo.settings(session.account_id)
-    repo.save_settings(
-        session.account_id,
-        MailSettings(
-            disabled=disabled,
-            from_name=from_name,
-            reply_to=reply_to,
-            renewal_notice_days=current.renewal_notice_days,
-        ),
+    wanted = MailSettings(
+        disabled=disabled,
+        from_name=from_name,
+        reply_to=reply_to,
+        renewal_notice_days=current.renewal_notice_days,
     )
+    audit = Audit(actor(session), "mail.settings", wanted.changes(current), services.now())
+    repo.save_settings(session.account_id, wanted, audit)
     return done_at(PATH, "E-mail settings saved")
 
 

@@ -27,8 +27,9 @@ from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
-from webstore.db import GSI1, ConditionFailed, Item, Table
+from webstore.db import GSI1, ConditionFailed, Item, Table, Transaction
 from webstore.keys import account_pk, key
+from webstore.repo.audit_log import Audit, changed
 
 SETTINGS_SK = "MAILSETTINGS"
 MESSAGE_PREFIX = "MAIL#"
@@ -57,6 +58,15 @@ class MailSettings(BaseModel):
 
     def enabled(self, kind: str) -> bool:
         return kind not in self.disabled
+
+    def changes(self, before: MailSettings) -> str:
+        """What changed since `before`, as the audit log says it ("no changes" when nothing did)."""
+        said = [
+            changed(name, getattr(before, name), getattr(self, name))
+            for name in ("disabled", "from_name", "reply_to", "renewal_notice_days")
+            if getattr(before, name) != getattr(self, name)
+        ]
+        return "; ".join(said) or "no changes"
 
 
 class MailRecord(BaseModel):
@@ -130,9 +140,13 @@ class MailRepository:
             return MailSettings()
         return MailSettings.model_validate({k: v for k, v in item.items() if k in MailSettings.model_fields})
 
-    def save_settings(self, account_id: int, settings: MailSettings) -> None:
+    def save_settings(self, account_id: int, settings: MailSettings, audit: Audit) -> None:
+        """Store the settings with `audit` in one transaction."""
         data = settings.model_dump(mode="json")
-        self.table.put({**key(account_pk(account_id), SETTINGS_SK), "entity": "mail_settings", **data})
+        tx = Transaction(self.table)
+        tx.put({**key(account_pk(account_id), SETTINGS_SK), "entity": "mail_settings", **data})
+        audit.add_to(tx, account_id)
+        tx.commit()
 
     # --- the claim ---
 

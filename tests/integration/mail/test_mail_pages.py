@@ -12,6 +12,7 @@ from tests.support.invocation import Invoke
 from tests.support.panel import signed_in
 from webstore.domain.roles import Role
 from webstore.event_types import EventType
+from webstore.repo.audit_log import AuditLog
 from webstore.repo.mail import MailRepository, MailStatus
 
 from .conftest import REGION, SENDER_DOMAIN, MailQueue, published
@@ -19,7 +20,7 @@ from .test_send_mail import EMAIL, Sent
 
 
 def test_the_owner_turns_a_message_off_and_names_the_sender(demo: DemoStore) -> None:
-    owner = signed_in(Role.OWNER)
+    owner = signed_in(Role.OWNER, email="mail-owner@example.com")
     page = owner.get(get_mail.handler, "/mail")
     assert page.status == 200, page.body
     assert 'name="on_receipt" value="1" checked' in page.body
@@ -32,6 +33,9 @@ def test_the_owner_turns_a_message_off_and_names_the_sender(demo: DemoStore) -> 
     settings = MailRepository(demo.table).settings(1)
     assert (settings.from_name, settings.reply_to) == ("Crafty Support", "help@example.com")
     assert not settings.enabled("receipt") and settings.enabled("refund")
+    entry = AuditLog(demo.table).page(1).entries[0]  # the newest
+    assert (entry.actor, entry.action) == ("staff:mail-owner@example.com", "mail.settings")
+    assert 'from_name: "" → "Crafty Support"' in entry.summary
 
 
 def test_a_bad_reply_to_is_refused_in_the_form_with_what_was_typed(demo: DemoStore) -> None:

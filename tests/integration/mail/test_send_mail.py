@@ -4,7 +4,7 @@ the SQS-fed consumer sends through SES (moto) exactly once per (event, message).
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import boto3
@@ -16,6 +16,7 @@ from tests.support.demo import DemoStore
 from tests.support.invocation import Invoke
 from webstore.event_types import EventType
 from webstore.mail.delivery import MailDispatcher, Outcome
+from webstore.repo.audit_log import Audit
 from webstore.repo.mail import MailRepository, MailSettings, MailStatus
 from webstore.repo.store import StoreRepository
 from webstore.services import get_services
@@ -65,7 +66,8 @@ def test_no_address_no_mail(invoke: Invoke, demo: DemoStore, ses: Sent, mail_que
 def test_a_message_switched_off_is_not_sent(
     invoke: Invoke, demo: DemoStore, ses: Sent, mail_queue: MailQueue
 ) -> None:
-    MailRepository(demo.table).save_settings(1, MailSettings(disabled=["receipt"]))
+    audit = Audit("staff:owner@example.com", "mail.settings", "test", datetime.now(UTC))
+    MailRepository(demo.table).save_settings(1, MailSettings(disabled=["receipt"]), audit)
     buy_subscription(invoke, demo, email=EMAIL)
 
     mail_queue.deliver(published())
