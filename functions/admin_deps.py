@@ -128,9 +128,11 @@ def form(
     return respond(session, answer)
 
 
-def forms_for(session: StaffSession, capability: Capability) -> Markup | None:
-    """The CSRF field for a role that may use the page's forms (`capability`); None hides them."""
-    return csrf_field(session) if session.may(capability) else None
+def forms_for(session: StaffSession, capability: Capability) -> Callable[[], Markup | None]:
+    """The CSRF field for a role that may use the page's forms (`capability`); None hides them.
+    Asked for by the page once its own reads are issued (asking checks the session, whose member
+    read then shares their round trip)."""
+    return lambda: csrf_field(session) if session.may(capability) else None
 
 
 def in_shell(page: PanelPage, session: StaffSession, *, done: str = "") -> PageResult:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hmac
 import secrets
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -49,6 +50,7 @@ def visitor(request: Request) -> Visitor:
         basket_ident=(cookies.get(BASKET_COOKIE) or "")[:80] or None,
         player_id=_player(cookies.get(PLAYER_COOKIE)),
         csrf=csrf,
+        accept_language=request.headers.get("accept-language", "")[:200],
     )
 
 
@@ -57,7 +59,7 @@ def page_visitor(request: Request) -> Visitor:
     found = visitor(request)
     if found.csrf:
         return found
-    fresh = Visitor(found.basket_ident, found.player_id, secrets.token_urlsafe(24))
+    fresh = replace(found, csrf=secrets.token_urlsafe(24))
     request.state.new_csrf = fresh.csrf
     return fresh
 

@@ -31,6 +31,12 @@ difference.
 Then the dependency layer and the code asset are built into a temp dir by the stack's own
 bundling code (the layer needs PyPI) and their sizes printed.
 
+Control panel pages (functions.admin.*) are asked for by the owner of the seeded store: the event
+carries a session cookie, and the stage key it is checked with comes from Secrets Manager (the
+moto server again), as the stack gives it to the panel's functions, so that read is part of the
+cold start as in Lambda; the floor makes only the DynamoDB calls. E.g. the dashboard and a
+package's form: --handler functions.admin.get_dashboard --handler functions.admin.get_catalog_element.
+
     .venv/bin/python scripts/bench_cold_start.py [--runs 7] [--handler functions.storefront.x ...]
         [--sampled] [--importtime] [--skip-sizes]
 """
@@ -63,6 +69,10 @@ PREFERRED = (
     "functions.operator.get_due_players",
 )
 FUNCTION_NAME = "webstore-bench-storefront-handler"
+# The stage key in Secrets Manager (the moto server): the panel's session cookies are signed with it.
+STAGE_KEY_SECRET = "webstore-bench-stage-key"
+STAGE_KEY = "bench-stage-key"
+OWNER_EMAIL = "owner@bench.test"
 ENVIRONMENT = {
     "AWS_ACCESS_KEY_ID": "testing",
     "AWS_SECRET_ACCESS_KEY": "testing",
@@ -296,15 +306,33 @@ def _seed(catalog: str | None) -> tuple[dict[str, Any], list[dict[str, Any]], di
         buyer = baskets.NewBasket(username="BenchBuyer")
         basket = baskets.create_basket(live, result.public_token, buyer, "192.0.2.1")
         baskets.add_package(live, None, basket.ident, baskets.AddPackage(package_id=10, quantity=1))
+        cookie = _owner_cookie(live, result.account_id)
         items = client.scan(TableName=TABLE)["Items"]
         services.reset()
     ident = basket.ident
     values = {"token": result.public_token, "basketIdent": ident, "basket_ident": ident, "ident": ident}
+    # The panel: a session of the store's owner; a package's form (GET /catalog/packages/10).
+    values.update(cookie=cookie, section="packages", element="10")
     values["secret"] = next(secret for secret in result.server_secrets.values() if secret)
     return table, items, values
 
 
-def _event(method: str, path: str, values: dict[str, str]) -> dict[str, Any]:
+def _owner_cookie(services: Any, account_id: int) -> str:
+    """The owner's session cookie (`name=value`), signed with the stage key the children read."""
+    from datetime import UTC, datetime
+
+    from webstore.admin import sessions
+    from webstore.admin.roles import Role
+    from webstore.admin.staff import create_member
+    from webstore.secret_box import SecretBox
+
+    services.secrets = SecretBox(lambda: STAGE_KEY)  # the key the children read from Secrets Manager
+    now = datetime.now(UTC)
+    created = create_member(services, account_id, OWNER_EMAIL, Role.OWNER, now, "bench password 123")
+    return f"{sessions.COOKIE_NAME}={sessions.issue(services, created.member, now).value}"
+
+
+def _event(method: str, path: str, values: dict[str, str], *, panel: bool = False) -> dict[str, Any]:
     """An API Gateway HTTP API (payload 2.0) event, as the route would receive it."""
     import re
 
@@ -326,6 +354,7 @@ def _event(method: str, path: str, values: dict[str, str]) -> dict[str, Any]:
             "x-forwarded-proto": "https",
             "x-forwarded-port": "443",
             "x-tebex-secret": values.get("secret", ""),
+            **({"cookie": values["cookie"]} if panel else {}),
             **({"content-length": str(len(body))} if body else {}),
         },
         "requestContext": {
@@ -373,6 +402,13 @@ class DynamoServer:
             aws_secret_access_key="testing",
         )
         self._table, self._items, self._count = table, items, 0
+        boto3.client(
+            "secretsmanager",
+            region_name=REGION,
+            endpoint_url=self.url,
+            aws_access_key_id="testing",
+            aws_secret_access_key="testing",
+        ).create_secret(Name=STAGE_KEY_SECRET, SecretString=STAGE_KEY)
 
     def fresh_table(self) -> str:
         """A new table holding the seeded items, so that every run (and replayed write) starts alike."""
@@ -413,6 +449,8 @@ def _run(
         "AWS_ENDPOINT_URL_DYNAMODB": server.url,  # the baselines' client
         "_X_AMZN_TRACE_ID": TRACE_HEADER.format(sampled=int(spec.get("sampled", False))),
     }
+    if spec.get("stage_key"):  # as the stack gives the panel's functions the stage key
+        env.update(WEBSTORE_WEBHOOK_KEY_SECRET=STAGE_KEY_SECRET, AWS_ENDPOINT_URL_SECRETS_MANAGER=server.url)
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # the assets carry bytecode; so do these runs after the first
     flags = ["-X", "importtime"] if importtime else []
     done = subprocess.run(
@@ -508,7 +546,10 @@ def benchmark(args: argparse.Namespace) -> None:
                     "module": op.module,
                     "method": route.method.upper(),
                     "route_path": route.path,
-                    "event": _event(route.method.upper(), route.path, values),
+                    "event": _event(
+                        route.method.upper(), route.path, values, panel=route.interface.value == "admin"
+                    ),
+                    "stage_key": any(a.value == "panel-key:read" for a in route.function_access),
                     "sampled": args.sampled,
                 }
                 recorded = _run({**base, "variant": "ours", "record": True, "calls": []}, workdir, server)

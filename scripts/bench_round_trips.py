@@ -23,11 +23,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "shared")]
 
-import itertools  # noqa: E402
 import os  # noqa: E402
-import threading  # noqa: E402
 import time  # noqa: E402
-from concurrent.futures import Future  # noqa: E402
 
 os.environ["POWERTOOLS_METRICS_DISABLED"] = "true"
 
@@ -41,95 +38,12 @@ TABLE = os.environ["WEBSTORE_TABLE_NAME"]
 from infra.embedded import as_a_store  # noqa: E402
 from tests.support.demo import demo_catalog_data  # noqa: E402
 from tests.support.lambda_events import LambdaContext, api_event  # noqa: E402
+from tests.support.round_trips import CallCounter  # noqa: E402
 
 
 def scenario_modules(only: str | None) -> list[str]:
     names = sorted(p.stem for p in (ROOT / "scripts" / "bench").glob("*.py") if not p.stem.startswith("_"))
     return [n for n in names if not only or n.startswith(only)]
-
-
-class CallCounter:
-    """Counts DynamoDB API calls, the round trips they make and the items they return.
-
-    A read issued with `start_read` (on the reads pool) shares the round trip of a call the
-    request's own thread makes before it collects the read; it is a round trip of its own only
-    when no such call was made. Counted by thread rather than by timing, so the figure does not
-    depend on scheduling."""
-
-    def __init__(self) -> None:
-        self.calls: list[str] = []
-        self.items = 0
-        self.own_calls = 0  # on the request's thread
-        self.windows: dict[int, bool] = {}  # start_read → a request-thread call was made meanwhile
-        self.open: set[int] = set()
-        self.window_of_thread: dict[int, int] = {}
-        self.lock = threading.Lock()
-
-    @property
-    def rounds(self) -> int:
-        return self.own_calls + sum(1 for shared in self.windows.values() if not shared)
-
-    def read_started(self, window: int) -> None:
-        with self.lock:
-            self.windows[window] = False
-            self.open.add(window)
-
-    def read_collected(self, window: int) -> None:
-        with self.lock:
-            self.open.discard(window)
-
-    def before(self, event_name: str, **_: Any) -> None:
-        with self.lock:
-            self.calls.append(event_name.rsplit(".", 1)[-1])
-            if threading.get_ident() not in self.window_of_thread:
-                self.own_calls += 1
-                for window in self.open:
-                    self.windows[window] = True
-
-    def after(self, parsed: dict[str, Any], **_: Any) -> None:
-        if "Items" in parsed:
-            self.items += len(parsed["Items"])
-        elif "Item" in parsed:
-            self.items += 1
-        for found in (parsed.get("Responses") or {}).values():
-            if isinstance(found, list):
-                self.items += len(found)
-
-    def reset(self) -> None:
-        self.calls, self.items, self.own_calls = [], 0, 0
-        self.windows, self.open = {}, set()
-
-    def count_parallel_reads(self) -> None:
-        """Wrap `start_read` (webstore.db's pool) so each read's window is known."""
-        from webstore import db
-
-        submit = db._reads.submit
-        windows = itertools.count(1)
-
-        def tracked_submit(read: Any, *args: Any) -> Future[Any]:
-            window = next(windows)
-            self.read_started(window)
-
-            def run() -> Any:
-                self.window_of_thread[threading.get_ident()] = window
-                try:
-                    return read(*args)
-                finally:
-                    self.window_of_thread.pop(threading.get_ident(), None)
-
-            future = submit(run)
-            result = future.result
-
-            def collect(timeout: float | None = None) -> Any:
-                try:
-                    return result(timeout)
-                finally:
-                    self.read_collected(window)
-
-            future.result = collect  # type: ignore[method-assign]
-            return future
-
-        db._reads.submit = tracked_submit  # type: ignore[method-assign,assignment]
 
 
 def fresh_table(counter: CallCounter) -> dict[str, Any]:
@@ -147,9 +61,7 @@ def fresh_table(counter: CallCounter) -> dict[str, Any]:
     create_table(client, TABLE)
     services.reset()
     auth.cache.clear()
-    hooked = services.get_services().table.client
-    hooked.meta.events.register("before-call.dynamodb", counter.before)
-    hooked.meta.events.register("after-call.dynamodb", counter.after)
+    counter.hook(services.get_services().table.client)
     table = Table(client, TABLE)
     return {"table": table, "demo": import_catalog(table, parse_catalog(demo_catalog_data()))}
 

@@ -1,6 +1,6 @@
 """Control-panel scenarios for scripts/bench_round_trips.py: sign-in (page and form), the home,
-staff and account pages with a session, logout. Every page is the session check (one GetItem)
-plus its own reads (docs/data-model.md, "Control panel")"""
+staff and account pages with a session, logout. Every page is its own reads with the session
+check (one GetItem) beside them (docs/data-model.md, "Control panel")"""
 
 from __future__ import annotations
 

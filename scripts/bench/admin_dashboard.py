@@ -1,7 +1,7 @@
 """Dashboard scenarios for scripts/bench_round_trips.py: the panel's home page (`GET /`) for a
 store with 1,000 and one with 50,000 payments over a year, at 30 and 365 days, signed in as the
 owner. The figures to compare: the same round trips and the same items read at both sizes (the
-dashboard reads days, not payments): the session's GetItem, then one round side by side.
+dashboard reads days, not payments): one round side by side, the session's GetItem among them.
 
 Seeded fast: payment items and their days' aggregates written with the repositories' item
 builders in batch writes (the 50,000-payment store takes a minute or more under moto).

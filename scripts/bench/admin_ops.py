@@ -1,7 +1,7 @@
 """Control-panel servers, command queue and webhook scenarios for scripts/bench_round_trips.py:
 the server list, a server's queue, a player's queue, the endpoints, an endpoint's delivery log and
-one delivery (docs/panel.md, "Servers and the command queue", "Webhooks"). Each page is the
-session check (one GetItem) plus its own reads, whatever the store's size."""
+one delivery (docs/panel.md, "Servers and the command queue", "Webhooks"). Each page is its
+own reads with the session check (one GetItem) beside them, whatever the store's size."""
 
 from __future__ import annotations
 

@@ -3,10 +3,8 @@ no module of shared/ or functions/ outside shared/webstore/html/ builds HTML fro
 no `Safe(…)`, `fill(…)`, `Markup(…)` or `string.Template`, no f-string, concatenation,
 `%`/`.format()`/`.join()` or HTML response made of a literal holding a tag.
 
-`PANEL_NOT_YET_CONVERTED` lists the control panel's modules that still build HTML from
-strings while they move to templates/panel/ (issue 21, the panel's owner empties it); nothing
-else may be added to it. A module on it that no longer builds HTML fails the test too, so that
-the list only shrinks."""
+The one exception is `MARKDOWN` (not HTML); a module on it that no longer matches fails the
+test too, so that the exception does not outlive its reason."""
 
 from __future__ import annotations
 
@@ -18,12 +16,6 @@ ROOT = Path(__file__).resolve().parents[2]
 TOOLKIT = ROOT / "shared" / "webstore" / "html"
 SCANNED = (ROOT / "shared", ROOT / "functions")
 
-PANEL_NOT_YET_CONVERTED = frozenset(
-    {
-        # `Safe`/`fill` themselves, which only the modules above still use: deleted with the last.
-        "shared/webstore/storefront/pages.py",
-    }
-)
 # Not HTML: Markdown, whose table cells can break a line only with <br> (the generated route
 # table of docs/architecture.md).
 MARKDOWN = frozenset({"functions/routes.py"})
@@ -93,22 +85,18 @@ def test_no_module_builds_html_from_strings() -> None:
     for path in scanned_files():
         name = path.relative_to(ROOT).as_posix()
         found = violations(path.read_text())
-        if found and name not in PANEL_NOT_YET_CONVERTED | MARKDOWN:
+        if found and name not in MARKDOWN:
             offenders[name] = found
     assert not offenders, (
         f"HTML built from strings; write a template in {TOOLKIT.relative_to(ROOT)}/templates: {offenders}"
     )
 
 
-def test_the_allow_list_only_shrinks() -> None:
-    """Every module on the list still exists and still builds HTML: a converted one comes off."""
-    for name in sorted(PANEL_NOT_YET_CONVERTED | MARKDOWN):
+def test_the_exception_still_has_its_reason() -> None:
+    """Every module on the Markdown list still exists and still writes tags: else it comes off."""
+    for name in sorted(MARKDOWN):
         path = ROOT / name
-        assert path.is_file() and violations(path.read_text()), f"{name} is converted: take it off the list"
-    assert all(
-        name.startswith("shared/webstore/admin/")
-        for name in PANEL_NOT_YET_CONVERTED - {"shared/webstore/storefront/pages.py"}
-    )
+        assert path.is_file() and violations(path.read_text()), f"{name} writes no tags: take it off the list"
 
 
 def test_the_check_finds_each_way_of_building_html() -> None:

@@ -34,23 +34,29 @@ def element_page(
     csrf: Markup,
     may_write: Callable[[], bool],
 ) -> PanelPage:
-    """A new element's form, or one element's: the element, the form's choices and the catalog
-    revision, read together (one round trip); `may_write` asked once they are read."""
+    """A new element's form, or one element's: the element, the form's choices (categories,
+    servers) and the catalog revision, read side by side (one round trip, the session's check
+    beside them); `may_write` asked once they are read."""
     section = section_of(path)
     element_id = element_ref(ref)
-    revision = start_read(DefinitionRepository(services.table).revision, account_id)
-    choices = start_read(_choices, services, account_id, section.kind)
+    definitions = DefinitionRepository(services.table)
+    choices = _choices_read(services, account_id, section.kind)
     values: dict[str, str] = {}
-    if element_id is not None:
-        values = form_values(_element(services, account_id, section.kind, element_id))
-    elif section.kind == "gift_card":
-        values = {"currency": StoreRepository(services.table).store(account_id).currency}
+    if element_id is None and section.kind != "gift_card":  # nothing else to read on this thread
+        revision = definitions.revision(account_id)
+    else:
+        revision_read = start_read(definitions.revision, account_id)
+        if element_id is not None:
+            values = form_values(_element(services, account_id, section.kind, element_id))
+        else:
+            values = {"currency": StoreRepository(services.table).store(account_id).currency}
+        revision = revision_read.result()
     return _form_view(
         section,
         element_id,
         values,
-        revision=revision.result(),
-        options=choices.result(),
+        revision=revision,
+        options=choices(),
         csrf=csrf,
         can_write=may_write(),
     )
@@ -69,18 +75,31 @@ def _element(services: Services, account_id: int, kind: str, element_id: int) ->
 
 def _choices(services: Services, account_id: int, kind: str) -> dict[str, list[tuple[str, str]]]:
     """The dynamic selects: categories (a package's, a category's parent), servers (commands)."""
+    return _choices_read(services, account_id, kind)()
+
+
+def _choices_read(
+    services: Services, account_id: int, kind: str
+) -> Callable[[], dict[str, list[tuple[str, str]]]]:
+    """`_choices`' reads issued now, side by side (`start_read`); the selects once collected."""
     if kind not in ("package", "category"):
-        return {}
-    categories = [
-        (str(c.id), f"{c.name} (#{c.id})") for c in CatalogLists(services.table).categories(account_id)
-    ]
-    if kind == "category":
-        return {"parent_id": categories}
-    servers = AccountRepository(services.table).servers(account_id)
-    return {
-        "category_id": categories,
-        "server_id": [(str(s.id), f"{s.name} (#{s.id})") for s in servers.values()],
-    }
+        return dict
+    categories_read = start_read(CatalogLists(services.table).categories, account_id)
+    servers_read = (
+        start_read(AccountRepository(services.table).servers, account_id) if kind == "package" else None
+    )
+
+    def collected() -> dict[str, list[tuple[str, str]]]:
+        categories = [(str(c.id), f"{c.name} (#{c.id})") for c in categories_read.result()]
+        if servers_read is None:
+            return {"parent_id": categories}
+        servers = servers_read.result()
+        return {
+            "category_id": categories,
+            "server_id": [(str(s.id), f"{s.name} (#{s.id})") for s in servers.values()],
+        }
+
+    return collected
 
 
 def _form_view(

@@ -12,7 +12,7 @@ presentation attributes only.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from urllib.parse import quote
 
@@ -44,15 +44,13 @@ def show(services: Services, session: StaffSession, days: str | None = None, don
     """The panel's home page: the dashboard over the range the query asked for (`?days=`; 422
     naming `days` for another). A role sees the recent payments and the failing deliveries only
     if it may open their sections (the rest is the dashboard's own capability). Round trips:
-    the session's, then one round of reads side by side."""
-    board = dashboard(
-        services,
-        session.account_id,
-        services.now(),
-        parse_range(days),
-        payments=session.may(Capability.PAYMENTS_READ),
-        deliveries=session.may(Capability.WEBHOOKS_READ),
-    )
+    one: the reads side by side, the session's check among them (the recent payments and the
+    failing deliveries are read whatever the role, so that the role need not be known first)."""
+    board = dashboard(services, session.account_id, services.now(), parse_range(days))
+    if not session.may(Capability.PAYMENTS_READ):
+        board = replace(board, recent_payments=None)
+    if not session.may(Capability.WEBHOOKS_READ):
+        board = replace(board, failed_deliveries=None, more_failed_deliveries=False)
     page = panel_page(
         TITLE, render(board), session=session, section="dashboard", store=board.store_name, done=done
     )

@@ -44,6 +44,7 @@ SECTIONS = (
     Section("webhooks", "Webhooks", "/webhooks"),
     Section("mail", "E-mails", "/mail"),
     Section("settings", "Settings", "/settings"),
+    Section("shop", "Shop", "/shop"),
     Section("audit", "Audit log", "/audit"),
     Section("staff", "Staff", "/staff"),
 )
@@ -51,12 +52,10 @@ SECTIONS = (
 STYLESHEET = "panel/panel.css"  # under webstore.html's templates/, inlined by the shell
 SCRIPT = "/static/htmx.min.js"
 # No inline styles (the policy allows the one stylesheet by hash), no eval, no scripts in swaps.
-# Progressive enhancement (htmx): links and GET forms inside an element with these attributes
-# fetch their page in the background and swap only its content (the URL still changes, and
-# without JavaScript they are plain links and forms): the dashboard's ranges, the searches.
-# In a template: `{{ swap_content() }}` of panel/macros.html; this copy is for the pages still
-# building their HTML in code (tests/unit/test_no_html_strings.py's list).
-SWAP_CONTENT = 'hx-boost="true" hx-target="#content" hx-select="#content" hx-swap="outerHTML"'
+# Progressive enhancement (htmx): links and GET forms inside an element with the attributes of
+# `{{ swap_content() }}` (panel/macros.html) fetch their page in the background and swap only
+# its content (the URL still changes, and without JavaScript they are plain links and forms):
+# the dashboard's ranges, the searches.
 HTMX_CONFIG = '{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false}'
 
 
@@ -145,4 +144,4 @@ def safe_next(value: str | None) -> str:
     return value
 
 
-__all__ = ["SECTIONS", "SWAP_CONTENT", "Markup", "bare_page", "csrf_field", "panel_page", "problem"]
+__all__ = ["SECTIONS", "Markup", "bare_page", "csrf_field", "panel_page", "problem"]

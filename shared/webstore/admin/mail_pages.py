@@ -16,6 +16,7 @@ from webstore.errors import Invalid
 from webstore.html import fragment
 from webstore.mail.delivery import MailDispatcher
 from webstore.mail.messages import MessageKind
+from webstore.repo import start_read
 from webstore.repo.audit_log import Audit
 from webstore.repo.mail import MailRepository, MailSettings
 from webstore.services import Services
@@ -27,11 +28,13 @@ LOG_SIZE = 50
 
 
 def mail_page(services: Services, session: StaffSession, typed: Mapping[str, str] = NONE_TYPED) -> PanelPage:
-    """The settings form and the log: two reads (settings GetItem, log Query)."""
+    """The settings form and the log: the settings GetItem beside the log's Query (and the
+    session's read): one round trip."""
     repo = MailRepository(services.table)
-    settings = repo.settings(session.account_id)
-    may_write = session.may(Capability.SETTINGS_WRITE)
-    csrf = csrf_field(session) if may_write else None
+    settings_read = start_read(repo.settings, session.account_id)
+    records = repo.log(session.account_id, LOG_SIZE)
+    csrf = csrf_field(session) if session.may(Capability.SETTINGS_WRITE) else None
+    settings = settings_read.result()
     if typed:
         enabled = {k.value for k in MessageKind if typed.get(f"on_{k.value}")}
         from_name, reply_to = typed.get("from_name", ""), typed.get("reply_to", "")
@@ -44,7 +47,7 @@ def mail_page(services: Services, session: StaffSession, typed: Mapping[str, str
         enabled=enabled,
         from_name=from_name,
         reply_to=reply_to,
-        records=repo.log(session.account_id, LOG_SIZE),
+        records=records,
         csrf=csrf,
     )
     return PanelPage("E-mails", body, SECTION)

@@ -48,14 +48,15 @@ def payment_page(
     account_id: int,
     transaction: str,
     *,
-    csrf: Markup | None,
+    csrf: Callable[[], Markup | None],
     done: str | None = None,
     error: DomainError | None = None,
 ) -> PanelPage:
-    """One payment; `csrf` None for a role without payment actions (no forms)."""
+    """One payment; `csrf` (asked for once the page's reads are issued: the session's check
+    shares their round trip) gives None for a role without payment actions (no forms)."""
     detail = payments.payment_detail(services, account_id, transaction)
     body = payment_views.detail_body(
-        detail, csrf=csrf, resend_id=secrets.token_hex(16), done=DONE.get(done or "", "")
+        detail, csrf=csrf(), resend_id=secrets.token_hex(16), done=DONE.get(done or "", "")
     )
     return titled(f"Payment {transaction}", body, "payments", error=error)
 

@@ -4,7 +4,7 @@ session and the shell."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 
 from webstore.admin import players
@@ -35,12 +35,12 @@ def player_page(
     ref: str,
     query: Mapping[str, str],
     *,
-    csrf: Markup | None,
+    csrf: Callable[[], Markup | None],
 ) -> PanelPage:
     cursor = query.get("cursor") or None
     history = players.player_history(services, account_id, ref, cursor)
     body = player_views.player_body(
-        history, cursor=cursor, csrf=csrf, done=DONE.get(query.get("done") or "", "")
+        history, cursor=cursor, csrf=csrf(), done=DONE.get(query.get("done") or "", "")
     )
     return titled(f"Player {history.player.username}", body, "players")
 
@@ -50,11 +50,11 @@ def bans_page(
     account_id: int,
     query: Mapping[str, str],
     *,
-    csrf: Markup | None,
+    csrf: Callable[[], Markup | None],
     error: DomainError | None = None,
 ) -> PanelPage:
     page = players.bans_page(services, account_id, query.get("below") or None)
-    body = player_views.bans_body(page, csrf=csrf, done=DONE.get(query.get("done") or "", ""))
+    body = player_views.bans_body(page, csrf=csrf(), done=DONE.get(query.get("done") or "", ""))
     return titled("Bans", body, "players", error=error)
 
 

@@ -4,7 +4,7 @@ HTTP-free; the handlers add the session and the shell."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from urllib.parse import urlencode
 
@@ -32,13 +32,13 @@ def subscription_page(
     account_id: int,
     reference: str,
     *,
-    csrf: Markup | None,
+    csrf: Callable[[], Markup | None],
     done: str | None = None,
     error: DomainError | None = None,
 ) -> PanelPage:
     """One subscription; `csrf` None for a role that may not act on it (no forms)."""
     recurring = subscriptions.subscription(services, account_id, reference)
-    body = subscription_views.detail_body(recurring, csrf=csrf, done=DONE.get(done or "", ""))
+    body = subscription_views.detail_body(recurring, csrf=csrf(), done=DONE.get(done or "", ""))
     return titled(f"Subscription {reference}", body, "subscriptions", error=error)
 
 

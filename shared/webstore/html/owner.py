@@ -28,7 +28,7 @@ import html as html_lib
 from collections.abc import Callable, Iterable, Mapping
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -41,9 +41,10 @@ from jinja2 import (
     StrictUndefined,
     TemplateError,
     TemplateSyntaxError,
-    UndefinedError,
+    pass_context,
     select_autoescape,
 )
+from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 from markupsafe import Markup, escape
 
@@ -161,10 +162,27 @@ def _money(value: object, currency: Mapping[str, Any] | str | None = None) -> st
     return display(_decimal(value), code) if code else _number_format(value, 2)
 
 
-def _trans(value: object, *args: object, **kwargs: object) -> str:
-    """Twig's `trans`: the text itself until translations land (docs/shop.md)."""
-    del args, kwargs
-    return str(value)
+def translate(translations: Mapping[str, str], text: str, params: Mapping[str, object]) -> str:
+    """`text` in the page's language, its `%(name)s` placeholders filled; a translation whose
+    placeholders do not fit falls back to the text itself."""
+    found = translations.get(text, text)
+    if not params:
+        return found
+    values = {k: str(v) for k, v in params.items()}
+    for candidate in (found, text):
+        try:
+            return candidate % values
+        except (KeyError, ValueError, TypeError):
+            continue
+    return text
+
+
+@pass_context
+def _trans(context: Context, value: object, **params: object) -> str:
+    """Twig's `trans`: the text in the page's language (its `translations`, a plain mapping),
+    `%(name)s` placeholders filled from `params` (escaped on output like any text)."""
+    translations = context.get("translations")
+    return translate(translations if isinstance(translations, Mapping) else {}, str(value), params)
 
 
 def _keys(value: Mapping[str, Any]) -> list[str]:
@@ -247,43 +265,78 @@ def _theme_loader() -> FileSystemLoader:
     return FileSystemLoader(str(THEME))
 
 
+class _OwnerLoader(DictLoader):
+    """The owner's files, compiled under their own names: an error's traceback names the file
+    that failed (`OwnerTemplateError.name`), not only the page asked for."""
+
+    def get_source(self, environment: Any, template: str) -> tuple[str, str | None, Callable[[], bool]]:  # type: ignore[override]
+        source, _, uptodate = super().get_source(environment, template)
+        return source, template, uptodate
+
+
 @cache
 def _default_environment() -> OwnerEnvironment:
     return OwnerEnvironment(_theme_loader())
 
 
+@lru_cache(maxsize=16)
+def _owner_environment(overrides: tuple[tuple[str, str], ...]) -> OwnerEnvironment:
+    return OwnerEnvironment(ChoiceLoader([_OwnerLoader(dict(overrides)), _theme_loader()]))
+
+
 def environment(overrides: Mapping[str, str] | None = None) -> OwnerEnvironment:
     """The default theme's environment (shared, its templates compiled once per process), or
-    one where the owner's files (`overrides`: file name → source) replace the theme's."""
+    one where the owner's files (`overrides`: file name → source) replace the theme's (kept
+    for the next request with the same files: a store's live theme compiles once)."""
     if not overrides:
         return _default_environment()
-    return OwnerEnvironment(ChoiceLoader([DictLoader(dict(overrides)), _theme_loader()]))
+    return _owner_environment(tuple(sorted(overrides.items())))
+
+
+# What an owner's template may raise besides Jinja's own errors (a filter given a wrong type, a
+# division by zero, an index out of range, a recursion): each is the template's error.
+OWNER_FAULTS = (TemplateError, SecurityError, TypeError, ValueError, ArithmeticError, LookupError,
+                AttributeError, RecursionError)  # fmt: skip
 
 
 def render_owner(template: str, /, overrides: Mapping[str, str] | None = None, **context: Any) -> str:
-    """Render a theme file (a Tebex file name, e.g. `index.html`) with `context`."""
+    """Render a theme file (a Tebex file name, e.g. `index.html`) with `context`; any failure of
+    a template is an OwnerTemplateError naming the file and line that failed."""
     try:
         return environment(overrides).get_template(template).render(**context)
     except TemplateSyntaxError as error:
         raise OwnerTemplateError(
             error.name or template, error.lineno, error.message or "syntax error"
         ) from error
-    except (UndefinedError, SecurityError) as error:
-        raise OwnerTemplateError(template, _line_of(error), str(error)) from error
+    except OWNER_FAULTS as error:
+        name, line = _where(error)
+        raise OwnerTemplateError(name or template, line, _message(error)) from error
+
+
+def _message(error: BaseException) -> str:
+    if isinstance(error, TemplateError | SecurityError):
+        return str(error)
+    return f"{type(error).__name__}: {error}"
+
+
+def _where(error: BaseException) -> tuple[str | None, int | None]:
+    """The template file and line a render error was raised in (the deepest template frame of
+    the traceback Jinja rewrites): a theme file by its name under the theme, an owner's by its."""
+    trace = error.__traceback__
+    name: str | None = None
+    line = None
+    while trace is not None:
+        filename = trace.tb_frame.f_code.co_filename
+        if filename.endswith(".html") or filename == "<template>":
+            path = Path(filename)
+            name = path.relative_to(THEME).as_posix() if path.is_relative_to(THEME) else filename
+            line = trace.tb_lineno
+        trace = trace.tb_next
+    return (None if name == "<template>" else name), line
 
 
 def _line_of(error: BaseException) -> int | None:
-    """The template line a render error was raised on (from the traceback Jinja rewrites)."""
-    trace = error.__traceback__
-    line = None
-    while trace is not None:
-        if (
-            trace.tb_frame.f_code.co_filename.endswith(".html")
-            or "<template>" in trace.tb_frame.f_code.co_filename
-        ):
-            line = trace.tb_lineno
-        trace = trace.tb_next
-    return line
+    return _where(error)[1]
 
 
 def check_template(name: str, source: str, samples: Iterable[Mapping[str, Any]] = ()) -> None:
@@ -297,8 +350,8 @@ def check_template(name: str, source: str, samples: Iterable[Mapping[str, Any]] 
     for context in samples:
         try:
             env.get_template(name).render(**context)
-        except TemplateError as error:
-            raise OwnerTemplateError(name, _line_of(error), str(error)) from error
+        except OWNER_FAULTS as error:
+            raise OwnerTemplateError(name, _line_of(error), _message(error)) from error
 
 
 def text(value: object) -> str:

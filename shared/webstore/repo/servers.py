@@ -66,7 +66,8 @@ class ServerRepository:
 
     def rotate_secret(self, account_id: int, current: Server, new_hash: str, audit: Audit) -> None:
         """Replace the secret's hash and its lookup item on condition that the hash is still
-        `current.secret_hash` (one transaction with the audit entry)."""
+        `current.secret_hash` (one transaction with the audit entry and the catalog revision
+        moved on)."""
         tx = Transaction(self.table)
         tx.update(
             self._key(account_id, current.id),
@@ -79,6 +80,7 @@ class ServerRepository:
             tx.delete(keys.secret_key(current.secret_hash))
         self._add_secret(tx, account_id, current.id, new_hash)
         audit.add_to(tx, account_id)
+        bump_in(tx, account_id)  # an export read before would bring the old secret back
         tx.commit()
 
     @staticmethod

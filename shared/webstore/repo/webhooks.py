@@ -271,7 +271,7 @@ class WebhookRepository:
 
     def set_disabled(self, account_id: int, current: WebhookEndpoint, disabled: bool, audit: Audit) -> None:
         """Turn the endpoint off or on, on condition that it is still as on or off as `current`
-        was read (one transaction with the audit entry)."""
+        was read (one transaction with the audit entry and the catalog revision moved on)."""
         tx = Transaction(self.table)
         tx.update(
             key(account_pk(account_id), webhook_sk(current.id)),
@@ -286,11 +286,12 @@ class WebhookRepository:
             fails=Conflict("The webhook endpoint changed meanwhile; reload and try again"),
         )
         audit.add_to(tx, account_id)
+        bump_in(tx, account_id)  # a catalog entity: forms and exports read before are stale
         tx.commit()
 
     def rotate_secret(self, account_id: int, endpoint_id: int, secret: str, audit: Audit) -> None:
         """A new signing secret (sealed); the endpoint must pass the handshake again (one
-        transaction with the audit entry)."""
+        transaction with the audit entry and the catalog revision moved on)."""
         tx = Transaction(self.table)
         tx.update(
             key(account_pk(account_id), webhook_sk(endpoint_id)),
@@ -300,6 +301,7 @@ class WebhookRepository:
             fails=NotFound("Webhook endpoint not found"),
         )
         audit.add_to(tx, account_id)
+        bump_in(tx, account_id)
         tx.commit()
 
     def mark_validated(self, account_id: int, endpoint: WebhookEndpoint) -> bool:

@@ -16,6 +16,7 @@ from webstore.checkout.summary import mask_card, order_summary
 from webstore.html.owner import sanitize
 from webstore.money import round_money, symbol
 from webstore.pricing import PricingContext, active_sales
+from webstore.shop.i18n import html_lang, messages
 from webstore.shop.reads import ShopData
 from webstore.storefront import schemas
 from webstore.storefront.theme import theme_style
@@ -27,6 +28,7 @@ from webstore.storefront.views import (
     visible_packages,
 )
 
+LEGAL_SLUGS = ("terms", "privacy", "refunds", "imprint")
 PERIODS = {"day": ("day", "days"), "month": ("month", "months"), "year": ("year", "years")}
 
 
@@ -88,6 +90,7 @@ class Builder:
             "currency": {"iso_4217": self.store.currency, "symbol": symbol(self.store.currency)},
             "categories": self.category_tree(),
             "pages": self.page_links(),
+            "legal": self.legal_links(),
             "basket": self.basket_vars(),
             "modules": self.modules(),
             "csrf": self.csrf,
@@ -95,6 +98,7 @@ class Builder:
             "assets": self.assets,
             "error": "",
             "notice": "",
+            "translations": messages(self.data.language),
         }
 
     def store_vars(self) -> dict[str, Any]:
@@ -106,7 +110,7 @@ class Builder:
             "description": sanitize(store.description),
             "logo": store.logo or "",
             "webstore_url": store.webstore_url,
-            "lang": store.lang or "en",
+            "lang": html_lang(self.data.language),
             "supports_gifting": store.supports_gifting,
             "sale_banner": _sale_banner(sales[0]) if sales else "",
             "theme_style": theme_style(store),
@@ -131,11 +135,29 @@ class Builder:
         return [node(c) for c in top]
 
     def page_links(self) -> list[dict[str, Any]]:
+        """The custom pages of the menu (the legal ones are in the footer: `legal_links`)."""
         return [
             {"id": p.id, "title": p.title, "slug": p.slug, "url": URLS.page(p.slug)}
             for p in sorted(self.view.pages, key=lambda p: p.id)
-            if not (p.disabled or p.hidden or p.private)
+            if not (p.disabled or p.hidden or p.private) and p.slug not in LEGAL_SLUGS
         ]
+
+    def legal_links(self) -> list[dict[str, Any]]:
+        """The legal pages, in the footer of every page: the store's pages whose slug is
+        `terms`, `privacy`, `refunds` or `imprint` (in that order; a hidden one too, as its
+        address must stay reachable), else the store's `terms_url`/`refund_policy_url` (no
+        title: the theme names them)."""
+        by_slug = {p.slug: p for p in self.view.pages if not (p.disabled or p.private)}
+        links = []
+        for slug in LEGAL_SLUGS:
+            page = by_slug.get(slug)
+            if page is not None:
+                links.append({"kind": slug, "title": page.title, "url": URLS.page(slug)})
+            elif slug == "terms" and self.store.terms_url:
+                links.append({"kind": slug, "title": "", "url": self.store.terms_url})
+            elif slug == "refunds" and self.store.refund_policy_url:
+                links.append({"kind": slug, "title": "", "url": self.store.refund_policy_url})
+        return links
 
     def modules(self) -> list[dict[str, Any]]:
         featured = {p.id: p for p in self.view.packages}

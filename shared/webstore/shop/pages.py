@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,11 +14,14 @@ from urllib.parse import urlsplit
 
 from webstore.errors import DomainError, NotFound
 from webstore.html.owner import OwnerTemplateError, render_owner, sanitize
+from webstore.repo.shop_theme import ShopTheme
 from webstore.services import Services
 from webstore.shop import assets
 from webstore.shop.context import Builder
 from webstore.shop.reads import ShopData, Visitor, read_shop
 from webstore.storefront.views import visible_packages
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -39,14 +43,20 @@ def style_hash(style: str) -> str:
     return base64.b64encode(hashlib.sha256(style.encode()).digest()).decode()
 
 
-def content_security_policy(theme_style: str = "", *, checkout_origin: str = "") -> str:
+def content_security_policy(
+    theme_style: str = "", *, checkout_origin: str = "", asset_origin: str = "", preview: bool = False
+) -> str:
     """Strict: scripts and styles from the shop's own files (no inline script at all), the
     store's colours as one inline stylesheet allowed by its hash, images from http(s), forms
-    to the shop (and, after the checkout form's redirect, the hosted checkout's origin)."""
-    styles = "'self'" + (f" 'sha256-{style_hash(theme_style)}'" if theme_style else "")
-    forms = "'self'" + (f" {checkout_origin}" if checkout_origin else "")
+    to the shop (and, after the checkout form's redirect, the hosted checkout's origin). A
+    panel preview (`preview`) takes the stylesheet from the shop's origin and runs no script
+    and no form."""
+    own = f"'self' {asset_origin}" if asset_origin else "'self'"
+    styles = own + (f" 'sha256-{style_hash(theme_style)}'" if theme_style else "")
+    forms = "'none'" if preview else "'self'" + (f" {checkout_origin}" if checkout_origin else "")
+    scripts = "'none'" if preview else own
     return (
-        f"default-src 'none'; script-src 'self'; style-src {styles}; img-src 'self' https: http:; "
+        f"default-src 'none'; script-src {scripts}; style-src {styles}; img-src 'self' https: http:; "
         f"connect-src 'self'; form-action {forms}; base-uri 'none'; frame-ancestors 'none'"
     )
 
@@ -55,6 +65,44 @@ def origin(url: str) -> str:
     parts = urlsplit(url)
     port = f":{parts.port}" if parts.port else ""
     return f"{parts.scheme.lower()}://{(parts.hostname or '').lower()}{port}" if parts.hostname else ""
+
+
+def render_themed(template: str, theme: ShopTheme, context: dict[str, Any]) -> str:
+    """The page in the store's live theme. A file of the owner's that fails (a variable the
+    data lacks today, a filter given the wrong type) is replaced by its last good version, else
+    by the house's file, and the page is rendered again: a template error never takes the shop
+    down (the panel's Shop page shows the error). Each file is replaced at most once."""
+    overrides = dict(theme.sources)
+    replaced: set[str] = set()
+    while True:
+        try:
+            return render_owner(template, overrides=overrides, **context)
+        except OwnerTemplateError as error:
+            if not overrides:
+                raise  # the house's own files: a bug of ours, not the owner's
+            log.warning("owner template failed, falling back: %s", error)
+            name = error.name
+            if name not in overrides or name in replaced:
+                overrides = {}  # the culprit is unclear: the house's theme
+                continue
+            replaced.add(name)
+            good = theme.last_good.get(name)
+            if good is not None and good != overrides[name]:
+                overrides[name] = good
+            else:
+                del overrides[name]
+
+
+def page_context(
+    data: ShopData,
+    visitor: Visitor,
+    title: str,
+    extra: dict[str, Any],
+    *,
+    asset_urls: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    builder = Builder(data, csrf=visitor.csrf, assets=asset_urls or assets.urls())
+    return builder.common(title) | extra
 
 
 def render_page(
@@ -67,20 +115,18 @@ def render_page(
     status: int = 200,
     **extra: Any,
 ) -> ShopResult:
-    builder = Builder(data, csrf=visitor.csrf, assets=assets.urls())
-    context = builder.common(title) | extra
-    html = render_owner(template, **context)
+    context = page_context(data, visitor, title, extra)
+    html = render_themed(template, data.theme, context)
     checkout = origin(services.settings.storefront_url)
     return ShopResult(
         status, html, csp=content_security_policy(context["store"]["theme_style"], checkout_origin=checkout)
     )
 
 
-def page(
-    services: Services,
-    visitor: Visitor,
-    build: Callable[[ShopData, Builder], tuple[str, str, dict[str, Any]]],
-) -> ShopResult:
+Build = Callable[[ShopData, Builder], tuple[str, str, dict[str, Any]]]
+
+
+def page(services: Services, visitor: Visitor, build: Build) -> ShopResult:
     """Read, build the page's own variables (`build` → template, title, variables), render;
     a domain error met while building is the branded error page of the same read."""
     data = read_shop(services, visitor)
@@ -103,24 +149,25 @@ def error_page(
         "error.html",
         error.title,
         status=error.status,
-        problem={"status": error.status, "title": error.title, "message": error.detail},
+        **problem_vars(error),
         **extra,
     )
 
 
-# --- the pages -------------------------------------------------------------------------------
+def problem_vars(error: DomainError) -> dict[str, Any]:
+    return {"problem": {"status": error.status, "title": error.title, "message": error.detail}}
 
 
-def home(services: Services, visitor: Visitor) -> ShopResult:
-    def build(data: ShopData, b: Builder) -> tuple[str, str, dict[str, Any]]:
-        ordered = sorted(data.view.categories, key=lambda c: (c.order, c.id))
-        top = [b.category_vars(c) for c in ordered if not c.parent_id and not c.dynamic]
-        return "index.html", data.store.name, {"featured": b.featured(), "category_list": top}
-
-    return page(services, visitor, build)
+# --- the pages: each one's variables (`Build`), then the page --------------------------------
 
 
-def category(services: Services, visitor: Visitor, id_or_slug: str) -> ShopResult:
+def build_home(data: ShopData, b: Builder) -> tuple[str, str, dict[str, Any]]:
+    ordered = sorted(data.view.categories, key=lambda c: (c.order, c.id))
+    top = [b.category_vars(c) for c in ordered if not c.parent_id and not c.dynamic]
+    return "index.html", data.store.name, {"featured": b.featured(), "category_list": top}
+
+
+def build_category(id_or_slug: str) -> Build:
     def build(data: ShopData, b: Builder) -> tuple[str, str, dict[str, Any]]:
         found = next((c for c in data.view.categories if id_or_slug in (str(c.id), c.slug)), None)
         if found is None:
@@ -128,12 +175,10 @@ def category(services: Services, visitor: Visitor, id_or_slug: str) -> ShopResul
         shown = b.category_vars(found)
         return "category.html", found.name, {"category": shown, "packages": shown["packages"]}
 
-    return page(services, visitor, build)
+    return build
 
 
-def package(
-    services: Services, visitor: Visitor, package_id: str, *, error: str = "", status: int = 200
-) -> ShopResult:
+def build_package(package_id: str, error: str = "") -> Build:
     def build(data: ShopData, b: Builder) -> tuple[str, str, dict[str, Any]]:
         found = next((p for p in visible_packages(data.view) if str(p.id) == package_id), None)
         if found is None:
@@ -155,42 +200,67 @@ def package(
             },
         )
 
-    result = page(services, visitor, build)
-    if status != 200 and result.status == 200:
-        return ShopResult(status, result.html, csp=result.csp)
-    return result
+    return build
 
 
-def custom_page(services: Services, visitor: Visitor, slug: str) -> ShopResult:
+def build_custom_page(slug: str) -> Build:
     def build(data: ShopData, b: Builder) -> tuple[str, str, dict[str, Any]]:
         del b
         found = next((p for p in data.view.pages if p.slug == slug and not (p.disabled or p.private)), None)
         if found is None:
             raise NotFound("There is no such page in this store")
-        return (
-            "cms/page.html",
-            found.title,
-            {
-                "page": {
-                    "id": found.id,
-                    "title": found.title,
-                    "slug": found.slug,
-                    "content": sanitize(found.content),
-                }
-            },
-        )
+        content = {
+            "id": found.id,
+            "title": found.title,
+            "slug": found.slug,
+            "content": sanitize(found.content),
+        }
+        return "cms/page.html", found.title, {"page": content}
 
-    return page(services, visitor, build)
+    return build
 
 
-def basket(services: Services, visitor: Visitor, *, error: str = "", status: int = 200) -> ShopResult:
+def build_basket(error: str = "") -> Build:
     """Tebex's `checkout.html`: the basket, its codes and totals (the checkout's own figures)."""
 
     def build(data: ShopData, b: Builder) -> tuple[str, str, dict[str, Any]]:
         del data, b
         return "checkout.html", "Basket", {"error": error}
 
-    result = page(services, visitor, build)
+    return build
+
+
+def build_login(error: str = "", username: str = "", next_path: str = "/") -> Build:
+    def build(data: ShopData, b: Builder) -> tuple[str, str, dict[str, Any]]:
+        del data, b
+        return "username.html", "Log in", {"error": error, "username": username, "next": next_path}
+
+    return build
+
+
+def home(services: Services, visitor: Visitor) -> ShopResult:
+    return page(services, visitor, build_home)
+
+
+def category(services: Services, visitor: Visitor, id_or_slug: str) -> ShopResult:
+    return page(services, visitor, build_category(id_or_slug))
+
+
+def package(
+    services: Services, visitor: Visitor, package_id: str, *, error: str = "", status: int = 200
+) -> ShopResult:
+    result = page(services, visitor, build_package(package_id, error))
+    if status != 200 and result.status == 200:
+        return ShopResult(status, result.html, csp=result.csp)
+    return result
+
+
+def custom_page(services: Services, visitor: Visitor, slug: str) -> ShopResult:
+    return page(services, visitor, build_custom_page(slug))
+
+
+def basket(services: Services, visitor: Visitor, *, error: str = "", status: int = 200) -> ShopResult:
+    result = page(services, visitor, build_basket(error))
     return ShopResult(status, result.html, csp=result.csp) if status != 200 else result
 
 
@@ -203,11 +273,7 @@ def login(
     status: int = 200,
     next_path: str = "/",
 ) -> ShopResult:
-    def build(data: ShopData, b: Builder) -> tuple[str, str, dict[str, Any]]:
-        del data, b
-        return "username.html", "Log in", {"error": error, "username": username, "next": next_path}
-
-    result = page(services, visitor, build)
+    result = page(services, visitor, build_login(error, username, next_path))
     return ShopResult(status, result.html, csp=result.csp) if status != 200 else result
 
 

@@ -1,7 +1,7 @@
 """A shop page's one read: the whole store partition (pages, goals, stats, the store with its
-sales and sidebar, categories, packages) by one Query, with the visitor's basket (GetItem) and,
-when the visitor says who they are, their tiers (GSI1 Query), issued together: one round trip
-(docs/data-model.md counts parallel calls once).
+sales and sidebar, categories, packages) by one Query, with the store's live theme (GetItem), the
+visitor's basket (GetItem) and, when the visitor says who they are, their tiers (GSI1 Query),
+issued together: one round trip (docs/data-model.md counts parallel calls once).
 
 The tiers' key needs the player id, which only the basket knows; the shop's cookie carries it
 beside the basket ident so the three reads can start together. It is believed only when the
@@ -21,8 +21,10 @@ from webstore.players import Tier
 from webstore.repo import start_read
 from webstore.repo.baskets import BasketRepository
 from webstore.repo.player_tiers import PlayerTierRepository
+from webstore.repo.shop_theme import ShopTheme, ShopThemeRepository
 from webstore.repo.store import StoreRepository, StoreView
 from webstore.services import Services
+from webstore.shop.i18n import choose
 from webstore.storefront.catalog import ongoing_tiers_by_category
 
 
@@ -34,6 +36,7 @@ class Visitor:
     basket_ident: str | None = None
     player_id: int | None = None
     csrf: str = ""
+    accept_language: str = ""  # the request's header, for the page's language
 
 
 @dataclass
@@ -42,6 +45,8 @@ class ShopData:
     basket: Basket | None
     tiers: dict[int, Tier] = field(default_factory=dict)  # category id -> the player's tier
     now: datetime | None = None
+    theme: ShopTheme = field(default_factory=ShopTheme)  # the owner's live templates
+    language: str = "en"  # the page's (webstore.shop.i18n.choose)
 
     @property
     def store(self) -> Store:
@@ -73,9 +78,11 @@ def _basket_or_none(repository: BasketRepository, account_id: int, ident: str) -
         return None
 
 
-def read_shop(services: Services, visitor: Visitor) -> ShopData:
-    """The store and the visitor's basket and tiers: one round trip."""
-    account_id = shop_account(services)
+def read_shop(services: Services, visitor: Visitor, *, account_id: int | None = None) -> ShopData:
+    """The store, its live theme, and the visitor's basket and tiers: one round trip. The shop
+    reads its deployment's store; the panel's preview names the store (`account_id`)."""
+    account_id = account_id or shop_account(services)
+    theme_future = start_read(ShopThemeRepository(services.table).shown, account_id)
     ident = own_basket_ident(account_id, visitor.basket_ident)
     basket_future = (
         start_read(_basket_or_none, BasketRepository(services.table), account_id, ident) if ident else None
@@ -92,6 +99,8 @@ def read_shop(services: Services, visitor: Visitor) -> ShopData:
         found = tiers_future.result()
         if basket is not None and basket.username_id == visitor.player_id:
             tiers = ongoing_tiers_by_category(found)
+    theme = theme_future.result()
     if view.store.disabled:
         raise NotFound("This store is closed")
-    return ShopData(view=view, basket=basket, tiers=tiers, now=services.now())
+    language = choose(visitor.accept_language, view.store.lang)
+    return ShopData(view=view, basket=basket, tiers=tiers, now=services.now(), theme=theme, language=language)

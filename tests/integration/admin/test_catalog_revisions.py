@@ -272,3 +272,42 @@ def test_a_server_added_in_the_panel_makes_an_open_catalog_form_stale(demo: Demo
     assert DefinitionRepository(demo.table).revision(A) == revision + 1
     posted = owner.post(save_catalog_element.handler, "/catalog/packages/10", {**fields, "name": "Late"})
     assert posted.status == 409 and "changed by someone else" in posted.body
+
+
+@pytest.mark.parametrize("change", ["webhook disabled", "webhook enabled", "webhook secret", "server secret"])
+def test_a_webhook_turned_off_or_on_or_a_secret_rotated_in_the_panel_makes_an_open_catalog_form_stale(
+    demo: DemoStore, change: str
+) -> None:
+    """Webhook endpoints and servers are catalog entities: turning an endpoint off or on and
+    rotating an endpoint's or a server's secret move the revision in the change's transaction,
+    through the panel's own forms, so an open form read before is refused."""
+    from functions.admin import post_server_secret, post_webhook_disabled, post_webhook_secret
+    from webstore.admin import webhooks as panel_webhooks
+    from webstore.services import get_services
+
+    owner = signed_in(Role.OWNER)
+    services = get_services()
+    endpoint = panel_webhooks.add_endpoint(
+        services, A, "https://hooks.example.com/revision", [], actor="test", now=datetime.now(UTC)
+    )
+    if change == "webhook enabled":
+        panel_webhooks.set_disabled(
+            services, A, endpoint.endpoint_id, True, actor="test", now=datetime.now(UTC)
+        )
+    fields = package_form(owner, 10)
+    revision = DefinitionRepository(demo.table).revision(A)
+    at = f"/webhooks/{endpoint.endpoint_id}"
+    done = {
+        "webhook disabled": lambda: owner.post(
+            post_webhook_disabled.handler, f"{at}/disabled", {"disabled": "true"}
+        ),
+        "webhook enabled": lambda: owner.post(
+            post_webhook_disabled.handler, f"{at}/disabled", {"disabled": "false"}
+        ),
+        "webhook secret": lambda: owner.post(post_webhook_secret.handler, f"{at}/secret", {}),
+        "server secret": lambda: owner.post(post_server_secret.handler, "/servers/1/secret", {}),
+    }[change]()
+    assert done.status in (200, 303), done.body
+    assert DefinitionRepository(demo.table).revision(A) == revision + 1
+    posted = owner.post(save_catalog_element.handler, "/catalog/packages/10", {**fields, "name": "Late"})
+    assert posted.status == 409 and "changed by someone else" in posted.body

@@ -56,7 +56,7 @@ def test_payment_actions_redirect_with_a_code_or_show_the_refusal(demo: DemoStor
     with pytest.raises(Conflict) as refused:
         act("chargeback")
     assert refused.value.status == 409
-    shown = payment_pages.payment_page(services, 1, txn, csrf=CSRF, error=refused.value)
+    shown = payment_pages.payment_page(services, 1, txn, csrf=lambda: CSRF, error=refused.value)
     assert shown.status == 409 and "cannot become chargeback" in shown.body
     with pytest.raises(NotFound):
         act("explode")
@@ -66,9 +66,13 @@ def test_payment_actions_redirect_with_a_code_or_show_the_refusal(demo: DemoStor
 
 def test_payment_page_shows_the_done_message_by_code_only(demo: DemoStore) -> None:
     payment = pay("a")
-    shown = payment_pages.payment_page(get_services(), 1, payment.transaction_id, csrf=None, done="noted")
+    shown = payment_pages.payment_page(
+        get_services(), 1, payment.transaction_id, csrf=lambda: None, done="noted"
+    )
     assert "Note added." in shown.body and "<form" not in shown.body
-    other = payment_pages.payment_page(get_services(), 1, payment.transaction_id, csrf=CSRF, done="<b>hi</b>")
+    other = payment_pages.payment_page(
+        get_services(), 1, payment.transaction_id, csrf=lambda: CSRF, done="<b>hi</b>"
+    )
     assert "hi</b>" not in other.body and 'name="resend_id"' in other.body
 
 
@@ -80,7 +84,7 @@ def test_subscription_forms(demo: DemoStore) -> None:
     assert subscription_pages.subscription_action(
         services, 1, reference, "cancel", {"reason": "asked"}, by="owner@example.test", now=services.now()
     ) == (f"/subscriptions/{reference}?done=cancelled")
-    shown = subscription_pages.subscription_page(services, 1, reference, csrf=CSRF, done="cancelled")
+    shown = subscription_pages.subscription_page(services, 1, reference, csrf=lambda: CSRF, done="cancelled")
     assert "undo-cancel" in shown.body and "asked" in shown.body
     assert subscription_pages.subscription_action(
         services, 1, reference, "undo-cancel", {}, by="owner@example.test", now=services.now()
@@ -104,7 +108,7 @@ def test_players_and_bans(demo: DemoStore) -> None:
     assert player_pages.players_page(services, 1, {"player": " Steve "}) == "/players/Steve"
     lookup = player_pages.players_page(services, 1, {})
     assert isinstance(lookup, PanelPage) and 'action="/players"' in lookup.body
-    shown = player_pages.player_page(services, 1, "Steve", {}, csrf=CSRF)
+    shown = player_pages.player_page(services, 1, "Steve", {}, csrf=lambda: CSRF)
     assert "Ban Steve" in shown.body
     assert (
         player_pages.ban_action(
@@ -115,7 +119,7 @@ def test_players_and_bans(demo: DemoStore) -> None:
     with pytest.raises(Invalid) as refused:
         player_pages.ban_action(services, 1, {"user": ""}, by="owner@example.test", now=services.now())
     assert refused.value.field == "user"
-    bans = player_pages.bans_page(services, 1, {"done": "banned"}, csrf=CSRF)
+    bans = player_pages.bans_page(services, 1, {"done": "banned"}, csrf=lambda: CSRF)
     assert "grief" in bans.body and "Banned." in bans.body
     ban_id = re.search(r'action="/bans/(\d+)/lift"', bans.body)
     assert ban_id
@@ -132,8 +136,10 @@ def test_player_history_links_its_next_page(demo: DemoStore, monkeypatch: pytest
 
     monkeypatch.setattr(players, "PER_PAGE", 1)
     older, newer = pay("a", "Steve"), pay("b", "Steve")
-    shown = player_pages.player_page(get_services(), 1, "Steve", {}, csrf=None)
+    shown = player_pages.player_page(get_services(), 1, "Steve", {}, csrf=lambda: None)
     link = re.search(r'id="next" href="/players/Steve\?cursor=([^"]+)"', shown.body)
     assert link and link.group(1) == "PAY%230000000002" and newer.transaction_id in shown.body
-    page_two = player_pages.player_page(get_services(), 1, "Steve", {"cursor": "PAY#0000000002"}, csrf=None)
+    page_two = player_pages.player_page(
+        get_services(), 1, "Steve", {"cursor": "PAY#0000000002"}, csrf=lambda: None
+    )
     assert older.transaction_id in page_two.body and newer.transaction_id not in page_two.body

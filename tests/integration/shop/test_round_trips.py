@@ -1,7 +1,7 @@
 """Each shop page reads what it shows in one round trip (docs/shop.md): one call on the
-request's thread (the store partition's Query) and, beside it, the visitor's basket and tiers
-(docs/data-model.md counts parallel calls once). Counted from the DynamoDB client's own calls
-through the real handlers."""
+request's thread (the store partition's Query) and, beside it, the store's live theme and the
+visitor's basket and tiers (docs/data-model.md counts parallel calls once). Counted from the
+DynamoDB client's own calls through the real handlers."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def test_a_page_is_one_round_trip_for_a_new_visitor_and_for_a_player_with_a_bask
     visitor.get(get_home.handler, "/")
     calls.own.clear(), calls.beside.clear()
     assert visitor.get(handler, path).status in (200, 404)
-    assert (calls.own, calls.beside) == (["Query"], [])
+    assert (calls.own, calls.beside) == (["Query"], ["GetItem"])  # the store's live theme beside
 
     visitor.post(post_basket_package.handler, "/basket/packages", {"package_id": "10"})
     visitor.post(post_login.handler, "/login", {"username": "Notch"})
@@ -74,4 +74,4 @@ def test_a_page_is_one_round_trip_for_a_new_visitor_and_for_a_player_with_a_bask
     calls.own.clear(), calls.beside.clear()
     assert visitor.get(handler, path).status in (200, 404)
     assert calls.own == ["Query"]  # the store partition: one round trip
-    assert sorted(calls.beside) == ["GetItem", "Query"]  # the basket and the tiers, beside it
+    assert sorted(calls.beside) == ["GetItem", "GetItem", "Query"]  # theme, basket, tiers beside it

@@ -1,0 +1,36 @@
+"""GET /shop — the shop's templates: what each serves, what fails today, the theme as a file."""
+
+from fastapi import Query
+from fastapi.responses import Response
+
+from functions.admin_deps import StaffDep, show
+from functions.deps import ServicesDep
+from functions.runtime import READ, Interface, Route, lambda_handler
+from webstore.admin import shop_pages
+from webstore.admin.roles import Capability
+
+ROUTE = Route(
+    Interface.ADMIN,
+    "GET",
+    "/shop",
+    "getShopTemplates",
+    READ,
+    "The shop's templates, what each serves and what fails; the theme's export and import",
+    html=True,
+    capability=Capability.SETTINGS_READ,
+)
+
+
+async def endpoint(svc: ServicesDep, session: StaffDep, done: str = Query("", max_length=200)) -> Response:
+    return show(
+        session,
+        lambda: shop_pages.overview(
+            svc,
+            session.account_id,
+            csrf=lambda: session.csrf_token if session.may(Capability.SETTINGS_WRITE) else None,
+        ),
+        done=done,
+    )
+
+
+handler = lambda_handler(ROUTE, endpoint)

@@ -1,0 +1,102 @@
+"""The shop's message catalogs (docs/shop.md, "Languages"): extract the default theme's text,
+update each language's catalog, compile it.
+
+    python scripts/shop_messages.py           # writes locale/shop.pot, updates every .po, compiles .mo
+    python scripts/shop_messages.py --check   # fails if a catalog lacks a text or a .mo is stale
+
+The text is every string the theme's templates pass to Tebex's `trans` filter
+(`{{ "Log in"|trans }}`). A text new to a catalog is added untranslated: translate it in the
+.po file, then run the script again (tests/unit/shop/test_catalogs.py refuses a catalog that
+is not complete).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+from webstore.html.owner import THEME
+from webstore.shop.i18n import DOMAIN, LANGUAGES, LOCALE, SOURCE_LANGUAGE
+
+TRANS = re.compile(r'"((?:[^"\\]|\\.)*)"\s*\|\s*trans\b')
+
+
+def extracted() -> dict[str, list[tuple[str, int]]]:
+    """Each text of the theme with where it is used (file, line)."""
+    found: dict[str, list[tuple[str, int]]] = {}
+    for path in sorted(THEME.rglob("*.html")):
+        for number, line in enumerate(path.read_text().splitlines(), start=1):
+            for match in TRANS.finditer(line):
+                found.setdefault(match.group(1), []).append((path.relative_to(THEME).as_posix(), number))
+    return found
+
+
+def template() -> Catalog:
+    pot = Catalog(project="webstore shop", domain=DOMAIN, fuzzy=False)
+    for text, places in extracted().items():
+        pot.add(text, locations=places, flags=("python-format",) if "%(" in text else ())
+    return pot
+
+
+def po_path(language: str) -> Path:
+    return LOCALE / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def compiled(catalog: Catalog) -> bytes:
+    out = io.BytesIO()
+    write_mo(out, catalog)
+    return out.getvalue()
+
+
+def missing(catalog: Catalog, texts: set[str]) -> list[str]:
+    """The theme's texts the catalog does not translate (absent, empty or fuzzy)."""
+    gaps = []
+    for text in sorted(texts):
+        message = catalog.get(text)
+        if message is None or not message.string or message.fuzzy:
+            gaps.append(text)
+    return gaps
+
+
+def main(argv: list[str]) -> int:
+    check = "--check" in argv
+    pot = template()
+    texts = {str(m.id) for m in pot if m.id}
+    problems: list[str] = []
+    if not check:
+        buffer = io.BytesIO()
+        write_po(buffer, pot, omit_header=False, sort_output=True)
+        (LOCALE / f"{DOMAIN}.pot").write_bytes(buffer.getvalue())
+    for language in LANGUAGES:
+        if language == SOURCE_LANGUAGE:
+            continue
+        path = po_path(language)
+        with path.open("rb") as file:
+            catalog = read_po(file, locale=language, domain=DOMAIN)
+        if not check:
+            catalog.update(pot, no_fuzzy_matching=True)
+            catalog.obsolete.clear()
+            buffer = io.BytesIO()
+            write_po(buffer, catalog, sort_output=True, ignore_obsolete=True)
+            path.write_bytes(buffer.getvalue())
+            path.with_suffix(".mo").write_bytes(compiled(catalog))
+        gaps = missing(catalog, texts)
+        if gaps:
+            problems.append(f"{language}: not translated: {gaps}")
+        if check and path.with_suffix(".mo").read_bytes() != compiled(catalog):
+            problems.append(
+                f"{language}: {path.with_suffix('.mo').name} is stale: run scripts/shop_messages.py"
+            )
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

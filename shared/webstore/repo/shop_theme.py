@@ -1,0 +1,130 @@
+"""A store's shop templates (docs/shop.md, "Owner templates"): every saved version, and the
+live theme the shop renders.
+
+- **The live theme**: one item, `SHOPTPL#{account}`/`LIVE`, read by every shop page beside
+  its Query of the store partition (the same round trip; kept out of the store partition so the
+  storefront's and operator's reads of it do not carry templates). It holds, per template
+  name, the published version's number and source, the last good source
+  (the fallback when the published one fails at request time) and the newest version saved,
+  plus a `revision` every change claims: two editors at once, the second is told to reload.
+- **Versions**: one item per saved version in the store's own `SHOPTPL#{account}` partition,
+  SK `{name}#{version:06d}`: written once, never changed; a name keeps its newest `HISTORY`
+  versions (the save that writes version n deletes version n - HISTORY).
+
+Every change is one transaction: the live item on condition of the revision the editor read,
+the version written (if any), the one that falls out of the history deleted, and the audit entry.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import Field
+
+from webstore import keys
+from webstore.catalog import Model
+from webstore.db import Item, Table, Transaction, from_item, to_item
+from webstore.errors import Conflict, NotFound
+from webstore.repo.audit_log import Audit
+
+HISTORY = 20  # versions kept per template name
+
+
+class ShopTheme(Model):
+    """The live theme: what the shop renders (absent names are the house's default files)."""
+
+    revision: int = 0
+    published: dict[str, int] = Field(default_factory=dict)  # name -> live version
+    sources: dict[str, str] = Field(default_factory=dict)  # name -> the live version's source
+    last_good: dict[str, str] = Field(default_factory=dict)  # name -> the fallback's source
+    last_good_versions: dict[str, int] = Field(default_factory=dict)  # name -> its version
+    latest: dict[str, int] = Field(default_factory=dict)  # name -> newest saved version
+    changed_at: datetime | None = None
+
+
+class TemplateVersion(Model):
+    name: str
+    version: int
+    source: str
+    saved_at: datetime
+    actor: str
+
+
+def versions_pk(account_id: int) -> str:
+    return f"SHOPTPL#{account_id}"
+
+
+def version_sk(name: str, version: int) -> str:
+    return f"{name}#{version:06d}"
+
+
+LIVE = "LIVE"  # sorts after every `{name}#…` version (names start with a lower-case letter)
+
+
+def theme_key(account_id: int) -> dict[str, str]:
+    return keys.key(versions_pk(account_id), LIVE)
+
+
+def theme_of(item: Item | None) -> ShopTheme:
+    return ShopTheme() if item is None else from_item(ShopTheme, item)
+
+
+STALE = Conflict("The shop's templates changed meanwhile (another editor?); reload and try again")
+
+
+class ShopThemeRepository:
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def live(self, account_id: int) -> ShopTheme:
+        """The live theme as the editor reads it (consistent: it claims its revision)."""
+        return theme_of(self.table.get(theme_key(account_id), consistent=True))
+
+    def shown(self, account_id: int) -> ShopTheme:
+        """The live theme as a shop page reads it (eventually consistent, beside its other reads)."""
+        return theme_of(self.table.get(theme_key(account_id)))
+
+    def versions(self, account_id: int, name: str) -> list[TemplateVersion]:
+        """The name's saved versions, newest first (one Query; at most HISTORY of them)."""
+        items, _ = self.table.query(
+            versions_pk(account_id), sk_prefix=f"{name}#", forward=False, limit=HISTORY, consistent=True
+        )
+        return [from_item(TemplateVersion, i) for i in items]
+
+    def version(self, account_id: int, name: str, version: int) -> TemplateVersion:
+        item = self.table.get(keys.key(versions_pk(account_id), version_sk(name, version)), consistent=True)
+        if item is None:
+            raise NotFound(f"{name} has no version {version} (only the newest {HISTORY} are kept)")
+        return from_item(TemplateVersion, item)
+
+    def change(
+        self,
+        account_id: int,
+        seen: ShopTheme,
+        new: ShopTheme,
+        saved: list[TemplateVersion],
+        audit: Audit,
+    ) -> None:
+        """Write `new` (its revision one past `seen`'s) if the live theme is still at `seen`'s
+        revision, with the versions `saved` (and the ones leaving the history deleted) and the
+        audit entry: one transaction. Conflict when someone changed the theme meanwhile."""
+        tx = Transaction(self.table)
+        item = to_item(new, versions_pk(account_id), LIVE, "shop_theme")
+        if seen.revision == 0:
+            tx.put(item, condition="attribute_not_exists(PK)", fails=STALE)
+        else:
+            tx.put(item, condition="revision = :seen", values={":seen": seen.revision}, fails=STALE)
+        for version in saved:
+            tx.put(
+                to_item(
+                    version, versions_pk(account_id), version_sk(version.name, version.version), "shop_tpl"
+                ),
+                condition="attribute_not_exists(PK)",
+                fails=STALE,
+            )
+            if version.version > HISTORY:
+                tx.delete(
+                    keys.key(versions_pk(account_id), version_sk(version.name, version.version - HISTORY))
+                )
+        audit.add_to(tx, account_id)
+        tx.commit()

@@ -1,0 +1,70 @@
+"""The shop's languages (docs/shop.md, "Languages"): the default theme's text in English,
+German, French, Spanish and Brazilian Portuguese, from gettext message catalogs
+(`locale/<language>/LC_MESSAGES/shop.po`, compiled to `shop.mo` by scripts/shop_messages.py,
+read here with the standard library).
+
+The language of a page: the first of the visitor's `Accept-Language` the shop has (`de-AT` is
+German, `pt` Brazilian Portuguese), else the store's language (`store.lang`), else English.
+Templates translate with Tebex's `trans` filter (`{{ "Log in"|trans }}`,
+`{{ "Basket (%(count)s)"|trans(count=basket.count) }}`), which looks the text up in the page's
+`translations` variable (a plain mapping: the sandbox sees no gettext object).
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from types import MappingProxyType
+
+LOCALE = Path(__file__).resolve().parent / "locale"
+DOMAIN = "shop"
+SOURCE_LANGUAGE = "en"
+LANGUAGES = ("en", "de", "fr", "es", "pt_BR")  # gettext's names; pages say `pt-BR`
+_BY_PRIMARY = {"en": "en", "de": "de", "fr": "fr", "es": "es", "pt": "pt_BR"}
+MAX_ACCEPT_LANGUAGE = 200  # characters of the header read
+
+
+def language_of(tag: str) -> str | None:
+    """The shop's language for a BCP 47 tag (`de-AT` → `de`, `pt-BR`/`pt` → `pt_BR`), or None."""
+    tag = tag.strip().replace("_", "-").lower()
+    if not tag or tag == "*":
+        return None
+    return _BY_PRIMARY.get(tag.split("-", 1)[0])
+
+
+def choose(accept_language: str, store_language: str) -> str:
+    """The visitor's first language the shop has (by `q`), else the store's, else English."""
+    wanted: list[tuple[float, int, str]] = []
+    for n, part in enumerate(accept_language[:MAX_ACCEPT_LANGUAGE].split(",")):
+        tag, _, params = part.partition(";")
+        quality = 1.0
+        if params.strip().startswith("q="):
+            try:
+                quality = float(params.strip()[2:])
+            except ValueError:
+                continue
+        found = language_of(tag)
+        if found and quality > 0:
+            wanted.append((-quality, n, found))
+    if wanted:
+        return min(wanted)[2]
+    return language_of(store_language) or SOURCE_LANGUAGE
+
+
+def html_lang(language: str) -> str:
+    return language.replace("_", "-")
+
+
+@cache
+def messages(language: str) -> Mapping[str, str]:
+    """The compiled catalog of `language` as a mapping (English: empty, the text is the key)."""
+    if language == SOURCE_LANGUAGE or language not in LANGUAGES:
+        return MappingProxyType({})
+    path = LOCALE / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    with path.open("rb") as file:
+        catalog = gettext.GNUTranslations(file)
+    # The parsed catalog (msgid → msgstr); the header's empty msgid left out.
+    parsed: dict[object, str] = catalog._catalog  # type: ignore[attr-defined]
+    return MappingProxyType({k: v for k, v in parsed.items() if isinstance(k, str) and k and v})
