@@ -38,6 +38,9 @@ class Access(StrEnum):
     # The stage key again, to sign and check the control panel's session cookies
     # (webstore.admin.sessions): every admin function.
     PANEL_KEY = "panel-key:read"
+    # Send e-mail through Amazon SES (the stage's identity and configuration set only): the mail
+    # consumer and the panel's "Send again" (webstore.mail).
+    MAIL_SEND = "mail:send"
 
 
 READ = frozenset({Access.TABLE_READ})
@@ -102,6 +105,8 @@ class Trigger(StrEnum):
     TABLE_STREAM = "dynamodb-stream:basket-expiry"
     # A schedule (EventBridge Scheduler / rule): the due-work processor.
     SCHEDULE = "schedule"
+    # SQS messages fed by a second bus rule: the e-mail consumer (its own retries and DLQ).
+    MAIL_QUEUE = "sqs:mail-buffer"
 
 
 @dataclass(frozen=True)

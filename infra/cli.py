@@ -71,6 +71,12 @@ def main(argv: list[str] | None = None) -> int:
         help="believe X-Forwarded-For only from this proxy (default: the socket's address, as API Gateway)",
     )
     serve.add_argument(
+        "--smtp",
+        metavar="HOST:PORT",
+        type=_smtp_relay,
+        help="relay players' e-mails to this SMTP server (default: .eml files in --state-dir's mail/)",
+    )
+    serve.add_argument(
         "--stripe-api-base",
         metavar="URL",
         help="send the stores' Stripe calls here (a localstripe address) instead of Stripe's API",
@@ -176,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
                 clock_interval=args.clock_interval,
                 stripe_api_base=args.stripe_api_base,
                 force=args.force,
+                smtp=args.smtp,
             )
         )
     if args.command == "clock":
@@ -300,6 +307,17 @@ def _tool_settings(target: Target, webhook_key_secret: str | None) -> Settings:
 def _webhook(value: str) -> tuple[str, str | None]:
     url, _, secret = value.partition("#")
     return url, secret or None
+
+
+def _smtp_relay(value: str) -> str:
+    """`--smtp`'s value, checked before anything starts."""
+    from webstore.mail.smtp import parse_relay
+
+    try:
+        parse_relay(value)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return value
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from infra.tools import Target, ToolFailure, add_target_options, check_table, on
 from webstore import services as services_module
 from webstore.db import Table
 from webstore.local_stream import LocalStream
+from webstore.mail import local as local_mail
 from webstore.repo.outbox import OutboxRepository
 from webstore.services import Services
 from webstore.settings import Settings
@@ -134,6 +135,7 @@ def _run(args: argparse.Namespace) -> int:
         raise ToolFailure("--limit must be at least 1")
     target = target_from(args)
     dispatcher: LocalDispatcher | None = None
+    mailer: LocalDispatcher | None = None
     with one_line_failures(target):
         client = target.client()
         check_table(target, client)
@@ -142,12 +144,16 @@ def _run(args: argparse.Namespace) -> int:
             services.stream = LocalStream(OutboxRepository(services.table), services_module.local_bus())
             services.stream.attach(client)
             dispatcher = local_webhooks.subscribe(services_module.local_bus(), services)
+            mailer = local_mail.subscribe(services_module.local_bus(), services)
         try:
             report = run_due(services, until, limit=args.limit)
         finally:
             if dispatcher is not None:
                 delivered = dispatcher.wait_idle(args.webhook_wait)
                 dispatcher.stop()
+            if mailer is not None:
+                mailer.wait_idle(args.webhook_wait)
+                mailer.stop()
             if services.stream is not None:
                 services.stream.flush()  # the delivered events' outbox items, deleted
     for outcome in report.outcomes:
@@ -178,6 +184,7 @@ def build_services(args: argparse.Namespace, target: Target) -> Services:
             "operator_url": local.get("operator_url", local.get("plugin_url", "")),
             "allow_private_webhooks": True,  # serve's receivers are on loopback, as serve allows
             **({"webhook_key": local["webhook_key"]} if local.get("webhook_key") else {}),
+            **(local.get("mail") or {}),  # serve's e-mail transport (.eml files, --smtp)
         }
     else:
         given = {

@@ -39,6 +39,8 @@ from webstore.catalog_import import CatalogFile, ImportResult, StaleCatalog, Web
 from webstore.db import Table, create_table
 from webstore.gateway_settings import stripe_webhook_url
 from webstore.local_stream import LocalStream
+from webstore.mail import local as local_mail
+from webstore.mail.smtp import parse_relay
 from webstore.repo.definitions import DefinitionRepository
 from webstore.webhooks import local as local_webhooks
 from webstore.webhooks.local import LocalDispatcher
@@ -76,6 +78,9 @@ class LocalConfig:
     stripe_api_base: str | None = None
     # Import the catalog file even unchanged, over the panel's changes, removing what it lacks.
     force: bool = False
+    # E-mail to players (docs/mail.md): relay to this SMTP server (host:port); None: write each
+    # message as an .eml file in the state directory's `mail/` (nothing leaves the machine).
+    smtp: str | None = None
 
 
 def interface_app(interface: Interface) -> FastAPI:
@@ -159,8 +164,31 @@ def store_urls(config: LocalConfig, public_token: str, *, stripe: bool) -> dict[
 
 
 def start_local_bus_consumers() -> LocalDispatcher:
-    """Hand locally published events to the same delivery code as in AWS."""
+    """Hand locally published events to the same delivery code as in AWS (webhooks; e-mail: see
+    `start_local_mail`)."""
     return local_webhooks.subscribe(services_module.local_bus(), services_module.get_services())
+
+
+def configure_mail(config: LocalConfig, state_dir: Path | None) -> str:
+    """Where `serve`'s e-mail goes (the settings' transport); a line saying so."""
+    if config.smtp:
+        parse_relay(config.smtp)  # a bad value stops serve before it starts (ValueError)
+        os.environ["WEBSTORE_MAIL_TRANSPORT"] = "smtp"
+        os.environ["WEBSTORE_MAIL_SMTP"] = config.smtp
+        where = f"relayed to SMTP {config.smtp}"
+    elif state_dir is not None:
+        os.environ["WEBSTORE_MAIL_TRANSPORT"] = "files"
+        os.environ["WEBSTORE_MAIL_DIR"] = str(state_dir / "mail")
+        where = f"written to {state_dir / 'mail'} as .eml files (--smtp HOST:PORT relays them)"
+    else:
+        os.environ["WEBSTORE_MAIL_TRANSPORT"] = "off"
+        where = "not sent (no state directory; --smtp HOST:PORT relays them)"
+    services_module.reset()
+    return f"E-mail: {where}"
+
+
+def start_local_mail() -> LocalDispatcher:
+    return local_mail.subscribe(services_module.local_bus(), services_module.get_services())
 
 
 def start_local_stream() -> LocalStream | None:
@@ -309,6 +337,9 @@ def run(config: LocalConfig) -> int:
             stack.enter_context(state.kept(store))
         dispatcher = start_local_bus_consumers()
         stack.callback(dispatcher.stop)
+        print(configure_mail(config, state.directory if state else None), flush=True)
+        mailer = start_local_mail()
+        stack.callback(mailer.stop)
         stream = start_local_stream()
         if stream is not None:
             stack.callback(stream.stop)
@@ -489,4 +520,10 @@ def tool_access(config: LocalConfig, endpoint: str) -> dict[str, Any]:
         "admin_url": admin_url(config),
         "shop_url": shop_url(config),
         "webhook_key": os.environ.get("WEBSTORE_WEBHOOK_KEY"),
+        # Where serve's e-mail goes, so `webstore clock run`'s messages go there too.
+        "mail": {
+            name: os.environ[f"WEBSTORE_{name.upper()}"]
+            for name in ("mail_transport", "mail_smtp", "mail_dir")
+            if os.environ.get(f"WEBSTORE_{name.upper()}")
+        },
     }

@@ -78,6 +78,10 @@ class StageConfig:
     # The CloudWatch dashboard (context `dashboard=true`): off by default, as it is $3 a month at
     # list price beyond an account's three free ones (docs/deploy.md, "What an idle stage costs").
     dashboard: bool = False
+    # E-mail to players (docs/mail.md): the domain SES sends from (a domain identity with DKIM
+    # this stack creates; None: no e-mail is sent) and the sender address on it.
+    mail_domain: str | None = None
+    mail_from: str | None = None
 
     @property
     def prefix(self) -> str:
@@ -146,6 +150,8 @@ class StageConfig:
             snap_start=_flag(get("snapStart", False)),
             trace_sampling=TraceSampling(int(get("traceReservoir", sampling[0])), rate),
             dashboard=_flag(get("dashboard", False)),
+            mail_domain=get("mailDomain"),
+            mail_from=get("mailFrom", f"no-reply@{get('mailDomain')}" if get("mailDomain") else None),
         )
 
 

@@ -22,13 +22,16 @@ from functions.routes import EventConsumer, consumers
 from infra.aws.data import TTL_REMOVAL_OF_BASKET
 from infra.aws.functions import Shared, WebstoreFunction, function_name
 from webstore.events import SOURCE
+from webstore.mail.messages import MAIL_EVENT_TYPES
 from webstore.webhooks import retry
 
 # The webhook retry budget (receipts before the dead-letter queue); the local stack uses it too.
 MAX_RECEIVES = retry.MAX_RECEIVES
 # The triggers this stack connects to a consumer (a declared consumer of another fails synth).
 # The schedule's consumer is wired by infra.aws.schedule.Clock.
-WIRED_TRIGGERS = frozenset({Trigger.WEBHOOK_QUEUE, Trigger.TABLE_STREAM, Trigger.SCHEDULE})
+WIRED_TRIGGERS = frozenset(
+    {Trigger.WEBHOOK_QUEUE, Trigger.MAIL_QUEUE, Trigger.TABLE_STREAM, Trigger.SCHEDULE}
+)
 
 
 def consumer_of(trigger: Trigger) -> EventConsumer:
@@ -92,6 +95,39 @@ class Events(Construct):
         self.dispatch.target.add_event_source(
             sources.SqsEventSource(
                 self.buffer,
+                batch_size=10,
+                max_batching_window=Duration.seconds(1),
+                report_batch_item_failures=True,
+            )
+        )
+
+        # E-mail: the same events through a queue of their own (a slow mail provider delays no
+        # webhook, and each consumer retries only what it still owes), the same retry budget.
+        mail = consumer_of(Trigger.MAIL_QUEUE)
+        self.mail_dead_letters = _queue(self, "MailDeadLetters", retention_period=Duration.days(14))
+        self.mail_buffer = _queue(
+            self,
+            "MailBuffer",
+            visibility_timeout=Duration.seconds(mail.consumer.timeout_seconds * 6),
+            retention_period=Duration.days(4),
+            dead_letter_queue=sqs.DeadLetterQueue(
+                queue=self.mail_dead_letters, max_receive_count=MAX_RECEIVES
+            ),
+        )
+        self.mail_rule = events.Rule(
+            self,
+            "ToMail",
+            event_bus=bus,
+            description="The domain events players hear of by e-mail go to the mail buffer",
+            event_pattern=events.EventPattern(source=[SOURCE], detail_type=list(MAIL_EVENT_TYPES)),
+            targets=[
+                targets.SqsQueue(self.mail_buffer, dead_letter_queue=self.mail_dead_letters, retry_attempts=8)
+            ],
+        )
+        self.send_mail = consumer_function(self, "SendMail", shared, mail)
+        self.send_mail.target.add_event_source(
+            sources.SqsEventSource(
+                self.mail_buffer,
                 batch_size=10,
                 max_batching_window=Duration.seconds(1),
                 report_batch_item_failures=True,

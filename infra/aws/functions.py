@@ -22,6 +22,7 @@ from constructs import Construct
 
 from functions.declarations import Access
 from infra.aws.config import StageConfig
+from infra.aws.mail import MailWiring
 from webstore import db
 from webstore.failure_guard import GUARD_KEY_PREFIXES
 
@@ -73,6 +74,8 @@ class Shared:
     webhook_key: secretsmanager.ISecret
     admin_url: str = ""
     shop_url: str = ""
+    # The stage's SES identity (infra/aws/mail.py); None: the stage sends no e-mail.
+    mail: MailWiring | None = None
 
     def environment(self, service: str) -> dict[str, str]:
         return {
@@ -171,3 +174,20 @@ class WebstoreFunction(Construct):
             shared.webhook_key.grant_read(self.function)
         if Access.BUS_PUT in self.access:
             shared.bus.grant_put_events_to(self.function)
+        if Access.MAIL_SEND in self.access:
+            self._may_send_mail(shared.mail)
+
+    def _may_send_mail(self, mail: MailWiring | None) -> None:
+        """SES v2 SendEmail from the stage's identity through its configuration set, nothing else;
+        without an identity the function's transport is off (messages are logged as failed)."""
+        if mail is None:
+            self.function.add_environment("WEBSTORE_MAIL_TRANSPORT", "off")
+            return
+        self.function.add_environment("WEBSTORE_MAIL_TRANSPORT", "ses")
+        self.function.add_environment("WEBSTORE_MAIL_FROM", mail.from_address)
+        self.function.add_environment("WEBSTORE_MAIL_CONFIGURATION_SET", mail.configuration_set_name)
+        self.function.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=["ses:SendEmail"], resources=[mail.identity_arn, mail.configuration_set_arn]
+            )
+        )

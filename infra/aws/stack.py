@@ -17,6 +17,7 @@ from infra.aws.config import StageConfig
 from infra.aws.data import Data
 from infra.aws.events import Events
 from infra.aws.functions import ARCHITECTURE, RUNTIME, Shared
+from infra.aws.mail import Mail
 from infra.aws.observability import AlarmTopic, Observability, TraceSampling
 from infra.aws.outbox import Outbox
 from infra.aws.schedule import Clock
@@ -48,6 +49,11 @@ class WebstoreStack(Stack):
             compatible_architectures=[ARCHITECTURE],
             description="Webstore runtime dependencies (pyproject [project].dependencies), 3.12 bytecode",
         )
+        self.mail = (
+            Mail(self, "Mail", config=config, domain=config.mail_domain, from_address=config.mail_from)
+            if config.mail_domain and config.mail_from
+            else None
+        )
         shared = Shared(
             config=config,
             code=bundling.function_code(root),
@@ -59,6 +65,7 @@ class WebstoreStack(Stack):
             admin_url=self.apis.admin_url,
             shop_url=self.apis.shop_url,
             webhook_key=self.data.webhook_key,
+            mail=self.mail.wiring if self.mail else None,
         )
         self.events = Events(self, "Events", shared=shared, bus=self.bus)
         # Events written by use cases in their transactions reach the bus from the table's stream.
@@ -106,6 +113,7 @@ class WebstoreStack(Stack):
             buffer=self.events.buffer,
             dead_letter_queues={
                 "WebhookDeadLetters": self.events.dead_letters,
+                "MailDeadLetters": self.events.mail_dead_letters,
                 "StreamFailures": self.events.stream_failures,
                 "ScheduleDeadLetters": self.clock.dead_letters,
             },

@@ -11,12 +11,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
+from pathlib import Path
 
 import boto3
 from botocore.config import Config
 
 from webstore.events import EventBridgePublisher, InProcessBus, Publisher
 from webstore.local_stream import LocalStream
+from webstore.mail import MailSender, NoMail
 from webstore.repo import Table, Transaction
 from webstore.repo.outbox import OutboxRepository
 from webstore.secret_box import SecretBox, secret_box
@@ -37,6 +39,13 @@ class Services:
     clock: Callable[[], datetime] = field(default=utc_now)
     # The local stack's table stream (events = local): publishes committed outbox items.
     stream: LocalStream | None = None
+    # How e-mail leaves (webstore.mail): made on first use, from the settings.
+    mailer: MailSender | None = None
+
+    def mail_sender(self) -> MailSender:
+        if self.mailer is None:
+            self.mailer = build_mail_sender(self.settings)
+        return self.mailer
 
     def now(self) -> datetime:
         return self.clock()
@@ -78,6 +87,25 @@ def build_services(settings: Settings) -> Services:
         secrets=secret_box(settings),
         stream=stream,
     )
+
+
+def build_mail_sender(settings: Settings) -> MailSender:
+    """The adapter the settings name (`mail_transport`); imported here, so a function that sends
+    no mail does not load them."""
+    from webstore.mail.ses import SesSender
+    from webstore.mail.smtp import FileSender, SmtpSender, parse_relay
+
+    if settings.mail_transport == "ses":
+        return SesSender(
+            lambda: boto3.client("sesv2", region_name=settings.region, config=_BOTO_CONFIG),
+            configuration_set=settings.mail_configuration_set or None,
+        )
+    if settings.mail_transport == "smtp":
+        host, port = parse_relay(settings.mail_smtp)
+        return SmtpSender(host, port)
+    if settings.mail_transport == "files" and settings.mail_dir:
+        return FileSender(Path(settings.mail_dir))
+    return NoMail()
 
 
 @lru_cache(maxsize=1)

@@ -97,6 +97,15 @@ class Settings(BaseModel):
     # How long one lookup may take before the auth page says the name service is unavailable.
     identity_timeout_seconds: float = Field(default=3.0, gt=0, le=10)
 
+    # E-mail to players (docs/mail.md): how messages leave (ses: Amazon SES v2, the stack sets
+    # it; smtp: a relay at `mail_smtp` host:port; files: `.eml` files in `mail_dir`; off: none),
+    # the sender address (a verified SES identity's), and SES's configuration set.
+    mail_transport: Literal["ses", "smtp", "files", "off"] = "off"
+    mail_from: str = "no-reply@localhost"
+    mail_smtp: str = ""
+    mail_dir: str = ""
+    mail_configuration_set: str = ""
+
     @field_validator("identity_base_url")
     @classmethod
     def _absolute_http_url(cls, value: str) -> str:

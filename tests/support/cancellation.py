@@ -34,6 +34,7 @@ def buy_subscription(
     username: str = "Notch",
     package_id: int = 1,
     card: str = "4242 4242 4242 4242",
+    email: str = "",
 ) -> Bought:
     """A subscription package bought in the hosted checkout with the consent ticked."""
     created = invoke(
@@ -68,6 +69,7 @@ def buy_subscription(
                 "card_number": card,
                 "subscription_consent": "yes",
                 "amount_due": _shown(page.body),
+                **({"email": email} if email else {}),
             }
         ),
         headers=FORM,

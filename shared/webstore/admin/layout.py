@@ -43,6 +43,7 @@ SECTIONS = (
     Section("servers", "Servers", "/servers"),
     Section("queue", "Command queue", "/queue"),
     Section("webhooks", "Webhooks", "/webhooks"),
+    Section("mail", "E-mails", "/mail"),
     Section("settings", "Settings", "/settings"),
     Section("shop", "Shop", "/shop"),
     Section("audit", "Audit log", "/audit"),

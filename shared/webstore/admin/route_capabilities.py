@@ -11,6 +11,7 @@ PAGE_CAPABILITIES: dict[str, Capability] = {
     "/catalog/{section}": Capability.CATALOG_READ,
     "/catalog/{section}/{element}": Capability.CATALOG_READ,
     "/go-live": Capability.SETTINGS_READ,
+    "/mail": Capability.SETTINGS_READ,
     "/payments": Capability.PAYMENTS_READ,
     "/payments/{transaction}": Capability.PAYMENTS_READ,
     "/players": Capability.PLAYERS_READ,

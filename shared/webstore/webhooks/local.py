@@ -17,6 +17,7 @@ import itertools
 import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from aws_lambda_powertools import Logger
 
@@ -40,22 +41,36 @@ def fixed_schedule(delays: Sequence[float]) -> RetrySchedule:
     return lambda failed: steps[failed - 1] if failed <= len(steps) else None
 
 
+class Outcome(Protocol):
+    @property
+    def retry_needed(self) -> bool: ...
+
+
+class Dispatches(Protocol):
+    """A consumer of the bus's events (webhook delivery, e-mail): what is still owed is retried."""
+
+    def dispatch(self, event: DomainEvent) -> Outcome: ...
+
+
 class LocalDispatcher:
-    """A bounded retry queue worked by one daemon thread.
+    """A bounded retry queue worked by one daemon thread (`label` names its work in the log:
+    `webhook`, `mail`).
 
     `clock` gives the seconds that due times are measured in (monotonic by default; tests that
     travel in time pass `time.time` and call `run_due` instead of starting the thread)."""
 
     def __init__(
         self,
-        dispatcher: WebhookDispatcher,
+        dispatcher: Dispatches,
         *,
+        label: str = "webhook",
         schedule: RetrySchedule = next_retry_delay,
         limit: int = QUEUE_LIMIT,
         clock: Callable[[], float] = time.monotonic,
         on_done: Callable[[DomainEvent], None] | None = None,
     ) -> None:
         self.dispatcher = dispatcher
+        self.label = label
         # Told when an event is finished with (delivered, or given up): the local table stream
         # deletes its outbox item then (an event dropped by a full queue stays for the next start).
         self.on_done = on_done
@@ -67,7 +82,7 @@ class LocalDispatcher:
         self._busy = 0
         self._stopping = False
         self._cond = threading.Condition()
-        self._thread = threading.Thread(target=self._run, name="webhook-delivery", daemon=True)
+        self._thread = threading.Thread(target=self._run, name=f"{label}-delivery", daemon=True)
 
     def start(self) -> None:
         self._thread.start()
@@ -96,7 +111,7 @@ class LocalDispatcher:
     def _schedule(self, event: DomainEvent, attempt: int, delay: float) -> None:
         with self._cond:
             if len(self._due) >= self.limit:
-                logger.error("webhook queue full; event dropped", extra={"event_id": event.id})
+                logger.error(f"{self.label} queue full; event dropped", extra={"event_id": event.id})
                 return
             heapq.heappush(self._due, (self.clock() + delay, next(self._seq), attempt, event))
             self._cond.notify_all()
@@ -146,18 +161,18 @@ class LocalDispatcher:
         try:
             retry = self.dispatcher.dispatch(event).retry_needed
         except Exception:
-            logger.exception("webhook dispatch failed", extra={"event_id": event.id})
+            logger.exception(f"{self.label} dispatch failed", extra={"event_id": event.id})
             retry = True
         if not retry:
             self._finished(event)
             return
         delay = self.schedule(attempt)
         if delay is None:
-            logger.error("webhook delivery given up", extra={"event_id": event.id, "attempts": attempt})
+            logger.error(f"{self.label} delivery given up", extra={"event_id": event.id, "attempts": attempt})
             self._finished(event)
             return
         logger.info(
-            "webhook delivery will be retried",
+            f"{self.label} delivery will be retried",
             extra={"event_id": event.id, "attempts": attempt, "retry_in_seconds": delay},
         )
         self._schedule(event, attempt + 1, delay)
@@ -167,7 +182,7 @@ class LocalDispatcher:
             try:
                 self.on_done(event)
             except Exception:
-                logger.exception("webhook event not acknowledged", extra={"event_id": event.id})
+                logger.exception(f"{self.label} event not acknowledged", extra={"event_id": event.id})
 
 
 def subscribe(

@@ -1,0 +1,32 @@
+"""POST /mail/settings — which messages are sent, the from-name and reply-to (form post)."""
+
+from fastapi.responses import Response
+
+from functions.admin_deps import FormDep, StaffDep, form
+from functions.deps import ServicesDep
+from functions.runtime import WRITE, Interface, Route, lambda_handler
+from webstore.admin import mail_pages
+from webstore.admin.flow import with_error
+from webstore.admin.roles import Capability
+
+ROUTE = Route(
+    Interface.ADMIN,
+    "POST",
+    "/mail/settings",
+    "saveMailSettings",
+    WRITE,
+    "Save the e-mail settings (form post)",
+    html=True,
+    capability=Capability.SETTINGS_WRITE,
+)
+
+
+async def endpoint(svc: ServicesDep, session: StaffDep, fields: FormDep) -> Response:
+    return form(
+        session,
+        lambda: mail_pages.save_settings(svc, session, fields),
+        lambda error: with_error(mail_pages.mail_page(svc, session, fields), error),
+    )
+
+
+handler = lambda_handler(ROUTE, endpoint)

@@ -1,0 +1,83 @@
+"""E-mail to players: the port (a message and a sender), its adapters, and the messages the
+platform's domain events become (docs/mail.md).
+
+The port is `MailSender.send(message) -> provider message id`. Adapters: `ses.SesSender` (Amazon
+SES v2 `SendEmail`, AWS), `smtp.SmtpSender` (an SMTP relay, `webstore serve --smtp`) and
+`smtp.FileSender` (`.eml` files in the local stack's state directory). Nothing here imports the
+AWS SDK: the composition root (webstore.services) hands the SES adapter its client.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from email.message import EmailMessage
+
+
+class MailNotSent(Exception):
+    """The provider refused or could not take the message (retried like a failed webhook)."""
+
+
+@dataclass(frozen=True)
+class Message:
+    """One e-mail to one player. `idempotency_key` names it across retries (the (event, kind)
+    claim); it travels as a header so a provider's log and the panel's log can be matched."""
+
+    to: str
+    from_address: str
+    from_name: str
+    subject: str
+    html: str
+    text: str
+    idempotency_key: str
+    reply_to: str = ""
+    headers: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def sender(self) -> str:
+        """`"Name" <address>` (RFC 5322, the name encoded when it is not ASCII)."""
+        from email.utils import formataddr
+
+        return formataddr((self.from_name, self.from_address)) if self.from_name else self.from_address
+
+    def all_headers(self) -> dict[str, str]:
+        """Transactional mail's headers: no auto-replies to it (RFC 3834), its key for matching."""
+        return {
+            "Auto-Submitted": "auto-generated",
+            "X-Webstore-Message": self.idempotency_key,
+            **self.headers,
+        }
+
+    def mime(self) -> EmailMessage:
+        """The message as MIME (multipart/alternative: plain text, then HTML)."""
+        from email.message import EmailMessage
+        from email.utils import make_msgid
+
+        mime = EmailMessage()
+        mime["From"] = self.sender
+        mime["To"] = self.to
+        mime["Subject"] = self.subject
+        if self.reply_to:
+            mime["Reply-To"] = self.reply_to
+        domain = self.from_address.rpartition("@")[2] or "localhost"
+        mime["Message-ID"] = make_msgid(domain=domain)
+        for name, value in self.all_headers().items():
+            mime[name] = value
+        mime.set_content(self.text)
+        mime.add_alternative(self.html, subtype="html")
+        return mime
+
+
+class MailSender(Protocol):
+    def send(self, message: Message) -> str:
+        """Hand `message` to the provider; its message id. MailNotSent when it is not taken."""
+        ...
+
+
+class NoMail:
+    """No transport configured: nothing is sent (the consumer records it as skipped)."""
+
+    def send(self, message: Message) -> str:
+        raise MailNotSent("no mail transport is configured (WEBSTORE_MAIL_TRANSPORT)")

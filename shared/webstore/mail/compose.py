@@ -1,0 +1,118 @@
+"""A message's subject, HTML and plain text, from templates/mail/ in the store's brand.
+
+Every value a player or an owner typed (names, usernames, package names) reaches the HTML
+escaped (the toolkit's autoescape); the plain-text part is not HTML and is not escaped. Mail
+clients ignore `<style>` blocks and CSS variables, so the layout writes its few styles inline,
+with the store's primary colour (a checked `#rrggbb`) as the accent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from webstore.catalog import StoreProfile
+from webstore.html import render
+from webstore.mail.messages import MessageKind, Receipt, receipt
+from webstore.recurring import RecurringPayment
+from webstore.storefront.theme import brand
+
+DEFAULT_ACCENT = "#1f6feb"
+
+SUBJECTS = {
+    MessageKind.RECEIPT: "Your receipt from {store}",
+    MessageKind.RENEWAL_RECEIPT: "Your {store} subscription has renewed",
+    MessageKind.RENEWAL_FAILED: "Action needed: your {store} subscription payment did not go through",
+    MessageKind.FINAL_NOTICE: "Final notice: your {store} subscription is about to end",
+    MessageKind.CANCELLED: "Your {store} subscription is cancelled",
+    MessageKind.EXPIRED: "Your {store} subscription has ended",
+    MessageKind.REFUND: "Your refund from {store}",
+}
+
+
+@dataclass(frozen=True)
+class Subscription:
+    """What a subscription message says about it."""
+
+    names: list[str]
+    amount: Decimal  # one renewal's price
+    currency: str
+    next_payment_at: datetime | None  # the period's end: the next renewal, or when access ends
+    retry_at: datetime | None  # a declined renewal's next try
+    action_url: str | None  # where a declined renewal is authenticated or paid
+    manage_url: str | None
+
+
+@dataclass(frozen=True)
+class Composed:
+    subject: str
+    html: str
+    text: str
+
+
+def subscription_of(
+    subject: dict[str, Any], recurring: RecurringPayment | None, manage_url: str | None
+) -> Subscription:
+    """From the stored subscription when it was read (the next try's date is only there), else
+    from the event."""
+    price = subject.get("price") or {}
+    names = [str(p.get("name") or "") for p in subject.get("products") or []]
+    next_at = subject.get("next_payment_at")
+    action = subject.get("action_url")
+    if recurring is not None:
+        return Subscription(
+            names=[line.name for line in recurring.lines] or names,
+            amount=recurring.amount,
+            currency=recurring.currency,
+            next_payment_at=recurring.next_payment_at,
+            retry_at=recurring.retry_at,
+            action_url=recurring.renewal_action.url if recurring.renewal_action else action,
+            manage_url=manage_url,
+        )
+    return Subscription(
+        names=names,
+        amount=Decimal(str(price.get("amount") or 0)),
+        currency=str(price.get("currency") or ""),
+        next_payment_at=datetime.fromisoformat(next_at) if isinstance(next_at, str) else None,
+        retry_at=None,
+        action_url=action if isinstance(action, str) else None,
+        manage_url=manage_url,
+    )
+
+
+def compose(
+    kind: MessageKind,
+    store: StoreProfile,
+    event_subject: dict[str, Any],
+    *,
+    recurring: RecurringPayment | None = None,
+    manage_url: str | None = None,
+) -> Composed:
+    """The message `kind` for this event of `store`'s."""
+    look = brand(store)
+    payment: Receipt | None = None
+    subscription: Subscription | None = None
+    if kind in (MessageKind.RECEIPT, MessageKind.REFUND):
+        payment = receipt(event_subject)
+    elif kind is MessageKind.RENEWAL_RECEIPT:
+        payment = receipt(event_subject.get("last_payment") or {})
+        subscription = subscription_of(event_subject, recurring, manage_url)
+    else:
+        subscription = subscription_of(event_subject, recurring, manage_url)
+    context = {
+        "brand": look,
+        "store": store,
+        "accent": store.primary_color or DEFAULT_ACCENT,
+        "kind": kind.value,
+        "payment": payment,
+        "subscription": subscription,
+        "manage_url": manage_url,
+    }
+    title = SUBJECTS[kind].format(store=store.name)
+    return Composed(
+        subject=title,
+        html=render(f"mail/{kind.value}.html", title=title, **context),
+        text=render(f"mail/{kind.value}.txt", title=title, **context),
+    )

@@ -1,0 +1,53 @@
+"""The SES adapter: Amazon SES v2 `SendEmail` with simple content (subject, HTML, text), the
+transactional headers, and the stage's configuration set (deliveries, bounces and complaints
+published to the bus: infra/aws/mail.py). The client is made by the composition root."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cached_property
+from typing import Any
+
+from webstore.mail import MailNotSent, Message
+
+
+class SesSender:
+    def __init__(self, client_factory: Callable[[], Any], *, configuration_set: str | None = None) -> None:
+        self._client_factory = client_factory
+        self.configuration_set = configuration_set
+
+    @cached_property
+    def client(self) -> Any:
+        return self._client_factory()
+
+    def send(self, message: Message) -> str:
+        params: dict[str, Any] = {
+            "FromEmailAddress": message.sender,
+            "Destination": {"ToAddresses": [message.to]},
+            "Content": {
+                "Simple": {
+                    "Subject": {"Data": message.subject, "Charset": "UTF-8"},
+                    "Body": {
+                        "Text": {"Data": message.text, "Charset": "UTF-8"},
+                        "Html": {"Data": message.html, "Charset": "UTF-8"},
+                    },
+                    "Headers": [{"Name": k, "Value": v} for k, v in message.all_headers().items()],
+                }
+            },
+            "EmailTags": [{"Name": "webstore-message", "Value": _tag(message.idempotency_key)}],
+        }
+        if message.reply_to:
+            params["ReplyToAddresses"] = [message.reply_to]
+        if self.configuration_set:
+            params["ConfigurationSetName"] = self.configuration_set
+        try:
+            response = self.client.send_email(**params)
+        except Exception as error:  # botocore's ClientError, without importing botocore here
+            code = getattr(error, "response", {}).get("Error", {}).get("Code", type(error).__name__)
+            raise MailNotSent(f"SES refused the message ({code}): {error}") from error
+        return str(response["MessageId"])
+
+
+def _tag(value: str) -> str:
+    """A tag value SES accepts: letters, digits, `_` and `-` only."""
+    return "".join(c if c.isalnum() or c in "_-" else "_" for c in value)[:256]

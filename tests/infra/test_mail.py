@@ -1,0 +1,76 @@
+"""The e-mail side of the stack: the mail rule → buffer → consumer, and SES least privilege
+(one synth with a mail domain; the staging synth of test_stack.py has none)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from functions.declarations import Trigger
+from infra.aws.events import MAX_RECEIVES, consumer_of
+from tests.support.cdk import Synthesized, synthesize
+from webstore.mail.messages import MAIL_EVENT_TYPES
+
+from .test_stack import functions_by_handler, logical_id, policy_statements, resources
+
+SEND_MAIL = consumer_of(Trigger.MAIL_QUEUE).handler_path
+RESEND = "functions.admin.resend_mail.handler"
+
+
+@pytest.fixture(scope="module")
+def synth() -> Synthesized:
+    return synthesize(stage="staging", mailDomain="mail.example.com")
+
+
+def test_the_mail_rule_feeds_its_own_buffer_with_the_events_that_become_mail(synth: Synthesized) -> None:
+    template = synth.template
+    events = synth.stack.events
+    buffer, dead = logical_id(synth, events.mail_buffer), logical_id(synth, events.mail_dead_letters)
+    (rule,) = [
+        r
+        for r in resources(template, "AWS::Events::Rule").values()
+        if r["Properties"].get("EventPattern", {}).get("detail-type")
+    ]
+    assert rule["Properties"]["EventPattern"] == {
+        "source": ["webstore"],
+        "detail-type": [str(t) for t in MAIL_EVENT_TYPES],
+    }
+    (target,) = rule["Properties"]["Targets"]
+    assert target["Arn"] == {"Fn::GetAtt": [buffer, "Arn"]}
+    redrive = resources(template, "AWS::SQS::Queue")[buffer]["Properties"]["RedrivePolicy"]
+    assert redrive == {"deadLetterTargetArn": {"Fn::GetAtt": [dead, "Arn"]}, "maxReceiveCount": MAX_RECEIVES}
+    (mapping,) = [
+        m
+        for m in resources(template, "AWS::Lambda::EventSourceMapping").values()
+        if m["Properties"]["EventSourceArn"] == {"Fn::GetAtt": [buffer, "Arn"]}
+    ]
+    assert mapping["Properties"]["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+    assert functions_by_handler(synth)[SEND_MAIL][1] == logical_id(synth, events.send_mail.function)
+
+
+def test_the_domain_identity_has_dkim_and_the_configuration_set(synth: Synthesized) -> None:
+    [identity] = resources(synth.template, "AWS::SES::EmailIdentity").values()
+    assert identity["Properties"]["EmailIdentity"] == "mail.example.com"
+    assert identity["Properties"].get("DkimAttributes", {"SigningEnabled": True})["SigningEnabled"] is True
+    [config_set] = resources(synth.template, "AWS::SES::ConfigurationSet").values()
+    assert config_set["Properties"]["Name"] == "webstore-staging-mail"
+
+
+def test_only_the_senders_may_send_and_only_from_the_stage_identity(synth: Synthesized) -> None:
+    senders: dict[str, list[dict[str, Any]]] = {}
+    for handler, (template, _, function) in functions_by_handler(synth).items():
+        statements = [s for s in policy_statements(template, function) if "ses:" in str(s["Action"])]
+        if statements:
+            senders[handler] = statements
+    # The consumer, the panel's "Send again", and the panel's `$default` function that serves
+    # every panel route (it may do what they may).
+    assert set(senders) == {SEND_MAIL, RESEND, "functions.unmatched.admin_handler"}
+    for statements in senders.values():
+        [statement] = statements
+        assert statement["Action"] == "ses:SendEmail"
+        assert "*" not in str(statement["Resource"])
+    _, _, function = functions_by_handler(synth)[SEND_MAIL]
+    environment = function["Properties"]["Environment"]["Variables"]
+    assert environment["WEBSTORE_MAIL_TRANSPORT"] == "ses"
+    assert environment["WEBSTORE_MAIL_FROM"] == "no-reply@mail.example.com"
