@@ -66,7 +66,14 @@ PREVIEW_PAGE = {
 }
 
 
+# The template the editor opens when none is named: the shop's home page.
+FIRST_EDITED = "index.html"
+
+
 def editable(name: str) -> str:
+    """`name` if it is one of the shop's templates; none named: the home page's."""
+    if not name:
+        return FIRST_EDITED
     if name not in EDITABLE:
         raise NotFound(f"The shop has no template named {name[:80]!r}")
     return name

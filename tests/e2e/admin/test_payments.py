@@ -11,7 +11,6 @@ import pytest
 from playwright.sync_api import Browser
 
 from tests.e2e.conftest import ReturnSite
-from webstore.storefront.return_urls import after_log_in
 
 pytestmark = pytest.mark.e2e
 
@@ -35,7 +34,7 @@ def buy_vip(local_stack: dict[str, Any], return_site: ReturnSite, browser: Brows
         page.goto(auth["url"])
         page.get_by_label("Username").fill(PLAYER)
         page.get_by_role("button", name="Continue").click()
-        page.wait_for_url(after_log_in(checkout_link), timeout=10_000)
+        page.wait_for_url(f"{checkout_link}?success=true", timeout=10_000)  # as the platform returns
         page.locator("#consent").check()
         page.get_by_role("button", name="Pay now").click()
         page.wait_for_url(complete_url, timeout=30_000)
@@ -69,7 +68,11 @@ def test_the_owner_finds_and_refunds_a_payment(
         page.wait_for_url(f"{admin}/payments/tbx-*", timeout=10_000)
         assert "queued (waiting for the server)" in page.content()
 
-        page.get_by_role("button", name="Refund").click()
+        page.get_by_role("button", name="Refund…").click()
+        # Not one click: the confirmation says what will happen, and changes nothing yet.
+        page.get_by_role("heading", name="Refund this payment?").wait_for(timeout=15_000)
+        assert "lp user {username} parent remove vip" in page.content()
+        page.locator("form.confirm button[type=submit]").click()
         page.wait_for_url("**done=refunded", timeout=15_000)
         assert "Refunded. The refund commands are queued." in page.content()
         rows = page.locator("tbody tr", has_text="parent remove vip").all_inner_texts()

@@ -95,6 +95,8 @@ def test_the_overview_lists_every_template_serving_the_house_file(owner: PanelCl
     assert "{% block content %}" in editor.body  # the house's file to start from
     missing = owner.get(get_shop_editor.handler, "/shop/editor", {"name": "../secrets.html"})
     assert missing.status == 404
+    unnamed = owner.get(get_shop_editor.handler, "/shop/editor", {})  # none named: the home page's
+    assert unnamed.status == 200 and 'name="name" value="index.html"' in unnamed.body
 
 
 def test_save_and_publish_shows_on_the_shop_with_its_audit_entry(owner: PanelClient) -> None:

@@ -86,7 +86,6 @@ def test_a_valid_coupon_is_built_with_its_code_upper_cased() -> None:
         ({"redeem_unlimited": False}, "expire_limit"),
         ({"expire_limit": 3}, "expire_limit"),
         ({"expire_never": False}, "expire_date"),
-        ({"expire_date": "2027-01-01"}, "expire_date"),
         ({"expire_never": False, "expire_date": "31/01/2027"}, "expire_date"),
         ({"start_date": "2026-13-01"}, "start_date"),
         (
@@ -100,6 +99,11 @@ def test_coupon_field_combinations_are_refused_naming_the_field(fields: dict[str
     with pytest.raises(Invalid) as refused:
         new_coupon(body(**fields), CATALOG, 1, NOW)
     assert refused.value.field == field
+
+
+def test_an_expire_date_beside_expire_never_is_ignored() -> None:
+    # SPEC: expire_never means "ignore expire_date" (BuycraftX always sends one).
+    assert new_coupon(body(expire_date="2027-01-01"), CATALOG, 1, NOW).expire_date is None
 
 
 def test_a_value_coupon_on_a_category() -> None:
