@@ -137,7 +137,8 @@ def forms_for(session: StaffSession, capability: Capability) -> Callable[[], Mar
 
 def in_shell(page: PanelPage, session: StaffSession, *, done: str = "") -> PageResult:
     return PageResult(
-        page.status, panel_page(page.title, page.body, session=session, section=page.section, done=done)
+        page.status,
+        panel_page(page.title, page.body, session=session, section=page.section, store=page.store, done=done),
     )
 
 

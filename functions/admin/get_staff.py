@@ -3,7 +3,7 @@
 from fastapi import Query
 from fastapi.responses import Response
 
-from functions.admin_deps import StaffDep, respond
+from functions.admin_deps import StaffDep, forms_for, show
 from functions.deps import ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.admin import staff_pages
@@ -22,7 +22,10 @@ ROUTE = Route(
 
 
 async def endpoint(svc: ServicesDep, session: StaffDep, done: str = Query("", max_length=40)) -> Response:
-    return respond(session, lambda: staff_pages.staff_page(svc, session, done=done))
+    forms = forms_for(session, Capability.STAFF_MANAGE)
+    return show(
+        session, lambda: staff_pages.staff_page(svc, session, csrf=forms), done=staff_pages.DONE.get(done, "")
+    )
 
 
 handler = lambda_handler(ROUTE, endpoint)

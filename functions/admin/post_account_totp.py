@@ -2,7 +2,7 @@
 
 from fastapi.responses import Response
 
-from functions.admin_deps import FormDep, StaffDep, respond
+from functions.admin_deps import FormDep, StaffDep, show
 from functions.deps import ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
 from webstore.admin import account_pages
@@ -14,7 +14,7 @@ ROUTE = Route(
 
 async def endpoint(svc: ServicesDep, session: StaffDep, form: FormDep) -> Response:
     del form  # checked (CSRF): nothing is stored until the confirmation
-    return respond(session, lambda: account_pages.enrolment_page(svc, session))
+    return show(session, lambda: account_pages.enrolment_page(svc, session))
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -2,10 +2,11 @@
 
 from fastapi.responses import Response
 
-from functions.admin_deps import FormDep, StaffDep, respond
+from functions.admin_deps import FormDep, StaffDep, form
 from functions.deps import ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.admin import account_pages
+from webstore.admin.flow import with_error
 
 ROUTE = Route(
     Interface.ADMIN,
@@ -18,8 +19,17 @@ ROUTE = Route(
 )
 
 
-async def endpoint(svc: ServicesDep, session: StaffDep, form: FormDep) -> Response:
-    return respond(session, lambda: account_pages.submit_totp_confirm(svc, session, form, svc.now()))
+async def endpoint(svc: ServicesDep, session: StaffDep, fields: FormDep) -> Response:
+    return form(
+        session,
+        lambda: account_pages.confirm_totp(svc, session, fields, svc.now()),
+        lambda error: with_error(
+            account_pages.enrolment_page(
+                svc, session, sealed=account_pages.kept_enrolment(fields, error.field)
+            ),
+            error,
+        ),
+    )
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -2,10 +2,11 @@
 
 from fastapi.responses import Response
 
-from functions.admin_deps import FormDep, StaffDep, respond
+from functions.admin_deps import FormDep, StaffDep, form, forms_for
 from functions.deps import ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.admin import staff_pages
+from webstore.admin.flow import with_error
 from webstore.admin.roles import Capability
 
 ROUTE = Route(
@@ -20,11 +21,16 @@ ROUTE = Route(
 )
 
 
-async def endpoint(svc: ServicesDep, session: StaffDep, form: FormDep) -> Response:
-    return respond(
+async def endpoint(svc: ServicesDep, session: StaffDep, fields: FormDep) -> Response:
+    email = fields.get("email", "")
+    return form(
         session,
-        lambda: staff_pages.submit_invite(
-            svc, session, form.get("email", ""), form.get("role", ""), svc.now()
+        lambda: staff_pages.invite(svc, session, email, fields.get("role", ""), svc.now()),
+        lambda error: with_error(
+            staff_pages.staff_page(
+                svc, session, csrf=forms_for(session, Capability.STAFF_MANAGE), email=email
+            ),
+            error,
         ),
     )
 

@@ -1,20 +1,21 @@
 """One's own account page (`/account`): the password form and the second factor (set up,
-confirm with a code, remove); the new secret is shown once. HTTP-free."""
+confirm with a code, remove); the new secret is shown once. HTTP-free: each function is a page
+(`PanelPage`) or a form's action (where to go next) of webstore.admin.flow."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime
 
 from webstore.admin import sessions, staff
-from webstore.admin.layout import csrf_field, panel_page
+from webstore.admin.flow import PanelPage, done_at
+from webstore.admin.layout import csrf_field
 from webstore.admin.sessions import SessionCookie, StaffSession
 from webstore.admin.staff_pages import store_name
-from webstore.errors import Invalid
-from webstore.html import PageResult, fragment
+from webstore.html import fragment
 from webstore.services import Services
 
+PATH = "/account"
 # `?done=` of the Post/Redirect/Get: a fixed message per key (nothing a link could make up).
 DONE = {
     "password": "Password changed. Your other sessions have ended.",
@@ -23,10 +24,9 @@ DONE = {
 }
 
 
-def account_page(
-    services: Services, session: StaffSession, *, done: str = "", error: str = "", status: int = 200
-) -> PageResult:
-    """Round trips: the member (its second factor) and the store item, together, after the session's."""
+def account_page(services: Services, session: StaffSession) -> PanelPage:
+    """Round trips: the member (its second factor) and the store item, together, after the
+    session's; the forms' CSRF field is asked for once they are issued."""
     from webstore.repo import start_read
 
     store_read = start_read(store_name, services, session.account_id)
@@ -37,22 +37,11 @@ def account_page(
         role=session.role.label,
         totp=bool(member.totp_sealed),
         csrf=csrf_field(session),
-        error=error,
     )
-    page = panel_page(
-        "Your account",
-        body,
-        session=session,
-        section="account",
-        store=store_read.result(),
-        done=DONE.get(done, ""),
-    )
-    return PageResult(status, page)
+    return PanelPage("Your account", body, "account", store=store_read.result())
 
 
-def enrolment_page(
-    services: Services, session: StaffSession, *, sealed: str = "", error: str = "", status: int = 200
-) -> PageResult:
+def enrolment_page(services: Services, session: StaffSession, *, sealed: str = "") -> PanelPage:
     """A new secret (or, after a wrong code, the same one again: it is still in the form)."""
     from webstore.admin import totp
 
@@ -62,54 +51,43 @@ def enrolment_page(
         enrolment = staff.TotpEnrolment(secret, totp.provisioning_uri(secret, session.email, store), sealed)
     else:
         enrolment = staff.start_totp(services, session, store)
-    body = fragment("panel/account/enrol.html", enrolment=enrolment, csrf=csrf_field(session), error=error)
-    return PageResult(
-        status, panel_page("Second factor", body, session=session, section="account", store=store)
-    )
+    body = fragment("panel/account/enrol.html", enrolment=enrolment, csrf=csrf_field(session))
+    return PanelPage("Second factor", body, "account", store=store)
 
 
-@dataclass(frozen=True)
-class PasswordChanged:
-    """The answer to the password form: the page (303 to the account, or the form again with
-    why) and, once changed, the session's new cookie (the other sessions end)."""
+class PasswordChange:
+    """The password form's action; once changed, `cookie` is the session's new cookie (every
+    other session ends), for the handler to set on the answer."""
 
-    page: PageResult
-    cookie: SessionCookie | None = None
+    def __init__(self, services: Services, session: StaffSession, form: Mapping[str, str], now: datetime):
+        self.services, self.session, self.form, self.now = services, session, form, now
+        self.cookie: SessionCookie | None = None
 
-
-def submit_password(
-    services: Services, session: StaffSession, form: Mapping[str, str], now: datetime
-) -> PasswordChanged:
-    try:
+    def __call__(self) -> str:
+        form = self.form
         version = staff.change_password(
-            services, session, form.get("current", ""), form.get("new", ""), form.get("confirm", ""), now
+            self.services,
+            self.session,
+            form.get("current", ""),
+            form.get("new", ""),
+            form.get("confirm", ""),
+            self.now,
         )
-    except Invalid as refused:
-        return PasswordChanged(account_page(services, session, error=refused.detail, status=422))
-    return PasswordChanged(
-        PageResult(redirect="/account?done=password"), sessions.reissue(services, session, version, now)
-    )
+        self.cookie = sessions.reissue(self.services, self.session, version, self.now)
+        return done_at(PATH, "password")
 
 
-def submit_totp_confirm(
-    services: Services, session: StaffSession, form: Mapping[str, str], now: datetime
-) -> PageResult:
-    """Turn the second factor on with the code the app shows; a wrong code shows the same key
-    again (a tampered key: a new one)."""
-    sealed, code = form.get("sealed", ""), form.get("code", "")
-    try:
-        staff.confirm_totp(services, session, sealed, code, now)
-    except Invalid as refused:
-        kept = "" if refused.field == "sealed" else sealed
-        return enrolment_page(services, session, sealed=kept, error=refused.detail, status=422)
-    return PageResult(redirect="/account?done=totp")
+def confirm_totp(services: Services, session: StaffSession, form: Mapping[str, str], now: datetime) -> str:
+    """Turn the second factor on with the code the app shows."""
+    staff.confirm_totp(services, session, form.get("sealed", ""), form.get("code", ""), now)
+    return done_at(PATH, "totp")
 
 
-def submit_totp_remove(
-    services: Services, session: StaffSession, form: Mapping[str, str], now: datetime
-) -> PageResult:
-    try:
-        staff.disable_totp(services, session, form.get("password", ""), now)
-    except Invalid as refused:
-        return account_page(services, session, error=refused.detail, status=422)
-    return PageResult(redirect="/account?done=totp-removed")
+def kept_enrolment(form: Mapping[str, str], field: str | None) -> str:
+    """The sealed key to show again after a refused code (a tampered key: none, a new one)."""
+    return "" if field == "sealed" else form.get("sealed", "")
+
+
+def remove_totp(services: Services, session: StaffSession, form: Mapping[str, str], now: datetime) -> str:
+    staff.disable_totp(services, session, form.get("password", ""), now)
+    return done_at(PATH, "totp-removed")

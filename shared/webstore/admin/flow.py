@@ -1,8 +1,9 @@
 """The panel's one page shape and one form flow (HTTP-free; functions.admin_deps serves them).
 
 A page's content is a `PanelPage`: its title, its body, the section of the navigation it
-belongs to, its status. The shell (`webstore.admin.layout.panel_page`) wraps it; the route's
-handler turns it into a response.
+belongs to, its status, and the store's name when the page read it (the shell's heading). The
+shell (`webstore.admin.layout.panel_page`) wraps it; the route's handler turns it into a
+response.
 
 A form is `submit(action, again)`: `action` validates what was typed and calls the form's one use
 case, answering where to go next (Post/Redirect/Get: a 303 to the page that shows the result,
@@ -36,6 +37,7 @@ class PanelPage:
     body: Markup  # rendered from a template of templates/panel/ (webstore.html.fragment)
     section: str
     status: int = 200
+    store: str = ""  # the store's name heading the shell, when the page read it; else "Control panel"
 
 
 def correctable(error: DomainError) -> bool:

@@ -1,7 +1,8 @@
-"""The store's settings page (`/settings`): the store section, its sidebar modules and its
-payment gateways, read with the catalog revision (one round trip), and their three forms. Each
-save is one call into the catalog claiming the revision; a refused one shows the page again
-with that form as typed (webstore.admin.flow).
+"""The store's settings page (`/settings`): the store section and its sidebar modules, read
+with the catalog revision (one round trip), and their forms; the payment gateways (Stripe keys,
+the sandbox switch) are set on the Go live page (webstore.admin.golive_pages), which this page
+links to. Each save is one call into the catalog claiming the revision; a refused one shows the
+page again with that form as typed (webstore.admin.flow).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ class SidebarForm:
 class SettingsErrors:
     """Which form of the settings page was refused, with what was typed and the message."""
 
-    form: str  # "store", "sidebar:<ref>", "gateways"
+    form: str  # "store", "sidebar:<ref>"
     message: str
     typed: dict[str, str]
 
@@ -49,8 +50,8 @@ def settings_page(
     refused: SettingsErrors | None = None,
     status: int = 200,
 ) -> PanelPage:
-    """The store section, its sidebar and its gateways: the store item and the revision, read
-    together (one round trip). Gateway secrets are write-only: never rendered, blank = keep."""
+    """The store section and its sidebar: the store item and the revision, read together (one
+    round trip)."""
     revision_read = start_read(DefinitionRepository(services.table).revision, account_id)
     store = StoreRepository(services.table).store(account_id)
     revision = str(revision_read.result())
@@ -68,8 +69,6 @@ def settings_page(
         values = typed_or(f"sidebar:{ref}", form_values(module.model_dump(mode="json")) if module else {})
         fields = render_fields("sidebar", values, creating=module is None)
         modules.append(SidebarForm(ref, fields, module is None))
-    stripe = store.gateways.stripe
-    sandbox = store.gateways.sandbox
     body = fragment(
         "panel/settings/settings.html",
         sections=SECTIONS.values(),
@@ -79,16 +78,6 @@ def settings_page(
         errors={refused.form: refused.message} if refused is not None else {},
         fields=render_fields("store", store_values, creating=False),
         modules=modules,
-        publishable=(
-            refused.typed.get("publishable_key", "") if refused and refused.form == "gateways" else ""
-        )
-        or (stripe.publishable_key if stripe else ""),
-        secret_state="set: blank keeps it" if stripe else "not set",
-        sandbox=[
-            ("", "the default for this stage", sandbox is None),
-            ("on", "allowed", sandbox is True),
-            ("off", "refused", sandbox is False),
-        ],
     )
     return PanelPage("Store settings", body, "settings", status)
 
@@ -123,23 +112,6 @@ def save_sidebar_action(
     return settings_done(saved)
 
 
-def save_gateways_action(
-    services: Services, account_id: int, form: dict[str, str], *, actor: str, now: datetime
-) -> str:
-    saved = edits.save_gateways(
-        services,
-        account_id,
-        publishable_key=form.get("publishable_key", ""),
-        secret_key=form.get("secret_key", ""),
-        webhook_secret=form.get("webhook_secret", ""),
-        sandbox={"on": True, "off": False}.get(form.get("sandbox", "")),
-        actor=actor,
-        revision=revision_of(form),
-        now=now,
-    )
-    return settings_done(saved)
-
-
 def settings_done(saved: object) -> str:
     """Back to the settings, saying whether the save changed anything."""
     unchanged = isinstance(saved, edits.Saved) and saved.unchanged
@@ -149,9 +121,8 @@ def settings_done(saved: object) -> str:
 def settings_again(
     services: Services, account_id: int, which: str, form: dict[str, str], error: DomainError, *, csrf: Markup
 ) -> PanelPage:
-    """The settings page with the refused form (`which`: store, sidebar:<ref>, gateways) as
-    typed and why. Secrets are never written back into a page, not even the ones just typed."""
-    hidden = ("csrf", "revision", "delete", "secret_key", "webhook_secret")
+    """The settings page with the refused form (`which`: store, sidebar:<ref>) as typed and why."""
+    hidden = ("csrf", "revision", "delete")
     typed = {k: v for k, v in form.items() if k not in hidden}
     return settings_page(
         services,

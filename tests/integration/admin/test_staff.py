@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
+from html import escape
 
 import time_machine
 
@@ -37,6 +38,12 @@ _PASSWORD = re.compile(r'<code id="password">([^<]+)</code>')
 def audit_actions(account_id: int = 1) -> list[tuple[str, str, str]]:
     page = AuditLog(get_services().table).page(account_id)
     return [(e.actor, e.action, e.summary) for e in page.entries]
+
+
+def store_name_of(account_id: int) -> str:
+    from webstore.repo.store import StoreRepository
+
+    return StoreRepository(get_services().table).store(account_id).name
 
 
 def staff_id_of(email: str) -> str:
@@ -105,6 +112,13 @@ def test_an_owner_changes_a_role_and_removes_a_member_but_not_themselves(demo: D
     mine = staff_id_of("owner@store1.test")
     own = owner.post(post_staff_role.handler, f"/staff/{mine}/role", {"role": "support"})
     assert own.status == 422 and "cannot change the role of yourself" in own.body
+    # The staff page again, in the shell headed by the store, with the error above its forms.
+    assert 'id="form-error"' in own.body and 'id="invite"' in own.body
+    assert "Back to the dashboard" not in own.body  # not the panel's error page
+    assert f"<strong>{escape(store_name_of(1))}</strong>" in own.body
+    self_removal = owner.post(post_staff_remove.handler, f"/staff/{mine}/remove", {})
+    assert self_removal.status == 422 and 'id="form-error"' in self_removal.body
+    assert "cannot remove yourself" in self_removal.body and 'id="staff"' in self_removal.body
     removed = owner.post(post_staff_remove.handler, f"/staff/{target}/remove", {})
     assert removed.status == 303
     assert member.get(get_dashboard.handler, "/").status == 303  # signed out at once
