@@ -21,11 +21,13 @@ import secrets
 from dataclasses import dataclass
 from functools import cache
 
+from aws_lambda_powertools import Logger
+
 from webstore import keys
 from webstore.errors import Gone, Invalid, NotFound, Throttled
 from webstore.html import Page, PageResult
 from webstore.html.player import Brand, content_security_policy, page
-from webstore.mail import Message
+from webstore.mail import MailNotSent, Message
 from webstore.mail.sign_in import compose_sign_in
 from webstore.repo.email_lookup import EmailHistory, EmailLookupRepository
 from webstore.repo.mail import MailRepository
@@ -47,6 +49,8 @@ MAX_REQUESTS = 3  # links per address, store and hour
 PAGE_PATH = "/subscriptions/find"
 SENT = "If that address bought anything here, a sign-in link is on its way. It works once, for 30 minutes."
 LINK_REFUSED = "This sign-in link has expired or was already used. Ask for a new one."
+
+logger = Logger(child=True)
 
 _LINK = re.compile(r"^([A-Za-z0-9_-]{22})\.([0-9]{1,12})\.([A-Za-z0-9_-]{43})$")
 
@@ -116,7 +120,8 @@ def request_link(services: Services, public_token: str, email: str) -> PageResul
         link = f"{nonce}.{expires}.{_mac(services, store.id, nonce, expires)}"
         settings = MailRepository(services.table).settings(store.id)
         composed = compose_sign_in(store, link_url(services, public_token, link))
-        services.mail_sender().send(
+        _send(
+            services,
             Message(
                 to=address,
                 from_address=services.settings.mail_from,
@@ -126,9 +131,18 @@ def request_link(services: Services, public_token: str, email: str) -> PageResul
                 html=composed.html,
                 text=composed.text,
                 idempotency_key=f"sign-in.{nonce}",
-            )
+            ),
         )
     return PageResult(html=_form(brand, store.name, notice=SENT))
+
+
+def _send(services: Services, message: Message) -> None:
+    """Hand the link to the mail port. A refusal is logged, not shown: the answer must not
+    differ from an unknown address's (the player asks again)."""
+    try:
+        services.mail_sender().send(message)
+    except MailNotSent as refusal:
+        logger.warning("sign-in link not sent", extra={"error": str(refusal)})
 
 
 @dataclass(frozen=True)

@@ -134,3 +134,13 @@ def test_the_form_is_throttled_per_address(invoke: Invoke, demo: DemoStore, ses:
     assert answers == [200] * find_by_email.MAX_REQUESTS + [429]
     assert len(ses()) == find_by_email.MAX_REQUESTS
     assert ask(invoke, demo, "other@example.com").status == 200  # another address is not held up
+
+
+def test_a_link_the_provider_refuses_answers_the_same(invoke: Invoke, demo: DemoStore) -> None:
+    """No transport configured (or SES refusing): the known address still gets the same page."""
+    buy_subscription(invoke, demo, email=EMAIL)
+
+    answer = ask(invoke, demo, EMAIL)
+
+    assert answer.status == 200
+    assert find_by_email.SENT in answer.body
