@@ -35,6 +35,13 @@ class Forbidden(DomainError):
     title = "Forbidden"
 
 
+class Gone(DomainError):
+    """Something that existed and no longer works (a used or expired one-time link)."""
+
+    status = 410
+    title = "Gone"
+
+
 class Conflict(DomainError):
     """A condition the database enforces failed (already paid, limit reached, changed meanwhile)."""
 

@@ -575,3 +575,22 @@ def recurring_of_account(account_id: int) -> str:
 
 def recurring_gsi2sk(initial_payment_id: int) -> str:
     return _n(initial_payment_id)
+
+
+def email_digest(email: str) -> str:
+    """An e-mail address as a key part: the SHA-256 of its trimmed, lower-cased form (32 hex
+    characters), so no key holds an address."""
+    import hashlib
+
+    return hashlib.sha256(email.strip().lower().encode()).hexdigest()[:32]
+
+
+def email_payments_pk(account_id: int, email: str) -> str:
+    """The partition of one store's payments made with one e-mail address (SK: `payment_sk`),
+    read by "Find my subscriptions"."""
+    return f"{account_pk(account_id)}#EMAIL#{email_digest(email)}"
+
+
+def sign_in_link_key(account_id: int, nonce: str) -> dict[str, str]:
+    """A "Find my subscriptions" sign-in link's single-use item (deleted by TTL)."""
+    return {"PK": f"{account_pk(account_id)}#SIGNIN#{nonce}", "SK": "SIGNIN"}

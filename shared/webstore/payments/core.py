@@ -7,9 +7,10 @@ took the money (the hosted checkout and the operator's createPayment through
   sequence update commit together or not at all.
 - `add_paid_payment`: the order record (the idempotency of the payment source), then the six
   effects of money coming in: community goal progress, the store stats, the day's figures, the
-  buyer's spend this month, the buyer's player record and counters, and the payment itself with
-  its search keys (written with the payment, `PaymentRepository.item`) and the first chunk of
-  its commands (`add_payment_with_commands`, last: the chunk fills the room left).
+  buyer's spend this month, the buyer's player record and counters, the payment's pointer
+  under the buyer's e-mail address (`repo.email_lookup`, "Find my subscriptions"), and the
+  payment itself with its search keys (written with the payment, `PaymentRepository.item`)
+  and the first chunk of its commands (`add_payment_with_commands`, last: the chunk fills the room left).
 - Retries on contention follow the one policy, `webstore.contention`.
 
 What differs between the sources stays with them: the checkout's coupons, gift cards, purchase
@@ -26,6 +27,7 @@ from webstore.catalog import GoalStatus
 from webstore.payments import planning
 from webstore.repo import Transaction
 from webstore.repo.daily_stats import DailyStatsRepository
+from webstore.repo.email_lookup import EmailLookupRepository
 from webstore.repo.payment_effects import EffectReads, PaymentEffectsRepository
 from webstore.repo.payments import PaymentRecord, PaymentRepository
 from webstore.repo.players import PlayerRepository
@@ -66,6 +68,7 @@ def add_paid_payment(
     effects.add_spend(tx, a, planning.month_of(now), buyer.id, reads.spent_before, spent)
     counters: dict[str, int | Decimal] = {"payments": 1, f"total_{payment.currency}": payment.amount}
     PlayerRepository.add_player(tx, a, buyer, email=email, now=now, counters=counters)
+    EmailLookupRepository.add_pointer(tx, payment, email)
 
 
 def add_payment_with_commands(

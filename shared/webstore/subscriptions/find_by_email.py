@@ -1,0 +1,224 @@
+""" "Find my subscriptions": a player enters their e-mail on the store's hosted page and, when
+that address paid anything at the store, receives a one-time sign-in link to a page listing its
+subscriptions (each with its manage link: cancel or undo, and completing a declined renewal)
+and its receipts.
+
+- The answer to the form is the same whether or not the address matched, and the form is
+  throttled per address and store (`MAX_REQUESTS` in `THROTTLE_SECONDS`, a conditional counter
+  item): it cannot be used to learn who bought or to flood an inbox.
+- A link is `<nonce>.<expires unix seconds>.<MAC>` under the stage key (`SecretBox.mac`, purpose
+  `find-subscriptions`, over account, nonce and expiry): a tampered or expired link is refused
+  before anything is read. It is good for `LINK_SECONDS` and one opening: its item
+  (`repo.email_lookup`, holding the address) is claimed with a condition the first time.
+"""
+
+from __future__ import annotations
+
+import base64
+import hmac
+import re
+import secrets
+from dataclasses import dataclass
+from functools import cache
+
+from aws_lambda_powertools import Logger
+
+from webstore import keys
+from webstore.errors import Gone, Invalid, NotFound, Throttled
+from webstore.html import Page, PageResult
+from webstore.html.player import Brand, content_security_policy, page
+from webstore.mail import MailNotSent, Message
+from webstore.mail.sign_in import compose_sign_in
+from webstore.repo.email_lookup import EmailHistory, EmailLookupRepository
+from webstore.repo.mail import MailRepository
+from webstore.repo.store import StoreRepository
+from webstore.repo.throttle import ThrottleRepository
+from webstore.services import Services
+from webstore.storefront.credentials import verified
+from webstore.storefront.inputs import check_email
+from webstore.storefront.theme import in_brand_of
+from webstore.subscriptions import manage_links
+from webstore.subscriptions.manage_page import day, money
+
+TITLE = "Find my subscriptions"
+LINK_PURPOSE = "find-subscriptions"
+LINK_SECONDS = 30 * 60
+THROTTLE_SCOPE = "find-subscriptions"
+THROTTLE_SECONDS = 3600
+MAX_REQUESTS = 3  # links per address, store and hour
+PAGE_PATH = "/subscriptions/find"
+SENT = "If that address bought anything here, a sign-in link is on its way. It works once, for 30 minutes."
+LINK_REFUSED = "This sign-in link has expired or was already used. Ask for a new one."
+
+logger = Logger(child=True)
+
+_LINK = re.compile(r"^([A-Za-z0-9_-]{22})\.([0-9]{1,12})\.([A-Za-z0-9_-]{43})$")
+
+
+@cache
+def policy() -> str:
+    """The form posts to the page itself."""
+    return content_security_policy()
+
+
+def _mac(services: Services, account_id: int, nonce: str, expires: int) -> str:
+    digest = services.secrets.mac(LINK_PURPOSE, f"{account_id}:{nonce}:{expires}")
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+
+def form_url(services: Services, public_token: str) -> str:
+    return f"{services.settings.storefront_url}{PAGE_PATH}/{public_token}"
+
+
+def link_url(services: Services, public_token: str, link: str) -> str:
+    return f"{form_url(services, public_token)}/{link}"
+
+
+def _form(brand: Brand, store_name: str, *, email: str = "", error: str = "", notice: str = "") -> Page:
+    html = page(
+        "hosted/find_subscriptions.html",
+        brand=brand,
+        title=TITLE,
+        store=store_name,
+        email=email,
+        error=error,
+        notice=notice,
+    )
+    return Page.with_policy(html, brand.policy())
+
+
+def show_form(services: Services, public_token: str) -> PageResult:
+    store = verified(StoreRepository(services.table).store(keys.account_of(public_token)), public_token)
+    return PageResult(html=_form(in_brand_of(store), store.name))
+
+
+def request_link(services: Services, public_token: str, email: str) -> PageResult:
+    """Mail a sign-in link when `email` paid at the store; the same answer either way. A bad
+    address re-renders the form (422); too many requests for one address is 429."""
+    store = verified(StoreRepository(services.table).store(keys.account_of(public_token)), public_token)
+    brand = in_brand_of(store)
+    typed = email.strip()
+    try:
+        address = check_email(typed)
+    except Invalid as error:  # the form again, naming the problem
+        return PageResult(422, _form(brand, store.name, email=typed, error=str(error)))
+    if address is None:
+        return PageResult(422, _form(brand, store.name, error="Enter the e-mail address you paid with"))
+    now = int(services.now().timestamp())
+    client = f"{store.id}.{keys.email_digest(address)}"
+    mark = ThrottleRepository(services.table, THROTTLE_SCOPE).record_failure(client, now, THROTTLE_SECONDS)
+    if mark.blocks(now, MAX_REQUESTS):
+        raise Throttled(
+            "Too many sign-in links asked for this address; try again later",
+            retry_after=mark.expires_at - now,
+        )
+    lookup = EmailLookupRepository(services.table)
+    if lookup.has_payments(store.id, address):
+        nonce = secrets.token_urlsafe(16)
+        expires = now + LINK_SECONDS
+        lookup.add_sign_in(store.id, nonce, address, expires)
+        link = f"{nonce}.{expires}.{_mac(services, store.id, nonce, expires)}"
+        settings = MailRepository(services.table).settings(store.id)
+        composed = compose_sign_in(store, link_url(services, public_token, link))
+        _send(
+            services,
+            Message(
+                to=address,
+                from_address=services.settings.mail_from,
+                from_name=settings.from_name or store.name,
+                reply_to=settings.reply_to,
+                subject=composed.subject,
+                html=composed.html,
+                text=composed.text,
+                idempotency_key=f"sign-in.{nonce}",
+            ),
+        )
+    return PageResult(html=_form(brand, store.name, notice=SENT))
+
+
+def _send(services: Services, message: Message) -> None:
+    """Hand the link to the mail port. A refusal is logged, not shown: the answer must not
+    differ from an unknown address's (the player asks again)."""
+    try:
+        services.mail_sender().send(message)
+    except MailNotSent as refusal:
+        logger.warning("sign-in link not sent", extra={"error": str(refusal)})
+
+
+@dataclass(frozen=True)
+class SubscriptionRow:
+    packages: str
+    price: str
+    status: str
+    date: str
+    manage_url: str
+
+
+@dataclass(frozen=True)
+class ReceiptRow:
+    transaction_id: str
+    date: str
+    packages: str
+    amount: str
+    status: str
+
+
+def _rows(
+    services: Services, account_id: int, history: EmailHistory
+) -> tuple[list[SubscriptionRow], list[ReceiptRow]]:
+    base = services.settings.storefront_url
+    subscriptions = [
+        SubscriptionRow(
+            packages=", ".join(line.name for line in r.lines),
+            price=money(r.amount, r.currency),
+            status=r.status.description,
+            date=day(r.next_payment_at),
+            manage_url=manage_links.manage_url(base, services.secrets, account_id, r.reference),
+        )
+        for r in history.subscriptions
+    ]
+    receipts = [
+        ReceiptRow(
+            transaction_id=p.transaction_id,
+            date=day(p.created_at),
+            packages=", ".join(line.name for line in p.lines),
+            amount=money(p.amount, p.currency),
+            status=p.status.description,
+        )
+        for p in history.payments
+    ]
+    return subscriptions, receipts
+
+
+def open_link(services: Services, public_token: str, link: str) -> PageResult:
+    """The address's subscriptions and receipts, the first time a genuine, unexpired link is
+    opened (404 for a forged one, 410 for a used or expired one)."""
+    account_id = keys.account_of(public_token)
+    match = _LINK.match(link or "")
+    if not match or not hmac.compare_digest(
+        _mac(services, account_id, match.group(1), int(match.group(2))), match.group(3)
+    ):
+        raise NotFound("This sign-in link is not valid")
+    nonce, expires = match.group(1), int(match.group(2))
+    store = verified(StoreRepository(services.table).store(account_id), public_token)
+    brand = in_brand_of(store)
+    now = int(services.now().timestamp())
+    if expires <= now:
+        raise Gone(LINK_REFUSED)
+    email = EmailLookupRepository(services.table).claim_sign_in(account_id, nonce, now)
+    if email is None:
+        raise Gone(LINK_REFUSED)
+    subscriptions, receipts = _rows(
+        services, account_id, EmailLookupRepository(services.table).history(account_id, email)
+    )
+    html = page(
+        "hosted/my_subscriptions.html",
+        brand=brand,
+        title="Your subscriptions",
+        store=store.name,
+        email=email,
+        subscriptions=subscriptions,
+        receipts=receipts,
+        form_url=form_url(services, public_token),
+    )
+    return PageResult(html=Page.with_policy(html, brand.policy()))

@@ -1,0 +1,146 @@
+""" "Find my subscriptions" through the real handlers (moto: table, SES): the same answer for a
+known and an unknown address, one mail with a one-time link for a known one, the link refused
+when used, expired or tampered with, a bad address re-rendering the form, the form throttled."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+from urllib.parse import urlencode, urlsplit
+
+import time_machine
+
+from functions.storefront import (
+    get_find_subscriptions_page,
+    get_subscriptions_sign_in,
+    submit_find_subscriptions_page,
+)
+from tests.support.cancellation import buy_subscription
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke, Response
+from webstore.services import get_services
+from webstore.subscriptions import find_by_email
+
+EMAIL = "steve@example.com"
+FORM = {"content-type": "application/x-www-form-urlencoded"}
+
+Sent = Callable[[], list[Any]]
+
+
+def ask(invoke: Invoke, demo: DemoStore, email: str) -> Response:
+    return invoke(
+        submit_find_subscriptions_page.handler,
+        "POST",
+        f"/subscriptions/find/{demo.token}",
+        raw_body=urlencode({"email": email}),
+        headers=FORM,
+    )
+
+
+def link_path(message: Any) -> str:
+    found = re.search(r"https://shop\.test(/subscriptions/find/[^\s\"<]+)", message.body)
+    assert found, message.body
+    return found.group(1)
+
+
+def open_link(invoke: Invoke, path: str) -> Response:
+    return invoke(get_subscriptions_sign_in.handler, "GET", path)
+
+
+def test_the_form_is_a_branded_page(invoke: Invoke, demo: DemoStore) -> None:
+    page = invoke(get_find_subscriptions_page.handler, "GET", f"/subscriptions/find/{demo.token}")
+
+    assert page.status == 200
+    assert 'name="email"' in page.body and 'method="post"' in page.body
+
+
+def test_a_known_address_gets_one_link_that_works_once(invoke: Invoke, demo: DemoStore, ses: Sent) -> None:
+    bought = buy_subscription(invoke, demo, email=EMAIL)
+
+    answer = ask(invoke, demo, "  Steve@Example.com ")
+
+    assert answer.status == 200
+    assert find_by_email.SENT in answer.body
+    [message] = ses()
+    assert message.destinations["ToAddresses"] == ["Steve@Example.com"]
+    assert message.subject.startswith("Your sign-in link for ")
+    path = link_path(message)
+
+    page = open_link(invoke, path)
+    assert page.status == 200, page.body
+    assert bought.reference in page.body  # the receipt's transaction id
+    assert "https://shop.test/subscriptions/" in page.body  # the subscription's manage link
+    assert 'class="manage"' in page.body
+
+    again = open_link(invoke, path)
+    assert again.status == 410
+    assert bought.reference not in again.body
+
+
+def test_an_unknown_address_gets_the_same_answer_and_no_mail(
+    invoke: Invoke, demo: DemoStore, ses: Sent
+) -> None:
+    buy_subscription(invoke, demo, email=EMAIL)
+
+    known = ask(invoke, demo, EMAIL)
+    unknown = ask(invoke, demo, "nobody@example.com")
+
+    assert unknown.status == known.status == 200
+    assert unknown.body == known.body
+    assert len(ses()) == 1  # the known address's only
+
+
+def test_a_link_expires_after_30_minutes(invoke: Invoke, demo: DemoStore, ses: Sent) -> None:
+    buy_subscription(invoke, demo, email=EMAIL)
+    ask(invoke, demo, EMAIL)
+    [message] = ses()
+
+    with time_machine.travel(get_services().now() + timedelta(minutes=31), tick=False):
+        late = open_link(invoke, link_path(message))
+
+    assert late.status == 410
+
+
+def test_a_tampered_link_is_refused(invoke: Invoke, demo: DemoStore, ses: Sent) -> None:
+    buy_subscription(invoke, demo, email=EMAIL)
+    ask(invoke, demo, EMAIL)
+    path = link_path(ses()[0])
+    nonce, expires, mac = urlsplit(path).path.rsplit("/", 1)[1].split(".")
+    prefix = path.rsplit("/", 1)[0]
+
+    later = open_link(invoke, f"{prefix}/{nonce}.{int(expires) + 3600}.{mac}")
+    forged = open_link(invoke, f"{prefix}/{nonce}.{expires}.{'A' * 43}")
+
+    assert later.status == forged.status == 404
+    assert open_link(invoke, path).status == 200  # the genuine link was not used up by those
+
+
+def test_a_bad_address_re_renders_the_form(invoke: Invoke, demo: DemoStore, ses: Sent) -> None:
+    answer = ask(invoke, demo, "not-an-address")
+
+    assert answer.status == 422
+    assert "email is not an email address" in answer.body
+    assert 'value="not-an-address"' in answer.body
+    assert ses() == []
+
+
+def test_the_form_is_throttled_per_address(invoke: Invoke, demo: DemoStore, ses: Sent) -> None:
+    buy_subscription(invoke, demo, email=EMAIL)
+
+    answers = [ask(invoke, demo, EMAIL).status for _ in range(find_by_email.MAX_REQUESTS + 1)]
+
+    assert answers == [200] * find_by_email.MAX_REQUESTS + [429]
+    assert len(ses()) == find_by_email.MAX_REQUESTS
+    assert ask(invoke, demo, "other@example.com").status == 200  # another address is not held up
+
+
+def test_a_link_the_provider_refuses_answers_the_same(invoke: Invoke, demo: DemoStore) -> None:
+    """No transport configured (or SES refusing): the known address still gets the same page."""
+    buy_subscription(invoke, demo, email=EMAIL)
+
+    answer = ask(invoke, demo, EMAIL)
+
+    assert answer.status == 200
+    assert find_by_email.SENT in answer.body
