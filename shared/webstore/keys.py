@@ -575,3 +575,8 @@ def recurring_of_account(account_id: int) -> str:
 
 def recurring_gsi2sk(initial_payment_id: int) -> str:
     return _n(initial_payment_id)
+
+
+def steam_nonce_key(nonce: str) -> dict[str, str]:
+    """A Steam OpenID assertion's `response_nonce`, claimed once (no replayed sign-in)."""
+    return {"PK": f"STEAMNONCE#{nonce}", "SK": "NONCE"}
