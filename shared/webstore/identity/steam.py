@@ -91,7 +91,7 @@ class SteamOpenId:
         """The assertion's own fields (no network): Invalid naming the first one that is wrong."""
         mode = params.get("openid.mode")
         if mode == "cancel":
-            raise Invalid("The Steam sign-in was cancelled", field="openid.mode")
+            raise Invalid("The Steam sign-in was cancelled (openid.mode=cancel)", field="openid.mode")
         if mode != "id_res":
             raise Invalid("openid.mode must be id_res (a positive assertion)", field="openid.mode")
         if _field(params, "ns") != OPENID_NS:
@@ -125,7 +125,9 @@ class SteamOpenId:
         answer = self._post(urlencode(fields).encode())
         lines = dict(line.partition(":")[::2] for line in answer.splitlines() if ":" in line)
         if lines.get("is_valid", "").strip() != "true":
-            raise Invalid("Steam did not confirm this sign-in (is_valid:false)", field="openid.sig")
+            raise Invalid(
+                "Steam did not confirm this sign-in (openid.sig: is_valid:false)", field="openid.sig"
+            )
         return assertion
 
     def _post(self, body: bytes) -> str:
