@@ -28,6 +28,7 @@ from webstore.identity.port import NameServiceUnavailable
 STEAM_OPENID_URL = "https://steamcommunity.com/openid/login"
 OPENID_NS = "http://specs.openid.net/auth/2.0"
 IDENTIFIER_SELECT = "http://specs.openid.net/auth/2.0/identifier_select"
+STEAM64 = re.compile(r"^\d{17}$")
 CLAIMED_ID = re.compile(r"^https://steamcommunity\.com/openid/id/(\d{17})$")
 # The fields a positive assertion must sign (Steam signs these and more).
 REQUIRED_SIGNED = ("op_endpoint", "claimed_id", "identity", "return_to", "response_nonce", "assoc_handle")

@@ -11,7 +11,9 @@ from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 
+from functions.operator import get_due_players
 from functions.storefront import get_auth_page, get_steam_sign_in
+from tests.integration.operator.support import manual_payment, secret_headers
 from tests.integration.storefront.support import ACCOUNT
 from tests.support.clock import Clock
 from tests.support.demo import DemoStore
@@ -173,3 +175,17 @@ def test_a_minecraft_store_has_no_steam_sign_in(
     response = invoke(get_steam_sign_in.handler, "GET", f"/auth/{ident}/steam", query={"returnUrl": RETURN})
     assert response.status == 422
     assert "Steam" in response.body
+
+
+def test_a_steam_player_is_paid_for_and_queued_under_the_steam64_id(
+    steam_store: StandInSteam, invoke: Invoke, demo: DemoStore, make_basket: Callable[..., Basket]
+) -> None:
+    ident = make_basket().ident
+    assert come_back(invoke, ident, steam_store.assertion(STEAM_ID, callback(ident), NOW)).status == 303
+    manual_payment(invoke, demo.server_secret, ign=STEAM_ID)
+    response = invoke(get_due_players.handler, "GET", "/queue", headers=secret_headers(demo.server_secret))
+    assert response.status == 200, response.body
+    [player] = response.json()["players"]
+    assert player["uuid"] == STEAM_ID
+    assert player["name"] == STEAM_ID
+    assert player["id"] == stored(demo, ident).username_id
