@@ -53,6 +53,8 @@ def submit(services: Services, basket_ident: str, return_url: str | None, userna
     """POST: bind the basket to the player, then back to the return URL; a refused username
     shows the form again."""
     prompt = open_auth_page(services, basket_ident, return_url, username.strip())
+    if is_steam_store(prompt.store):  # its page has no name form: players sign in through Steam
+        raise Invalid("Players of this store sign in through Steam, not with a typed name", field="username")
     csp = policy(prompt)
     try:
         target = authenticate(services, prompt, username)

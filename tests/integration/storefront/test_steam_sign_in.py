@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
-from urllib.parse import parse_qs, quote, urlsplit
+from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 import pytest
 
 from functions.operator import get_due_players
-from functions.storefront import get_auth_page, get_steam_sign_in
+from functions.storefront import get_auth_page, get_steam_sign_in, post_auth_page
 from tests.integration.operator.support import manual_payment, secret_headers
 from tests.integration.storefront.support import ACCOUNT
 from tests.support.clock import Clock
@@ -165,6 +165,18 @@ def test_steam_down_is_503_and_nothing_written(
     steam_store.down = True
     response = come_back(invoke, ident, steam_store.assertion(STEAM_ID, callback(ident), NOW))
     assert response.status == 503
+    assert stored(demo, ident).username_id is None
+
+
+def test_a_typed_name_is_refused_in_a_steam_store(
+    steam_store: StandInSteam, invoke: Invoke, demo: DemoStore, make_basket: Callable[..., Basket]
+) -> None:
+    ident = make_basket().ident
+    body = urlencode({"returnUrl": RETURN, "username": "Steve"})
+    form = {"content-type": "application/x-www-form-urlencoded"}
+    response = invoke(post_auth_page.handler, "POST", f"/auth/{ident}", raw_body=body, headers=form)
+    assert response.status == 422
+    assert "sign in through Steam" in response.body
     assert stored(demo, ident).username_id is None
 
 
