@@ -52,6 +52,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="URL",
         help="Mojang's profile lookup (or a stand-in) for online-mode stores (WEBSTORE_IDENTITY_BASE_URL)",
     )
+    serve.add_argument(
+        "--steam-openid-url",
+        metavar="URL",
+        help="Steam's OpenID endpoint (or a stand-in) for stores of Steam games (WEBSTORE_STEAM_OPENID_URL)",
+    )
     serve.add_argument("--credentials-file", type=Path, help="write the URLs and keys here as JSON")
     serve.add_argument(
         "--state-dir",
@@ -173,6 +178,7 @@ def main(argv: list[str] | None = None) -> int:
                 catalog=None if args.no_catalog else (args.catalog or DEMO_CATALOG),
                 next_check=args.next_check,
                 identity_base_url=args.identity_base_url,
+                steam_openid_url=args.steam_openid_url,
                 credentials_file=args.credentials_file,
                 state_dir=args.state_dir,
                 fresh=args.fresh,

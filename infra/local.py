@@ -62,6 +62,8 @@ class LocalConfig:
     next_check: int | None = None
     # Where online-mode stores resolve player names (None: the setting's default, Mojang's API).
     identity_base_url: str | None = None
+    # Where Steam stores sign players in (None: the setting's default, Steam's own endpoint).
+    steam_openid_url: str | None = None
     credentials_file: Path | None = None
     # Where the stack keeps its data across restarts (infra/state.py); None: nowhere.
     state_dir: Path | None = DEFAULT_STATE_DIR
@@ -125,6 +127,8 @@ def configure_environment(config: LocalConfig) -> None:
         os.environ["WEBSTORE_STRIPE_API_BASE"] = config.stripe_api_base
     if config.identity_base_url:
         os.environ["WEBSTORE_IDENTITY_BASE_URL"] = config.identity_base_url
+    if config.steam_openid_url:
+        os.environ["WEBSTORE_STEAM_OPENID_URL"] = config.steam_openid_url
     services_module.reset()
 
 

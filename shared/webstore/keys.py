@@ -594,3 +594,8 @@ def email_payments_pk(account_id: int, email: str) -> str:
 def sign_in_link_key(account_id: int, nonce: str) -> dict[str, str]:
     """A "Find my subscriptions" sign-in link's single-use item (deleted by TTL)."""
     return {"PK": f"{account_pk(account_id)}#SIGNIN#{nonce}", "SK": "SIGNIN"}
+
+
+def steam_nonce_key(nonce: str) -> dict[str, str]:
+    """A Steam OpenID assertion's `response_nonce`, claimed once (no replayed sign-in)."""
+    return {"PK": f"STEAMNONCE#{nonce}", "SK": "NONCE"}

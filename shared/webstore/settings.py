@@ -96,6 +96,10 @@ class Settings(BaseModel):
     identity_base_url: str = "https://api.mojang.com"
     # How long one lookup may take before the auth page says the name service is unavailable.
     identity_timeout_seconds: float = Field(default=3.0, gt=0, le=10)
+    # Stores of Steam games sign players in through Steam's OpenID 2.0 endpoint (redirect, then
+    # `check_authentication` posted back to it); tests and the local stack point it at a
+    # stand-in. docs/players.md, "Steam".
+    steam_openid_url: str = "https://steamcommunity.com/openid/login"
 
     # E-mail to players (docs/mail.md): how messages leave (ses: Amazon SES v2, the stack sets
     # it; smtp: a relay at `mail_smtp` host:port; files: `.eml` files in `mail_dir`; off: none),
@@ -106,7 +110,7 @@ class Settings(BaseModel):
     mail_dir: str = ""
     mail_configuration_set: str = ""
 
-    @field_validator("identity_base_url")
+    @field_validator("identity_base_url", "steam_openid_url")
     @classmethod
     def _absolute_http_url(cls, value: str) -> str:
         scheme, _, rest = value.partition("://")

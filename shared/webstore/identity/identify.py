@@ -27,6 +27,7 @@ from webstore.errors import Invalid, NotFound
 from webstore.identity.mojang import mojang_profiles
 from webstore.identity.offline import OfflineIdentities
 from webstore.identity.port import Account, PlayerIdentities
+from webstore.identity.steam import STEAM64, is_steam_store
 from webstore.repo import Transaction
 from webstore.repo.users import (
     AlreadyRegistered,
@@ -84,7 +85,10 @@ def identify(
     refresh: bool = True,
 ) -> Identification:
     """The player `username` names in this store. `known`: what the caller's read found (None:
-    read it here, one GetItem). `refresh=False` takes a cached online answer of any age."""
+    read it here, one GetItem). `refresh=False` takes a cached online answer of any age. In a
+    Steam store a Steam64 id (the name a Steam sign-in gives) is that Steam account's player."""
+    if is_steam_store(store) and STEAM64.match((username or "").strip()):
+        return identify_steam(services, username.strip())
     username = check_username(username, field)
     users = UserRepository(services.table)
     if not store.online_mode:
@@ -167,6 +171,17 @@ def identify_in_store(
     if store is None:
         raise NotFound("Store not found")
     return identify_now(services, store, username, known, field=field, refresh=refresh)
+
+
+def identify_steam(services: Services, steam_id: str) -> Identification:
+    """The player a (verified) Steam64 id is: the id bound to that Steam account, or a new one
+    bound on first sight (`USERACCOUNT#{steam64}`: 17 digits never meet a Minecraft UUID). The
+    name and the UUID the plugins read are the Steam64 id."""
+    users = UserRepository(services.table)
+    user_id = users.online_account_id(steam_id)
+    if user_id is not None:
+        return Identification(User(user_id, steam_id, steam_id))
+    return Identification(User(users.next_id(), steam_id, steam_id), new_account=True)
 
 
 def plugin_uuid(user: User) -> str:

@@ -14,6 +14,7 @@ from webstore.catalog import Package
 from webstore.domain.gateways import MANUAL, gateway_id
 from webstore.errors import Invalid, NotFound
 from webstore.identity.identify import identify_now
+from webstore.identity.steam import STEAM64
 from webstore.money import MINOR_UNITS, round_money, symbol
 from webstore.operator import schemas
 from webstore.operator.packages import package_id
@@ -148,7 +149,8 @@ class ManualPayment(BaseModel):
 def create_manual_payment(
     services: Services, account_id: int, body: ManualPayment, idempotency_key: str | None
 ) -> schemas.Payment:
-    check_username(body.ign, "ign")
+    if not STEAM64.match(body.ign):  # a Steam64 id is a player only in a Steam store: identify says
+        check_username(body.ign, "ign")
     view = StoreRepository(services.table).operator_view(account_id)
     store = view.store
     packages = []

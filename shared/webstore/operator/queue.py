@@ -64,7 +64,7 @@ def due_players(services: Services, who: ServerIdentity) -> queue_schemas.DuePla
         if entry.pending > 0:
             players.append(
                 queue_schemas.DuePlayer(
-                    id=entry.username_id, name=entry.username, uuid=queue_views.plugin_uuid(entry.uuid)
+                    id=entry.username_id, name=entry.username, uuid=queue_views.queue_player_id(entry.uuid)
                 )
             )
         else:

@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 
 from webstore import keys
 from webstore.catalog import Store
-from webstore.db import Item, Table, Transaction, from_item
+from webstore.db import TTL_ATTRIBUTE, Item, Table, Transaction, from_item
 from webstore.errors import Conflict, Invalid
 
 USERNAME = re.compile(r"^[A-Za-z0-9_]{3,16}$")  # Minecraft's rule for Java Edition names
@@ -65,6 +65,13 @@ class AlreadyRegistered(Conflict):
 
     def __init__(self) -> None:
         super().__init__("The player was registered meanwhile; read it again")
+
+
+class ReplayedSignIn(Conflict):
+    """A Steam assertion already used to sign in: a replay (or the same return page reloaded)."""
+
+    def __init__(self) -> None:
+        super().__init__("This Steam sign-in was already used; sign in again", field="openid.response_nonce")
 
 
 def user_of_item(item: Item) -> User:
@@ -178,6 +185,19 @@ class UserRepository:
         """`add_online_resolution` as a write of its own (one PutItem)."""
         item, condition, values = _resolution(user, resolved_at)
         self.table.put(item, condition=condition, values=values, fails=AlreadyRegistered())
+
+    # --- Steam sign-in ---
+
+    @staticmethod
+    def add_steam_nonce(tx: Transaction, nonce: str, expires: datetime) -> None:
+        """Claim a Steam assertion's nonce (fails with ReplayedSignIn when it was used before);
+        the claim expires (TTL) once the assertion is too old to be accepted anyway."""
+        item = {
+            **keys.steam_nonce_key(nonce),
+            "entity": "steam_nonce",
+            TTL_ATTRIBUTE: int(expires.timestamp()),
+        }
+        tx.put(item, condition="attribute_not_exists(PK)", fails=ReplayedSignIn())
 
     # --- ids ---
 

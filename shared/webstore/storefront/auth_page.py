@@ -11,16 +11,20 @@ from __future__ import annotations
 from webstore.errors import DomainError, Invalid
 from webstore.html import PageResult
 from webstore.html.player import page
+from webstore.identity.steam import is_steam_store
 from webstore.services import Services
+from webstore.storefront import steam_sign_in
 from webstore.storefront.basket_auth import AuthPrompt, authenticate, open_auth_page
 from webstore.storefront.theme import brand
 
 TITLE = "Cannot log in to this basket"  # of the page that says why there is no form
 
 
-def form_page(prompt: AuthPrompt, *, username: str = "", error: str | None = None) -> str:
+def form_page(
+    prompt: AuthPrompt, *, username: str = "", error: str | None = None, steam_url: str = ""
+) -> str:
     """The username form (templates/hosted/auth.html); with `error`, shown again after a
-    refused submission."""
+    refused submission; with `steam_url` (a Steam store's), the Steam sign-in button instead."""
     return page(
         "hosted/auth.html",
         brand=brand(prompt.store),
@@ -29,6 +33,7 @@ def form_page(prompt: AuthPrompt, *, username: str = "", error: str | None = Non
         return_url=prompt.return_url,
         username=username[:64],
         error=error or "",
+        steam_url=steam_url,
     )
 
 
@@ -40,13 +45,16 @@ def policy(prompt: AuthPrompt) -> str:
 def show(services: Services, basket_ident: str, return_url: str | None) -> PageResult:
     """GET: the form, for an open basket and a return URL the store allows."""
     prompt = open_auth_page(services, basket_ident, return_url)
-    return PageResult(html=form_page(prompt), csp=policy(prompt))
+    steam_url = steam_sign_in.sign_in_url(services, prompt) if is_steam_store(prompt.store) else ""
+    return PageResult(html=form_page(prompt, steam_url=steam_url), csp=policy(prompt))
 
 
 def submit(services: Services, basket_ident: str, return_url: str | None, username: str) -> PageResult:
     """POST: bind the basket to the player, then back to the return URL; a refused username
     shows the form again."""
     prompt = open_auth_page(services, basket_ident, return_url, username.strip())
+    if is_steam_store(prompt.store):  # its page has no name form: players sign in through Steam
+        raise Invalid("Players of this store sign in through Steam, not with a typed name", field="username")
     csp = policy(prompt)
     try:
         target = authenticate(services, prompt, username)

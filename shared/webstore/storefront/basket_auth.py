@@ -9,6 +9,7 @@ checked when the link is made and again, server side, when the page redirects.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -21,7 +22,7 @@ from webstore.errors import Conflict, Invalid, NotFound
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
 from webstore.identity.identify import REGISTRATION_ATTEMPTS, Identification, identify
-from webstore.repo import plain_json
+from webstore.repo import Transaction, plain_json
 from webstore.repo.baskets import BasketReads, BasketRepository
 from webstore.repo.outbox import OutboxRepository
 from webstore.repo.users import USERNAME, AlreadyRegistered, RegistryRead, User, check_username
@@ -98,8 +99,20 @@ def authenticate(services: Services, prompt: AuthPrompt, username: str) -> str:
     """
     username = check_username(username)
     prompt.basket.check_player(username)
+    return bind(services, prompt, lambda p: identify(services, p.store, username, p.registry))
+
+
+def bind(
+    services: Services,
+    prompt: AuthPrompt,
+    who: Callable[[AuthPrompt], Identification],
+    claim: Callable[[Transaction], None] | None = None,
+) -> str:
+    """Bind the basket to the player `who` identifies (read again and retried when another
+    request registered the same player first), with `claim`'s writes in the same transaction;
+    where to send the player."""
     for _ in contention.attempts(REGISTRATION_ATTEMPTS):
-        player = identify(services, prompt.store, username, prompt.registry)
+        player = who(prompt)
         basket, user, now = prompt.basket, player.user, services.now()
         changed = basket.authenticate(user.id, user.username, now)
         event = DomainEvent(
@@ -108,7 +121,7 @@ def authenticate(services: Services, prompt: AuthPrompt, username: str) -> str:
             subject=authenticated_subject(basket, user, now),
         )
         try:
-            _save(services, basket, player, changed, event)
+            _save(services, basket, player, changed, event, claim)
         except AlreadyRegistered:  # registered meanwhile by another request: read theirs
             prompt = open_auth_page(services, basket.ident, prompt.return_url)
             continue
@@ -119,15 +132,22 @@ def authenticate(services: Services, prompt: AuthPrompt, username: str) -> str:
 
 
 def _save(
-    services: Services, basket: Basket, player: Identification, changed: bool, event: DomainEvent
+    services: Services,
+    basket: Basket,
+    player: Identification,
+    changed: bool,
+    event: DomainEvent,
+    claim: Callable[[Transaction], None] | None,
 ) -> None:
-    """One write: the registration, the basket, and `basket.authenticated` (webstore.repo.outbox;
-    alone when the same player authenticates again and nothing else changes)."""
+    """One write: the registration, the basket, `basket.authenticated` (webstore.repo.outbox;
+    alone when the same player authenticates again and nothing else changes), and the claim."""
     tx = services.transaction()
     player.add_writes(tx)
     if changed:
         BasketRepository(services.table).add_save(tx, basket)
     OutboxRepository.add(tx, event)
+    if claim is not None:
+        claim(tx)
     tx.commit()
 
 
