@@ -50,7 +50,7 @@ def test_a_player_agrees_to_the_recurring_charge_and_subscribes(
         consent = page.locator("#consent")
         page.get_by_role("button", name="Pay now").click()  # unticked: the browser keeps the form
         page.wait_for_timeout(500)
-        assert page.url == checkout_link and not consent.is_checked()
+        assert page.url == after_log_in(checkout_link) and not consent.is_checked()
         consent.check()
         page.get_by_role("button", name="Pay now").click()
         try:
