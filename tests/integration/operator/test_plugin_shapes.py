@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from typing import Any
 from urllib.parse import urlencode
 
 from functions.operator import (
@@ -128,17 +129,23 @@ def test_buycraftx_parses_queue_uuids_and_csharp_parses_command_payments(
 
 
 def test_manual_commands_show_payment_zero_and_odd_uuids_as_null() -> None:
-    command = QueuedCommand(
-        id=1,
-        server_id=1,
-        command="say hi",
-        username_id=7,
-        username="Steve",
-        uuid="76561198042467022",  # not a Minecraft UUID: BX would throw on it
-        created_at=datetime(2026, 1, 1, tzinfo=UTC),
-    )
-    shown = queue_views.command_view(command)
-    assert shown.payment == 0 and shown.player.uuid is None
+    def shown_for(uuid: str) -> Any:
+        command = QueuedCommand(
+            id=1,
+            server_id=1,
+            command="say hi",
+            username_id=7,
+            username="Steve",
+            uuid=uuid,
+            created_at=datetime(2026, 1, 1, tzinfo=UTC),
+        )
+        return queue_views.command_view(command)
+
+    odd = shown_for("not-a-uuid-at-all")  # neither a Minecraft UUID nor a Steam id: BX would throw
+    assert odd.payment == 0 and odd.player.uuid is None
+    # A Steam store's player (docs/players.md, "Sign-in through Steam"): the Steam64 id as its
+    # digits, what the plugins for Steam games parse (BuycraftX serves Minecraft stores only).
+    assert shown_for("76561198042467022").player.uuid == "76561198042467022"
     assert (
         queue_views.plugin_uuid("069A79F4-44E9-4726-A5BE-FCA90E38AAF5") == "069a79f444e94726a5befca90e38aaf5"
     )
