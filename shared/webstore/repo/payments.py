@@ -18,6 +18,7 @@ from webstore import keys
 from webstore.catalog import Model
 from webstore.db import ConditionFailed, Item, Table, Transaction, from_item, to_item
 from webstore.domain.gateways import MANUAL
+from webstore.domain.invoices import DocumentNumber, Refund
 from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import Conflict, Invalid, NotFound
 from webstore.repo.audit_log import Audit
@@ -96,6 +97,23 @@ class PaymentRecord(Model):
     updated_at: datetime
     plans: dict[str, list[list[QueuedCommand]]] = Field(default_factory=dict)
     chunks_done: dict[str, int] = Field(default_factory=dict)
+    # Its invoice number (webstore.domain.invoices; None: recorded before invoices existed) and
+    # the refunds given on it, each with its credit note.
+    invoice: DocumentNumber | None = None
+    refunds: list[Refund] = Field(default_factory=list)
+
+    @property
+    def refunded_amount(self) -> Decimal:
+        return sum((r.amount for r in self.refunds), start=Decimal(0))
+
+    @property
+    def refundable_amount(self) -> Decimal:
+        """What may still be given back (what the buyer paid through the gateway, less refunds)."""
+        return max(self.amount - self.refunded_amount, Decimal(0))
+
+    @property
+    def partially_refunded(self) -> bool:
+        return self.status is PaymentStatus.COMPLETE and bool(self.refunds)
 
     def pending_chunks(self, trigger: str) -> list[list[QueuedCommand]]:
         return self.plans.get(trigger, [])[self.chunks_done.get(trigger, 0) :]
