@@ -140,6 +140,21 @@ def test_static_files_are_content_hashed_and_cached_for_a_year(player: ShopClien
     assert player.get(get_static.handler, "/static/settings.py").status == 404
 
 
+def test_the_package_modal_is_a_hashed_script_over_links_that_work_without_it(player: ShopClient) -> None:
+    """The modal enhances the package card's link; the link is the package page, whose
+    `#package-detail` is what the modal shows; the script is a file under the policy."""
+    category = player.get(get_category.handler, "/category/items")
+    js = urls()["js"]
+    assert re.fullmatch(r"/static/shop\.[0-9a-f]{10}\.js", js) and f'src="{js}"' in category.body
+    assert '<a class="button" href="/package/11" data-package-modal>' in category.body
+    assert '<dialog id="package-modal" class="modal">' in category.body
+    package = player.get(get_package.handler, "/package/11")
+    assert '<article class="package-page" id="package-detail">' in package.body
+    served = player.get(get_static.handler, js)
+    assert served.status == 200 and served.headers["content-type"].startswith("text/javascript")
+    assert "package-detail" in served.body and "eval(" not in served.body
+
+
 def test_player_names_and_owner_html_are_escaped_or_sanitised_in_every_module(
     demo: DemoStore, player: ShopClient
 ) -> None:
