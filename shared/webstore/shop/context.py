@@ -29,6 +29,9 @@ from webstore.storefront.views import (
 )
 
 LEGAL_SLUGS = ("terms", "privacy", "refunds", "imprint")
+# The hosted "Find my subscriptions" form (webstore.subscriptions.find_by_email.PAGE_PATH, not
+# imported: it would load the mail stack into every shop page).
+FIND_SUBSCRIPTIONS_PATH = "/subscriptions/find"
 PERIODS = {"day": ("day", "days"), "month": ("month", "months"), "year": ("year", "years")}
 
 
@@ -94,12 +97,16 @@ class Builder:
             "basket": self.basket_vars(),
             "modules": self.modules(),
             "csrf": self.csrf,
-            "urls": URLS.__dict__ | {},
+            "urls": URLS.__dict__ | {"find_subscriptions": self.find_subscriptions_url()},
             "assets": self.assets,
             "error": "",
             "notice": "",
             "translations": messages(self.data.language),
         }
+
+    def find_subscriptions_url(self) -> str:
+        """The hosted form where a player who lost a manage link asks for one by e-mail."""
+        return f"{self.data.storefront_url.rstrip('/')}{FIND_SUBSCRIPTIONS_PATH}/{self.store.public_token}"
 
     def store_vars(self) -> dict[str, Any]:
         store = self.store
