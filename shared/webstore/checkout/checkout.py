@@ -63,6 +63,8 @@ from webstore.services import Services
 from webstore.storefront.baskets import CHECKOUT_CLAIM_TIMEOUT, Loaded, load, reprice
 from webstore.storefront.inputs import check_email
 from webstore.storefront.theme import in_brand_of
+from webstore.tax.model import PaymentTax
+from webstore.tax.payment import payment_tax
 
 logger = logging.getLogger(__name__)
 
@@ -517,7 +519,9 @@ def settle(
         gateway = gateway_for(services, store)
     now = services.now()
     try:
-        order = _order(basket, amount_due, gateway.name, key, charge.saved_method)
+        shown = view.store if view is not None else None
+        tax = payment_tax(basket, charge.card_country, flat_rate=shown.tax.rate if shown else ZERO)
+        order = _order(basket, amount_due, gateway.name, key, charge.saved_method, tax)
 
         def completing(tx: Transaction, payment: PaymentRecord) -> None:
             CheckoutAttemptRepository.add_completion(tx, basket, key, payment.transaction_id, now)
@@ -661,8 +665,16 @@ def _after_payment(services: Services, basket: Basket) -> PageResult:
     return PageResult(redirect=receipt_url(services, basket.ident))
 
 
-def _order(basket: Basket, amount_due: Decimal, gateway: str, key: str, saved_method: str) -> Order:
+def _order(
+    basket: Basket,
+    amount_due: Decimal,
+    gateway: str,
+    key: str,
+    saved_method: str,
+    tax: PaymentTax | None = None,
+) -> Order:
     return Order(
+        tax=tax,
         saved_method=saved_method,
         account_id=basket.account_id,
         idempotency_key=order_key(basket.ident),
