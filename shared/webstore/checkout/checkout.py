@@ -32,7 +32,7 @@ from decimal import Decimal
 from webstore import keys
 from webstore.basket import Basket
 from webstore.catalog import Package, PackageType, Store
-from webstore.checkout import pages, stripe_page
+from webstore.checkout import pages, stripe_page, tax_details
 from webstore.checkout.gateway import (
     ChargeRequest,
     ChargeResult,
@@ -270,6 +270,11 @@ def pay(
     if refusal:
         _give_back(services, loaded.store, key)
         return PageResult(422, pages.message_page("Checkout", refusal, store=loaded.store))
+    untaxed = tax_details.refusal(basket, loaded.store)
+    if previous is None and untaxed:
+        _give_back(services, loaded.store, key)
+        reprice(basket, loaded.store, now)
+        return PageResult(422, _form(services, basket, untaxed, store=loaded.store, field="billing_country"))
     if previous is None and not consent and _has_subscription(basket):
         _give_back(services, loaded.store, key)  # a processor's payment made without it goes back
         reprice(basket, loaded.store, now)
@@ -329,6 +334,13 @@ def pay(
         )
         _release(services, basket, key, now, reason="the store's prices went up")
         return PageResult(409, _form(services, basket, message, store=loaded.store))
+    if previous is None and basket.tax_pending(
+        loaded.store
+    ):  # the lines changed since the tax was calculated
+        _release(services, basket, key, now, reason="the tax must be calculated again")
+        return PageResult(
+            409, _form(services, basket, tax_details.RECALCULATE, store=loaded.store, field="billing_country")
+        )
     gateway = gateway or gateway_for(services, loaded.store)
     if superseded:
         # The order is not recorded (the claim checked) and the old attempt can no longer record
@@ -521,6 +533,11 @@ def settle(
     try:
         shown = view.store if view is not None else None
         tax = payment_tax(basket, charge.card_country, flat_rate=shown.tax.rate if shown else ZERO)
+        if tax is not None and tax.stripe_calculation_id:
+            taxing = shown or StoreRepository(services.table).store(basket.account_id)
+            tax.stripe_transaction_id = tax_details.record_stripe_tax(
+                services, taxing, tax.stripe_calculation_id, order_key(basket.ident)
+            )
         order = _order(basket, amount_due, gateway.name, key, charge.saved_method, tax)
 
         def completing(tx: Transaction, payment: PaymentRecord) -> None:
