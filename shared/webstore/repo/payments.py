@@ -130,6 +130,9 @@ class PaymentRecord(Model):
         return self.status.description
 
 
+_REFUNDS_AS_READ = " AND (attribute_not_exists(refunds) OR size(refunds) = :had_refunds)"
+
+
 class PaymentRepository:
     def __init__(self, table: Table) -> None:
         self.table = table
@@ -271,12 +274,37 @@ class PaymentRepository:
                     ":lines": [line.model_dump() for line in after.lines],
                 }
             )
+        if after.refunds != before.refunds:  # a refund's credit note, on the refunds as read
+            sets.append("refunds = :refunds")
+            values[":refunds"] = [r.model_dump() for r in after.refunds]
+            condition += _REFUNDS_AS_READ
+            values[":had_refunds"] = len(before.refunds)
         tx.update(
             PaymentRepository.key(before.account_id, before.id),
             "SET " + ", ".join(sets),
             condition=condition,
             names=names,
             values=values,
+            fails=fails,
+        )
+
+    @staticmethod
+    def add_refund(tx: Transaction, payment: PaymentRecord, refund: Refund, fails: Conflict) -> None:
+        """Append a partial refund (with its credit note) to a payment still complete, on the
+        refunds as read (so two refunds never both count the same money) and within what is
+        left to refund."""
+        tx.update(
+            PaymentRepository.key(payment.account_id, payment.id),
+            "SET refunds = list_append(if_not_exists(refunds, :empty), :refund), updated_at = :now",
+            condition="attribute_exists(PK) AND #status = :complete" + _REFUNDS_AS_READ,
+            names={"#status": "status"},
+            values={
+                ":empty": [],
+                ":refund": [refund.model_dump()],
+                ":now": refund.at,
+                ":complete": PaymentStatus.COMPLETE,
+                ":had_refunds": len(payment.refunds),
+            },
             fails=fails,
         )
 
