@@ -19,19 +19,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from webstore.domain.discord import RoleRule
 from webstore.domain.payment_status import PaymentStatus
 from webstore.recurring import RecurringPayment, TimedPackage
 from webstore.repo.payments import PaymentRecord
 
-
-@dataclass(frozen=True)
-class RoleRule:
-    """A package's Discord rule: in `guild_id`, the package grants `role_ids`."""
-
-    package_id: int
-    guild_id: str
-    role_ids: frozenset[str]
-    remove_on_end: bool = True
+__all__ = ["GuildRoles", "RoleChange", "RoleRule", "guild_roles", "role_change", "standing_packages"]
 
 
 @dataclass(frozen=True)
