@@ -23,6 +23,7 @@ PAGE_CAPABILITIES: dict[str, Capability] = {
     "/settings/tax": Capability.SETTINGS_READ,
     "/shop": Capability.SETTINGS_READ,
     "/shop/editor": Capability.SETTINGS_READ,
+    "/shop/look": Capability.SETTINGS_READ,
     "/shop/theme": Capability.SETTINGS_READ,
     "/staff": Capability.STAFF_READ,
     "/subscriptions": Capability.PAYMENTS_READ,

@@ -65,6 +65,7 @@ PAGES: dict[str, list[tuple[str, dict[str, str], int, str]]] = {
     "getShopTemplates": [("/shop", {}, 1, "")],
     "getShopTemplateEditor": [("/shop/editor", {"name": "index.html"}, 1, "")],
     "exportShopTheme": [("/shop/theme", {}, 1, "")],
+    "getShopLook": [("/shop/look", {}, 1, "")],
 }
 
 
