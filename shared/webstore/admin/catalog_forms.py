@@ -153,8 +153,6 @@ FORMS: dict[str, tuple[FormField, ...]] = {
         FormField("logo", "Logo URL"),
         FormField("primary_color", "Primary colour", "color", hint="#rrggbb"),
         FormField("accent_color", "Accent colour", "color", hint="#rrggbb"),
-        FormField("tax.mode", "Tax", "select", _pairs("none", "exclusive", "inclusive")),
-        FormField("tax.rate", "Tax rate (%)", "decimal"),
         FormField("allowed_return_hosts", "Return hosts", "list", hint="comma separated host names"),
         FormField("basket_ttl_seconds", "Basket lifetime (seconds)", "number"),
         FormField("renewal_retry_days", "Renewal retry days", "list", hint="e.g. 1, 3, 5"),

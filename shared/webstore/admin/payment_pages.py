@@ -18,12 +18,14 @@ from webstore.admin import payments
 from webstore.admin.flow import PanelPage
 from webstore.admin.views import payments as payment_views
 from webstore.admin.views.money import path, titled
+from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import DomainError, Invalid, NotFound
 from webstore.html import Markup
 from webstore.services import Services
 
 DONE = {
     "refunded": "Refunded. The refund commands are queued.",
+    "partly-refunded": "Part of the payment was refunded; its credit note is below.",
     "chargeback": "Marked as a chargeback. The chargeback commands are queued.",
     "noted": "Note added.",
     "resent": "The payment's commands are queued again.",
@@ -78,8 +80,8 @@ def payment_action(
     """Run one of the payment's forms: the URL to go to (a refusal is raised)."""
 
     def refund() -> str:
-        payments.refund(services, account_id, transaction, by, now)
-        return "refunded"
+        after = payments.refund(services, account_id, transaction, by, now, form.get("amount", ""))
+        return "refunded" if after.status is PaymentStatus.REFUND else "partly-refunded"
 
     def chargeback() -> str:
         payments.mark_chargeback(services, account_id, transaction, by, now)

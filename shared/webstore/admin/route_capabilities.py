@@ -20,6 +20,7 @@ PAGE_CAPABILITIES: dict[str, Capability] = {
     "/servers": Capability.SERVERS_READ,
     "/servers/{server_id}": Capability.QUEUE_READ,
     "/settings": Capability.SETTINGS_READ,
+    "/settings/tax": Capability.SETTINGS_READ,
     "/shop": Capability.SETTINGS_READ,
     "/shop/editor": Capability.SETTINGS_READ,
     "/shop/look": Capability.SETTINGS_READ,

@@ -40,6 +40,7 @@ PAGES: dict[str, list[tuple[str, dict[str, str], int, str]]] = {
     "listCatalogSection": [("/catalog/packages", {}, 1, ""), ("/catalog/coupons", {}, 1, "")],
     "getCatalogElement": [("/catalog/packages/10", {}, 1, ""), ("/catalog/packages/new", {}, 1, "")],
     "getStoreSettings": [("/settings", {}, 1, "")],
+    "getTaxSettings": [("/settings/tax", {}, 1, "")],
     "getGoLive": [("/go-live", {}, 1, "")],
     "searchPayments": [
         ("/payments", {}, 1, ""),
