@@ -271,29 +271,35 @@ def _status_change(by: str, action: str, now: datetime) -> Callable[[PaymentReco
     return audit
 
 
-def refund(services: Services, account_id: int, transaction_id: str, by: str, now: datetime) -> PaymentRecord:
+def refund(
+    services: Services, account_id: int, transaction_id: str, by: str, now: datetime, *, withdraw: bool = True
+) -> PaymentRecord:
     """Refund: through the processor first when one took the money (payments.gateway_refunds),
-    then the refund commands queued once (payments.changes, as PUT /payments/{txn})."""
+    then the never-fetched purchase commands withdrawn (unless not `withdraw`) and the refund
+    commands queued once (payments.changes, as PUT /payments/{txn})."""
     return changes.change_payment(
         services,
         account_id,
         transaction_id,
         PaymentStatus.REFUND.value,
         None,
+        withdraw=withdraw,
         audit=_status_change(by, "payment.refund", now),
     )
 
 
 def mark_chargeback(
-    services: Services, account_id: int, transaction_id: str, by: str, now: datetime
+    services: Services, account_id: int, transaction_id: str, by: str, now: datetime, *, withdraw: bool = True
 ) -> PaymentRecord:
-    """Record a chargeback the processor did not report: the chargeback commands queued once."""
+    """Record a chargeback the processor did not report: the never-fetched purchase commands
+    withdrawn (unless not `withdraw`), the chargeback commands queued once."""
     return changes.change_payment(
         services,
         account_id,
         transaction_id,
         PaymentStatus.CHARGEBACK.value,
         None,
+        withdraw=withdraw,
         audit=_status_change(by, "payment.chargeback", now),
     )
 
