@@ -53,16 +53,23 @@ def persona_name(services: Services, store: Store, steam_id: str) -> str | None:
     """The player's persona name from Steam's Web API when the store has a key (None without
     one). A sign-in Steam verified does not fail for want of a name: when the Web API does not
     answer (or refuses the key) the player is named by the Steam64 id, as without a key."""
+    profiles = _profiles(services, store)
+    try:
+        return profiles.persona_name(steam_id) if profiles is not None else None
+    except NameServiceUnavailable:
+        return None
+
+
+def _profiles(services: Services, store: Store) -> SteamProfiles | None:
+    """The Steam profile port with the store's Web API key (None: the store has none)."""
     if not store.steam_api_key_sealed:
         return None
     try:
         key = services.secrets.open(store.steam_api_key_sealed)
-        profiles: SteamProfiles = SteamWebApi(
-            services.settings.steam_web_api_url, key, services.settings.identity_timeout_seconds
-        )
-        return profiles.persona_name(steam_id)
-    except (SealBroken, NameServiceUnavailable):
+    except SealBroken:
         return None
+    settings = services.settings
+    return SteamWebApi(settings.steam_web_api_url, key, settings.identity_timeout_seconds)
 
 
 def _steam_prompt(services: Services, basket_ident: str, return_url: str | None) -> AuthPrompt:

@@ -125,3 +125,24 @@ def test_without_a_key_or_with_a_refused_one_the_name_is_the_steam64_id(
     sign_in(rust_store, invoke, other, nonce="other")
     assert stored(demo, other).username == STEAM_ID
     assert rust_store.summaries[-1]["key"] == "F" * 32
+
+
+def test_a_gift_to_a_steam_account_the_store_has_not_seen(
+    rust_store: StandInSteam, demo: DemoStore, invoke: Invoke, make_basket: Callable[..., Basket]
+) -> None:
+    """Item 1 of issue 27 for Steam stores: `target_username_id` a Steam64 id the store has never
+    seen is that Steam account (registered as a sign-in would); in a Minecraft store it stays
+    422 (test_headless_dropin)."""
+    from functions.storefront import add_basket_package
+    from tests.integration.operator.test_headless_dropin import new_basket
+
+    ident = new_basket(invoke, demo).json()["data"]["ident"]
+    body = {"package_id": 10, "target_username_id": STEAM_ID}
+    added = invoke(add_basket_package.handler, "POST", f"/api/baskets/{ident}/packages", body=body)
+    assert added.status == 200, added.body
+    [line] = added.json()["data"]["packages"]
+    assert line["in_basket"]["gift_username"] == STEAM_ID
+    # That Steam account signing in later is the player the gift went to.
+    mine = make_basket().ident
+    sign_in(rust_store, invoke, mine)
+    assert str(stored(demo, mine).username_id) == line["in_basket"]["gift_username_id"]
