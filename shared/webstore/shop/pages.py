@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 from webstore.errors import DomainError, NotFound
 from webstore.html.owner import OwnerTemplateError, render_owner, sanitize, translate
+from webstore.identity.steam import is_steam_store
 from webstore.repo.shop_theme import ShopTheme
 from webstore.services import Services
 from webstore.shop import assets
@@ -250,8 +251,14 @@ def build_basket(error: str = "") -> Build:
 
 def build_login(error: str = "", username: str = "", next_path: str = "/") -> Build:
     def build(data: ShopData, b: Builder) -> tuple[str, str, dict[str, Any]]:
-        del data, b
-        return "username.html", "Log in", {"error": error, "username": username, "next": next_path}
+        del b
+        # A Steam store's players sign in through Steam (a form to POST /login/steam), not by name.
+        steam = "/login/steam" if is_steam_store(data.store) else ""
+        return (
+            "username.html",
+            "Log in",
+            {"error": error, "username": username, "next": next_path, "steam": steam},
+        )
 
     return build
 
