@@ -90,3 +90,13 @@ def test_the_local_stream_waits_for_every_consumer_and_every_copy_published() ->
     assert stream.flush() == 1 and outbox.deleted == [EVENT.id]
     stream.acknowledge(EVENT)  # a late word about an event already done with: ignored
     assert stream.flush() == 0
+
+
+def test_the_local_bus_keeps_only_its_latest_events() -> None:
+    bus = InProcessBus()
+    events = [DomainEvent(type="payment.completed", account_id=7, subject={"n": n}) for n in range(2001)]
+    for event in events[:2000]:
+        bus.publish(event)
+    assert bus.published == events[:2000]  # up to twice the kept count: all there
+    bus.publish(events[2000])
+    assert bus.published == events[-InProcessBus.PUBLISHED_KEPT :]  # then the oldest go
