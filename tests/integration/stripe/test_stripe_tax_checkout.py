@@ -106,6 +106,9 @@ def test_the_same_basket_with_stripe_tax(
     assert {line.rate for line in stored.lines} == {rate}
     assert stored.reverse_charge == bool(vat_id)
     assert stored.stripe_calculation_id and stored.stripe_transaction_id
+    # The card's country from Stripe (localstripe's cards are French): the third piece.
+    assert stored.evidence.card_country == "FR"
+    assert ("card_country" in stored.evidence.agree) == (country == "FR") and not stored.evidence.conflict
     assert stored_payment_subject(payment)["fees"]["tax"]["amount"] == float(tax)
 
     # A partial refund, then the rest: the tax transaction reversed as Stripe's reports need.
