@@ -54,9 +54,43 @@ class TaxMode(StrEnum):
     INCLUSIVE = "inclusive"  # the price already contains the tax
 
 
+class TaxCalculation(StrEnum):
+    FLAT = "flat"  # one rate for every buyer (`rate`)
+    MANUAL = "manual"  # the owner's rate per buyer country (`rates`)
+    STRIPE_TAX = "stripe_tax"  # Stripe Tax decides (the store's registrations in Stripe)
+
+
+CountryCode = Annotated[str, Field(pattern=r"^[A-Z]{2}$")]
+
+
 class Tax(Model):
+    """How a store charges tax (docs/tax-model.md): `mode` tells whether prices are before tax
+    (exclusive) or contain it (inclusive), `calculation` where the rate comes from."""
+
     mode: TaxMode = TaxMode.NONE
     rate: Percent = Decimal(0)
+    calculation: TaxCalculation = TaxCalculation.FLAT
+    # manual: ISO country code -> percent; a country not listed pays 0.
+    rates: dict[CountryCode, Percent] = Field(default_factory=dict, max_length=300)
+    # The seller's country: what a basket is priced for until the buyer's is known, and what a
+    # business buyer's VAT ID is compared with (reverse charge across EU borders).
+    origin_country: CountryCode | None = None
+    reverse_charge: bool = True
+
+    @field_validator("rates", mode="before")
+    @classmethod
+    def _upper_countries(cls, value: object) -> object:
+        if isinstance(value, dict):
+            return {str(k).strip().upper(): v for k, v in value.items()}
+        return value
+
+    @property
+    def charged(self) -> bool:
+        return self.mode is not TaxMode.NONE
+
+    @property
+    def inclusive(self) -> bool:
+        return self.mode is TaxMode.INCLUSIVE
 
 
 class Seller(Model):

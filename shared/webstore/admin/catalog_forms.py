@@ -153,8 +153,6 @@ FORMS: dict[str, tuple[FormField, ...]] = {
         FormField("logo", "Logo URL"),
         FormField("primary_color", "Primary colour", "color", hint="#rrggbb"),
         FormField("accent_color", "Accent colour", "color", hint="#rrggbb"),
-        FormField("tax.mode", "Tax", "select", _pairs("none", "exclusive", "inclusive")),
-        FormField("tax.rate", "Tax rate (%)", "decimal"),
         FormField("seller.legal_name", "Seller's legal name", hint="as on your invoices"),
         FormField("seller.address", "Seller's address", "textarea"),
         FormField("seller.country", "Seller's country", hint="two letters, e.g. FR"),

@@ -168,6 +168,10 @@ class StripeGateway:
             )
         return self._client_instance
 
+    def client(self) -> StripeClient:
+        """The account's client (the Stripe Tax adapter, webstore.tax.stripe_tax, shares it)."""
+        return self._client()
+
     def account(self) -> StripeAccount:
         """The account the secret key belongs to: one authenticated read (`GET /v1/account`),
         the cheapest call that proves the key. Stripe's AuthenticationError (an unknown or

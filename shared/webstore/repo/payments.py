@@ -23,6 +23,7 @@ from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import Conflict, Invalid, NotFound
 from webstore.repo.audit_log import Audit
 from webstore.repo.queue import QueuedCommand
+from webstore.tax.model import PaymentTax
 
 # Notes live in the payment's item: a cap keeps it well inside the table's item size limit.
 MAX_NOTES = 50
@@ -90,6 +91,8 @@ class PaymentRecord(Model):
     # The subscription this payment started or renewed (webstore.recurring): its reference.
     recurring_payment_reference: str | None = None
     custom: dict[str, Any] | None = None
+    # What the payment charged of tax and why (docs/tax-model.md); None: untaxed or recorded before.
+    tax: PaymentTax | None = None
     notes: list[PaymentNote] = Field(default_factory=list)
     resends: list[CommandResend] = Field(default_factory=list)
     idempotency_key: str

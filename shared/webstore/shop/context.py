@@ -17,6 +17,7 @@ from webstore.html.owner import sanitize
 from webstore.money import round_money, symbol
 from webstore.pricing import PricingContext, active_sales
 from webstore.shop.i18n import html_lang, messages
+from webstore.shop.look import branded
 from webstore.shop.reads import ShopData
 from webstore.storefront import schemas
 from webstore.storefront.theme import theme_style
@@ -29,6 +30,9 @@ from webstore.storefront.views import (
 )
 
 LEGAL_SLUGS = ("terms", "privacy", "refunds", "imprint")
+# The hosted "Find my subscriptions" form (webstore.subscriptions.find_by_email.PAGE_PATH, not
+# imported: it would load the mail stack into every shop page).
+FIND_SUBSCRIPTIONS_PATH = "/subscriptions/find"
 PERIODS = {"day": ("day", "days"), "month": ("month", "months"), "year": ("year", "years")}
 
 
@@ -94,25 +98,32 @@ class Builder:
             "basket": self.basket_vars(),
             "modules": self.modules(),
             "csrf": self.csrf,
-            "urls": URLS.__dict__ | {},
+            "urls": URLS.__dict__ | {"find_subscriptions": self.find_subscriptions_url()},
             "assets": self.assets,
             "error": "",
             "notice": "",
             "translations": messages(self.data.language),
         }
 
+    def find_subscriptions_url(self) -> str:
+        """The hosted form where a player who lost a manage link asks for one by e-mail."""
+        return f"{self.data.storefront_url.rstrip('/')}{FIND_SUBSCRIPTIONS_PATH}/{self.store.public_token}"
+
     def store_vars(self) -> dict[str, Any]:
-        store = self.store
+        look = self.data.theme.look
+        store = branded(self.store, look)  # the owner's look (panel → Shop → Look) over the catalog's
         sales = active_sales(store.sales, self.now)
         return {
             "id": store.id,
             "name": store.name,
             "description": sanitize(store.description),
-            "logo": store.logo or "",
+            "logo": _http_url(store.logo),
+            "favicon": _http_url(look.favicon),
+            "hero_text": look.hero_text,
             "webstore_url": store.webstore_url,
             "lang": html_lang(self.data.language),
             "supports_gifting": store.supports_gifting,
-            "sale_banner": _sale_banner(sales[0]) if sales else "",
+            "sale_banner": look.sale_banner or (_sale_banner(sales[0]) if sales else ""),
             "theme_style": theme_style(store),
             "terms_url": store.terms_url or "",
             "refund_policy_url": store.refund_policy_url or "",
@@ -248,7 +259,7 @@ class Builder:
             "slug": category.slug or str(category.id),
             "url": URLS.category(category),
             "description": sanitize(category.description),
-            "display_type": category.display_type,
+            "display_type": self.data.theme.look.package_layout or category.display_type,
             "tiered": category.tiered,
             "image": _http_url(category.image_url),
             "packages": packages,
