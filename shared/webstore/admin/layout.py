@@ -37,6 +37,7 @@ SECTIONS = (
     Section("dashboard", "Dashboard", "/"),
     Section("golive", "Go live", "/go-live"),
     Section("payments", "Payments", "/payments"),
+    Section("taxreport", "Tax report", "/tax-report"),
     Section("subscriptions", "Subscriptions", "/subscriptions"),
     Section("players", "Players", "/players"),
     Section("catalog", "Catalog", "/catalog"),

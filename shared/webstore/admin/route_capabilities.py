@@ -28,6 +28,8 @@ PAGE_CAPABILITIES: dict[str, Capability] = {
     "/staff": Capability.STAFF_READ,
     "/subscriptions": Capability.PAYMENTS_READ,
     "/subscriptions/{reference}": Capability.PAYMENTS_READ,
+    "/tax-report": Capability.PAYMENTS_READ,
+    "/tax-report.csv": Capability.PAYMENTS_READ,
     "/webhooks": Capability.WEBHOOKS_READ,
     "/webhooks/deliveries/{delivery_id}": Capability.WEBHOOKS_READ,
     "/webhooks/{endpoint_id}": Capability.WEBHOOKS_READ,

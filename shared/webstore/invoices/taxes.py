@@ -2,9 +2,12 @@
 credit notes, the tax report) reads a payment's tax data (docs/tax.md, "Where the records read
 tax").
 
-Today a payment records its lines' prices (net of tax when the store adds tax on top, tax
-included when its prices include it), what the buyer paid (`amount`, plus gift cards) and the
-buyer's country. From those:
+A payment the checkout taxed carries what it calculated (`payment.tax`, docs/tax-model.md: per
+line net, rate, tax and gross, the buyer's country as decided from the evidence, the VAT ID and
+reverse charge): that is read as it is. A payment without it (recorded before, or by a source
+that does not tax: createPayment, renewals) records its lines' prices (net of tax when the
+store adds tax on top, tax included when its prices include it), what the buyer paid
+(`amount`, plus gift cards) and the buyer's country. From those:
 
 - tax added on top: the difference between what was charged (amount + gift cards) and the
   lines, shared over the lines in proportion (largest remainder, to the cent); its rate is the
@@ -12,9 +15,7 @@ buyer's country. From those:
 - prices that include tax: each line's tax at the store's rate, `price - price x 100 / (100 + rate)`;
 - no tax: none.
 
-When the pricing side records the tax it calculated on the payment (per line rate, country
-evidence, VAT ID, reverse charge), this function reads those fields instead; nothing else in
-the records changes.
+Nothing else in the records reads tax: a new field of `payment.tax` is read here only.
 """
 
 from __future__ import annotations
@@ -82,6 +83,8 @@ class RefundTaxes:
 
 def payment_taxes(payment: PaymentRecord, store_tax: Tax) -> PaymentTaxes:
     """The payment's lines with their net, rate and tax (see the module's docstring)."""
+    if payment.tax is not None and len(payment.tax.lines) == len(payment.lines):
+        return _recorded(payment)
     currency = payment.currency
     charged = payment.amount + sum((g.amount for g in payment.giftcards), start=ZERO)
     prices = [line.price for line in payment.lines]
@@ -111,6 +114,25 @@ def payment_taxes(payment: PaymentRecord, store_tax: Tax) -> PaymentTaxes:
         for (name, quantity), price in zip(names, prices, strict=True)
     ]
     return PaymentTaxes(currency, lines, payment.country)
+
+
+def _recorded(payment: PaymentRecord) -> PaymentTaxes:
+    """The tax the checkout calculated and stored on the payment (`payment.tax`,
+    docs/tax-model.md): its lines, the buyer's country as decided, VAT ID, reverse charge."""
+    recorded = payment.tax
+    assert recorded is not None
+    lines = [
+        TaxLine(line.name, line.quantity, taxed.net, taxed.rate, taxed.tax, taxed.gross)
+        for line, taxed in zip(payment.lines, recorded.lines, strict=True)
+    ]
+    return PaymentTaxes(
+        payment.currency,
+        lines,
+        recorded.country or payment.country,
+        vat_id=recorded.vat_id,
+        reverse_charge=recorded.reverse_charge,
+        inclusive=recorded.inclusive,
+    )
 
 
 def refund_taxes(taxes: PaymentTaxes, payment: PaymentRecord, index: int) -> RefundTaxes:

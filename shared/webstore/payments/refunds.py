@@ -11,7 +11,8 @@
 - **From Stripe** (`charge.refunded`): the PaymentIntent's refunds as Stripe lists them, each
   recorded once by its refund id (`Refund.reference`), whoever made it (the dashboard, the
   panel's own call): the one that completes the amount is the full refund.
-- After each recorded refund, `reverse_tax` — the one place the tax side reverses its share.
+- After each recorded refund, `reverse_tax`: the payment's Stripe Tax transaction reversed for
+  that refund (webstore.checkout.tax_details.reverse_stripe_tax), when it has one.
 """
 
 from __future__ import annotations
@@ -43,16 +44,37 @@ logger = logging.getLogger(__name__)
 PANEL_REFERENCE = "panel:"
 
 
-def reverse_tax(services: Services, payment: PaymentRecord, refund: Refund) -> None:
-    """HOOK — the tax reversal of a recorded refund (full or partial).
+def reverse_tax(services: Services, payment: PaymentRecord, refund: Refund) -> str | None:
+    """The tax reversal of a recorded refund (full or partial): a payment taxed through Stripe
+    Tax (`payment.tax.stripe_transaction_id`) has its Stripe Tax transaction reversed, all that
+    is left for the full refund, `refund.amount` (tax included) for a partial one, under the
+    credit note's number (a retry answers the same reversal). The reversal's id, or None when
+    there is nothing to reverse at Stripe (the credit note and the tax report are the store's
+    own reversal) or Stripe could not be reached: the refund stands and the failure is logged
+    for the owner to reverse in the Stripe dashboard."""
+    recorded = payment.tax
+    if recorded is None or not recorded.stripe_transaction_id:
+        return None
+    from webstore.checkout.tax_details import reverse_stripe_tax  # the pricing side's adapter
+    from webstore.repo.store import StoreRepository
 
-    The pricing side's Stripe Tax adapter (webstore.tax, issue 26) reverses the payment's tax
-    transaction here, for `refund.amount` of it (idempotent by `refund.credit_note`), when the
-    payment was taxed through Stripe Tax. Until then the store's own records (the credit note,
-    the tax report) are the reversal: nothing to call."""
-    logger.debug(
-        "tax reversal: %s %s (%s)", payment.transaction_id, refund.amount, refund.credit_note.credit_label
-    )
+    store = StoreRepository(services.table).store(payment.account_id)
+    try:
+        return reverse_stripe_tax(
+            services,
+            store,
+            recorded.stripe_transaction_id,
+            f"{payment.transaction_id}-{refund.credit_note.credit_label}",
+            amount=None if refund.full else refund.amount,
+        )
+    except Exception as error:  # the money is given back already: never lose the refund's record
+        logger.warning(
+            "stripe tax: no reversal for %s (%s): %s",
+            payment.transaction_id,
+            refund.credit_note.credit_label,
+            getattr(error, "code", error),
+        )
+        return None
 
 
 def parse_amount(value: str, payment: PaymentRecord) -> Decimal | None:

@@ -47,6 +47,9 @@ PAGES: dict[str, list[tuple[str, dict[str, str], int, str]]] = {
         ("/payments", {"player": "Steve"}, 2, "the name is looked up, then its payments"),
     ],
     "getPaymentPage": [("/payments/{payment}", {}, 2, "the payment, then its commands' queue entries")],
+    # the period's payments (a Query per status, side by side) and the store: one page per status
+    "getTaxReport": [("/tax-report", {"quarter": "2026-Q1"}, 1, ""), ("/tax-report", {}, 1, "")],
+    "exportTaxReport": [("/tax-report.csv", {"from": "2026-01-01", "to": "2026-03-31"}, 1, "")],
     "listSubscriptions": [("/subscriptions", {}, 1, "")],
     "showSubscription": [("/subscriptions/{subscription}", {}, 1, "")],
     "lookupPlayer": [("/players", {}, 1, "")],
