@@ -44,6 +44,28 @@ def _n(number: int) -> str:
     return f"{number:010d}"
 
 
+class GuildRoleView(BaseModel):
+    id: str
+    name: str
+    position: int
+
+
+class GuildView(BaseModel):
+    """A guild the bot is in, as Discord described it when the owner saved: its roles and the
+    position of the bot's highest role (a role below it is one the bot may grant)."""
+
+    id: str
+    name: str
+    roles: list[GuildRoleView] = Field(default_factory=list)
+    bot_top: int = 0
+
+    def manageable(self, role_id: str) -> bool:
+        return any(r.id == role_id and r.position < self.bot_top for r in self.roles)
+
+    def role_name(self, role_id: str) -> str:
+        return next((r.name for r in self.roles if r.id == role_id), role_id)
+
+
 class DiscordApp(BaseModel):
     """What the owner connected in panel → Discord (the secrets sealed)."""
 
@@ -53,7 +75,12 @@ class DiscordApp(BaseModel):
     public_key: str = ""  # the application's Ed25519 key, for the interactions endpoint
     bot_user_id: str = ""
     guilds_join: bool = True  # players are asked for `guilds.join`: the store may add them
+    bot_name: str = ""
+    guilds: list[GuildView] = Field(default_factory=list)  # checked with Discord on save
     updated_at: datetime
+
+    def guild(self, guild_id: str) -> GuildView | None:
+        return next((g for g in self.guilds if g.id == guild_id), None)
 
 
 class DiscordLink(BaseModel):
@@ -129,6 +156,18 @@ class DiscordRepository:
         )
         audit.add_to(tx, account_id)
         tx.commit()
+
+    def linked_players(self, account_id: int) -> list[int]:
+        """Every player with a linked account (the reconciliation's list): one Query per page."""
+        found: list[int] = []
+        start: Item | None = None
+        while True:
+            items, start = self.table.query(
+                account_pk(account_id), sk_prefix=LINK_PREFIX, start_key=start, projection="username_id"
+            )
+            found += [int(i["username_id"]) for i in items]
+            if start is None:
+                return found
 
     # --- players' links ---
 
