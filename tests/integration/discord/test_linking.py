@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 
-from functions.storefront import finish_discord_link, start_discord_link
+from functions.storefront import finish_discord_link, get_checkout_receipt, start_discord_link
 from tests.integration.storefront.test_pay_prices_now import basket_with
 from tests.integration.subscriptions.support import pay_form
 from tests.integration.subscriptions.test_endings import steve_id
@@ -51,6 +51,9 @@ def test_link_from_the_receipt_grants_the_roles_and_the_state_is_good_once(
     audit = Audit("o", "discord.rule", "t", START)
     DiscordRepository(demo.table).save_rule(1, RoleRule(1, GUILD, frozenset({VIP_ROLE, SUPPORTER})), audit)
     ident = paid_basket(invoke, demo)
+    receipt = invoke(get_checkout_receipt.handler, "GET", f"/checkout/{ident}/receipt")
+    assert receipt.status == 200 and "Link Discord" in receipt.body
+    assert f"/checkout/{ident}/discord" in receipt.body
 
     started = invoke(start_discord_link.handler, "GET", f"/checkout/{ident}/discord")
     assert started.status == 303, started.body
@@ -106,6 +109,8 @@ def test_no_link_without_a_connected_store_or_a_paid_basket(
     demo: DemoStore, invoke: Invoke, standin: StandInDiscord
 ) -> None:
     ident = paid_basket(invoke, demo)
+    receipt = invoke(get_checkout_receipt.handler, "GET", f"/checkout/{ident}/receipt")
+    assert receipt.status == 200 and "Link Discord" not in receipt.body
     assert invoke(start_discord_link.handler, "GET", f"/checkout/{ident}/discord").status == 404
     connect(standin)
     unpaid = basket_with(invoke, demo, {"package_id": 10})
