@@ -128,3 +128,21 @@ def test_the_theme_file_carries_the_look(owner: PanelClient) -> None:
     )
     assert imported.status == 303, imported.body
     assert ShopThemeRepository(get_services().table).live(1).look.hero_text == LOOK["hero_text"]
+
+
+def test_the_preview_shows_the_draft_look_and_stores_nothing(owner: PanelClient) -> None:
+    from functions.admin import post_shop_look_preview
+
+    before = ShopThemeRepository(get_services().table).live(1)
+    shown = owner.post(post_shop_look_preview.handler, "/shop/look/preview", LOOK | {"revision": "0"})
+    assert shown.status == 200, shown.body
+    assert 'id="hero-text">Season 4 starts Friday &lt;b&gt;now&lt;/b&gt;<' in shown.body
+    assert "--brand:#8a2be2" in shown.body
+    policy = shown.headers["content-security-policy"]
+    assert "script-src 'none'" in policy and "form-action 'none'" in policy
+    assert ShopThemeRepository(get_services().table).live(1) == before
+    assert "Season 4" not in ShopClient().get(get_home.handler, "/").body
+    refused = owner.post(
+        post_shop_look_preview.handler, "/shop/look/preview", LOOK | {"primary_color": "red", "revision": "0"}
+    )
+    assert refused.status == 422 and "Brand colour: a colour as #rrggbb" in refused.body
