@@ -93,6 +93,25 @@ class Tax(Model):
         return self.mode is TaxMode.INCLUSIVE
 
 
+class Seller(Model):
+    """Who sells, as the invoices and credit notes name them (docs/tax.md): the owner's legal
+    name, postal address, country and tax number (a VAT ID in the EU). Blank until the owner
+    fills them in; the invoice says so rather than inventing them."""
+
+    legal_name: str = Field(default="", max_length=200)
+    address: str = Field(default="", max_length=500)  # lines separated by newlines
+    country: str = ""  # ISO 3166-1 alpha-2, e.g. FR (checked below)
+    tax_number: str = Field(default="", max_length=40)
+
+    @field_validator("country")
+    @classmethod
+    def _country(cls, value: str) -> str:
+        value = value.strip().upper()
+        if value and not (len(value) == 2 and value.isalpha()):
+            raise ValueError("a two-letter country code such as FR")
+        return value
+
+
 class SidebarModule(Model):
     type: Literal[
         "top_customer",
@@ -144,6 +163,7 @@ class StoreProfile(Model):
     supports_usernames: bool = True
     supports_gifting: bool = True
     tax: Tax = Field(default_factory=Tax)
+    seller: Seller = Field(default_factory=Seller)
     # Hosts (besides webstore_url's) that auth and checkout may send a player back to.
     allowed_return_hosts: list[str] = Field(default_factory=list)
     basket_ttl_seconds: int = Field(default=7 * 24 * 3600, ge=300, le=90 * 24 * 3600)

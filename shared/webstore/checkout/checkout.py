@@ -47,6 +47,7 @@ from webstore.errors import DomainError, Invalid
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
 from webstore.html import PageResult
+from webstore.invoices.documents import checkout_invoice_path
 from webstore.money import ZERO
 from webstore.payments.order import Order, OrderLine
 from webstore.payments.recording import EarlyEffectsRead, effect_keys, fulfil, resume, start_effects_read
@@ -786,6 +787,8 @@ def receipt(services: Services, ident: str) -> PageResult:
         username=basket.username,
         email=basket.email or "",
         continue_url=basket.complete_url,
+        invoice_url=services.settings.storefront_url
+        + checkout_invoice_path(store.id, basket.transaction_id, basket.ident),
         manage_url=f"{checkout_url(services, ident)}/subscription"
         if any(line.type is PackageType.SUBSCRIPTION for line in basket.lines)
         else None,

@@ -135,6 +135,7 @@ class ReceiptView:
     email: str = ""
     continue_url: str | None = None  # the shop's complete URL for this basket
     manage_url: str | None = None  # the subscription's manage page, when it has one
+    invoice_url: str | None = None  # the payment's invoice (webstore.invoices.documents)
 
 
 # --- the frame: brand and policy ---------------------------------------------------------------

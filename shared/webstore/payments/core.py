@@ -24,6 +24,7 @@ limits, new tiers and subscriptions (`payments.recording`); a renewal's next cyc
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime
 from decimal import Decimal
 
@@ -69,6 +70,7 @@ def add_paid_payment(
     invoice number (taken from `reads.ids`: the caller adds `ids.add_to(tx)` after this, and the
     payment itself last)."""
     payment.invoice = take_invoice_number(reads.ids, payment.created_at)
+    payment.document_key = payment.document_key or payment.basket_ident or secrets.token_urlsafe(18)
     a = payment.account_id
     effects = PaymentEffectsRepository
     PaymentRepository.add_order(tx, payment)

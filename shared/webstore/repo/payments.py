@@ -104,6 +104,9 @@ class PaymentRecord(Model):
     # the refunds given on it, each with its credit note.
     invoice: DocumentNumber | None = None
     refunds: list[Refund] = Field(default_factory=list)
+    # The secret part of the invoice's link (webstore.invoices.documents): the basket's ident
+    # for a checkout (the receipt's own secret), a random one for other payments.
+    document_key: str = ""
 
     @property
     def refunded_amount(self) -> Decimal:
