@@ -121,6 +121,8 @@ class Builder:
             "logo": _http_url(store.logo),
             "favicon": _http_url(look.favicon),
             "hero_text": look.hero_text,
+            "after_add": look.after_add or "basket",
+            "prices_shown": not look.guest_prices or self._logged_in(),
             "webstore_url": store.webstore_url,
             "lang": html_lang(self.data.language),
             "supports_gifting": store.supports_gifting,
@@ -282,6 +284,11 @@ class Builder:
                     return self.package_vars(chosen)
         first = next(iter(packages.values()), None)
         return self.package_vars(first) if first else None
+
+    def _logged_in(self) -> bool:
+        """The visitor's basket names a player (and is not paid for: then it is done)."""
+        basket = self.data.basket
+        return bool(basket and basket.username and not (basket.complete or basket.paid))
 
     def _sale_banner(self, sale: Sale) -> str:
         """The hero's banner for a running sale: its name and what it takes off."""
