@@ -7,10 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from functions.admin import get_mail, lift_mail_suppression
 from tests.support.cancellation import buy_subscription
 from tests.support.demo import DemoStore
 from tests.support.invocation import Invoke
+from tests.support.panel import signed_in
+from webstore.domain.roles import Role
 from webstore.event_types import EventType
+from webstore.repo.audit_log import AuditLog
 from webstore.repo.mail import MailRepository, MailStatus
 
 from .conftest import REGION, MailQueue, published
@@ -107,3 +111,34 @@ def test_delivered_complained_and_transient_bounces(
     untagged = ses_report("Email Complained", record, **complaint)
     untagged["detail"]["mail"]["tags"] = {}
     assert mail_queue.deliver_bodies([untagged]) == {"batchItemFailures": []}
+
+
+def test_the_panel_lists_suppressed_addresses_and_the_owner_lifts_one(
+    invoke: Invoke, demo: DemoStore, ses: Sent, mail_queue: MailQueue
+) -> None:
+    buy_subscription(invoke, demo, email=EMAIL)
+    mail_queue.deliver(published(EventType.PAYMENT_COMPLETED))
+    repo = MailRepository(demo.table)
+    [record] = repo.log(1)
+    mail_queue.deliver_bodies([ses_report("Email Bounced", record, **permanent_bounce())])
+    owner = signed_in(Role.OWNER, email="mail-owner@example.com")
+
+    page = owner.get(get_mail.handler, "/mail")
+
+    assert page.status == 200, page.body
+    suppressed = page.body.split('id="mail-suppressions"', 1)[1]
+    assert EMAIL in suppressed and "550 5.1.1" in suppressed
+    assert '<td class="status-bounced">bounced</td>' in page.body
+
+    lifted = owner.post(lift_mail_suppression.handler, "/mail/suppressions/lift", {"address": EMAIL})
+    assert lifted.status == 303, lifted.body
+    assert repo.suppressions(1) == []
+    entry = AuditLog(demo.table).page(1).entries[0]
+    assert (entry.action, entry.summary) == ("mail.suppression.lifted", EMAIL)
+    again = owner.post(lift_mail_suppression.handler, "/mail/suppressions/lift", {"address": EMAIL})
+    assert again.status == 404, again.body
+    reader = signed_in(Role.READONLY)
+    assert (
+        reader.post(lift_mail_suppression.handler, "/mail/suppressions/lift", {"address": EMAIL}).status
+        == 403
+    )
