@@ -68,6 +68,8 @@ class WebstoreStack(Stack):
             mail=self.mail.wiring if self.mail else None,
         )
         self.events = Events(self, "Events", shared=shared, bus=self.bus)
+        if self.mail is not None:  # SES's reports reach the mail consumer beside the domain events
+            self.mail.report_to(self.events.mail_buffer, self.events.mail_dead_letters)
         # Events written by use cases in their transactions reach the bus from the table's stream.
         self.outbox = Outbox(
             self,
