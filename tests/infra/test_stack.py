@@ -16,6 +16,7 @@ from infra.aws.apis import api_paths
 from infra.aws.data import TTL_REMOVAL_OF_BASKET
 from infra.aws.events import MAX_RECEIVES, consumer_of
 from infra.aws.functions import SECRET_GUARD_ACTIONS, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS
+from infra.aws.layers import layers_for
 from infra.aws.schedule import OVERDUE_ALARM_SECONDS, OVERDUE_METRIC, PARKED_METRIC, SERVICE
 from infra.cors import cdk_json_origins, storefront_policy
 from tests.support.cdk import Synthesized, synthesize
@@ -256,12 +257,15 @@ def test_functions_share_runtime_layer_tracing_and_settings(
         "POWERTOOLS_SERVICE_NAME", "POWERTOOLS_METRICS_NAMESPACE", "POWERTOOLS_LOG_LEVEL",
     }  # fmt: skip
     code_keys = set()
+    layer_counts: dict[tuple[str, ...], int] = {}
     for handler, (_, _, function) in functions_by_handler(synth).items():
         properties = function["Properties"]
         assert properties["Runtime"] == "python3.12"
         assert properties["Architectures"] == ["arm64"]
         assert properties["TracingConfig"] == {"Mode": "Active"}
-        assert len(properties["Layers"]) == 1
+        # The base layer, and Stripe's or cryptography's only where its code can import them.
+        assert len(properties["Layers"]) == len(layers_for(handler)), handler
+        layer_counts[layers_for(handler)] = layer_counts.get(layers_for(handler), 0) + 1
         assert "LoggingConfig" in properties
         # Nothing secret rides in the template: exactly the settings, no keys or secrets (the
         # dispatch function and those calling Stripe get the key's ARN, and read its value at run time).
@@ -273,6 +277,9 @@ def test_functions_share_runtime_layer_tracing_and_settings(
         assert variables["WEBSTORE_EVENTS"] == "eventbridge"
         code_keys.add(properties["Code"]["S3Key"])
     assert len(code_keys) == 1, "one shared code asset"
+    # docs/deploy.md, "Assets": how many functions carry the stripe layer.
+    print("functions per layer set:", layer_counts)
+    assert 0 < layer_counts.get(("base", "stripe", "crypto"), 0) < sum(layer_counts.values()) / 4
 
 
 def test_the_stage_key_is_generated_and_only_its_declared_readers_read_it(
