@@ -108,6 +108,8 @@ class Trigger(StrEnum):
     SCHEDULE = "schedule"
     # SQS messages fed by a second bus rule: the e-mail consumer (its own retries and DLQ).
     MAIL_QUEUE = "sqs:mail-buffer"
+    # SQS messages fed by a third bus rule: the Discord role consumer (its own retries and DLQ).
+    DISCORD_QUEUE = "sqs:discord-buffer"
 
 
 @dataclass(frozen=True)

@@ -114,6 +114,7 @@ class WebstoreStack(Stack):
             dead_letter_queues={
                 "WebhookDeadLetters": self.events.dead_letters,
                 "MailDeadLetters": self.events.mail_dead_letters,
+                "DiscordDeadLetters": self.events.discord_dead_letters,
                 "StreamFailures": self.events.stream_failures,
                 "ScheduleDeadLetters": self.clock.dead_letters,
             },

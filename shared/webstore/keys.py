@@ -528,6 +528,15 @@ def schedule_pk(shard: int) -> str:
     return f"{SCHEDULE_PREFIX}{shard:02d}"
 
 
+NOTICE_PREFIX = "NOTICE#"
+
+
+def notice_pk(shard: int) -> str:
+    """One of the renewal notices' shard partitions (webstore.repo.renewal_notices): apart from
+    the schedule's, so its Queries, backlog and alarm never read them."""
+    return f"{NOTICE_PREFIX}{shard:02d}"
+
+
 def schedule_shard(account_id: int, reference: str, shards: int) -> int:
     """Which shard a record's schedule items live in (stable: the same record, the same shard)."""
     return zlib.crc32(f"{account_id}#{reference}".encode()) % shards

@@ -399,12 +399,13 @@ def test_a_handful_of_alarms_cover_the_functions_the_apis_and_the_pipeline(synth
     assert [a["MetricName"] for a in lambdas] == ["Errors"]
     assert all("Dimensions" not in a for a in lambdas)
     sqs = [a["MetricName"] for a in alarms if a.get("Namespace") == "AWS/SQS"]
-    assert sqs.count("ApproximateNumberOfMessagesVisible") == 4  # webhooks, mail, stream, schedule
+    # webhooks, mail, Discord, stream, schedule
+    assert sqs.count("ApproximateNumberOfMessagesVisible") == 5
     assert "ApproximateAgeOfOldestMessage" in sqs
     apis = [a for a in alarms if a.get("Namespace") == "AWS/ApiGateway"]
     assert len(apis) == 4 and all(a["MetricName"] == "5xx" for a in apis)  # each API's server errors
     assert all("Metrics" not in a for a in alarms), "each alarm reads one metric (billed per metric)"
-    assert len(alarms) == 12
+    assert len(alarms) == 13
     assert all(a["AlarmActions"] for a in alarms)
 
 
@@ -414,7 +415,7 @@ def test_an_idle_stage_costs_at_most_two_and_a_half_dollars_a_month(synth: Synth
     clock = consumer_of(Trigger.SCHEDULE).consumer
     lines = standing_lines([t.to_json() for t in synth.function_templates()], clock_memory_mb=clock.memory_mb)
     figures = {line.what: line.count for line in lines}
-    assert figures["CloudWatch alarm metrics"] == 12
+    assert figures["CloudWatch alarm metrics"] == 13
     assert figures["Secrets Manager secrets"] == 1
     assert figures["KMS customer-managed keys"] == 0 and figures["CloudWatch dashboards"] == 0
     cost = idle_cost(lines)

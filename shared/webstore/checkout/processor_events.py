@@ -32,6 +32,7 @@ from webstore.event_types import EventType
 from webstore.events import DomainEvent
 from webstore.payments.changes import change_payment
 from webstore.payments.events import status_events
+from webstore.payments.refunds import sync_stripe_refunds
 from webstore.repo import start_read
 from webstore.repo.baskets import BasketReads, BasketRepository
 from webstore.repo.outbox import OutboxRepository
@@ -181,27 +182,19 @@ def _failed(services: Services, store: Store, gateway: StripeGateway, obj: Any) 
 
 
 def _refunded(services: Services, store: Store, gateway: StripeGateway, obj: Any) -> str:
-    """A refund made in the Stripe dashboard (or by our own refund call): recorded as the
-    operator's refund is, once the charge is refunded in full. Partial refunds are left to the
-    owner (the platform has no partial refund status)."""
-    if not obj.get("refunded"):
-        return "ignored"
+    """A refund made in the Stripe dashboard (or by our own refund call), full or partial: the
+    PaymentIntent's refunds as Stripe lists them, each recorded once by its id
+    (`payments.refunds.sync_stripe_refunds`: a partial one with its credit note; the one that
+    completes the amount as the operator's refund is, with its commands and event)."""
     payment = _payment_of(services, store, gateway, obj.get("payment_intent"))
     if payment is None:
         return "ignored"
     try:
-        change_payment(
-            services,
-            store.id,
-            payment.transaction_id,
-            PaymentStatus.REFUND.value,
-            None,
-            refunded_at_processor=True,
-        )
+        recorded = sync_stripe_refunds(services, gateway, payment)
     except Conflict as refused:  # a chargeback is not refunded on top (Stripe refunds only a charge)
         logger.warning("stripe: refund not recorded: %s", refused.detail)
         return "ignored"
-    return "handled"
+    return "handled" if recorded else "ignored"
 
 
 def _dispute_opened(services: Services, store: Store, gateway: StripeGateway, obj: Any) -> str:

@@ -168,6 +168,10 @@ class StripeGateway:
             )
         return self._client_instance
 
+    def client(self) -> StripeClient:
+        """The account's client (the Stripe Tax adapter, webstore.tax.stripe_tax, shares it)."""
+        return self._client()
+
     def account(self) -> StripeAccount:
         """The account the secret key belongs to: one authenticated read (`GET /v1/account`),
         the cheapest call that proves the key. Stripe's AuthenticationError (an unknown or
@@ -371,6 +375,32 @@ class StripeGateway:
             logger.warning("stripe: refund failed: %s", error.code)
             return False
         return True
+
+    def refund_part(self, reference: str, amount: Decimal, currency: str, key: str) -> str | None:
+        """Refund `amount` of the PaymentIntent `reference` (a partial refund; `key`: its
+        idempotency key, one per refund the store records); the refund's id, or None when Stripe
+        did not accept it."""
+        from stripe import StripeError
+
+        try:
+            refund = self._client().v1.refunds.create(
+                params={"payment_intent": reference, "amount": to_minor_units(amount, currency)},
+                options={"idempotency_key": key},
+            )
+        except StripeError as error:
+            logger.warning("stripe: partial refund refused: %s", error.code)
+            return None
+        return str(refund.id)
+
+    def refunds_of(self, reference: str) -> list[tuple[str, Decimal]]:
+        """The refunds of the PaymentIntent `reference`, oldest first: (refund id, amount)."""
+        listed = self._client().v1.refunds.list(params={"payment_intent": reference, "limit": 100})
+        found = [
+            (int(r.created or 0), str(r.id), from_minor_units(int(r.amount), str(r.currency)))
+            for r in listed.data
+            if r.status in ("succeeded", "pending")
+        ]
+        return [(rid, amount) for _, rid, amount in sorted(found)]
 
     def refund_attempt(self, attempt_key: str) -> bool:
         """Give back what the attempt's PaymentIntent took, or cancel it while it can still be

@@ -8,7 +8,10 @@ both apply) and writes the transition's event with it (webstore.repo.outbox).
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
+from decimal import Decimal
 
+from webstore.domain.invoices import CREDIT_SERIES, DocumentNumber, Refund, series_of
 from webstore.domain.payment_status import TRANSITIONS, PaymentStatus, transition
 from webstore.errors import Conflict, Invalid
 from webstore.identity.identify import identify_in_store
@@ -44,13 +47,17 @@ def change_payment(
     username: str | None,
     *,
     refunded_at_processor: bool = False,
+    refund_reference: str = "status",
     audit: Callable[[PaymentRecord, PaymentRecord], Audit] | None = None,
 ) -> PaymentRecord:
     """Change status and/or reassign the payment to another player; the payment as it is now.
     A refund of a payment a processor took goes back through it first (unless it reports the
     refund itself: `refunded_at_processor`) and is recorded only when it accepted. `audit(before,
     after)`: the audit entry written in the change's transaction (the panel's); a request that
-    changes nothing writes nothing."""
+    changes nothing writes nothing. A refund records what was still refundable as a refund with
+    its credit note (numbered in the change's transaction; `refund_reference`: the processor's
+    refund id when it reported it) and then asks for the tax reversal
+    (`payments.refunds.reverse_tax`)."""
     if status is None and username is None:
         raise Invalid("Send status and/or username", field="status")
     new_status = PaymentStatus.parse_stored(status) if status is not None else None
@@ -69,7 +76,8 @@ def change_payment(
         new_owner = None
     if change is None and new_owner is None:
         return payment
-    if new_status is PaymentStatus.REFUND and change is not None and not refunded_at_processor:
+    refunding = new_status is PaymentStatus.REFUND and change is not None
+    if refunding and not refunded_at_processor:
         refund_at_processor(services, payment)
 
     now = services.now()
@@ -99,6 +107,9 @@ def change_payment(
         if new_plan is not None:
             commands = planning.with_ids(planned, ids.take("command", len(planned)), payment.id)
             first_chunk = planning.plan_commands(updated, new_plan, commands, room)
+        if refunding:
+            rest = payment.refundable_amount
+            updated.refunds.append(credit_note_for(ids, payment, rest, refund_reference, now))
         tx = Transaction(services.table)
         PaymentRepository.add_change(
             tx,
@@ -129,13 +140,32 @@ def change_payment(
         return tx, updated
 
     try:
-        first_read = ids_read if new_plan is not None else IdAllocation.unread(account_id)
+        first_read = ids_read if new_plan is not None or refunding else IdAllocation.unread(account_id)
         updated = sequences.write(account_id, build, first_read=first_read)
     except Conflict as error:
         raise Conflict("The payment changed meanwhile; read it again and retry") from error
     if change is not None and change.trigger is not None:
         run_pending_chunks(services, updated, change.trigger.value)
+    if refunding:
+        from webstore.payments.refunds import reverse_tax  # beside the partial refunds
+
+        reverse_tax(services, updated, updated.refunds[-1])
     return updated
+
+
+def credit_note_for(
+    ids: IdAllocation, payment: PaymentRecord, amount: Decimal, reference: str, now: datetime
+) -> Refund:
+    """A refund of `amount` with its credit note, numbered from the store's credit series of
+    `now`'s year in the refund's own transaction (`ids.add_to(tx)`)."""
+    sequence, year = series_of(CREDIT_SERIES, now)
+    return Refund(
+        credit_note=DocumentNumber(year=year, number=ids.take(sequence)[0]),
+        amount=amount,
+        at=now,
+        reference=reference,
+        full=amount == payment.refundable_amount,
+    )
 
 
 def add_note(

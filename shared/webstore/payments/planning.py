@@ -234,6 +234,7 @@ def new_payment(
         basket_ident=order.basket_ident,
         checkout_attempt=order.checkout_attempt,
         custom=order.custom,
+        tax=order.tax,
         notes=[PaymentNote(created_at=now, note=order.note)] if order.note else [],
         idempotency_key=order.idempotency_key,
         created_at=now,

@@ -22,9 +22,10 @@ from webstore.errors import Conflict, DomainError, Invalid, NotFound
 from webstore.html.owner import THEME, OwnerTemplateError, check_template, render_owner
 from webstore.repo import start_read
 from webstore.repo.audit_log import Audit
-from webstore.repo.shop_theme import STALE, ShopTheme, ShopThemeRepository, TemplateVersion
+from webstore.repo.shop_theme import STALE, ShopLook, ShopTheme, ShopThemeRepository, TemplateVersion
 from webstore.services import Services
 from webstore.shop import assets
+from webstore.shop.look import LABELS, parse_look
 from webstore.shop.pages import (
     Build,
     build_basket,
@@ -291,6 +292,7 @@ def export_file(theme: ShopTheme) -> str:
         "format": FILE_FORMAT,
         "version": FILE_VERSION,
         "templates": dict(sorted(theme.sources.items())),
+        "look": theme.look.model_dump(),
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
@@ -318,6 +320,20 @@ def parse_file(text: str) -> dict[str, str]:
             f"The theme file names templates the shop does not have: {', '.join(unknown)}", field="theme"
         )
     return {name: normalized(source) for name, source in templates.items()}
+
+
+def file_look(text: str) -> ShopLook | None:
+    """A theme file's look (panel → Shop → Look), checked as the form is; None when the file
+    has none (a file exported before the look existed: the store's look stays)."""
+    look = json.loads(text).get("look")  # parse_file has read it as a theme file
+    if look is None:
+        return None
+    if not isinstance(look, dict) or not all(isinstance(v, str) for v in look.values()):
+        raise Invalid("The theme file's look should map each setting to its text", field="theme")
+    unknown = sorted(set(look) - set(LABELS))
+    if unknown:
+        raise Invalid(f"The theme file's look names settings the shop does not have: {', '.join(unknown)}")
+    return parse_look(look)
 
 
 def import_file(services: Services, account_id: int, text: str, *, actor: str, now: datetime) -> list[str]:
@@ -348,6 +364,9 @@ def import_file(services: Services, account_id: int, text: str, *, actor: str, n
             _published(new, editing.live, name, version, templates[name], failing)
         else:
             _published(new, editing.live, name, 0, None, failing)
+    look = file_look(text)
+    if look is not None:
+        new.look = look
     _fits(new)
     summary = f"theme imported: {', '.join(sorted(templates)) or 'the house files only'}"
     ShopThemeRepository(services.table).change(
@@ -364,6 +383,7 @@ __all__ = [
     "editable",
     "export_file",
     "failures",
+    "file_look",
     "house_source",
     "import_file",
     "parse_file",

@@ -40,6 +40,7 @@ PAGES: dict[str, list[tuple[str, dict[str, str], int, str]]] = {
     "listCatalogSection": [("/catalog/packages", {}, 1, ""), ("/catalog/coupons", {}, 1, "")],
     "getCatalogElement": [("/catalog/packages/10", {}, 1, ""), ("/catalog/packages/new", {}, 1, "")],
     "getStoreSettings": [("/settings", {}, 1, "")],
+    "getTaxSettings": [("/settings/tax", {}, 1, "")],
     "getGoLive": [("/go-live", {}, 1, "")],
     "searchPayments": [
         ("/payments", {}, 1, ""),
@@ -64,6 +65,7 @@ PAGES: dict[str, list[tuple[str, dict[str, str], int, str]]] = {
     "getShopTemplates": [("/shop", {}, 1, "")],
     "getShopTemplateEditor": [("/shop/editor", {"name": "index.html"}, 1, "")],
     "exportShopTheme": [("/shop/theme", {}, 1, "")],
+    "getShopLook": [("/shop/look", {}, 1, "")],
 }
 
 
