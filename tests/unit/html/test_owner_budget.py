@@ -64,3 +64,14 @@ def test_small_products_and_powers_still_work() -> None:
 def test_the_check_on_save_applies_the_budget() -> None:
     with pytest.raises(OwnerTemplateError, match="loops ran"):
         check_template("index.html", NESTED, [{}])
+
+
+def test_the_house_theme_is_not_timed() -> None:
+    """Only an owner's files are timed: a loaded machine compiling the house's theme on first
+    use must not fail the house's own pages (the loop and size limits still apply)."""
+    problem = {"status": 404, "title": "Not found", "message": "gone"}
+    assert "gone" in render_owner("bare.html", budget=RenderBudget(seconds=0.0), problem=problem)
+    with pytest.raises(OwnerTemplateError, match="took longer"):
+        render_owner(
+            "bare.html", {"bare.html": "{{ problem.message }}"}, RenderBudget(seconds=-1.0), problem=problem
+        )
