@@ -44,12 +44,14 @@ package's form: --handler functions.admin.get_dashboard --handler functions.admi
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -622,11 +624,15 @@ def _size(path: Path) -> tuple[int, int, int]:
 
 
 def sizes() -> None:
-    from infra.aws import bundling
+    from infra.aws import bundling, layers
 
     print("\nLambda assets (built by infra/aws/bundling.py, as `cdk synth` does):")
+    builds: list[tuple[str, Callable[[Path, Path], Path]]] = [
+        (f"{layer} layer", functools.partial(bundling.build_layer, name=layer))
+        for layer in (layers.BASE, *layers.OPTIONAL)
+    ]
     with tempfile.TemporaryDirectory(prefix="bench-assets-") as tmp:
-        for name, build in (("dependency layer", bundling.build_layer), ("code asset", bundling.build_code)):
+        for name, build in (*builds, ("code asset", bundling.build_code)):
             started = time.perf_counter()
             out = build(Path(tmp) / name.replace(" ", "-"), bundling.ROOT)
             seconds = time.perf_counter() - started

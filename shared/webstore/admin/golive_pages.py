@@ -8,6 +8,8 @@ other people need from them, in one place.
   refused form keeps, sealed, the secrets that were right.
   The time and type of the last verified Stripe event received (repo.processor_events).
 - The shop developer's headless URL and public token.
+- The shop's URL and whether it is on a custom domain; whether e-mail to players is sent, and
+  from which address (the stage's settings: `shopDomain`, `mailDomain`/`mailFrom`).
 - Each server's plugin URL, and a confirmed secret rotation (the new secret is shown once, by
   the servers' own route: only its hash is stored, so there is nothing to reveal).
 
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from datetime import datetime
+from urllib.parse import urlsplit
 
 from webstore.admin import catalog as edits
 from webstore.admin import servers as server_cases
@@ -49,6 +52,14 @@ _SANDBOX_CHOICES = (("", "the default for this stage"), ("on", "allowed"), ("off
 def headless_url(storefront_url: str, public_token: str) -> str:
     """The base of the store's headless API (the shop developer's `{headless_url}`)."""
     return f"{storefront_url.rstrip('/')}/api/accounts/{public_token}"
+
+
+def custom_domain(url: str) -> bool:
+    """Whether `url` is on a domain of the owner's (not API Gateway's default host, not local)."""
+    host = urlsplit(url).hostname or ""
+    return bool(host) and not (
+        host.endswith(".amazonaws.com") or host in ("localhost", "127.0.0.1") or host.endswith(".localhost")
+    )
 
 
 def go_live_page(
@@ -93,6 +104,10 @@ def go_live_page(
         headless_url=headless_url(services.settings.storefront_url, store.public_token),
         public_token=store.public_token,
         plugin_url=services.settings.operator_url,
+        shop_url=services.settings.shop_url,
+        shop_custom_domain=custom_domain(services.settings.shop_url),
+        mail_transport=services.settings.mail_transport,
+        mail_from=services.settings.mail_from,
         servers=servers,
     )
     return PanelPage("Go live", body, "golive")

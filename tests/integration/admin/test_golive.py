@@ -215,3 +215,22 @@ def test_the_keys_alone_register_the_webhook_endpoint_in_stripe_and_its_events_a
     # Saving the keys again keeps the endpoint's secret and registers nothing more.
     assert save(owner, publishable_key=TEST_PUBLISHABLE_KEY, secret_key=TEST_SECRET_KEY)[0] == 303
     assert len(endpoints()) == before + 1
+
+
+def test_the_page_says_where_the_shop_is_and_whether_mail_goes_out(
+    stripe_reachable: DemoStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from webstore.admin.golive_pages import custom_domain
+
+    owner = signed_in(Role.OWNER)
+    page = owner.get(get_go_live.handler, "/go-live").body
+    assert 'id="mail-domain">E-mail to players is off on this stage' in page
+    settings = get_services().settings
+    monkeypatch.setattr(settings, "shop_url", "https://shop.example.com")
+    monkeypatch.setattr(settings, "mail_transport", "ses")
+    monkeypatch.setattr(settings, "mail_from", "store@mail.example.com")
+    page = owner.get(get_go_live.handler, "/go-live").body
+    assert 'id="shop-domain">On your own domain.' in page and "https://shop.example.com" in page
+    assert "sent from <code>store@mail.example.com</code>" in page
+    assert not custom_domain("https://abc123.execute-api.eu-west-1.amazonaws.com")
+    assert not custom_domain("http://127.0.0.1:8083") and not custom_domain("")
