@@ -13,10 +13,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from aws_cdk import Arn, ArnFormat, Stack
+from aws_cdk import aws_events as events
+from aws_cdk import aws_events_targets as targets
 from aws_cdk import aws_ses as ses
+from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from infra.aws.config import StageConfig
+from webstore.mail.feedback import DETAIL_TYPES as FEEDBACK_DETAIL_TYPES
+from webstore.mail.feedback import SOURCE as FEEDBACK_SOURCE
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,19 @@ class Mail(Construct):
             identity=ses.Identity.domain(domain),
             configuration_set=self.configuration_set,
         )
+        # Deliveries, bounces and complaints go to the account's default bus (the only one SES
+        # publishes to); `report_to` routes this set's ones to the mail consumer.
+        self.configuration_set.add_event_destination(
+            "ToEventBridge",
+            destination=ses.EventDestination.event_bus(
+                events.EventBus.from_event_bus_name(self, "DefaultBus", "default")
+            ),
+            events=[
+                ses.EmailSendingEvent.DELIVERY,
+                ses.EmailSendingEvent.BOUNCE,
+                ses.EmailSendingEvent.COMPLAINT,
+            ],
+        )
         stack = Stack.of(self)
         self.wiring = MailWiring(
             from_address=from_address,
@@ -61,4 +79,23 @@ class Mail(Construct):
                 },
                 stack,
             ),
+        )
+
+    def report_to(self, queue: sqs.IQueue, dead_letters: sqs.IQueue) -> events.Rule:
+        """SES's reports on this configuration set's messages (webstore.mail.feedback) → `queue`."""
+        return events.Rule(
+            self,
+            "Reports",
+            event_bus=events.EventBus.from_event_bus_name(self, "ReportsBus", "default"),
+            description="SES deliveries, bounces and complaints of the stage's mail go to the mail buffer",
+            event_pattern=events.EventPattern(
+                source=[FEEDBACK_SOURCE],
+                detail_type=list(FEEDBACK_DETAIL_TYPES),
+                detail={
+                    "mail": {
+                        "tags": {"ses:configuration-set": [self.configuration_set.configuration_set_name]}
+                    }
+                },
+            ),
+            targets=[targets.SqsQueue(queue, dead_letter_queue=dead_letters, retry_attempts=8)],
         )

@@ -654,15 +654,18 @@ class Basket(Model):
 
     # --- the player and their dynamic packages ---
 
-    def check_player(self, username: str) -> None:
+    def check_player(self, username: str, username_id: int | None = None) -> None:
         """A basket belongs to one player: once bound, the same player may authenticate again,
-        another may not (the codes, limits and dynamic packages would be someone else's)."""
-        if self.username_id is not None and (self.username or "").lower() != username.lower():
+        another may not (the codes, limits and dynamic packages would be someone else's). The
+        same player: the same name, or the same id (a Steam player's persona name may change)."""
+        if self.username_id is None or username_id == self.username_id:
+            return
+        if (self.username or "").lower() != username.lower():
             raise Conflict("This basket belongs to another player; start a new basket", field="username")
 
     def authenticate(self, username_id: int, username: str, now: datetime) -> bool:
         """Bind the basket to the player (see `check_player`); True when that changed it."""
-        self.check_player(username)
+        self.check_player(username, username_id)
         if self.username_id == username_id and self.username == username:
             return False
         self.username, self.username_id, self.updated_at = username, username_id, now

@@ -207,6 +207,9 @@ class Store(StoreProfile):
     checkout_key_hash: str
     # The payment gateways (catalog file `gateways`), secrets sealed (webstore.gateway_settings).
     gateways: StoredGateways = Field(default_factory=StoredGateways)
+    # A Steam store's Steam Web API key, sealed (webstore.secret_box): with it the Steam sign-in
+    # reads the player's persona name. Write-only (the panel's Settings), never in a catalog file.
+    steam_api_key_sealed: str | None = None
 
 
 class Category(Model):

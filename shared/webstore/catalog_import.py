@@ -524,6 +524,7 @@ def import_catalog(
         public_token=public_token,
         checkout_key_hash=checkout_hash,
         gateways=gateways,
+        steam_api_key_sealed=existing.steam_api_key_sealed if existing else None,
     )
     # Every entity the file changes, planned as the panel's edits plan one, written the same way.
     edits = CatalogEdits(table)

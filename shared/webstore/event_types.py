@@ -25,3 +25,8 @@ class EventType(StrEnum):
     RECURRING_CANCELLATION_REQUESTED = "recurring-payment.cancellation.requested"
     RECURRING_CANCELLATION_ABORTED = "recurring-payment.cancellation.aborted"
     VALIDATION = "validation.webhook"  # the endpoint handshake, never published on the bus
+
+
+# Ours, not a webhook type (no endpoint receives it: its events name no endpoint): the clock's
+# "your subscription renews on …" for the mail consumer (webstore.subscriptions.notices).
+RENEWAL_UPCOMING = "recurring-payment.renewal-upcoming"

@@ -286,6 +286,11 @@ def webhook_attempt_sk(at: datetime, event_id: str, endpoint_id: int, attempt: i
 PROCESSOR_EVENT_PREFIX = "PROCEVT#"
 
 
+def processor_last_event_sk(gateway: str) -> str:
+    """When the store last received a verified webhook event of the processor (the Go live page)."""
+    return f"PROCLAST#{gateway}"
+
+
 def processor_event_sk(gateway: str, name: str) -> str:
     """A processor webhook event handled (by its event id), or a fact about a processor object
     that later events must see (a dispute closed): one item each, removed by TTL."""
@@ -526,6 +531,15 @@ SCHEDULE_PREFIX = "SCHEDULE#"
 def schedule_pk(shard: int) -> str:
     """One of the schedule's fixed shard partitions (PK prefix: IAM can grant it alone)."""
     return f"{SCHEDULE_PREFIX}{shard:02d}"
+
+
+NOTICE_PREFIX = "NOTICE#"
+
+
+def notice_pk(shard: int) -> str:
+    """One of the renewal notices' shard partitions (webstore.repo.renewal_notices): apart from
+    the schedule's, so its Queries, backlog and alarm never read them."""
+    return f"{NOTICE_PREFIX}{shard:02d}"
 
 
 def schedule_shard(account_id: int, reference: str, shards: int) -> int:

@@ -189,6 +189,7 @@ class ScheduleKind(StrEnum):
     RENEWAL = "renewal"  # a subscription's due date: charge, retry, or end (cancelled / no method)
     EXPIRY = "expiry"  # a timed one-off package's end
     CHECKOUT = "checkout"  # a checkout attempt's reconciliation: recorded or refunded if it stopped
+    NOTICE = "notice"  # "your subscription renews on …" (webstore.subscriptions.notices)
 
 
 SCHEDULE_SHARDS = 8  # "due up to now" = SCHEDULE_SHARDS Queries; spreads a burst's writes

@@ -10,6 +10,8 @@ import pytest
 from functions.declarations import Trigger
 from infra.aws.events import MAX_RECEIVES, consumer_of
 from tests.support.cdk import Synthesized, synthesize
+from webstore.mail.feedback import DETAIL_TYPES as FEEDBACK_DETAIL_TYPES
+from webstore.mail.feedback import SOURCE as FEEDBACK_SOURCE
 from webstore.mail.messages import MAIL_EVENT_TYPES
 
 from .test_stack import functions_by_handler, logical_id, policy_statements, resources
@@ -31,6 +33,7 @@ def test_the_mail_rule_feeds_its_own_buffer_with_the_events_that_become_mail(syn
         r
         for r in resources(template, "AWS::Events::Rule").values()
         if r["Properties"].get("EventPattern", {}).get("detail-type")
+        and r["Properties"]["EventPattern"]["source"] == ["webstore"]
     ]
     assert rule["Properties"]["EventPattern"] == {
         "source": ["webstore"],
@@ -55,6 +58,25 @@ def test_the_domain_identity_has_dkim_and_the_configuration_set(synth: Synthesiz
     assert identity["Properties"].get("DkimAttributes", {"SigningEnabled": True})["SigningEnabled"] is True
     [config_set] = resources(synth.template, "AWS::SES::ConfigurationSet").values()
     assert config_set["Properties"]["Name"] == "webstore-staging-mail"
+
+
+def test_ses_reports_of_the_stage_set_reach_the_mail_buffer(synth: Synthesized) -> None:
+    template = synth.template
+    buffer = logical_id(synth, synth.stack.events.mail_buffer)
+    [destination] = resources(template, "AWS::SES::ConfigurationSetEventDestination").values()
+    spec = destination["Properties"]["EventDestination"]
+    assert sorted(spec["MatchingEventTypes"]) == ["bounce", "complaint", "delivery"]
+    assert "EventBridgeDestination" in spec and spec["Enabled"] is True
+    (rule,) = [
+        r
+        for r in resources(template, "AWS::Events::Rule").values()
+        if r["Properties"].get("EventPattern", {}).get("source") == [FEEDBACK_SOURCE]
+    ]
+    pattern = rule["Properties"]["EventPattern"]
+    assert pattern["detail-type"] == list(FEEDBACK_DETAIL_TYPES)
+    assert "EventBusName" not in rule["Properties"] or "default" in str(rule["Properties"]["EventBusName"])
+    (target,) = rule["Properties"]["Targets"]
+    assert target["Arn"] == {"Fn::GetAtt": [buffer, "Arn"]}
 
 
 def test_only_the_senders_may_send_and_only_from_the_stage_identity(synth: Synthesized) -> None:

@@ -158,3 +158,49 @@ def test_a_prorated_upgrade_and_a_renewal_are_taxed_like_any_line(
         assert line.net + line.tax == line.gross
         assert (line.gross if mode is TaxMode.INCLUSIVE else line.net) == amount
         assert 0 <= line.tax <= line.gross
+
+
+# --- the basket keeps its quote ------------------------------------------------------------
+
+
+def _taxed_basket(calculation: TaxCalculation, mode: TaxMode = TaxMode.EXCLUSIVE):  # type: ignore[no-untyped-def]
+    from tests.unit.test_basket import basket, package, store
+    from webstore.basket import BasketLine
+
+    shop = store(tax=Tax(mode=mode, calculation=calculation, rates=EU, origin_country="DE"))
+    taxed = basket()
+    taxed.lines.append(BasketLine.of_package(package(10, "5.00")))
+    return taxed, shop
+
+
+def test_a_manual_basket_is_priced_for_the_origin_country_then_the_buyers() -> None:
+    taxed, shop = _taxed_basket(TaxCalculation.MANUAL)
+    taxed.reprice(shop, NOW)
+    assert (taxed.sales_tax, taxed.total_price) == (D("0.95"), D("5.95"))  # DE, the seller's
+    taxed.buyer_tax.billing_country = "HU"
+    taxed.reprice(shop, NOW)
+    assert (taxed.sales_tax, taxed.total_price) == (D("1.35"), D("6.35"))
+    assert taxed.buyer_tax.quote is not None and taxed.buyer_tax.quote.country == "HU"
+    assert not taxed.tax_pending(shop)
+
+
+def test_a_stripe_quote_is_reused_while_it_fits_and_dropped_when_the_lines_change() -> None:
+    from webstore.tax.model import LineTax, TaxQuote
+
+    taxed, shop = _taxed_basket(TaxCalculation.STRIPE_TAX)
+    taxed.buyer_tax.billing_country = "FR"
+    taxed.reprice(shop, NOW)
+    assert taxed.tax_pending(shop) and taxed.sales_tax == 0
+    taxed.buyer_tax.quote = TaxQuote(
+        calculation=TaxCalculation.STRIPE_TAX,
+        inclusive=False,
+        country="FR",
+        amounts=[D("5.00")],
+        lines=[LineTax(net=D("5.00"), rate=D("20"), tax=D("1.00"), gross=D("6.00"))],
+        stripe_calculation_id="taxcalc_1",
+    )
+    taxed.reprice(shop, NOW)
+    assert (taxed.sales_tax, taxed.total_price) == (D("1.00"), D("6.00")) and not taxed.tax_pending(shop)
+    taxed.lines[0].quantity = 2  # the basket changed: the quote no longer answers for it
+    taxed.reprice(shop, NOW)
+    assert taxed.tax_pending(shop) and taxed.buyer_tax.quote is None

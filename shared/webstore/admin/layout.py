@@ -45,6 +45,7 @@ SECTIONS = (
     Section("queue", "Command queue", "/queue"),
     Section("webhooks", "Webhooks", "/webhooks"),
     Section("mail", "E-mails", "/mail"),
+    Section("discord", "Discord", "/discord"),
     Section("settings", "Settings", "/settings"),
     Section("shop", "Shop", "/shop"),
     Section("audit", "Audit log", "/audit"),

@@ -1,6 +1,7 @@
 """Panel → E-mails (`/mail`): which messages are on, the sender's name and reply-to, and the log
 of every message (recipient, kind, status, the provider's id) with "Send again" for one that
-failed or whose outcome is unknown (docs/mail.md). HTML from templates/panel/mail/.
+failed or whose outcome is unknown, and the addresses suppressed after a bounce or complaint,
+each with "Send again to this address" (docs/mail.md). HTML from templates/panel/mail/.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from webstore.admin.flow import NONE_TYPED, PanelPage, actor, done_at
 from webstore.admin.layout import csrf_field
 from webstore.admin.roles import Capability
 from webstore.admin.sessions import StaffSession
-from webstore.errors import Invalid
+from webstore.errors import Invalid, NotFound
 from webstore.html import fragment
 from webstore.mail.delivery import MailDispatcher
 from webstore.mail.messages import MessageKind
@@ -32,6 +33,7 @@ def mail_page(services: Services, session: StaffSession, typed: Mapping[str, str
     session's read): one round trip."""
     repo = MailRepository(services.table)
     settings_read = start_read(repo.settings, session.account_id)
+    suppressions_read = start_read(repo.suppressions, session.account_id)
     records = repo.log(session.account_id, LOG_SIZE)
     csrf = csrf_field(session) if session.may(Capability.SETTINGS_WRITE) else None
     settings = settings_read.result()
@@ -48,6 +50,7 @@ def mail_page(services: Services, session: StaffSession, typed: Mapping[str, str
         from_name=from_name,
         reply_to=reply_to,
         records=records,
+        suppressions=suppressions_read.result(),
         csrf=csrf,
     )
     return PanelPage("E-mails", body, SECTION)
@@ -82,3 +85,14 @@ def resend(services: Services, session: StaffSession, event_id: str, kind: str) 
     record = MailDispatcher(services).resend(session.account_id, event_id, kind)
     outcome = "sent" if record.status == "sent" else f"not sent ({record.error or record.status})"
     return done_at(PATH, f"Message to {record.recipient}: {outcome}")
+
+
+def lift_suppression(services: Services, session: StaffSession, form: Mapping[str, str]) -> str:
+    """Send to the form's `address` again (audited); NotFound when it is not suppressed."""
+    address = form.get("address", "").strip()
+    if not address or len(address) > 254:
+        raise Invalid("Address: the suppressed address to send to again")
+    audit = Audit(actor(session), "mail.suppression.lifted", address, services.now())
+    if not MailRepository(services.table).lift(session.account_id, address, audit):
+        raise NotFound(f"{address} is not suppressed")
+    return done_at(PATH, f"E-mail to {address} is sent again")

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from urllib.parse import urlencode
 
-from webstore.admin import payments
+from webstore.admin import payment_confirm, payments
 from webstore.admin.flow import PanelPage
 from webstore.admin.views import payments as payment_views
 from webstore.admin.views.money import path, titled
@@ -26,9 +26,9 @@ from webstore.repo.payments import PaymentRecord
 from webstore.services import Services
 
 DONE = {
-    "refunded": "Refunded. The refund commands are queued.",
+    "refunded": "Refunded. Never-fetched commands withdrawn, refund commands queued.",
     "partly-refunded": "Part of the payment was refunded; its credit note is below.",
-    "chargeback": "Marked as a chargeback. The chargeback commands are queued.",
+    "chargeback": "Marked as a chargeback. Never-fetched commands withdrawn, chargeback commands queued.",
     "noted": "Note added.",
     "resent": "The payment's commands are queued again.",
     "already-resent": "Those commands were queued by the same form already; nothing more was queued.",
@@ -103,11 +103,21 @@ def payment_action(
     """Run one of the payment's forms: the URL to go to (a refusal is raised)."""
 
     def refund() -> str:
-        after = payments.refund(services, account_id, transaction, by, now, form.get("amount", ""))
+        after = payments.refund(
+            services,
+            account_id,
+            transaction,
+            by,
+            now,
+            form.get("amount", ""),
+            withdraw=payment_confirm.withdraws(form),
+        )
         return "refunded" if after.status is PaymentStatus.REFUND else "partly-refunded"
 
     def chargeback() -> str:
-        payments.mark_chargeback(services, account_id, transaction, by, now)
+        payments.mark_chargeback(
+            services, account_id, transaction, by, now, withdraw=payment_confirm.withdraws(form)
+        )
         return "chargeback"
 
     def note() -> str:

@@ -272,11 +272,19 @@ def _status_change(by: str, action: str, now: datetime) -> Callable[[PaymentReco
 
 
 def refund(
-    services: Services, account_id: int, transaction_id: str, by: str, now: datetime, amount: str = ""
+    services: Services,
+    account_id: int,
+    transaction_id: str,
+    by: str,
+    now: datetime,
+    amount: str = "",
+    *,
+    withdraw: bool = True,
 ) -> PaymentRecord:
     """Refund `amount` (blank: all that is left): through the processor first when one took the
-    money, then recorded with its credit note (payments.refunds); in full, the refund commands
-    queued once (payments.changes, as PUT /payments/{txn})."""
+    money, then recorded with its credit note (payments.refunds); in full, the never-fetched
+    purchase commands withdrawn (unless not `withdraw`) and the refund commands queued once
+    (payments.changes, as PUT /payments/{txn})."""
 
     def audit(before: PaymentRecord, after: PaymentRecord) -> Audit:
         if after.status is not before.status:
@@ -286,19 +294,23 @@ def refund(
         what = changed("refunded", str(before.refunded_amount), str(after.refunded_amount))
         return Audit(by, "payment.refund", f"{_named(after)}: {what} ({given}, {note})", now)
 
-    return refunds.refund_payment(services, account_id, transaction_id, amount, audit=audit)
+    return refunds.refund_payment(
+        services, account_id, transaction_id, amount, audit=audit, withdraw=withdraw
+    )
 
 
 def mark_chargeback(
-    services: Services, account_id: int, transaction_id: str, by: str, now: datetime
+    services: Services, account_id: int, transaction_id: str, by: str, now: datetime, *, withdraw: bool = True
 ) -> PaymentRecord:
-    """Record a chargeback the processor did not report: the chargeback commands queued once."""
+    """Record a chargeback the processor did not report: the never-fetched purchase commands
+    withdrawn (unless not `withdraw`), the chargeback commands queued once."""
     return changes.change_payment(
         services,
         account_id,
         transaction_id,
         PaymentStatus.CHARGEBACK.value,
         None,
+        withdraw=withdraw,
         audit=_status_change(by, "payment.chargeback", now),
     )
 

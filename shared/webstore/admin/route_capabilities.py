@@ -10,6 +10,7 @@ PAGE_CAPABILITIES: dict[str, Capability] = {
     "/catalog": Capability.CATALOG_READ,
     "/catalog/{section}": Capability.CATALOG_READ,
     "/catalog/{section}/{element}": Capability.CATALOG_READ,
+    "/discord": Capability.SETTINGS_READ,
     "/go-live": Capability.SETTINGS_READ,
     "/mail": Capability.SETTINGS_READ,
     "/payments": Capability.PAYMENTS_READ,

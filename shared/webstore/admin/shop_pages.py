@@ -230,6 +230,11 @@ def look_action(
     return done_at("/shop/look", "The look is saved and the shop shows it")
 
 
+def look_preview(services: Services, account_id: int, fields: Mapping[str, str]) -> tuple[str, str]:
+    """The home page with the form's look (HTML, policy), nothing stored."""
+    return theme.preview_look(services, account_id, fields)
+
+
 Again = Callable[[DomainError], PanelPage]
 
 __all__ = [
@@ -241,6 +246,7 @@ __all__ = [
     "import_action",
     "look_action",
     "look_page",
+    "look_preview",
     "overview",
     "preview_page",
     "publish_action",

@@ -56,6 +56,7 @@ from webstore.players import Tier
 from webstore.repo import Transaction, start_read
 from webstore.repo.baskets import AttemptStatus, BasketReads, BasketRepository, CheckoutAttempt
 from webstore.repo.checkout_attempts import AlreadyPaid, CheckoutAttemptRepository, mark_completed
+from webstore.repo.discord import DiscordRepository
 from webstore.repo.payments import GiftCardUse, PaymentRecord
 from webstore.repo.player_tiers import PlayerTierRepository
 from webstore.repo.store import StoreRepository, StoreView
@@ -774,7 +775,9 @@ def declined_event(services: Services, basket: Basket, reason: str, gateway: str
 
 def receipt(services: Services, ident: str) -> PageResult:
     """The paid basket as the checkout showed it (priced as of its completion), with its
-    transaction id; read with its store (one round trip) for the store's name and look."""
+    transaction id; read with its store (one round trip) for the store's name and look, and
+    beside them whether the store connected Discord (the "Link Discord" link)."""
+    discord = start_read(DiscordRepository(services.table).app, keys.account_of(ident, "Basket"))
     loaded = load(services, ident, None)
     basket, store = loaded.basket, loaded.store
     in_brand_of(store)
@@ -792,5 +795,6 @@ def receipt(services: Services, ident: str) -> PageResult:
         manage_url=f"{checkout_url(services, ident)}/subscription"
         if any(line.type is PackageType.SUBSCRIPTION for line in basket.lines)
         else None,
+        discord_url=f"{checkout_url(services, ident)}/discord" if discord.result() else None,
     )
     return PageResult(html=pages.receipt_page(view))

@@ -136,6 +136,7 @@ class ReceiptView:
     continue_url: str | None = None  # the shop's complete URL for this basket
     manage_url: str | None = None  # the subscription's manage page, when it has one
     invoice_url: str | None = None  # the payment's invoice (webstore.invoices.documents)
+    discord_url: str | None = None  # "Link Discord", when the store connected Discord (docs/discord.md)
 
 
 # --- the frame: brand and policy ---------------------------------------------------------------

@@ -37,6 +37,7 @@ from webstore.repo import start_read
 from webstore.repo.baskets import BasketReads, BasketRepository
 from webstore.repo.outbox import OutboxRepository
 from webstore.repo.payments import PaymentRecord, PaymentRepository
+from webstore.repo.processor_events import STRIPE as STRIPE_EVENTS_KEY
 from webstore.repo.processor_events import ProcessorEventRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
@@ -47,7 +48,7 @@ logger = logging.getLogger(__name__)
 
 Handler = Callable[[Services, Store, StripeGateway, Any], str]
 
-GATEWAY = "stripe"
+GATEWAY = STRIPE_EVENTS_KEY
 DISPUTE_WON = frozenset({"won", "warning_closed"})  # an inquiry closed without a chargeback: kept
 
 
@@ -87,6 +88,7 @@ def receive(services: Services, token: str, payload: bytes, signature: str | Non
         return Outcome(event_id, event_type, "duplicate")
     result = handler(services, store, gateway, obj) if handler else "ignored"
     events.record(store.id, GATEWAY, event_id, services.now())
+    events.note_received(store.id, GATEWAY, event_type, services.now())
     return Outcome(event_id, event_type, result)
 
 

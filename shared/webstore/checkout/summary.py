@@ -118,8 +118,9 @@ def order_summary(basket: Basket, store: Store, now: datetime) -> OrderSummary:
     rows += discount_rows(basket, store, now)
     # Added on top (exclusive) or part of the prices (inclusive): told by the basket's own
     # figures, so the rows add up even when the store's tax setting changed since.
+    quote = basket.buyer_tax.quote
     exclusive = (
-        bool(basket.sales_tax)
+        bool(basket.sales_tax or (quote and quote.reverse_charge and not quote.inclusive))
         and basket.total_price == basket.base_price - basket.discount + basket.sales_tax
     )
     label, rate, note = tax_label(basket, store)

@@ -34,6 +34,9 @@ class Message:
     idempotency_key: str
     reply_to: str = ""
     headers: dict[str, str] = field(default_factory=dict)
+    # Where a provider's later report (delivered, bounced, complained) belongs: `account`, and
+    # for an event's message `event` and `kind` (SES message tags; webstore.mail.feedback).
+    tags: dict[str, str] = field(default_factory=dict)
 
     @property
     def sender(self) -> str:

@@ -29,6 +29,7 @@ SUBJECTS = {
     MessageKind.CANCELLED: "Your {store} subscription is cancelled",
     MessageKind.EXPIRED: "Your {store} subscription has ended",
     MessageKind.REFUND: "Your refund from {store}",
+    MessageKind.RENEWAL_NOTICE: "Your {store} subscription renews soon",
 }
 
 

@@ -23,7 +23,8 @@ from webstore.mail import MailNotSent, MailSender, Message, NoMail
 from webstore.mail.compose import compose
 from webstore.mail.messages import MessageKind, kinds_for, recipient
 from webstore.recurring import RecurringPayment
-from webstore.repo.mail import ClaimState, MailRecord, MailRepository, MailSettings
+from webstore.repo import start_read
+from webstore.repo.mail import ClaimState, MailRecord, MailRepository, MailSettings, Suppression
 from webstore.repo.recurring_payments import RecurringPaymentRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
@@ -38,6 +39,7 @@ class Outcome(StrEnum):
     FAILED = "failed"  # the provider did not take it: retry
     BUSY = "busy"  # another worker is sending it right now: retry
     UNKNOWN = "unknown"  # a stopped sender's claim: shown in the panel, not resent
+    SUPPRESSED = "suppressed"  # the address bounced or complained before: not sent, logged
 
 
 RETRY_OUTCOMES = frozenset({Outcome.FAILED, Outcome.BUSY})
@@ -67,6 +69,7 @@ class _Context:
     store: Store
     settings: MailSettings
     recurring: RecurringPayment | None
+    suppression: Suppression | None = None
 
 
 class MailDispatcher:
@@ -95,7 +98,9 @@ class MailDispatcher:
         kinds = kinds_for(event.type, event.subject, len(store.renewal_retry_days))
         if not kinds:
             return result
-        context = _Context(store, self.repo.settings(event.account_id), self._recurring(event))
+        suppression = start_read(self.repo.suppressed, event.account_id, to)
+        settings = self.repo.settings(event.account_id)
+        context = _Context(store, settings, self._recurring(event), suppression.result())
         for kind in kinds:
             if context.settings.enabled(kind):
                 result.outcomes[kind.value] = self._send(event, kind, to, context, self.services.now())
@@ -119,7 +124,8 @@ class MailDispatcher:
             date=record.event_date,
         )
         store = StoreRepository(self.services.table).store(account_id)
-        context = _Context(store, self.repo.settings(account_id), self._recurring(event))
+        suppression = self.repo.suppressed(account_id, record.recipient)
+        context = _Context(store, self.repo.settings(account_id), self._recurring(event), suppression)
         self._send(event, MessageKind(kind), record.recipient, context, self.services.now(), resend=True)
         return self.repo.record(account_id, event_id, kind) or record
 
@@ -175,6 +181,10 @@ class MailDispatcher:
             return Outcome.BUSY
         if claim.state is ClaimState.UNKNOWN:
             return Outcome.UNKNOWN
+        if context.suppression is not None:  # bounced or complained before: nothing more to it
+            why = f"Not sent: the address {context.suppression.reason} on {context.suppression.at:%Y-%m-%d}"
+            self.repo.mark_suppressed(account_id, event.id, kind.value, claim.token, why)
+            return Outcome.SUPPRESSED
         try:
             message = self._message(event, kind, to, context)
             provider_id = self._sender().send(message)
@@ -213,4 +223,5 @@ class MailDispatcher:
             html=composed.html,
             text=composed.text,
             idempotency_key=f"{event.id}.{kind.value}",
+            tags={"account": str(event.account_id), "event": event.id, "kind": kind.value},
         )

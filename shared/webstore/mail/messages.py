@@ -21,7 +21,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
-from webstore.event_types import EventType
+from webstore.event_types import RENEWAL_UPCOMING, EventType
 from webstore.recurring import RecurringStatus
 
 
@@ -33,6 +33,7 @@ class MessageKind(StrEnum):
     CANCELLED = "cancelled"
     EXPIRED = "expired"
     REFUND = "refund"
+    RENEWAL_NOTICE = "renewal_notice"
 
     @property
     def label(self) -> str:
@@ -47,6 +48,7 @@ LABELS = {
     MessageKind.CANCELLED: "Subscription cancelled",
     MessageKind.EXPIRED: "Subscription expired",
     MessageKind.REFUND: "Refund issued",
+    MessageKind.RENEWAL_NOTICE: "Renewal coming up",
 }
 
 
@@ -58,6 +60,7 @@ MAIL_EVENT_TYPES = (
     EventType.RECURRING_STATUS_CHANGED,
     EventType.RECURRING_CANCELLATION_REQUESTED,
     EventType.RECURRING_ENDED,
+    RENEWAL_UPCOMING,
 )
 
 
@@ -72,6 +75,8 @@ def kinds_for(event_type: str, subject: dict[str, Any], retries: int) -> list[Me
         return [MessageKind.REFUND]
     if event_type == EventType.RECURRING_RENEWED:
         return [MessageKind.RENEWAL_RECEIPT]
+    if event_type == RENEWAL_UPCOMING:
+        return [MessageKind.RENEWAL_NOTICE]
     status = (subject.get("status") or {}).get("id")
     if event_type == EventType.RECURRING_STATUS_CHANGED and status == RecurringStatus.PAST_DUE:
         last_try = int(subject.get("fail_count") or 0) >= retries

@@ -34,7 +34,10 @@ class SesSender:
                     "Headers": [{"Name": k, "Value": v} for k, v in message.all_headers().items()],
                 }
             },
-            "EmailTags": [{"Name": "webstore-message", "Value": _tag(message.idempotency_key)}],
+            "EmailTags": [
+                {"Name": "webstore-message", "Value": _tag(message.idempotency_key)},
+                *({"Name": f"webstore-{k}", "Value": _tag(v)} for k, v in message.tags.items()),
+            ],
         }
         if message.reply_to:
             params["ReplyToAddresses"] = [message.reply_to]

@@ -106,16 +106,26 @@ def refund_payment(
     amount: str,
     *,
     audit: Callable[[PaymentRecord, PaymentRecord], Audit] | None = None,
+    withdraw: bool = True,
 ) -> PaymentRecord:
-    """The panel's refund: `amount` blank or all that is left → the full refund (status refund);
-    less → a partial refund, through Stripe first when Stripe took the money."""
+    """The panel's refund: `amount` blank or all that is left → the full refund (status refund;
+    `withdraw`: its never-fetched purchase commands taken out, payments.changes); less → a
+    partial refund, through Stripe first when Stripe took the money."""
     payment = PaymentRepository(services.table).by_transaction(account_id, transaction_id)
+    if payment.status is PaymentStatus.REFUND and not amount.strip():
+        return payment  # the same full refund posted twice: already done, nothing more
     if payment.status is not PaymentStatus.COMPLETE:
         raise Conflict(f"A {payment.status} payment cannot be refunded", field="status")
     wanted = parse_amount(amount, payment)
     if wanted is None or wanted == payment.refundable_amount:
         return change_payment(
-            services, account_id, transaction_id, PaymentStatus.REFUND.value, None, audit=audit
+            services,
+            account_id,
+            transaction_id,
+            PaymentStatus.REFUND.value,
+            None,
+            withdraw=withdraw,
+            audit=audit,
         )
     reference = f"{PANEL_REFERENCE}{len(payment.refunds) + 1}"
     gateway = _stripe_of(services, payment)

@@ -8,6 +8,7 @@
 | … found from the Discord user id       | `DISCORD#USER#<discord user id>`           | none    |
 | the roles the store applied to a member| `DISCORD#HELD#<player, 10 digits>#<guild>` | none    |
 | one role delivery (the panel's log)    | `DISCORD#LOG#<at>#<id>`                    | 90 days |
+| a player's OAuth2 round trip (state)   | `DISCORD#STATE#<state>`                    | 10 min  |
 
 Secrets (the application's client secret, the bot token, a player's access token) are stored
 sealed (webstore.secret_box) by the use cases; this module never sees them in the clear.
@@ -24,7 +25,7 @@ from datetime import datetime, timedelta
 
 from pydantic import BaseModel, Field
 
-from webstore.db import Item, Table, Transaction
+from webstore.db import ConditionFailed, Item, Table, Transaction
 from webstore.domain.discord import RoleRule
 from webstore.keys import account_pk, key
 from webstore.repo.audit_log import Audit
@@ -36,12 +37,35 @@ LINK_PREFIX = "DISCORD#LINK#"
 USER_PREFIX = "DISCORD#USER#"
 HELD_PREFIX = "DISCORD#HELD#"
 LOG_PREFIX = "DISCORD#LOG#"
+STATE_PREFIX = "DISCORD#STATE#"
 LOG_RETENTION = timedelta(days=90)
 ANSWER_CHARS = 1000
 
 
 def _n(number: int) -> str:
     return f"{number:010d}"
+
+
+class GuildRoleView(BaseModel):
+    id: str
+    name: str
+    position: int
+
+
+class GuildView(BaseModel):
+    """A guild the bot is in, as Discord described it when the owner saved: its roles and the
+    position of the bot's highest role (a role below it is one the bot may grant)."""
+
+    id: str
+    name: str
+    roles: list[GuildRoleView] = Field(default_factory=list)
+    bot_top: int = 0
+
+    def manageable(self, role_id: str) -> bool:
+        return any(r.id == role_id and r.position < self.bot_top for r in self.roles)
+
+    def role_name(self, role_id: str) -> str:
+        return next((r.name for r in self.roles if r.id == role_id), role_id)
 
 
 class DiscordApp(BaseModel):
@@ -53,7 +77,12 @@ class DiscordApp(BaseModel):
     public_key: str = ""  # the application's Ed25519 key, for the interactions endpoint
     bot_user_id: str = ""
     guilds_join: bool = True  # players are asked for `guilds.join`: the store may add them
+    bot_name: str = ""
+    guilds: list[GuildView] = Field(default_factory=list)  # checked with Discord on save
     updated_at: datetime
+
+    def guild(self, guild_id: str) -> GuildView | None:
+        return next((g for g in self.guilds if g.id == guild_id), None)
 
 
 class DiscordLink(BaseModel):
@@ -65,6 +94,16 @@ class DiscordLink(BaseModel):
     access_token_sealed: str = ""  # for adding them to a guild (guilds.join); "" when not granted
     scopes: list[str] = Field(default_factory=list)
     linked_at: datetime
+
+
+class LinkState(BaseModel):
+    """A player's OAuth2 round trip under way: the state Discord hands back and the PKCE verifier."""
+
+    state: str
+    username_id: int
+    verifier: str
+    basket_ident: str
+    until: datetime
 
 
 class DeliveryEntry(BaseModel):
@@ -130,6 +169,18 @@ class DiscordRepository:
         audit.add_to(tx, account_id)
         tx.commit()
 
+    def linked_players(self, account_id: int) -> list[int]:
+        """Every player with a linked account (the reconciliation's list): one Query per page."""
+        found: list[int] = []
+        start: Item | None = None
+        while True:
+            items, start = self.table.query(
+                account_pk(account_id), sk_prefix=LINK_PREFIX, start_key=start, projection="username_id"
+            )
+            found += [int(i["username_id"]) for i in items]
+            if start is None:
+                return found
+
     # --- players' links ---
 
     def link(self, account_id: int, username_id: int) -> DiscordLink | None:
@@ -162,6 +213,31 @@ class DiscordRepository:
         if previous is not None and previous.discord_user_id != link.discord_user_id:
             tx.delete(key(pk, USER_PREFIX + previous.discord_user_id))
         tx.commit()
+
+    # --- OAuth2 states ---
+
+    def save_state(self, account_id: int, state: LinkState) -> None:
+        self.table.put(
+            {
+                **key(account_pk(account_id), STATE_PREFIX + state.state),
+                "entity": "discord_state",
+                "expires_at": int(state.until.timestamp()),  # the table's TTL
+                **state.model_dump(mode="json"),
+            }
+        )
+
+    def take_state(self, account_id: int, state: str) -> LinkState | None:
+        """The state, once: read, then deleted on condition that it is still there (a second
+        callback with the same state finds nothing)."""
+        item_key = key(account_pk(account_id), STATE_PREFIX + state)
+        item = self.table.get(item_key, consistent=True)
+        if item is None:
+            return None
+        try:
+            self.table.delete(item_key, condition="attribute_exists(PK)")
+        except ConditionFailed:
+            return None
+        return LinkState.model_validate({k: v for k, v in item.items() if k in LinkState.model_fields})
 
     # --- roles the store applied ---
 

@@ -4,6 +4,7 @@
 |-----------------------------|----------------------------------------------------------------|---------|
 | the store's e-mail settings | SK `MAILSETTINGS`                                              | none    |
 | one message (claim and log) | SK `MAIL#<event id>#<kind>`                                    | 90 days |
+| a suppressed address        | SK `MAILSUPPRESSED#<digest of the address>`                    | none    |
 |   … in the log (GSI1)       | `MAILLOG#<account>` / `<created>#<event id>#<kind>`            |         |
 
 The message item is the idempotency record of (event, message kind): a conditional UpdateItem
@@ -27,11 +28,13 @@ from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
+from webstore import keys
 from webstore.db import GSI1, ConditionFailed, Item, Table, Transaction
 from webstore.keys import account_pk, key
 from webstore.repo.audit_log import Audit, changed
 
 SETTINGS_SK = "MAILSETTINGS"
+SUPPRESSED_PREFIX = "MAILSUPPRESSED#"
 MESSAGE_PREFIX = "MAIL#"
 ENTITY = "mail_message"
 RETENTION = timedelta(days=90)
@@ -46,6 +49,15 @@ class MailStatus(StrEnum):
     SENT = "sent"  # the provider took it (its message id kept)
     FAILED = "failed"  # the provider refused it or could not be reached: retried
     UNKNOWN = "unknown"  # a claim whose sender stopped mid-way: maybe sent; never resent by itself
+    DELIVERED = "delivered"  # the provider reported it delivered (SES's event)
+    BOUNCED = "bounced"  # the provider reported a bounce
+    COMPLAINED = "complained"  # the player marked it as spam
+    SUPPRESSED = "suppressed"  # not sent: the address bounced or complained before
+
+
+SETTLED = frozenset(
+    {MailStatus.SENT, MailStatus.DELIVERED, MailStatus.BOUNCED, MailStatus.COMPLAINED, MailStatus.SUPPRESSED}
+)
 
 
 class MailSettings(BaseModel):
@@ -89,6 +101,19 @@ class MailRecord(BaseModel):
     @property
     def can_resend(self) -> bool:
         return self.status in (MailStatus.FAILED, MailStatus.UNKNOWN) and self.event_subject is not None
+
+
+class Suppression(BaseModel):
+    """An address the store sends nothing to: it bounced for good, or its owner complained."""
+
+    address: str
+    reason: str  # "bounced" | "complained"
+    detail: str = ""
+    at: datetime
+
+
+def suppression_sk(address: str) -> str:
+    return f"{SUPPRESSED_PREFIX}{keys.email_digest(address)}"
 
 
 class ClaimState(StrEnum):
@@ -223,7 +248,7 @@ class MailRepository:
     def _taken(self, item_key: dict[str, str], now: datetime) -> Claim:
         current = self.table.get(item_key, consistent=True) or {}
         status = current.get("status")
-        if status == MailStatus.SENT:
+        if status in SETTLED:  # sent (and maybe reported on since), or suppressed: done
             return Claim(ClaimState.SENT)
         if status == MailStatus.UNKNOWN:
             return Claim(ClaimState.UNKNOWN)
@@ -309,3 +334,68 @@ class MailRepository:
         """The newest messages first: one Query of GSI1."""
         items, _ = self.table.query(log_gsi1pk(account_id), index=GSI1, forward=False, limit=limit)
         return [_record(item) for item in items]
+
+    # --- bounces and complaints ---
+
+    def suppress(self, account_id: int, suppression: Suppression) -> None:
+        """Send nothing more to `suppression.address` (the latest reason kept): one PutItem."""
+        self.table.put(
+            {
+                **key(account_pk(account_id), suppression_sk(suppression.address)),
+                "entity": "mail_suppression",
+                **suppression.model_dump(mode="json"),
+            }
+        )
+
+    def suppressed(self, account_id: int, address: str) -> Suppression | None:
+        item = self.table.get(key(account_pk(account_id), suppression_sk(address)))
+        return Suppression.model_validate(item) if item else None
+
+    def suppressions(self, account_id: int, limit: int = 100) -> list[Suppression]:
+        items, _ = self.table.query(account_pk(account_id), sk_prefix=SUPPRESSED_PREFIX, limit=limit)
+        return sorted((Suppression.model_validate(i) for i in items), key=lambda s: s.at, reverse=True)
+
+    def lift(self, account_id: int, address: str, audit: Audit) -> bool:
+        """Send to `address` again (the panel); whether it was suppressed."""
+        if self.suppressed(account_id, address) is None:
+            return False
+        tx = Transaction(self.table)
+        tx.delete(key(account_pk(account_id), suppression_sk(address)))
+        audit.add_to(tx, account_id)
+        tx.commit()
+        return True
+
+    def mark(self, account_id: int, event_id: str, kind: str, status: MailStatus, note: str = "") -> None:
+        """What the provider reported later (delivered, bounced, complained) on a sent message;
+        a message gone (its 90 days over) or never logged: nothing. Reports arrive in any order
+        and more than once: delivered only over sent, a bounce over sent or delivered, a
+        complaint over those and a bounce."""
+        over = {
+            MailStatus.DELIVERED: [MailStatus.SENT],
+            MailStatus.BOUNCED: [MailStatus.SENT, MailStatus.DELIVERED],
+        }.get(status, [MailStatus.SENT, MailStatus.DELIVERED, MailStatus.BOUNCED])
+        allowed = {f":over{i}": s.value for i, s in enumerate(over)}
+        with contextlib.suppress(ConditionFailed):
+            self.table.update(
+                key(account_pk(account_id), message_sk(event_id, kind)),
+                "SET #status = :status, #error = :note",
+                condition=f"#status IN ({', '.join(allowed)})",
+                names={"#status": "status", "#error": "error"},
+                values={":status": status.value, ":note": note[:ERROR_CHARS], **allowed},
+            )
+
+    def mark_suppressed(self, account_id: int, event_id: str, kind: str, token: str, why: str) -> None:
+        """A claimed message not sent because its address is suppressed (shown in the log)."""
+        with contextlib.suppress(ConditionFailed):
+            self.table.update(
+                key(account_pk(account_id), message_sk(event_id, kind)),
+                "SET #status = :suppressed, #error = :error REMOVE #lease",
+                condition="#claim = :token AND #status = :sending",
+                names=_SETTLE_NAMES,
+                values={
+                    ":suppressed": MailStatus.SUPPRESSED.value,
+                    ":sending": MailStatus.SENDING.value,
+                    ":error": why[:ERROR_CHARS],
+                    ":token": token,
+                },
+            )

@@ -41,6 +41,8 @@ class ShopLook(Model):
     hero_text: str = ""
     sale_banner: str = ""
     package_layout: str = ""  # "", "grid", "list": every category's, else each category's own
+    after_add: str = ""  # "": the basket after adding a package; "package": back to the package
+    guest_prices: str = ""  # "": everyone sees prices; "hidden": only a logged-in player
 
 
 class ShopTheme(Model):

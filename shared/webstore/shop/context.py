@@ -13,7 +13,7 @@ from typing import Any
 
 from webstore.catalog import Category, DiscountType, Package, PackageType, Sale, Store
 from webstore.checkout.summary import mask_card, order_summary
-from webstore.html.owner import sanitize
+from webstore.html.owner import sanitize, translate
 from webstore.money import round_money, symbol
 from webstore.pricing import PricingContext, active_sales
 from webstore.shop.i18n import html_lang, messages
@@ -84,6 +84,7 @@ class Builder:
         self.ctx = PricingContext(store=self.store, sales=self.store.sales, now=self.now)
         self.csrf = csrf
         self.assets = dict(assets)
+        self.translations = messages(data.language)
 
     # --- common to every page ---
 
@@ -102,7 +103,7 @@ class Builder:
             "assets": self.assets,
             "error": "",
             "notice": "",
-            "translations": messages(self.data.language),
+            "translations": self.translations,
         }
 
     def find_subscriptions_url(self) -> str:
@@ -120,10 +121,12 @@ class Builder:
             "logo": _http_url(store.logo),
             "favicon": _http_url(look.favicon),
             "hero_text": look.hero_text,
+            "after_add": look.after_add or "basket",
+            "prices_shown": not look.guest_prices or self._logged_in(),
             "webstore_url": store.webstore_url,
             "lang": html_lang(self.data.language),
             "supports_gifting": store.supports_gifting,
-            "sale_banner": look.sale_banner or (_sale_banner(sales[0]) if sales else ""),
+            "sale_banner": look.sale_banner or (self._sale_banner(sales[0]) if sales else ""),
             "theme_style": theme_style(store),
             "terms_url": store.terms_url or "",
             "refund_policy_url": store.refund_policy_url or "",
@@ -282,6 +285,21 @@ class Builder:
         first = next(iter(packages.values()), None)
         return self.package_vars(first) if first else None
 
+    def _logged_in(self) -> bool:
+        """The visitor's basket names a player (and is not paid for: then it is done)."""
+        basket = self.data.basket
+        return bool(basket and basket.username and not (basket.complete or basket.paid))
+
+    def _sale_banner(self, sale: Sale) -> str:
+        """The hero's banner for a running sale: its name and what it takes off."""
+        discount = sale.discount
+        if discount.type is DiscountType.PERCENTAGE and discount.percentage:
+            percent = f"{discount.percentage.normalize():f}"
+            return translate(
+                self.translations, "%(sale)s: %(percent)s%% off", {"sale": sale.name, "percent": percent}
+            )
+        return sale.name
+
     # --- the basket ---
 
     def basket_vars(self) -> dict[str, Any]:
@@ -329,7 +347,12 @@ class Builder:
             "count": sum(line.quantity for line in priced.lines),
             "packages": lines,
             "rows": [
-                {"kind": r.kind.value, "label": r.label, "amount": money(r.amount, currency), "note": r.note}
+                {
+                    "kind": r.kind.value,
+                    "label": translate(self.translations, r.label, {}),
+                    "amount": money(r.amount, currency),
+                    "note": r.note,
+                }
                 for r in summary.rows
             ],
             "coupons": [c.code for c in priced.coupons],
@@ -340,14 +363,6 @@ class Builder:
             "amount_due": money(summary.amount_due, currency),
             "empty": not priced.lines,
         }
-
-
-def _sale_banner(sale: Sale) -> str:
-    """The hero's banner for a running sale: its name and what it takes off."""
-    discount = sale.discount
-    if discount.type is DiscountType.PERCENTAGE and discount.percentage:
-        return f"{sale.name}: {discount.percentage.normalize():f}% off"
-    return sale.name
 
 
 def _http_url(url: str | None) -> str:

@@ -28,7 +28,11 @@ LABELS = {
     "hero_text": "Hero text",
     "sale_banner": "Sale banner",
     "package_layout": "Package layout",
+    "after_add": "After adding to the basket",
+    "guest_prices": "Prices for guests",
 }
+AFTER_ADD = ("", "package")
+GUEST_PRICES = ("", "hidden")
 
 
 def parse_look(fields: Mapping[str, str]) -> ShopLook:
@@ -47,6 +51,10 @@ def parse_look(fields: Mapping[str, str]) -> ShopLook:
             raise Invalid(f"{LABELS[name]}: one line of at most {MAX_TEXT} characters", field=name)
     if values["package_layout"] not in LAYOUTS:
         raise Invalid("Package layout: each category's own, grid or list", field="package_layout")
+    if values["after_add"] not in AFTER_ADD:
+        raise Invalid("After adding to the basket: the basket or the package", field="after_add")
+    if values["guest_prices"] not in GUEST_PRICES:
+        raise Invalid("Prices for guests: shown or hidden", field="guest_prices")
     return ShopLook(**values)
 
 

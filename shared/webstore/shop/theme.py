@@ -38,6 +38,7 @@ from webstore.shop.pages import (
     origin,
     page_context,
     problem_vars,
+    render_themed,
 )
 from webstore.shop.reads import ShopData, Visitor, read_shop
 from webstore.storefront.views import visible_packages
@@ -283,6 +284,18 @@ def preview(services: Services, account_id: int, name: str, source: str) -> tupl
     return html, content_security_policy(style, asset_origin=origin(services.settings.shop_url), preview=True)
 
 
+def preview_look(services: Services, account_id: int, fields: Mapping[str, str]) -> tuple[str, str]:
+    """The home page with the form's look (panel → Shop → Look) over the live theme, nothing
+    stored: its HTML and policy (as a template's preview). Invalid like a save."""
+    look = parse_look(fields)
+    data = read_shop(services, Visitor(), account_id=account_id)
+    data.theme = data.theme.model_copy(update={"look": look})
+    home = samples(data, shop_url=services.settings.shop_url)[0]
+    html = render_themed(home.template, data.theme, home.context)
+    style = home.context["store"]["theme_style"]
+    return html, content_security_policy(style, asset_origin=origin(services.settings.shop_url), preview=True)
+
+
 # --- the theme as a file ------------------------------------------------------------------------
 
 
@@ -388,6 +401,7 @@ __all__ = [
     "import_file",
     "parse_file",
     "preview",
+    "preview_look",
     "publish",
     "read_for_edit",
     "samples",

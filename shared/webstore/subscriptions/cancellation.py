@@ -178,7 +178,10 @@ def show_page(services: Services, token: str) -> PageResult:
         raise NotFound(links.NOT_FOUND)
     action = page.UNDO if recurring.cancel_requested_at else page.CANCEL
     form_token = links.form_token(services.secrets, account_id, reference, action, services.now())
-    return PageResult(html=page.manage_page(_view(store.name, recurring), form_token, in_brand_of(store)))
+    find = f"/subscriptions/find/{store.public_token}"  # the player's other subscriptions (docs/mail.md)
+    return PageResult(
+        html=page.manage_page(_view(store.name, recurring), form_token, in_brand_of(store), find_url=find)
+    )
 
 
 def submit_page(services: Services, token: str, form: PageForm) -> PageResult:

@@ -131,6 +131,7 @@ def request_link(services: Services, public_token: str, email: str) -> PageResul
                 html=composed.html,
                 text=composed.text,
                 idempotency_key=f"sign-in.{nonce}",
+                tags={"account": str(store.id)},
             ),
         )
     return PageResult(html=_form(brand, store.name, notice=SENT))

@@ -12,9 +12,10 @@ from webstore.repo import Transaction
 from webstore.repo.payment_effects import EffectReads
 from webstore.repo.payments import PaymentLine, PaymentRecord
 from webstore.repo.recurring_payments import RecurringPaymentRepository
+from webstore.repo.renewal_notices import add_notice
 from webstore.repo.schedule import ScheduleRepository, key_of_sk, schedule_key
 from webstore.repo.store import StoreView
-from webstore.subscriptions import planning
+from webstore.subscriptions import notices, planning
 
 
 def timer_slots(lines: list[PaymentLine], view: StoreView) -> tuple[tuple[int, int], ...]:
@@ -50,6 +51,9 @@ def add_to_payment(
                 due_at=recurring.next_payment_at,
             ),
         )
+        notice_at = notices.first_notice_at(recurring)  # "renews on …" (docs/mail.md)
+        if notice_at is not None:
+            add_notice(tx, account_id, recurring.reference, notice_at)
     for line, package in planning.timed_lines(payment.lines, view):
         previous = reads.timers.get((line.username_id, line.package_id))
         timer = planning.timer_after(previous, line, package, payment, now)

@@ -61,9 +61,10 @@ def price(view: ManageView) -> str:
     return f"{symbol(view.currency)}{amount} {view.currency} every {unit}"
 
 
-def manage_page(view: ManageView, form_token: str, brand: Brand = UNBRANDED) -> Page:
+def manage_page(view: ManageView, form_token: str, brand: Brand = UNBRANDED, *, find_url: str = "") -> Page:
     """The page in one of its three states: renewing (cancel form), ending (undo form), ended;
-    in the store's `brand`, with the policy that allows it."""
+    in the store's `brand`, with the policy that allows it; `find_url`: the store's "Find my
+    subscriptions" form."""
     if not view.ongoing:
         state, notice = "ended", f"This subscription ended on {day(view.ended_at)}."
         label, date = "Ended on", day(view.ended_at)
@@ -86,5 +87,6 @@ def manage_page(view: ManageView, form_token: str, brand: Brand = UNBRANDED) -> 
         date=date,
         form_token=form_token,
         max_reason=MAX_REASON,
+        find_url=find_url,
     )
     return Page.with_policy(html, brand.policy())

@@ -63,6 +63,7 @@ from webstore.repo.store import StoreRepository, StoreView
 from webstore.services import Services
 from webstore.subscriptions import planning
 from webstore.subscriptions.endings import Ending, add_ending, plan_ending
+from webstore.subscriptions.notices import NoticeReport, run_due_notices
 from webstore.subscriptions.renewals import Renewal, cycle_paid_by, record_renewal
 
 logger = logging.getLogger(__name__)
@@ -102,6 +103,7 @@ class Outcome:
 class RunReport:
     now: datetime
     outcomes: list[Outcome] = field(default_factory=list)
+    notices: NoticeReport = field(default_factory=NoticeReport)  # "renews on …" (apart: e-mail only)
 
     def count(self, kind: OutcomeKind) -> int:
         return sum(1 for outcome in self.outcomes if outcome.kind is kind)
@@ -112,10 +114,15 @@ class RunReport:
 
     def summary(self) -> str:
         if not self.outcomes:
-            return f"Nothing due up to {self.now.isoformat()}"
+            return f"Nothing due up to {self.now.isoformat()}{self._notices()}"
         counts = Counter(outcome.kind for outcome in self.outcomes)
         parts = ", ".join(f"{counts[kind]} {kind.value}" for kind in OutcomeKind if counts[kind])
-        return f"{len(self.outcomes)} item(s) due up to {self.now.isoformat()}: {parts}"
+        return f"{len(self.outcomes)} item(s) due up to {self.now.isoformat()}: {parts}{self._notices()}"
+
+    def _notices(self) -> str:
+        said = [f"{len(self.notices.sent)} renewal notice(s)"] if self.notices.sent else []
+        said += [f"{len(self.notices.failed)} renewal notice(s) failed"] if self.notices.failed else []
+        return f"; {', '.join(said)}" if said else ""
 
 
 def backlog(services: Services, now: datetime) -> Backlog:
@@ -136,11 +143,14 @@ def run_due(
     fanned out). Business dates (renewal dates, retries) come from `now`; claims expire on the
     services' real clock."""
     run = _Run(services, now, gateway)
-    pending = list(range(SCHEDULE_SHARDS)) if shards is None else list(shards)
+    chosen = list(range(SCHEDULE_SHARDS)) if shards is None else list(shards)
+    pending = list(chosen)
     while pending and (limit is None or len(run.report.outcomes) < limit):
         # A record's next item stays in its shard: only shards where something was done can
         # have new items due (a renewal or retry already due when processing "as of" later).
         pending = [shard for shard in pending if run.shard(shard, limit)]
+    # After the renewals, so a notice item due with its renewal sees the subscription renewed.
+    run_due_notices(services, now, chosen, run.report.notices)
     return run.report
 
 

@@ -43,9 +43,13 @@ class MailQueue:
 
     def deliver(self, events: list[DomainEvent]) -> dict[str, Any]:
         """Put each event on the queue as the bus rule does, receive them, run the consumer."""
+        return self.deliver_bodies([envelope(event) for event in events])
+
+    def deliver_bodies(self, bodies: list[dict[str, Any]]) -> dict[str, Any]:
+        """Put each EventBridge event on the queue, receive them, run the consumer."""
         sqs = boto3.client("sqs", region_name=REGION)
-        for event in events:
-            sqs.send_message(QueueUrl=self.url, MessageBody=json.dumps(envelope(event)))
+        for body in bodies:
+            sqs.send_message(QueueUrl=self.url, MessageBody=json.dumps(body))
         messages = sqs.receive_message(
             QueueUrl=self.url, MaxNumberOfMessages=10, AttributeNames=["All"], WaitTimeSeconds=0
         ).get("Messages", [])

@@ -13,7 +13,9 @@ from urllib.parse import urlencode, urlsplit
 import time_machine
 
 from functions.storefront import (
+    get_checkout_receipt,
     get_find_subscriptions_page,
+    get_subscription_page,
     get_subscriptions_sign_in,
     submit_find_subscriptions_page,
 )
@@ -22,6 +24,7 @@ from tests.support.demo import DemoStore
 from tests.support.invocation import Invoke, Response
 from webstore.services import get_services
 from webstore.subscriptions import find_by_email
+from webstore.subscriptions.manage_links import manage_url
 
 EMAIL = "steve@example.com"
 FORM = {"content-type": "application/x-www-form-urlencoded"}
@@ -144,3 +147,20 @@ def test_a_link_the_provider_refuses_answers_the_same(invoke: Invoke, demo: Demo
 
     assert answer.status == 200
     assert find_by_email.SENT in answer.body
+
+
+def test_the_receipt_and_the_manage_page_link_to_the_form(invoke: Invoke, demo: DemoStore) -> None:
+    bought = buy_subscription(invoke, demo, email=EMAIL)
+    receipt = invoke(get_checkout_receipt.handler, "GET", f"/checkout/{bought.basket_ident}/receipt")
+    manage_path = urlsplit(
+        manage_url(get_services().settings.storefront_url, get_services().secrets, 1, bought.reference)
+    ).path
+    manage = invoke(get_subscription_page.handler, "GET", manage_path)
+
+    for page in (receipt, manage):
+        assert page.status == 200, page.body
+        found = re.search(r'id=find-subscriptions href="?([^" >]+)', page.body)
+        assert found, page.body
+        assert found.group(1) == f"/subscriptions/find/{demo.token}"
+        form = invoke(get_find_subscriptions_page.handler, "GET", found.group(1))
+        assert form.status == 200 and 'name="email"' in form.body

@@ -128,3 +128,49 @@ def test_the_theme_file_carries_the_look(owner: PanelClient) -> None:
     )
     assert imported.status == 303, imported.body
     assert ShopThemeRepository(get_services().table).live(1).look.hero_text == LOOK["hero_text"]
+
+
+def test_the_preview_shows_the_draft_look_and_stores_nothing(owner: PanelClient) -> None:
+    from functions.admin import post_shop_look_preview
+
+    before = ShopThemeRepository(get_services().table).live(1)
+    shown = owner.post(post_shop_look_preview.handler, "/shop/look/preview", LOOK | {"revision": "0"})
+    assert shown.status == 200, shown.body
+    assert 'id="hero-text">Season 4 starts Friday &lt;b&gt;now&lt;/b&gt;<' in shown.body
+    assert "--brand:#8a2be2" in shown.body
+    policy = shown.headers["content-security-policy"]
+    assert "script-src 'none'" in policy and "form-action 'none'" in policy
+    assert ShopThemeRepository(get_services().table).live(1) == before
+    assert "Season 4" not in ShopClient().get(get_home.handler, "/").body
+    refused = owner.post(
+        post_shop_look_preview.handler, "/shop/look/preview", LOOK | {"primary_color": "red", "revision": "0"}
+    )
+    assert refused.status == 422 and "Brand colour: a colour as #rrggbb" in refused.body
+
+
+def test_after_adding_the_player_stays_on_the_package_when_the_owner_says_so(owner: PanelClient) -> None:
+    from functions.shop import get_package, post_basket_package
+
+    player = ShopClient()
+    form = player.get(get_package.handler, "/package/10").body
+    assert 'name="next"' not in form[form.index('id="options"') :]
+    assert save(owner, LOOK | {"after_add": "package"}).status == 303
+    form = player.get(get_package.handler, "/package/10").body
+    assert '<input type="hidden" name="next" value="/package/10">' in form
+    added = player.post(
+        post_basket_package.handler, "/basket/packages", {"package_id": "10", "next": "/package/10"}
+    )
+    assert added.status == 303 and added.headers["location"] == "/package/10"
+
+
+def test_prices_hidden_from_guests_show_once_a_player_logs_in(owner: PanelClient) -> None:
+    from functions.shop import post_login
+
+    assert save(owner, LOOK | {"guest_prices": "hidden"}).status == 303
+    player = ShopClient()
+    items = player.get(get_category.handler, "/category/items").body
+    assert "$2.50 USD" not in items and '<a href="/login">Log in to see prices</a>' in items
+    assert player.post(post_login.handler, "/login", {"username": "Steve"}).status == 303
+    assert "$2.50 USD" in player.get(get_category.handler, "/category/items").body
+    refused = save(owner, LOOK | {"guest_prices": "sometimes"})
+    assert refused.status == 422 and "Prices for guests: shown or hidden" in refused.body
