@@ -22,7 +22,7 @@ ROUTE = Route(
     "Reconcile players' Discord roles now (form post)",
     html=True,
     capability=Capability.SETTINGS_WRITE,
-    timeout_seconds=30,
+    timeout_seconds=25,
 )
 
 

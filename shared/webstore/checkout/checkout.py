@@ -795,6 +795,8 @@ def receipt(services: Services, ident: str) -> PageResult:
         manage_url=f"{checkout_url(services, ident)}/subscription"
         if any(line.type is PackageType.SUBSCRIPTION for line in basket.lines)
         else None,
-        discord_url=f"{checkout_url(services, ident)}/discord" if discord.result() else None,
+        discord_url=f"{services.settings.storefront_url}/discord/link?basket={ident}"
+        if discord.result()
+        else None,
     )
     return PageResult(html=pages.receipt_page(view))

@@ -3,7 +3,7 @@
 `start` (the receipt's "Link Discord"): the paid basket names the player; a one-use state (the
 account's prefix, then 32 random hex digits, as public tokens are) and a PKCE verifier are kept
 ten minutes (repo.discord), and the player goes to Discord's consent page with the S256
-challenge. `finish` (Discord sends them back to `/discord/callback`): the state is taken once
+challenge. `finish` (Discord sends them back to `/discord/link`): the state is taken once
 (a replayed or forged one is refused), the code is exchanged with the verifier, `/users/@me`
 names the account, the link is stored (the access token sealed, kept only with `guilds.join`),
 and the player's roles are applied at once (added to the server with them when they gave
@@ -34,8 +34,13 @@ from webstore.storefront.theme import in_brand_of
 STATE_LIFETIME = timedelta(minutes=10)
 
 
+def link_url(services: Services) -> str:
+    """The link route: `?basket=` starts a link, Discord calls it back with `?code=&state=`."""
+    return f"{services.settings.storefront_url}/discord/link"
+
+
 def callback_url(services: Services) -> str:
-    return f"{services.settings.storefront_url}/discord/callback"
+    return link_url(services)
 
 
 def challenge_of(verifier: str) -> str:

@@ -1,7 +1,6 @@
-"""A player links Discord from the receipt (functions/storefront/start_discord_link.py and
-finish_discord_link.py) through Discord's OAuth2 pages, the stand-in's: state and PKCE checked,
-the state good once, the account linked and the roles granted (the player added to the server
-with them, `guilds.join`)."""
+"""A player links Discord from the receipt (functions/storefront/discord_link.py, both legs)
+through Discord's OAuth2 pages, the stand-in's: state and PKCE checked, the state good once, the
+account linked and the roles granted (the player added to the server with them, `guilds.join`)."""
 
 from __future__ import annotations
 
@@ -11,7 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 
-from functions.storefront import finish_discord_link, get_checkout_receipt, start_discord_link
+from functions.storefront import discord_link, get_checkout_receipt
 from tests.integration.storefront.test_pay_prices_now import basket_with
 from tests.integration.subscriptions.support import pay_form
 from tests.integration.subscriptions.test_endings import steve_id
@@ -53,15 +52,15 @@ def test_link_from_the_receipt_grants_the_roles_and_the_state_is_good_once(
     ident = paid_basket(invoke, demo)
     receipt = invoke(get_checkout_receipt.handler, "GET", f"/checkout/{ident}/receipt")
     assert receipt.status == 200 and "Link Discord" in receipt.body
-    assert f"/checkout/{ident}/discord" in receipt.body
+    assert f"/discord/link?basket={ident}" in receipt.body
 
-    started = invoke(start_discord_link.handler, "GET", f"/checkout/{ident}/discord")
+    started = invoke(discord_link.handler, "GET", "/discord/link", query={"basket": ident})
     assert started.status == 303, started.body
     to_discord = urlsplit(started.headers["location"])
     asked = {k: v[0] for k, v in parse_qs(to_discord.query).items()}
     assert started.headers["location"].startswith(standin.authorize_url)
     assert asked["code_challenge_method"] == "S256" and asked["scope"] == "identify guilds.join"
-    assert asked["redirect_uri"].endswith("/discord/callback")
+    assert asked["redirect_uri"].endswith("/discord/link")
 
     standin.signed_in = STEVE_DISCORD
     consent = httpx.get(started.headers["location"])
@@ -71,7 +70,7 @@ def test_link_from_the_receipt_grants_the_roles_and_the_state_is_good_once(
     returned = {k: v[0] for k, v in parse_qs(urlsplit(back.headers["location"]).query).items()}
     assert returned["state"] == asked["state"]
 
-    done = invoke(finish_discord_link.handler, "GET", "/discord/callback", query=returned)
+    done = invoke(discord_link.handler, "GET", "/discord/link", query=returned)
     assert done.status == 200, done.body
     assert "Linked to Discord as steve. 2 role(s) granted." in done.body
     assert standin.roles_of(GUILD, STEVE_DISCORD) == {VIP_ROLE, SUPPORTER}  # added with them
@@ -79,7 +78,7 @@ def test_link_from_the_receipt_grants_the_roles_and_the_state_is_good_once(
     assert link is not None and link.discord_user_id == STEVE_DISCORD and link.access_token_sealed
     assert DiscordRepository(demo.table).player_of(1, STEVE_DISCORD) == steve_id()
 
-    replayed = invoke(finish_discord_link.handler, "GET", "/discord/callback", query=returned)
+    replayed = invoke(discord_link.handler, "GET", "/discord/link", query=returned)
     assert replayed.status == 422 and "expired or was used" in replayed.body
 
 
@@ -89,15 +88,15 @@ def test_a_forged_state_or_a_declined_consent_links_nothing(
     connect(standin)
     ident = paid_basket(invoke, demo)
     forged = invoke(
-        finish_discord_link.handler, "GET", "/discord/callback", query={"code": "x", "state": "1-" + "0" * 32}
+        discord_link.handler, "GET", "/discord/link", query={"code": "x", "state": "1-" + "0" * 32}
     )
     assert forged.status == 422
-    started = invoke(start_discord_link.handler, "GET", f"/checkout/{ident}/discord")
+    started = invoke(discord_link.handler, "GET", "/discord/link", query={"basket": ident})
     state = parse_qs(urlsplit(started.headers["location"]).query)["state"][0]
     declined = invoke(
-        finish_discord_link.handler,
+        discord_link.handler,
         "GET",
-        "/discord/callback",
+        "/discord/link",
         query={"state": state, "error": "access_denied"},
     )
     assert declined.status == 200 and "you declined" in declined.body
@@ -111,9 +110,9 @@ def test_no_link_without_a_connected_store_or_a_paid_basket(
     ident = paid_basket(invoke, demo)
     receipt = invoke(get_checkout_receipt.handler, "GET", f"/checkout/{ident}/receipt")
     assert receipt.status == 200 and "Link Discord" not in receipt.body
-    assert invoke(start_discord_link.handler, "GET", f"/checkout/{ident}/discord").status == 404
+    assert invoke(discord_link.handler, "GET", "/discord/link", query={"basket": ident}).status == 404
     connect(standin)
     unpaid = basket_with(invoke, demo, {"package_id": 10})
-    assert invoke(start_discord_link.handler, "GET", f"/checkout/{unpaid}/discord").status == 422
+    assert invoke(discord_link.handler, "GET", "/discord/link", query={"basket": unpaid}).status == 422
     assert challenge_of("a" * 43) != challenge_of("b" * 43)
     assert get_services().settings.discord_authorize_url == standin.authorize_url
