@@ -45,10 +45,12 @@ test: bootstrap
 bench: $(STAMP)
 	$(PY) scripts/bench_round_trips.py $(ARGS)
 
-## Every page of the control panel, desktop and mobile, into docs/panel/screenshots/ (git-ignored;
-## ARGS="--out DIR" elsewhere). Starts the local stack and headless Chromium; loopback only.
+## Every page of the control panel and of the shop, desktop and mobile, into
+## docs/panel/screenshots/ and docs/shop/screenshots/ (git-ignored; ARGS="--out DIR" elsewhere).
+## Starts the local stack and headless Chromium; loopback only.
 screenshots: bootstrap
 	$(PY) scripts/panel_screenshots.py $(ARGS)
+	$(PY) scripts/shop_screenshots.py $(ARGS)
 
 ## AWS (docs/deploy.md). STAGE=staging|production; ARGS passes more CDK options (-c key=value …).
 STAGE ?= staging

@@ -29,7 +29,8 @@ class Access(StrEnum):
     # The key that opens webhook signing secrets (webstore.secret_box): the dispatch function.
     WEBHOOK_KEY = "webhook-key:read"
     # The same key, to open a store's sealed payment-gateway secrets (its Stripe secret key and
-    # webhook signing secret, webstore.gateway_settings): the functions that call Stripe.
+    # webhook signing secret, webstore.gateway_settings): the functions that call Stripe; and its
+    # sealed Steam Web API key (the Steam sign-in, the panel's Steam form).
     GATEWAY_KEY = "gateway-key:read"
     # The brute-force guard's failure counters (webstore.failure_guard.GUARD_KEY_PREFIXES), and
     # nothing else of the table: a wrong server secret or checkout key is counted even on a
@@ -107,6 +108,8 @@ class Trigger(StrEnum):
     SCHEDULE = "schedule"
     # SQS messages fed by a second bus rule: the e-mail consumer (its own retries and DLQ).
     MAIL_QUEUE = "sqs:mail-buffer"
+    # SQS messages fed by a third bus rule: the Discord role consumer (its own retries and DLQ).
+    DISCORD_QUEUE = "sqs:discord-buffer"
 
 
 @dataclass(frozen=True)

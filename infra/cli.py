@@ -17,7 +17,7 @@ from webstore.catalog_export import catalog_text, export_catalog
 from webstore.catalog_file import CatalogError, load_catalog, stale_lines
 from webstore.catalog_import import SecretMissing, StaleCatalog, import_catalog, preview_import
 from webstore.db import Table
-from webstore.errors import NotFound
+from webstore.errors import DomainError, NotFound
 from webstore.gateway_settings import stripe_webhook_url
 from webstore.secret_box import NoKeyConfigured, SealBroken, secret_box
 from webstore.settings import Settings
@@ -237,6 +237,8 @@ def import_command(args: argparse.Namespace) -> int:
             ) from None
         except SecretMissing as missing:
             raise ToolFailure(f"{args.catalog}: {missing}") from None
+        except DomainError as refused:  # a change's rule (a card's number, a coupon's code)
+            raise ToolFailure(f"{args.catalog}: {refused}") from None
     print(f"Imported store {result.account_id} into {target.table}: {result.changes.summary()}")
     print(f"  public_token       {result.public_token}")
     print(f"  checkout_api_key   {result.checkout_api_key or '(unchanged; only its hash is stored)'}")

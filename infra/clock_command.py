@@ -21,6 +21,7 @@ from typing import Any
 from infra.tools import Target, ToolFailure, add_target_options, check_table, one_line_failures, target_from
 from webstore import services as services_module
 from webstore.db import Table
+from webstore.discord import local as local_discord
 from webstore.local_stream import LocalStream
 from webstore.mail import local as local_mail
 from webstore.repo.outbox import OutboxRepository
@@ -136,6 +137,7 @@ def _run(args: argparse.Namespace) -> int:
     target = target_from(args)
     dispatcher: LocalDispatcher | None = None
     mailer: LocalDispatcher | None = None
+    roles: LocalDispatcher | None = None
     with one_line_failures(target):
         client = target.client()
         check_table(target, client)
@@ -145,6 +147,7 @@ def _run(args: argparse.Namespace) -> int:
             services.stream.attach(client)
             dispatcher = local_webhooks.subscribe(services_module.local_bus(), services)
             mailer = local_mail.subscribe(services_module.local_bus(), services)
+            roles = local_discord.subscribe(services_module.local_bus(), services)
         try:
             report = run_due(services, until, limit=args.limit)
         finally:
@@ -154,6 +157,9 @@ def _run(args: argparse.Namespace) -> int:
             if mailer is not None:
                 mailer.wait_idle(args.webhook_wait)
                 mailer.stop()
+            if roles is not None:  # Discord roles (docs/discord.md): a renewal sends nothing
+                roles.wait_idle(args.webhook_wait)
+                roles.stop()
             if services.stream is not None:
                 services.stream.flush()  # the delivered events' outbox items, deleted
     for outcome in report.outcomes:

@@ -37,6 +37,7 @@ from webstore import services as services_module
 from webstore.catalog_file import CatalogError, load_catalog, stale_lines
 from webstore.catalog_import import CatalogFile, ImportResult, StaleCatalog, WebhookEntry, import_catalog
 from webstore.db import Table, create_table
+from webstore.discord import local as local_discord
 from webstore.gateway_settings import stripe_webhook_url
 from webstore.local_stream import LocalStream
 from webstore.mail import local as local_mail
@@ -195,6 +196,12 @@ def start_local_mail() -> LocalDispatcher:
     return local_mail.subscribe(services_module.local_bus(), services_module.get_services())
 
 
+def start_local_discord() -> LocalDispatcher:
+    """Discord roles (docs/discord.md) from the local bus's events; Discord is the settings'
+    `discord_api_url` (WEBSTORE_DISCORD_API_URL: the loopback stand-in for local runs)."""
+    return local_discord.subscribe(services_module.local_bus(), services_module.get_services())
+
+
 def start_local_stream() -> LocalStream | None:
     """The table's stream, locally (webstore.local_stream): publish the outbox items a stop left
     unpublished (written, the process gone before it published them), then delete published
@@ -344,6 +351,8 @@ def run(config: LocalConfig) -> int:
         print(configure_mail(config, state.directory if state else None), flush=True)
         mailer = start_local_mail()
         stack.callback(mailer.stop)
+        roles = start_local_discord()
+        stack.callback(roles.stop)
         stream = start_local_stream()
         if stream is not None:
             stack.callback(stream.stop)

@@ -134,9 +134,9 @@ def run(
     books = Books()
     counter = iter(range(1, 10**9))
     receiver = WebhookReceiver(free_port())
-    serving_receiver = contextlib.contextmanager(receiving)(receiver)
-    serving_receiver.__enter__()
     with contextlib.ExitStack() as scratch:
+        # Up through every kill, and stopped however the run ends (a failed check too).
+        scratch.enter_context(contextlib.contextmanager(receiving)(receiver))
         workdir = keep or Path(scratch.enter_context(tempfile.TemporaryDirectory()))
         workdir.mkdir(parents=True, exist_ok=True)
         state, creds_file = Path(workdir) / "state", Path(workdir) / "credentials.json"
@@ -177,7 +177,6 @@ def run(
                     context.__exit__(None, None, None)
                 creds_file.unlink(missing_ok=True)
         check(creds, books, state, ports, creds_file, receiver if deliveries else None)
-    serving_receiver.__exit__(None, None, None)
     return books
 
 

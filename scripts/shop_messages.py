@@ -22,7 +22,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 from webstore.html.owner import THEME
-from webstore.shop.i18n import DOMAIN, LANGUAGES, LOCALE, SOURCE_LANGUAGE
+from webstore.shop.i18n import DOMAIN, LANGUAGES, LOCALE, PYTHON_TEXTS, SOURCE_LANGUAGE
 
 TRANS = re.compile(r'"((?:[^"\\]|\\.)*)"\s*\|\s*trans\b')
 
@@ -34,6 +34,8 @@ def extracted() -> dict[str, list[tuple[str, int]]]:
         for number, line in enumerate(path.read_text().splitlines(), start=1):
             for match in TRANS.finditer(line):
                 found.setdefault(match.group(1), []).append((path.relative_to(THEME).as_posix(), number))
+    for text in PYTHON_TEXTS:  # what the shop's Python passes to the templates
+        found.setdefault(text, []).append(("i18n.py", 0))
     return found
 
 

@@ -1,12 +1,13 @@
-"""GET {plugin_url}/queue/offline-commands — commands to run without the player online."""
+"""GET {plugin_url}/queue/offline-commands — commands to run without the player online (each
+marked fetched as it is handed out: a write)."""
 
 from functions.deps import ServicesDep
 from functions.operator_deps import ServerDep
-from functions.runtime import READ, Interface, Route, lambda_handler
+from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.operator import queue, queue_schemas
 
 ROUTE = Route(
-    Interface.OPERATOR, "GET", "/queue/offline-commands", "getOfflineCommands", READ, "Offline commands"
+    Interface.OPERATOR, "GET", "/queue/offline-commands", "getOfflineCommands", WRITE, "Offline commands"
 )
 
 

@@ -1,10 +1,11 @@
-"""GET {plugin_url}/queue/online-commands/{player_id} — one due player's online commands."""
+"""GET {plugin_url}/queue/online-commands/{player_id} — one due player's online commands (each
+marked fetched as it is handed out: a write)."""
 
 from fastapi import Path
 
 from functions.deps import ServicesDep
 from functions.operator_deps import ServerDep
-from functions.runtime import READ, Interface, Route, lambda_handler
+from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.operator import queue, queue_schemas
 
 ROUTE = Route(
@@ -12,7 +13,7 @@ ROUTE = Route(
     "GET",
     "/queue/online-commands/{player_id}",
     "getOnlineCommands",
-    READ,
+    WRITE,
     "A player's online commands",
 )
 

@@ -7,7 +7,7 @@ from fastapi.responses import Response
 
 from functions.deps import ServicesDep
 from functions.pages import render
-from functions.runtime import WRITE, Interface, Route, lambda_handler
+from functions.runtime import WRITE, Access, Interface, Route, lambda_handler
 from webstore.storefront import auth_page, steam_sign_in
 
 ROUTE = Route(
@@ -15,7 +15,8 @@ ROUTE = Route(
     "GET",
     "/auth/{basket_ident}/steam",
     "steamSignIn",
-    WRITE,
+    # Opens the store's sealed Steam Web API key (the persona name).
+    WRITE | {Access.GATEWAY_KEY},
     "Sign a player in to a basket through Steam (OpenID 2.0)",
     html=True,
 )

@@ -1,4 +1,9 @@
-"""Builds the two Lambda assets locally, without Docker: the dependency layer and the code asset.
+"""Builds the Lambda assets locally, without Docker: the dependency layers and the code asset.
+
+The runtime dependencies are split in layers (infra/aws/layers.py): the base layer carries all
+but Stripe's library and cryptography; the `stripe` and `crypto` layers carry each of those
+with what it pulls in that the base does not have, and only the functions that can import them
+get them.
 
 Both are byte-compiled by a real CPython 3.12 (the Lambda runtime's version) in
 `unchecked-hash` mode. Why: Lambda's file systems are read-only, so a missing or stale .pyc is
@@ -14,6 +19,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -21,6 +27,8 @@ from typing import Any
 import jsii
 from aws_cdk import AssetHashType, BundlingOptions, ILocalBundling
 from aws_cdk import aws_lambda as lambda_
+
+from infra.aws import layers
 
 ROOT = Path(__file__).resolve().parents[2]
 TARGET_PYTHON = (3, 12)
@@ -39,9 +47,25 @@ class BundlingError(RuntimeError):
 
 
 def runtime_requirements(root: Path = ROOT) -> list[str]:
-    """The project's runtime dependencies: exactly what the layer carries (boto3 included)."""
+    """The project's runtime dependencies: exactly what the layers carry (boto3 included)."""
     with (root / "pyproject.toml").open("rb") as file:
         return list(tomllib.load(file)["project"]["dependencies"])
+
+
+def _distribution(requirement: str) -> str:
+    return requirement.split("[")[0].split("=")[0].split("<")[0].split(">")[0].strip().lower()
+
+
+def layer_requirements(name: str = layers.BASE, root: Path = ROOT) -> list[str]:
+    """The requirements a layer is installed from: the base, every runtime dependency but the
+    optional layers' distributions; an optional layer, its own distribution (with the base
+    beside it, so only what the base lacks lands in it)."""
+    requirements = runtime_requirements(root)
+    optional = {distribution for distribution, _ in layers.OPTIONAL.values()}
+    if name == layers.BASE:
+        return [r for r in requirements if _distribution(r) not in optional]
+    distribution, _ = layers.OPTIONAL[name]
+    return [r for r in requirements if _distribution(r) == distribution]
 
 
 def _python_version(executable: str) -> tuple[int, int] | None:
@@ -110,9 +134,7 @@ def byte_compile(directory: Path, runtime_prefix: str) -> None:
     )
 
 
-def build_layer(output_dir: Path, root: Path = ROOT) -> Path:
-    """pip-install the runtime dependencies for Lambda arm64/3.12 into `output_dir/python`."""
-    target = output_dir / "python"
+def _pip_install(target: Path, requirements: list[str], root: Path) -> None:
     target.mkdir(parents=True, exist_ok=True)
     platforms = [arg for platform in PLATFORMS for arg in ("--platform", platform)]
     command = [
@@ -133,12 +155,30 @@ def build_layer(output_dir: Path, root: Path = ROOT) -> Path:
         str(target),
         "--constraint",
         str(root / "constraints.txt"),
-        *runtime_requirements(root),
+        *requirements,
     ]
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
         raise BundlingError(f"pip could not build the dependency layer:\n{result.stderr}")
     shutil.rmtree(target / "bin", ignore_errors=True)
+
+
+def build_layer(output_dir: Path, root: Path = ROOT, name: str = layers.BASE) -> Path:
+    """pip-install a layer's requirements for Lambda arm64/3.12 into `output_dir/python`: the
+    base's, or an optional layer's less every entry the base install already has."""
+    target = output_dir / "python"
+    base = layer_requirements(layers.BASE, root)
+    if name == layers.BASE:
+        _pip_install(target, base, root)
+    else:
+        with tempfile.TemporaryDirectory() as scratch:
+            alone, together = Path(scratch) / "base", Path(scratch) / "with"
+            _pip_install(alone, base, root)
+            _pip_install(together, [*base, *layer_requirements(name, root)], root)
+            target.mkdir(parents=True, exist_ok=True)
+            for entry in sorted(together.iterdir()):
+                if not (alone / entry.name).exists():
+                    shutil.move(str(entry), target / entry.name)
     byte_compile(target, LAYER_ROOT)
     return output_dir
 
@@ -188,10 +228,10 @@ def build_code(output_dir: Path, root: Path = ROOT) -> Path:
     return output_dir
 
 
-def layer_hash(root: Path = ROOT) -> str:
+def layer_hash(root: Path = ROOT, name: str = layers.BASE) -> str:
     """Changes exactly when the layer's inputs do (dependencies, constraints, target, recipe)."""
     digest = hashlib.sha256()
-    for part in (RECIPE, TARGET_VERSION, *PLATFORMS, *runtime_requirements(root)):
+    for part in (RECIPE, name, TARGET_VERSION, *PLATFORMS, *runtime_requirements(root)):
         digest.update(part.encode() + b"\0")
     digest.update((root / "constraints.txt").read_bytes())
     return digest.hexdigest()
@@ -229,9 +269,9 @@ def _asset_code(build: Any, asset_hash: str, root: Path) -> lambda_.Code:
     )
 
 
-def layer_code(root: Path = ROOT) -> lambda_.Code:
-    """The dependency layer as a CDK asset (a new object per stack: CDK binds one per stack)."""
-    return _asset_code(build_layer, layer_hash(root), root)
+def layer_code(root: Path = ROOT, name: str = layers.BASE) -> lambda_.Code:
+    """A dependency layer as a CDK asset (a new object per stack: CDK binds one per stack)."""
+    return _asset_code(lambda output_dir, at: build_layer(output_dir, at, name), layer_hash(root, name), root)
 
 
 def function_code(root: Path = ROOT) -> lambda_.Code:

@@ -21,6 +21,7 @@ from functions.declarations import Trigger
 from functions.routes import EventConsumer, consumers
 from infra.aws.data import TTL_REMOVAL_OF_BASKET
 from infra.aws.functions import Shared, WebstoreFunction, function_name
+from webstore.discord.sync import ROLE_EVENT_TYPES
 from webstore.events import SOURCE
 from webstore.mail.messages import MAIL_EVENT_TYPES
 from webstore.webhooks import retry
@@ -30,7 +31,7 @@ MAX_RECEIVES = retry.MAX_RECEIVES
 # The triggers this stack connects to a consumer (a declared consumer of another fails synth).
 # The schedule's consumer is wired by infra.aws.schedule.Clock.
 WIRED_TRIGGERS = frozenset(
-    {Trigger.WEBHOOK_QUEUE, Trigger.MAIL_QUEUE, Trigger.TABLE_STREAM, Trigger.SCHEDULE}
+    {Trigger.WEBHOOK_QUEUE, Trigger.MAIL_QUEUE, Trigger.DISCORD_QUEUE, Trigger.TABLE_STREAM, Trigger.SCHEDULE}
 )
 
 
@@ -128,6 +129,41 @@ class Events(Construct):
         self.send_mail.target.add_event_source(
             sources.SqsEventSource(
                 self.mail_buffer,
+                batch_size=10,
+                max_batching_window=Duration.seconds(1),
+                report_batch_item_failures=True,
+            )
+        )
+
+        # Discord roles: the events that change purchases and subscriptions through a queue of
+        # their own (Discord's rate limits delay no webhook or e-mail), the same retry budget.
+        discord = consumer_of(Trigger.DISCORD_QUEUE)
+        self.discord_dead_letters = _queue(self, "DiscordDeadLetters", retention_period=Duration.days(14))
+        self.discord_buffer = _queue(
+            self,
+            "DiscordBuffer",
+            visibility_timeout=Duration.seconds(discord.consumer.timeout_seconds * 6),
+            retention_period=Duration.days(4),
+            dead_letter_queue=sqs.DeadLetterQueue(
+                queue=self.discord_dead_letters, max_receive_count=MAX_RECEIVES
+            ),
+        )
+        self.discord_rule = events.Rule(
+            self,
+            "ToDiscord",
+            event_bus=bus,
+            description="The domain events that change a player's Discord roles go to the Discord buffer",
+            event_pattern=events.EventPattern(source=[SOURCE], detail_type=sorted(ROLE_EVENT_TYPES)),
+            targets=[
+                targets.SqsQueue(
+                    self.discord_buffer, dead_letter_queue=self.discord_dead_letters, retry_attempts=8
+                )
+            ],
+        )
+        self.sync_discord_roles = consumer_function(self, "SyncDiscordRoles", shared, discord)
+        self.sync_discord_roles.target.add_event_source(
+            sources.SqsEventSource(
+                self.discord_buffer,
                 batch_size=10,
                 max_batching_window=Duration.seconds(1),
                 report_batch_item_failures=True,

@@ -1,4 +1,5 @@
-"""One way to make a Webstore Lambda function: same runtime, asset, layer, settings and tracing.
+"""One way to make a Webstore Lambda function: same runtime, asset, settings and tracing; the
+dependency layers its code can import (infra/aws/layers.py).
 
 Each function gets exactly the table/bus permissions its declaration names (`Access`), with
 explicit DynamoDB actions on the table and its named indexes: CDK's `grant_read_data` would also
@@ -8,7 +9,7 @@ allow Scan (no request path scans) and every index by wildcard.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from aws_cdk import Aws, Duration, RemovalPolicy
@@ -22,6 +23,7 @@ from constructs import Construct
 
 from functions.declarations import Access
 from infra.aws.config import StageConfig
+from infra.aws.layers import layers_for
 from infra.aws.mail import MailWiring
 from webstore import db
 from webstore.failure_guard import GUARD_KEY_PREFIXES
@@ -66,7 +68,7 @@ class Shared:
 
     config: StageConfig
     code: lambda_.Code
-    layer: lambda_.ILayerVersion
+    layers: Mapping[str, lambda_.ILayerVersion]  # by name (infra/aws/layers.py)
     table: dynamodb.ITable
     bus: events.IEventBus
     storefront_url: str
@@ -143,7 +145,7 @@ class WebstoreFunction(Construct):
             handler=handler,
             runtime=RUNTIME,
             architecture=ARCHITECTURE,
-            layers=[shared.layer],
+            layers=[shared.layers[name] for name in layers_for(handler)],
             memory_size=memory_mb,
             timeout=Duration.seconds(timeout_seconds),
             environment=shared.environment(service),

@@ -11,7 +11,7 @@ from aws_cdk import aws_lambda as lambda_
 from constructs import Construct
 
 from functions.runtime import Interface
-from infra.aws import bundling
+from infra.aws import bundling, layers
 from infra.aws.apis import Apis, Operations, operation_stacks
 from infra.aws.config import StageConfig
 from infra.aws.data import Data
@@ -41,14 +41,21 @@ class WebstoreStack(Stack):
         self.data = Data(self, "Data", config=config)
         self.bus = events.EventBus(self, "Bus", event_bus_name=config.prefix)
         self.apis = Apis(self, "Apis", config=config)
-        self.layer = lambda_.LayerVersion(
-            self,
-            "Dependencies",
-            code=bundling.layer_code(root),
-            compatible_runtimes=[RUNTIME],
-            compatible_architectures=[ARCHITECTURE],
-            description="Webstore runtime dependencies (pyproject [project].dependencies), 3.12 bytecode",
-        )
+        self.layers = {
+            name: lambda_.LayerVersion(
+                self,
+                "Dependencies" if name == layers.BASE else f"{name.capitalize()}Dependencies",
+                code=bundling.layer_code(root, name),
+                compatible_runtimes=[RUNTIME],
+                compatible_architectures=[ARCHITECTURE],
+                description=(
+                    "Webstore runtime dependencies but Stripe and cryptography, 3.12 bytecode"
+                    if name == layers.BASE
+                    else f"{layers.OPTIONAL[name][0]} and what it adds to the base layer, 3.12 bytecode"
+                ),
+            )
+            for name in (layers.BASE, *layers.OPTIONAL)
+        }
         self.mail = (
             Mail(self, "Mail", config=config, domain=config.mail_domain, from_address=config.mail_from)
             if config.mail_domain and config.mail_from
@@ -57,7 +64,7 @@ class WebstoreStack(Stack):
         shared = Shared(
             config=config,
             code=bundling.function_code(root),
-            layer=self.layer,
+            layers=self.layers,
             table=self.data.table,
             bus=self.bus,
             storefront_url=self.apis.storefront_url,
@@ -116,6 +123,7 @@ class WebstoreStack(Stack):
             dead_letter_queues={
                 "WebhookDeadLetters": self.events.dead_letters,
                 "MailDeadLetters": self.events.mail_dead_letters,
+                "DiscordDeadLetters": self.events.discord_dead_letters,
                 "StreamFailures": self.events.stream_failures,
                 "ScheduleDeadLetters": self.clock.dead_letters,
             },

@@ -20,7 +20,17 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from webstore import calendar, keys, record_size
-from webstore.catalog import Amount, Coupon, CreatorCode, GiftCard, Model, Package, PackageType, Store
+from webstore.catalog import (
+    Amount,
+    Coupon,
+    CreatorCode,
+    GiftCard,
+    Model,
+    Package,
+    PackageType,
+    Store,
+    TaxCalculation,
+)
 from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import Conflict, Invalid, NotFound
 from webstore.players import Tier
@@ -31,6 +41,10 @@ from webstore.pricing import (
     price_basket,
     prorate_price,
 )
+from webstore.tax import manual as manual_tax
+from webstore.tax import vat_ids
+from webstore.tax.evidence import country_taxed
+from webstore.tax.model import BuyerTax, TaxQuote
 
 MAX_LINES = 100
 MAX_QUANTITY = 1000
@@ -191,6 +205,8 @@ class Basket(Model):
     total_price: Amount = Decimal(0)
     giftcard_amount: Amount = Decimal(0)  # what gift cards cover of total_price
     giftcard_split: dict[str, Amount] = Field(default_factory=dict)  # card number -> what it covers
+    # The buyer's country evidence, VAT ID and the tax quote the prices hold (webstore.tax).
+    buyer_tax: BuyerTax = Field(default_factory=BuyerTax)
     notify_abandoned: bool = False
     transaction_id: str | None = None
     payment_status: str | None = None  # complete | refund | chargeback once paid
@@ -228,13 +244,24 @@ class Basket(Model):
         ]
 
     def reprice(self, store: Store, now: datetime) -> None:
-        """Prices of the lines and totals, from the store's sales and the applied codes."""
+        """Prices of the lines and totals, from the store's sales, the applied codes and (unless
+        the store's tax is flat) the tax of each line for the buyer's country."""
+        settings = store.tax
+        line_taxes = None
+        if settings.calculation is not TaxCalculation.FLAT:
+
+            def line_taxes(amounts: list[Decimal]) -> list[Decimal]:
+                quote = self.tax_quote(store, amounts)
+                self.buyer_tax.quote = quote
+                return [line.tax for line in quote.lines] if quote else [Decimal(0)] * len(amounts)
+
         price = price_basket(
             self.priced_lines(),
             PricingContext(store=store, sales=store.sales, now=now),
             coupons=self.coupons,
             giftcards=[(n, self.giftcard_balances.get(n, Decimal(0))) for n in self.giftcards],
             username=self.username,
+            line_taxes=line_taxes,
         )
         for line, line_price in zip(self.lines, price.lines, strict=True):
             line.unit_price = line_price.unit_price
@@ -245,6 +272,59 @@ class Basket(Model):
         self.total_price = price.total_price
         self.giftcard_amount = price.giftcard_amount
         self.giftcard_split = dict(price.giftcards)
+
+    # --- tax ---
+
+    @property
+    def tax_country(self) -> str:
+        """The country the basket is taxed for (billing, else the client address's); "" when
+        neither is known yet (the store's origin country stands in: `taxed_country`)."""
+        return country_taxed(self.buyer_tax.billing_country, self.buyer_tax.ip_country, None)
+
+    def taxed_country(self, store: Store) -> str:
+        buyer = self.buyer_tax
+        return country_taxed(buyer.billing_country, buyer.ip_country, store.tax.origin_country)
+
+    def reverse_charge(self, store: Store) -> bool:
+        buyer = self.buyer_tax
+        if not buyer.vat_id or not store.tax.reverse_charge:
+            return False
+        return vat_ids.reverse_charge(
+            buyer.vat_id[:2].replace("EL", "GR"),
+            self.taxed_country(store),
+            store.tax.origin_country,
+            buyer.vat_id_status,
+        )
+
+    def tax_quote(self, store: Store, amounts: list[Decimal]) -> TaxQuote | None:
+        """The tax of the line amounts: the manual table's (pure), or Stripe Tax's quote kept
+        with the basket while it still fits the amounts and the buyer (None: to be calculated,
+        `tax_pending`)."""
+        settings = store.tax
+        country = self.taxed_country(store)
+        postal = self.buyer_tax.billing_postal_code
+        if settings.calculation is TaxCalculation.STRIPE_TAX and settings.charged:
+            kept = self.buyer_tax.quote
+            fits = kept is not None and kept.fits(amounts, country, postal, settings.inclusive)
+            return kept if fits else None
+        return manual_tax.quote(
+            settings,
+            amounts,
+            country=country,
+            currency=self.currency,
+            postal_code=postal,
+            reverse_charge=self.reverse_charge(store),
+        )
+
+    def tax_pending(self, store: Store) -> bool:
+        """Stripe Tax has not priced these lines for this buyer yet (the checkout asks it)."""
+        settings = store.tax
+        return (
+            settings.calculation is TaxCalculation.STRIPE_TAX
+            and settings.charged
+            and bool(self.lines)
+            and self.buyer_tax.quote is None
+        )
 
     def changed(self, store: Store, now: datetime) -> None:
         """After a change: new prices, and the abandonment clock (TTL) starts again."""
@@ -574,15 +654,18 @@ class Basket(Model):
 
     # --- the player and their dynamic packages ---
 
-    def check_player(self, username: str) -> None:
+    def check_player(self, username: str, username_id: int | None = None) -> None:
         """A basket belongs to one player: once bound, the same player may authenticate again,
-        another may not (the codes, limits and dynamic packages would be someone else's)."""
-        if self.username_id is not None and (self.username or "").lower() != username.lower():
+        another may not (the codes, limits and dynamic packages would be someone else's). The
+        same player: the same name, or the same id (a Steam player's persona name may change)."""
+        if self.username_id is None or username_id == self.username_id:
+            return
+        if (self.username or "").lower() != username.lower():
             raise Conflict("This basket belongs to another player; start a new basket", field="username")
 
     def authenticate(self, username_id: int, username: str, now: datetime) -> bool:
         """Bind the basket to the player (see `check_player`); True when that changed it."""
-        self.check_player(username)
+        self.check_player(username, username_id)
         if self.username_id == username_id and self.username == username:
             return False
         self.username, self.username_id, self.updated_at = username, username_id, now

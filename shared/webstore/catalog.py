@@ -54,9 +54,62 @@ class TaxMode(StrEnum):
     INCLUSIVE = "inclusive"  # the price already contains the tax
 
 
+class TaxCalculation(StrEnum):
+    FLAT = "flat"  # one rate for every buyer (`rate`)
+    MANUAL = "manual"  # the owner's rate per buyer country (`rates`)
+    STRIPE_TAX = "stripe_tax"  # Stripe Tax decides (the store's registrations in Stripe)
+
+
+CountryCode = Annotated[str, Field(pattern=r"^[A-Z]{2}$")]
+
+
 class Tax(Model):
+    """How a store charges tax (docs/tax-model.md): `mode` tells whether prices are before tax
+    (exclusive) or contain it (inclusive), `calculation` where the rate comes from."""
+
     mode: TaxMode = TaxMode.NONE
     rate: Percent = Decimal(0)
+    calculation: TaxCalculation = TaxCalculation.FLAT
+    # manual: ISO country code -> percent; a country not listed pays 0.
+    rates: dict[CountryCode, Percent] = Field(default_factory=dict, max_length=300)
+    # The seller's country: what a basket is priced for until the buyer's is known, and what a
+    # business buyer's VAT ID is compared with (reverse charge across EU borders).
+    origin_country: CountryCode | None = None
+    reverse_charge: bool = True
+
+    @field_validator("rates", mode="before")
+    @classmethod
+    def _upper_countries(cls, value: object) -> object:
+        if isinstance(value, dict):
+            return {str(k).strip().upper(): v for k, v in value.items()}
+        return value
+
+    @property
+    def charged(self) -> bool:
+        return self.mode is not TaxMode.NONE
+
+    @property
+    def inclusive(self) -> bool:
+        return self.mode is TaxMode.INCLUSIVE
+
+
+class Seller(Model):
+    """Who sells, as the invoices and credit notes name them (docs/tax.md): the owner's legal
+    name, postal address, country and tax number (a VAT ID in the EU). Blank until the owner
+    fills them in; the invoice says so rather than inventing them."""
+
+    legal_name: str = Field(default="", max_length=200)
+    address: str = Field(default="", max_length=500)  # lines separated by newlines
+    country: str = ""  # ISO 3166-1 alpha-2, e.g. FR (checked below)
+    tax_number: str = Field(default="", max_length=40)
+
+    @field_validator("country")
+    @classmethod
+    def _country(cls, value: str) -> str:
+        value = value.strip().upper()
+        if value and not (len(value) == 2 and value.isalpha()):
+            raise ValueError("a two-letter country code such as FR")
+        return value
 
 
 class SidebarModule(Model):
@@ -110,6 +163,7 @@ class StoreProfile(Model):
     supports_usernames: bool = True
     supports_gifting: bool = True
     tax: Tax = Field(default_factory=Tax)
+    seller: Seller = Field(default_factory=Seller)
     # Hosts (besides webstore_url's) that auth and checkout may send a player back to.
     allowed_return_hosts: list[str] = Field(default_factory=list)
     basket_ttl_seconds: int = Field(default=7 * 24 * 3600, ge=300, le=90 * 24 * 3600)
@@ -153,6 +207,9 @@ class Store(StoreProfile):
     checkout_key_hash: str
     # The payment gateways (catalog file `gateways`), secrets sealed (webstore.gateway_settings).
     gateways: StoredGateways = Field(default_factory=StoredGateways)
+    # A Steam store's Steam Web API key, sealed (webstore.secret_box): with it the Steam sign-in
+    # reads the player's persona name. Write-only (the panel's Settings), never in a catalog file.
+    steam_api_key_sealed: str | None = None
 
 
 class Category(Model):

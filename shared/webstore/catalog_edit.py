@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from webstore.catalog import GiftCard
+from webstore.catalog_changes import EntityChange, write_change
 from webstore.catalog_diff import field_changes, summary
 from webstore.catalog_export import catalog_document, catalog_of
 from webstore.catalog_file import CatalogError, check_catalog
@@ -309,15 +309,6 @@ def _apply_and_write(
         raise CatalogInvalid([p.removeprefix(f"{SOURCE}: ") for p in error.problems]) from None
     before = check_catalog(before_doc, source=SOURCE)
     old, new = _element(before, kind_name, element_id), _element(catalog, kind_name, element_id)
-    if (
-        kind_name == "gift_card"
-        and old is not None
-        and new is not None
-        and old["card_number"] != new["card_number"]
-    ):
-        raise Invalid(
-            "card_number: a card keeps its number (void it and add a new card)", field="card_number"
-        )
     ignore = (*TIMES, *RUNTIME)
     changes = field_changes(old, new, ignore=ignore)
     if verb == "create":
@@ -334,56 +325,44 @@ def _apply_and_write(
         edits.claim(tx, account_id, revision)
     else:
         edits.claim(tx, account_id, state.revision, fails=_Lost("catalog moved on"))
-    _writes(services, edits, tx, state, catalog, account_id, kind_name, element_id, verb)
+    change = _plan(services, state, catalog, kind_name, element_id, verb)
+    write_change(edits, tx, account_id, change, state.ids)
     subject = _describe(kind_name, element_id, document if verb != "delete" else before_doc)
     edits.audit(tx, account_id, actor, f"catalog.{kind_name}.{verb}", summary(subject, changes), now)
     edits.commit(tx, state.ids)
     return Saved(element_id, changes, state.revision + 1, state, catalog)
 
 
-def _writes(
+def _plan(
     services: Services,
-    edits: CatalogEdits,
-    tx: Any,
     state: CatalogState,
     catalog: CatalogFile,
-    account_id: int,
     kind_name: str,
     element_id: int | None,
     verb: str,
-) -> None:
+) -> EntityChange:
+    """The edit as one entity's change (`webstore.catalog_changes`): what the import plans too."""
     found = state.found
-    if kind_name in ("category", "package", "page", "goal"):
-        assert element_id is not None
-        if verb == "delete":
-            edits.remove_entity(tx, account_id, kind_name, element_id)
-            return
+    if kind_name in ("category", "package", "page", "goal", "coupon", "gift_card"):
         section = "community_goals" if kind_name == "goal" else KINDS[kind_name].section
-        entity = next(e for e in getattr(catalog, section) if e.id == element_id)
-        edits.save_entity(tx, account_id, kind_name, entity, new=verb == "create")
-    elif kind_name == "coupon":
-        assert element_id is not None
-        old = found.coupons.get(element_id)
-        if verb == "delete":
-            assert old is not None
-            edits.remove_coupon(tx, account_id, old, state.ids)
-            return
-        coupon = next(c for c in catalog.coupons if c.id == element_id)
-        edits.save_coupon(tx, account_id, coupon, old, state.ids)
-    elif kind_name == "gift_card":
-        card: GiftCard = next(c for c in catalog.gift_cards if c.id == element_id)
-        edits.save_gift_card(tx, account_id, card, new=verb == "create")
-    else:  # sale, store settings, sidebar, gateways: the store item
-        store = found.store
-        assert store is not None
-        fields = catalog.store.model_dump(exclude={"public_token", "checkout_api_key"})
-        update: dict[str, Any] = {**fields, "sales": catalog.sales}
-        if kind_name == "gateways":
-            try:
-                update["gateways"] = catalog.gateways.sealed(services.secrets, store.gateways.stripe)
-            except ValueError as missing:
-                raise Invalid(f"gateways.stripe.{missing}", field=str(missing).split(":", 1)[0]) from None
-        edits.save_store(tx, store.model_copy(update=update), store)
+        entity = next((e for e in getattr(catalog, section) if e.id == element_id), None)
+        old: Any = None
+        if kind_name == "coupon":
+            old = found.coupons.get(element_id or 0)
+        elif kind_name == "gift_card":
+            old = next((c for c in state.gift_cards if c.id == element_id), None)
+        return EntityChange(kind_name, element_id, verb, None if verb == "delete" else entity, old)
+    # sale, store settings, sidebar, gateways: the store item
+    store = found.store
+    assert store is not None
+    fields = catalog.store.model_dump(exclude={"public_token", "checkout_api_key"})
+    update: dict[str, Any] = {**fields, "sales": catalog.sales}
+    if kind_name == "gateways":
+        try:
+            update["gateways"] = catalog.gateways.sealed(services.secrets, store.gateways.stripe)
+        except ValueError as missing:
+            raise Invalid(f"gateways.stripe.{missing}", field=str(missing).split(":", 1)[0]) from None
+    return EntityChange("store", None, "update", store.model_copy(update=update), store)
 
 
 def _element(catalog: CatalogFile, kind_name: str, element_id: int | None) -> dict[str, Any] | None:

@@ -34,13 +34,14 @@ from webstore.catalog import (
     StoreProfile,
     WebhookEndpoint,
 )
+from webstore.catalog_changes import EntityChange, write_changes
 from webstore.catalog_diff import field_changes
 from webstore.catalog_rules import target_problems
 from webstore.gateway_settings import GatewaysSection
 from webstore.repo.account import AccountRepository
 from webstore.repo.audit_log import AuditLog
+from webstore.repo.catalog_edits import CatalogEdits
 from webstore.repo.definitions import DefinitionRepository, ImportedDefinitions
-from webstore.repo.store import StoreRepository
 from webstore.repo.webhooks import WebhookRepository
 from webstore.secret_box import SealBroken, SecretBox, secret_box
 from webstore.servers import Server
@@ -483,7 +484,6 @@ def import_catalog(
     now = now or datetime.now(UTC)
     settings = catalog.store
     account_id = settings.id
-    stores = StoreRepository(table)
     accounts = AccountRepository(table)
     definitions = DefinitionRepository(table)
 
@@ -524,12 +524,12 @@ def import_catalog(
         public_token=public_token,
         checkout_key_hash=checkout_hash,
         gateways=gateways,
+        steam_api_key_sealed=existing.steam_api_key_sealed if existing else None,
     )
-    items = [stores.store_item(store)]
-    for entity in (*catalog.categories, *catalog.packages, *catalog.pages):
-        items.append(stores.entity_item(account_id, entity))
-    for code in catalog.creator_codes:
-        items.append(accounts.creator_code_item(account_id, code))
+    # Every entity the file changes, planned as the panel's edits plan one, written the same way.
+    edits = CatalogEdits(table)
+    plans = _entity_plans(edits, imported, catalog, changes, store, existing)
+    items = [accounts.creator_code_item(account_id, code) for code in catalog.creator_codes]
     # Re-importing an endpoint unchanged (same id, URL and secret) keeps it validated; a new URL
     # or secret must pass the handshake again. An entry without a secret keeps the stored one.
     stored = (
@@ -550,27 +550,12 @@ def import_catalog(
         if kept and kept.validated and (str(kept.url), kept.secret) == (str(hook.url), signing_secret):
             endpoint = endpoint.model_copy(update={"validated": True})
         items.append(accounts.webhook_item(account_id, endpoint, box))
-    # The first write: a stale revision stops the import before anything changed.
-    if changes.empty and existing is not None:
-        new_revision = current  # the same catalog: the same revision (an export's bytes stay)
-    elif base is not None and base == current:
-        new_revision = definitions.claim_revision(account_id, base)  # a writer since: Conflict
-    else:
-        new_revision = definitions.raise_revision(account_id)
+    # The first transaction claims the revision read above: a writer since stops the import
+    # before anything changed. The same catalog keeps its revision (an export's bytes stay).
+    claim = None if changes.empty and existing is not None else current
+    write_changes(edits, account_id, plans, claim=claim)
+    new_revision = current if claim is None else current + 1
     definitions.overwrite(items)
-    for goal in catalog.community_goals:
-        definitions.upsert(
-            stores.entity_item(account_id, goal), keep=("current", "times_achieved", "last_achieved")
-        )
-    for card in catalog.gift_cards:
-        definitions.upsert(accounts.giftcard_item(account_id, card), keep=("balance",))
-    for coupon in catalog.coupons:
-        previous_coupon = imported.coupons.get(coupon.id)
-        if previous_coupon and previous_coupon.code.upper() != coupon.code.upper():
-            definitions.remove_coupon_code(account_id, previous_coupon.code)
-        # Definition fields change, the redemption count stays.
-        for item in accounts.coupon_items(account_id, coupon):
-            definitions.upsert(item)
 
     secrets: dict[int, str | None] = {}
     for entry in catalog.servers:
@@ -628,19 +613,59 @@ def import_catalog(
 def _remove_what_the_file_dropped(
     definitions: DefinitionRepository, imported: ImportedDefinitions, changes: CatalogChanges, account_id: int
 ) -> None:
-    """Sales ride in the store item, already written as the file has them."""
+    """Servers and webhook endpoints (the catalog's entities are taken out by their plans; sales
+    ride in the store item, already written as the file has them)."""
     removed = changes.removed
-    for package_id in removed.get("package", []):
-        definitions.disable_package(account_id, package_id)
-    for goal_id in removed.get("goal", []):
-        definitions.disable_goal(account_id, goal_id)
-    for category_id in removed.get("category", []):
-        definitions.remove_category(account_id, category_id)
-    for page_id in removed.get("page", []):
-        definitions.remove_page(account_id, page_id)
-    for coupon_id in removed.get("coupon", []):
-        definitions.remove_coupon(account_id, imported.coupons[coupon_id])
     for server_id in removed.get("server", []):
         definitions.remove_server(account_id, imported.servers[server_id])
     for endpoint_id in removed.get("webhook", []):
         definitions.remove_webhook(account_id, endpoint_id)
+
+
+# The catalog file's section and the stored entities of each kind planned entity by entity.
+PLANNED = (
+    ("category", "categories", "categories"),
+    ("package", "packages", "packages"),
+    ("page", "pages", "pages"),
+    ("goal", "community_goals", "goals"),
+    ("coupon", "coupons", "coupons"),
+)
+
+
+def _entity_plans(
+    edits: CatalogEdits,
+    imported: ImportedDefinitions,
+    catalog: CatalogFile,
+    changes: CatalogChanges,
+    store: Store,
+    existing: Store | None,
+) -> list[EntityChange]:
+    """The file's changes as the per-entity changes the panel's edits make: the store item, then
+    each category, package, page, goal and coupon added, changed or taken out, then the gift
+    cards whose definition differs (their balances are the players')."""
+    plans = [EntityChange("store", store.id, "update" if existing else "create", store, existing)]
+    for kind, section, attribute in PLANNED:
+        in_file = {e.id: e for e in getattr(catalog, section)}
+        stored: dict[int, Any] = getattr(imported, attribute)
+        for verb, ids in (
+            ("create", changes.added),
+            ("update", changes.changed),
+            ("delete", changes.removed),
+        ):
+            for element_id in ids.get(kind, []):
+                entity = None if verb == "delete" else in_file[element_id]
+                plans.append(EntityChange(kind, element_id, verb, entity, stored.get(element_id)))
+    if catalog.gift_cards:
+        cards = edits.gift_cards(store.id)
+        by_id, by_number = {c.id: c for c in cards}, {c.card_number: c for c in cards}
+        for card in catalog.gift_cards:
+            old = by_id.get(card.id) or by_number.get(card.card_number)
+            if old is None:
+                plans.append(EntityChange("gift_card", card.id, "create", card))
+            elif old.model_dump(exclude=CARD_RUNTIME) != card.model_dump(exclude=CARD_RUNTIME):
+                plans.append(EntityChange("gift_card", card.id, "update", card, old))
+    return plans
+
+
+# A gift card's fields players and payments move (and its creation time): not the file's to change.
+CARD_RUNTIME = {"balance", "starting_balance", "created_at"}

@@ -108,7 +108,11 @@ class EventBridgePublisher:
 
 
 class InProcessBus:
-    """The local stack's bus: delivers each event to every subscriber, in process."""
+    """The local stack's bus: delivers each event to every subscriber, in process. It keeps the
+    events it published, for tests to look at: the last PUBLISHED_KEPT to twice as many (a
+    `webstore serve` running for days would otherwise hold every event it ever published)."""
+
+    PUBLISHED_KEPT = 1000
 
     def __init__(self) -> None:
         self.subscribers: list[Callable[[DomainEvent], None]] = []
@@ -119,6 +123,8 @@ class InProcessBus:
 
     def publish(self, event: DomainEvent) -> None:
         self.published.append(event)
+        if len(self.published) > 2 * self.PUBLISHED_KEPT:
+            del self.published[: -self.PUBLISHED_KEPT]
         logger.info("event published", extra={"event_type": event.type, "event_id": event.id})
         for subscriber in self.subscribers:
             try:

@@ -286,6 +286,11 @@ def webhook_attempt_sk(at: datetime, event_id: str, endpoint_id: int, attempt: i
 PROCESSOR_EVENT_PREFIX = "PROCEVT#"
 
 
+def processor_last_event_sk(gateway: str) -> str:
+    """When the store last received a verified webhook event of the processor (the Go live page)."""
+    return f"PROCLAST#{gateway}"
+
+
 def processor_event_sk(gateway: str, name: str) -> str:
     """A processor webhook event handled (by its event id), or a fact about a processor object
     that later events must see (a dispute closed): one item each, removed by TTL."""

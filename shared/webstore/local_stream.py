@@ -6,9 +6,15 @@ talk to: `attach(client)` hooks the DynamoDB client, and after a PutItem or Tran
 that succeeded (the write is committed) publishes the outbox items it carried, in order, to
 the in-process bus. Nothing on the request path waits for the table: the published items are
 deleted later, by `flush()` or the background thread `start()` runs: once published, or, when
-the bus's consumer acknowledges its events (`consumer_acknowledges()`: the local webhook
-worker does), once it is done with each (delivered everywhere it goes, or given up), so a stop
-before the delivery also publishes the event again at the next start.
+the bus's consumers acknowledge its events (`consumer_acknowledges()`, once per consumer: the
+local webhook and mail workers do), once every one of them is done with it (delivered
+everywhere it goes, or given up), so a stop before a delivery or an e-mail also publishes the
+event again at the next start.
+
+There is one stream per process and bus (webstore.services keeps it across `reset()`): the
+stream the consumers acknowledge to must be the one whose items they are, whichever client (a
+Services rebuilt after the environment changed) wrote them; a stream of its own per Services
+deleted every item as soon as it was published, its consumers' word going to another stream.
 
 A crash between the commit and the publish leaves the outbox item in the table: `sweep()` (run
 by `webstore serve` at start) publishes every outbox item still there, so such an event is
@@ -40,8 +46,8 @@ class LocalStream:
         self.outbox = outbox
         self.bus = bus
         self._published: deque[str] = deque()  # ids done with, their items not yet deleted
-        self._acknowledged = False  # the consumer says when it is done with an event
-        self._in_flight: set[str] = set()  # published, waiting for the consumer's word
+        self._consumers = 0  # consumers that say when they are done with an event
+        self._in_flight: dict[str, int] = {}  # published: event id → acknowledgements still owed
         self._wake = threading.Condition()
         self._thread: threading.Thread | None = None
         self._stopping = False
@@ -79,24 +85,33 @@ class LocalStream:
 
     def _publish(self, events: list[DomainEvent]) -> None:
         for event in events:
-            if self._acknowledged:
-                with self._wake:
-                    self._in_flight.add(event.id)
+            consumers = self._consumers
+            if consumers:
+                with self._wake:  # owed before any consumer can answer (they run on threads)
+                    self._in_flight[event.id] = self._in_flight.get(event.id, 0) + consumers
                 self.bus.publish(event)
             else:
                 self.bus.publish(event)
                 self._done(event.id)
 
     def consumer_acknowledges(self) -> None:
-        """Delete an event's item only once the consumer calls `acknowledge` for it."""
-        self._acknowledged = True
+        """One more consumer of the bus calls `acknowledge` for every event it is handed: an
+        event's item is deleted only once each of them has (a consumer that drops an event
+        never does, and the item waits for the next start)."""
+        with self._wake:
+            self._consumers += 1
 
     def acknowledge(self, event: DomainEvent) -> None:
-        """The consumer is done with `event` (an event this stream did not publish is ignored)."""
+        """A consumer is done with `event` (an event this stream did not publish is ignored).
+        Published twice (a sweep, a redelivery), it waits for each copy's acknowledgements."""
         with self._wake:
-            if event.id not in self._in_flight:
+            owed = self._in_flight.get(event.id)
+            if owed is None:
                 return
-            self._in_flight.discard(event.id)
+            if owed > 1:
+                self._in_flight[event.id] = owed - 1
+                return
+            del self._in_flight[event.id]
         self._done(event.id)
 
     def _done(self, event_id: str) -> None:

@@ -7,7 +7,7 @@ basket coupons (methods 1 and 2) -> sales tax -> gift cards (they pay, they do n
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import ROUND_DOWN, Decimal
@@ -127,6 +127,7 @@ class BasketPrice:
     total_price: Decimal  # what the basket costs, tax included
     giftcard_amount: Decimal  # the part of total_price gift cards pay
     giftcards: dict[str, Decimal] = field(default_factory=dict)  # card number -> what it pays
+    line_taxes: list[Decimal] = field(default_factory=list)  # per line (empty: the flat tax on the whole)
 
     @property
     def amount_due(self) -> Decimal:
@@ -196,9 +197,13 @@ def price_basket(
     coupons: Sequence[Coupon] = (),
     giftcards: Sequence[tuple[str, Decimal]] = (),
     username: str | None = None,
+    line_taxes: Callable[[list[Decimal]], Sequence[Decimal]] | None = None,
 ) -> BasketPrice:
     """The price of a basket. Coupons that do not qualify (any more) take nothing off; gift
-    cards pay in the order given, each up to its balance, never more than the total."""
+    cards pay in the order given, each up to its balance, never more than the total.
+
+    `line_taxes`: the tax port's answer for the lines' shown amounts (one tax each, rounded per
+    line: webstore.tax); without it the store's flat rate taxes the basket's net as a whole."""
     currency = ctx.currency
     usable = [c for c in coupons if coupon_refusal(c, lines, ctx, username=username) is None]
 
@@ -240,7 +245,8 @@ def price_basket(
     line_prices = allocate(exact, round_money(net, currency), currency)
     net_shown = sum(line_prices, start=ZERO)
     exclusive = ctx.store.tax.mode is TaxMode.EXCLUSIVE
-    tax_shown = round_money(tax, currency)
+    taxes = list(line_taxes(line_prices)) if line_taxes is not None else []
+    tax_shown = sum(taxes, start=ZERO) if line_taxes is not None else round_money(tax, currency)
     total_price = net_shown + tax_shown if exclusive else net_shown
     base_shown = round_money(base, currency)
 
@@ -262,6 +268,7 @@ def price_basket(
         total_price=total_price,
         giftcard_amount=covered_by_cards,
         giftcards=paid,
+        line_taxes=taxes,
     )
 
 

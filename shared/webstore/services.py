@@ -64,6 +64,23 @@ def local_bus() -> InProcessBus:
     return _local_bus
 
 
+_local_stream: LocalStream | None = None
+
+
+def local_stream(table: Table) -> LocalStream:
+    """The process's table stream onto the local bus (one, like the bus: `reset()` keeps it),
+    hooked to `table`'s client and deleting through it. Its consumers (the local webhook and
+    mail workers) acknowledge to it whichever Services they were given, and it holds back
+    every item until they are done, whichever Services' client wrote it (webstore.local_stream)."""
+    global _local_stream
+    if _local_stream is None:
+        _local_stream = LocalStream(OutboxRepository(table), _local_bus)
+    else:
+        _local_stream.outbox = OutboxRepository(table)
+    _local_stream.attach(table.client)
+    return _local_stream
+
+
 def build_services(settings: Settings) -> Services:
     dynamodb = boto3.client(
         "dynamodb", region_name=settings.region, endpoint_url=settings.dynamodb_endpoint, config=_BOTO_CONFIG
@@ -73,8 +90,7 @@ def build_services(settings: Settings) -> Services:
     stream: LocalStream | None = None
     if settings.events == "local":
         publisher = _local_bus
-        stream = LocalStream(OutboxRepository(table), _local_bus)
-        stream.attach(dynamodb)
+        stream = local_stream(table)
     else:
         publisher = EventBridgePublisher(
             lambda: boto3.client("events", region_name=settings.region, config=_BOTO_CONFIG),

@@ -100,6 +100,14 @@ class Settings(BaseModel):
     # `check_authentication` posted back to it); tests and the local stack point it at a
     # stand-in. docs/players.md, "Steam".
     steam_openid_url: str = "https://steamcommunity.com/openid/login"
+    # Discord (docs/discord.md): its HTTP API and its OAuth2 authorize page; tests and the local
+    # stack point both at the loopback stand-in (tests/support/discord_standin.py).
+    discord_api_url: str = "https://discord.com/api/v10"
+    discord_authorize_url: str = "https://discord.com/oauth2/authorize"
+    # Steam's Web API (`GET {base}/ISteamUser/GetPlayerSummaries/v2/`): the persona name of a
+    # player who signed in through Steam, when the store has a Web API key; tests point it at
+    # the stand-in.
+    steam_web_api_url: str = "https://api.steampowered.com"
 
     # E-mail to players (docs/mail.md): how messages leave (ses: Amazon SES v2, the stack sets
     # it; smtp: a relay at `mail_smtp` host:port; files: `.eml` files in `mail_dir`; off: none),
@@ -110,7 +118,13 @@ class Settings(BaseModel):
     mail_dir: str = ""
     mail_configuration_set: str = ""
 
-    @field_validator("identity_base_url", "steam_openid_url")
+    @field_validator(
+        "identity_base_url",
+        "steam_openid_url",
+        "steam_web_api_url",
+        "discord_api_url",
+        "discord_authorize_url",
+    )
     @classmethod
     def _absolute_http_url(cls, value: str) -> str:
         scheme, _, rest = value.partition("://")

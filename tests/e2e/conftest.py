@@ -159,14 +159,14 @@ def local_stack(
 
 
 def started_stack(
-    tmp_path_factory: pytest.TempPathFactory, webhook_receiver: WebhookReceiver
+    tmp_path_factory: pytest.TempPathFactory, webhook_receiver: WebhookReceiver, *extra: str
 ) -> Iterator[dict[str, Any]]:
     """A local stack of its own (`webstore serve` on free ports), for as long as the caller's
     fixture yields: a test that edits the demo store keeps its edits from the shared one."""
     creds_file = tmp_path_factory.mktemp("stack") / "credentials.json"
     storefront, operator = free_port(), free_port()
     webhook = f"{webhook_receiver.url}#{webhook_receiver.secret}"
-    options = ("--next-check", "2", "--webhook", webhook)
+    options = ("--next-check", "2", "--webhook", webhook, *extra)  # `extra`: more serve options
     with serving(
         storefront, operator, creds_file, *options, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
     ) as process:

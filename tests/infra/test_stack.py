@@ -16,6 +16,7 @@ from infra.aws.apis import api_paths
 from infra.aws.data import TTL_REMOVAL_OF_BASKET
 from infra.aws.events import MAX_RECEIVES, consumer_of
 from infra.aws.functions import SECRET_GUARD_ACTIONS, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS
+from infra.aws.layers import layers_for
 from infra.aws.schedule import OVERDUE_ALARM_SECONDS, OVERDUE_METRIC, PARKED_METRIC, SERVICE
 from infra.cors import cdk_json_origins, storefront_policy
 from tests.support.cdk import Synthesized, synthesize
@@ -256,12 +257,15 @@ def test_functions_share_runtime_layer_tracing_and_settings(
         "POWERTOOLS_SERVICE_NAME", "POWERTOOLS_METRICS_NAMESPACE", "POWERTOOLS_LOG_LEVEL",
     }  # fmt: skip
     code_keys = set()
+    layer_counts: dict[tuple[str, ...], int] = {}
     for handler, (_, _, function) in functions_by_handler(synth).items():
         properties = function["Properties"]
         assert properties["Runtime"] == "python3.12"
         assert properties["Architectures"] == ["arm64"]
         assert properties["TracingConfig"] == {"Mode": "Active"}
-        assert len(properties["Layers"]) == 1
+        # The base layer, and Stripe's or cryptography's only where its code can import them.
+        assert len(properties["Layers"]) == len(layers_for(handler)), handler
+        layer_counts[layers_for(handler)] = layer_counts.get(layers_for(handler), 0) + 1
         assert "LoggingConfig" in properties
         # Nothing secret rides in the template: exactly the settings, no keys or secrets (the
         # dispatch function and those calling Stripe get the key's ARN, and read its value at run time).
@@ -273,6 +277,9 @@ def test_functions_share_runtime_layer_tracing_and_settings(
         assert variables["WEBSTORE_EVENTS"] == "eventbridge"
         code_keys.add(properties["Code"]["S3Key"])
     assert len(code_keys) == 1, "one shared code asset"
+    # docs/deploy.md, "Assets": how many functions carry the stripe layer.
+    print("functions per layer set:", layer_counts)
+    assert 0 < layer_counts.get(("base", "stripe", "crypto"), 0) < sum(layer_counts.values()) / 4
 
 
 def test_the_stage_key_is_generated_and_only_its_declared_readers_read_it(
@@ -399,12 +406,13 @@ def test_a_handful_of_alarms_cover_the_functions_the_apis_and_the_pipeline(synth
     assert [a["MetricName"] for a in lambdas] == ["Errors"]
     assert all("Dimensions" not in a for a in lambdas)
     sqs = [a["MetricName"] for a in alarms if a.get("Namespace") == "AWS/SQS"]
-    assert sqs.count("ApproximateNumberOfMessagesVisible") == 4  # webhooks, mail, stream, schedule
+    # webhooks, mail, Discord, stream, schedule
+    assert sqs.count("ApproximateNumberOfMessagesVisible") == 5
     assert "ApproximateAgeOfOldestMessage" in sqs
     apis = [a for a in alarms if a.get("Namespace") == "AWS/ApiGateway"]
     assert len(apis) == 4 and all(a["MetricName"] == "5xx" for a in apis)  # each API's server errors
     assert all("Metrics" not in a for a in alarms), "each alarm reads one metric (billed per metric)"
-    assert len(alarms) == 12
+    assert len(alarms) == 13
     assert all(a["AlarmActions"] for a in alarms)
 
 
@@ -414,7 +422,7 @@ def test_an_idle_stage_costs_at_most_two_and_a_half_dollars_a_month(synth: Synth
     clock = consumer_of(Trigger.SCHEDULE).consumer
     lines = standing_lines([t.to_json() for t in synth.function_templates()], clock_memory_mb=clock.memory_mb)
     figures = {line.what: line.count for line in lines}
-    assert figures["CloudWatch alarm metrics"] == 12
+    assert figures["CloudWatch alarm metrics"] == 13
     assert figures["Secrets Manager secrets"] == 1
     assert figures["KMS customer-managed keys"] == 0 and figures["CloudWatch dashboards"] == 0
     cost = idle_cost(lines)

@@ -212,3 +212,18 @@ def test_webhooks_serve_added_survive_a_file_without_them(table: Table) -> None:
     assert [int(i["id"]["N"]) for i in left] == [2]
     again = import_catalog(table, parse_catalog(demo_catalog_data()), box=box)
     assert again.changes.summary() == "no changes"
+
+
+def test_the_cli_prints_a_refused_change_and_exits_2(dynamodb_endpoint: str, tmp_path: Path) -> None:
+    """A rule of a change (webstore.catalog_changes) refuses the file as the panel refuses the form."""
+    catalog = tmp_path / "store.json"
+    catalog.write_text(json.dumps(demo_catalog_data()))
+    assert cli_import(dynamodb_endpoint, catalog).returncode == 0
+    renumbered = demo_catalog_data()
+    renumbered["gift_cards"][0]["card_number"] = "9999-0000-1111"
+    catalog.write_text(json.dumps(renumbered))
+    refused = cli_import(dynamodb_endpoint, catalog)
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr == (
+        f"webstore import: {catalog}: card_number: a card keeps its number (void it and add a new card)\n"
+    )

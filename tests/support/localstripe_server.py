@@ -21,6 +21,8 @@ at it. What localstripe 1.15.10 lacks, and what this adds (docs/stripe.md, "Test
 - No webhook endpoints API. Added: `POST /v1/webhook_endpoints` (url, enabled_events; the
   signing secret in the answer, as Stripe shows it on creation) and `GET /v1/webhook_endpoints`
   (the list, without secrets).
+- No Stripe Tax: added by tests/support/localstripe_tax.py (calculations, transactions and
+  reversals, registrations).
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ from typing import Any
 from aiohttp import web
 from localstripe import resources, server
 from localstripe.errors import UserError
+
+from tests.support import localstripe_tax
 
 _replies: dict[tuple[str, str, str], tuple[int, bytes]] = {}
 
@@ -210,6 +214,7 @@ def main(argv: list[str] | None = None) -> None:
     server.app.router.add_get("/v1/account", account)
     server.app.router.add_post("/v1/webhook_endpoints", create_endpoint)
     server.app.router.add_get("/v1/webhook_endpoints", list_endpoints)
+    localstripe_tax.install(server.app)  # Stripe Tax (tests/support/localstripe_tax.py)
     server.store.dump_to_disk = lambda *a, **k: None  # type: ignore[method-assign]  # in memory only
     print(json.dumps({"listening": args.port}), flush=True)
     web.run_app(server.app, host="127.0.0.1", port=args.port, access_log=None, print=None)

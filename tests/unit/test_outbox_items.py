@@ -74,3 +74,29 @@ def test_the_local_stream_deletes_an_item_once_published_or_once_its_consumer_is
     stream.acknowledge(DomainEvent(type="payment.completed", account_id=7, subject={}))  # not ours
     stream.acknowledge(later)
     assert stream.flush() == 1 and outbox.deleted == [later.id]
+
+
+def test_the_local_stream_waits_for_every_consumer_and_every_copy_published() -> None:
+    outbox, bus = FakeOutbox(), InProcessBus()
+    stream = LocalStream(outbox, bus)  # type: ignore[arg-type]
+    stream.consumer_acknowledges()  # the webhook worker
+    stream.consumer_acknowledges()  # the mail worker
+    stream.publish([EVENT])
+    stream.publish([EVENT])  # published again while in flight (a redelivery): each copy is owed
+    for _ in range(3):
+        stream.acknowledge(EVENT)
+        assert stream.flush() == 0 and outbox.deleted == []
+    stream.acknowledge(EVENT)
+    assert stream.flush() == 1 and outbox.deleted == [EVENT.id]
+    stream.acknowledge(EVENT)  # a late word about an event already done with: ignored
+    assert stream.flush() == 0
+
+
+def test_the_local_bus_keeps_only_its_latest_events() -> None:
+    bus = InProcessBus()
+    events = [DomainEvent(type="payment.completed", account_id=7, subject={"n": n}) for n in range(2001)]
+    for event in events[:2000]:
+        bus.publish(event)
+    assert bus.published == events[:2000]  # up to twice the kept count: all there
+    bus.publish(events[2000])
+    assert bus.published == events[-InProcessBus.PUBLISHED_KEPT :]  # then the oldest go

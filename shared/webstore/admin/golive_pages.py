@@ -6,11 +6,13 @@ other people need from them, in one place.
   typed or kept, registers the webhook endpoint in Stripe and keeps its signing secret
   (webstore.checkout.stripe_setup); the secrets are write-only (blank keeps the store's) and a
   refused form keeps, sealed, the secrets that were right.
+  The time and type of the last verified Stripe event received (repo.processor_events).
 - The shop developer's headless URL and public token.
 - Each server's plugin URL, and a confirmed secret rotation (the new secret is shown once, by
   the servers' own route: only its hash is stored, so there is nothing to reveal).
 
-Reads: the store item, the catalog revision and the servers, issued together (one round trip).
+Reads: the store item, the catalog revision, the servers and the last Stripe event's item,
+issued together (one round trip).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from webstore.errors import DomainError
 from webstore.html import fragment
 from webstore.repo import start_read
 from webstore.repo.definitions import DefinitionRepository
+from webstore.repo.processor_events import STRIPE, ProcessorEventRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
 
@@ -61,8 +64,9 @@ def go_live_page(
     """The page; with `error`, the Stripe form as typed (secrets carried sealed) and why."""
     revision_read = start_read(DefinitionRepository(services.table).revision, account_id)
     servers_read = start_read(server_cases.servers, services, account_id)
+    last_read = start_read(ProcessorEventRepository(services.table).last_received, account_id, STRIPE)
     store = StoreRepository(services.table).store(account_id)
-    revision, servers = revision_read.result(), servers_read.result()
+    revision, servers, last_event = revision_read.result(), servers_read.result(), last_read.result()
     stripe = stripe_status(services, store.public_token, store.gateways.stripe)
     stored_sandbox = store.gateways.sandbox
     sandbox = (
@@ -77,6 +81,7 @@ def go_live_page(
         can_write=may_write(),
         can_rotate=may_rotate(),
         stripe=stripe,
+        last_event=last_event,
         events=STRIPE_EVENTS,
         error=error.detail if error else "",
         publishable_key=typed.get("publishable_key", "") if error else stripe.publishable_key,

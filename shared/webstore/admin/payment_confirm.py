@@ -1,13 +1,16 @@
 """The confirmation step of a payment's refund and chargeback: a form posted without
 `confirm=yes` answers this page instead of acting, saying what the change will do — the amount
-given back (and through which processor), the commands it will queue, and the payment's
-purchase commands still waiting in their queues (a plugin may still run them: a refund does not
-take them out) — with one button that confirms and a way back. Reads: the payment's detail
-(webstore.admin.payments, 2 round trips) and the store's packages (beside it).
+given back (and through which processor), the purchase commands no plugin has fetched yet
+(taken out of their queues unless the owner keeps them), the commands it will queue (only for
+what may have been delivered) and the purchase commands a plugin fetched but has not
+acknowledged (they may have run) — with one button that confirms and a way back. Reads: the
+payment's detail (webstore.admin.payments, 2 round trips), the store's packages (beside it) and
+which grants are unfetched (one BatchGetItem).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 
 from webstore.admin.flow import PanelPage
@@ -19,10 +22,16 @@ from webstore.html import fragment
 from webstore.money import display
 from webstore.payments import planning
 from webstore.repo import start_read
+from webstore.repo.queue import QueueRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
 
 CONFIRMED = {"refund": CommandTrigger.REFUND, "chargeback": CommandTrigger.CHARGEBACK}
+
+
+def withdraws(form: Mapping[str, str]) -> bool:
+    """The confirmation's choice: take the never-fetched purchase commands out (the default)."""
+    return form.get("keep") != "yes"
 
 
 def needs_confirmation(action: str, form: dict[str, str]) -> bool:
@@ -39,9 +48,16 @@ def confirmation_page(
     view_read = start_read(StoreRepository(services.table).operator_view, account_id)
     detail = payment_detail(services, account_id, transaction)
     payment = detail.payment
-    queued = planning.commands_for(payment.lines, view_read.result(), trigger, now)
+    grants = planning.granted(payment)
+    withdrawn = QueueRepository(services.table).undelivered(account_id, grants)
+    planned = planning.commands_for(payment.lines, view_read.result(), trigger, now)
+    queued = planning.undoing(planned, payment, withdrawn)
+    kept = planning.undoing(planned, payment, [])
+    gone = {c.id for c in withdrawn}
     waiting = [
-        s.command for s in detail.commands if s.plan == CommandTrigger.PURCHASE.value and s.state == QUEUED
+        s.command
+        for s in detail.commands
+        if s.plan == CommandTrigger.PURCHASE.value and s.state == QUEUED and s.command.id not in gone
     ]
     title = "Refund this payment?" if action == "refund" else "Mark this payment as a chargeback?"
     body = fragment(
@@ -51,9 +67,14 @@ def confirmation_page(
         csrf_token=csrf_token,
         transaction=transaction,
         amount=display(payment.amount, payment.currency),
+        refunded=display(payment.refunded_amount, payment.currency) if payment.refunds else "",
+        refundable=payment.refundable_amount,
+        currency=payment.currency,
         player=payment.username,
         processor="" if payment.gateway == MANUAL.name else payment.gateway,
         queued=queued,
+        kept=kept,
+        withdrawn=withdrawn,
         waiting=waiting,
         servers=detail.server_names,
         already=trigger.value in payment.plans,

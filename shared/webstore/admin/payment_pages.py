@@ -14,17 +14,21 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from urllib.parse import urlencode
 
-from webstore.admin import payments
+from webstore.admin import payment_confirm, payments
 from webstore.admin.flow import PanelPage
 from webstore.admin.views import payments as payment_views
 from webstore.admin.views.money import path, titled
+from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import DomainError, Invalid, NotFound
 from webstore.html import Markup
+from webstore.invoices import documents
+from webstore.repo.payments import PaymentRecord
 from webstore.services import Services
 
 DONE = {
-    "refunded": "Refunded. The refund commands are queued.",
-    "chargeback": "Marked as a chargeback. The chargeback commands are queued.",
+    "refunded": "Refunded. Never-fetched commands withdrawn, refund commands queued.",
+    "partly-refunded": "Part of the payment was refunded; its credit note is below.",
+    "chargeback": "Marked as a chargeback. Never-fetched commands withdrawn, chargeback commands queued.",
     "noted": "Note added.",
     "resent": "The payment's commands are queued again.",
     "already-resent": "Those commands were queued by the same form already; nothing more was queued.",
@@ -56,9 +60,30 @@ def payment_page(
     shares their round trip) gives None for a role without payment actions (no forms)."""
     detail = payments.payment_detail(services, account_id, transaction)
     body = payment_views.detail_body(
-        detail, csrf=csrf(), resend_id=secrets.token_hex(16), done=DONE.get(done or "", "")
+        detail,
+        csrf=csrf(),
+        resend_id=secrets.token_hex(16),
+        done=DONE.get(done or "", ""),
+        documents=document_links(services, detail.payment),
     )
     return titled(f"Payment {transaction}", body, "payments", error=error)
+
+
+def document_links(services: Services, payment: PaymentRecord) -> tuple[tuple[str, str], ...]:
+    """The payment's invoice and credit notes: (number, the hosted document's URL)."""
+    base = services.settings.storefront_url
+    invoice = documents.invoice_path(payment)
+    if payment.invoice is None or invoice is None:
+        return ()
+    found = [(payment.invoice.invoice_label, base + invoice)]
+    for refund in payment.refunds:
+        found.append(
+            (
+                refund.credit_note.credit_label,
+                base + (documents.invoice_path(payment, refund.credit_note.number) or ""),
+            )
+        )
+    return tuple(found)
 
 
 def payment_url(transaction: str, done: str) -> str:
@@ -78,11 +103,21 @@ def payment_action(
     """Run one of the payment's forms: the URL to go to (a refusal is raised)."""
 
     def refund() -> str:
-        payments.refund(services, account_id, transaction, by, now)
-        return "refunded"
+        after = payments.refund(
+            services,
+            account_id,
+            transaction,
+            by,
+            now,
+            form.get("amount", ""),
+            withdraw=payment_confirm.withdraws(form),
+        )
+        return "refunded" if after.status is PaymentStatus.REFUND else "partly-refunded"
 
     def chargeback() -> str:
-        payments.mark_chargeback(services, account_id, transaction, by, now)
+        payments.mark_chargeback(
+            services, account_id, transaction, by, now, withdraw=payment_confirm.withdraws(form)
+        )
         return "chargeback"
 
     def note() -> str:

@@ -25,7 +25,7 @@ from webstore import keys
 from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import Invalid
 from webstore.operator.players import is_uuid, normalize_uuid
-from webstore.payments import changes
+from webstore.payments import changes, refunds
 from webstore.payments.resend import resend_commands
 from webstore.repo import start_read
 from webstore.repo.account import AccountRepository
@@ -271,29 +271,46 @@ def _status_change(by: str, action: str, now: datetime) -> Callable[[PaymentReco
     return audit
 
 
-def refund(services: Services, account_id: int, transaction_id: str, by: str, now: datetime) -> PaymentRecord:
-    """Refund: through the processor first when one took the money (payments.gateway_refunds),
-    then the refund commands queued once (payments.changes, as PUT /payments/{txn})."""
-    return changes.change_payment(
-        services,
-        account_id,
-        transaction_id,
-        PaymentStatus.REFUND.value,
-        None,
-        audit=_status_change(by, "payment.refund", now),
+def refund(
+    services: Services,
+    account_id: int,
+    transaction_id: str,
+    by: str,
+    now: datetime,
+    amount: str = "",
+    *,
+    withdraw: bool = True,
+) -> PaymentRecord:
+    """Refund `amount` (blank: all that is left): through the processor first when one took the
+    money, then recorded with its credit note (payments.refunds); in full, the never-fetched
+    purchase commands withdrawn (unless not `withdraw`) and the refund commands queued once
+    (payments.changes, as PUT /payments/{txn})."""
+
+    def audit(before: PaymentRecord, after: PaymentRecord) -> Audit:
+        if after.status is not before.status:
+            return _status_change(by, "payment.refund", now)(before, after)
+        given = f"{after.refunded_amount - before.refunded_amount} {after.currency}"
+        note = after.refunds[-1].credit_note.credit_label
+        what = changed("refunded", str(before.refunded_amount), str(after.refunded_amount))
+        return Audit(by, "payment.refund", f"{_named(after)}: {what} ({given}, {note})", now)
+
+    return refunds.refund_payment(
+        services, account_id, transaction_id, amount, audit=audit, withdraw=withdraw
     )
 
 
 def mark_chargeback(
-    services: Services, account_id: int, transaction_id: str, by: str, now: datetime
+    services: Services, account_id: int, transaction_id: str, by: str, now: datetime, *, withdraw: bool = True
 ) -> PaymentRecord:
-    """Record a chargeback the processor did not report: the chargeback commands queued once."""
+    """Record a chargeback the processor did not report: the never-fetched purchase commands
+    withdrawn (unless not `withdraw`), the chargeback commands queued once."""
     return changes.change_payment(
         services,
         account_id,
         transaction_id,
         PaymentStatus.CHARGEBACK.value,
         None,
+        withdraw=withdraw,
         audit=_status_change(by, "payment.chargeback", now),
     )
 

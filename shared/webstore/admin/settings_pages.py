@@ -1,8 +1,9 @@
 """The store's settings page (`/settings`): the store section and its sidebar modules, read
 with the catalog revision (one round trip), and their forms; the payment gateways (Stripe keys,
 the sandbox switch) are set on the Go live page (webstore.admin.golive_pages), which this page
-links to. Each save is one call into the catalog claiming the revision; a refused one shows the
-page again with that form as typed (webstore.admin.flow).
+links to; a Steam store's Steam Web API key (write-only, sealed). Each catalog save is one
+call into the catalog claiming the revision; a refused one shows the page again with that form
+as typed (webstore.admin.flow).
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from webstore.admin import catalog as edits
 from webstore.admin.catalog_forms import covered, form_values, read_form, render_fields
 from webstore.admin.catalog_pages import SECTIONS, revision_of
 from webstore.admin.flow import PanelPage
-from webstore.errors import DomainError, NotFound
+from webstore.errors import DomainError, Invalid, NotFound
 from webstore.html import Markup, fragment
+from webstore.identity.steam import check_steam_api_key, is_steam_store
 from webstore.repo import start_read
 from webstore.repo.definitions import DefinitionRepository
 from webstore.repo.store import StoreRepository
@@ -78,6 +80,8 @@ def settings_page(
         errors={refused.form: refused.message} if refused is not None else {},
         fields=render_fields("store", store_values, creating=False),
         modules=modules,
+        steam=is_steam_store(store),
+        steam_key_set=store.steam_api_key_sealed is not None,
     )
     return PanelPage("Store settings", body, "settings", status)
 
@@ -112,6 +116,29 @@ def save_sidebar_action(
     return settings_done(saved)
 
 
+def save_steam_key_action(
+    services: Services, account_id: int, form: dict[str, str], *, actor: str, now: datetime
+) -> str:
+    """The Steam Web API key (a Steam store's): a typed key checked and sealed, `remove=1`
+    takes it away, a blank field keeps it. Write-only: the page only says whether one is set."""
+    store = StoreRepository(services.table).store(account_id)
+    if not is_steam_store(store):
+        raise Invalid("steam_api_key: only a store of a Steam game signs players in through Steam")
+    typed = form.get("steam_api_key", "").strip()
+    if form.get("remove") == "1":
+        if store.steam_api_key_sealed is None:
+            return "/settings?done=No+changes"
+        sealed, said = None, "removed"
+    elif not typed:
+        return "/settings?done=No+changes"
+    else:
+        sealed = services.secrets.seal(check_steam_api_key(typed))
+        said = "changed" if store.steam_api_key_sealed else "set"
+    audit = (actor, "store.steam_api_key", f"store settings: steam_api_key: {said}", now)
+    StoreRepository(services.table).set_steam_api_key(account_id, sealed, audit)
+    return "/settings?done=Saved"
+
+
 def settings_done(saved: object) -> str:
     """Back to the settings, saying whether the save changed anything."""
     unchanged = isinstance(saved, edits.Saved) and saved.unchanged
@@ -122,7 +149,7 @@ def settings_again(
     services: Services, account_id: int, which: str, form: dict[str, str], error: DomainError, *, csrf: Markup
 ) -> PanelPage:
     """The settings page with the refused form (`which`: store, sidebar:<ref>) as typed and why."""
-    hidden = ("csrf", "revision", "delete")
+    hidden = ("csrf", "revision", "delete", "steam_api_key")  # a typed secret is never shown again
     typed = {k: v for k, v in form.items() if k not in hidden}
     return settings_page(
         services,

@@ -17,6 +17,7 @@ from webstore.html import fragment
 from webstore.repo import start_read
 from webstore.repo.shop_theme import ShopThemeRepository
 from webstore.services import Services
+from webstore.shop import look as shop_look
 from webstore.shop import theme
 
 SECTION = "shop"
@@ -192,6 +193,48 @@ def export(services: Services, account_id: int) -> str:
     return theme.export_file(ShopThemeRepository(services.table).live(account_id))
 
 
+LAYOUTS = (("", "Each category's own"), ("grid", "Grid"), ("list", "List"))
+
+
+def look_page(
+    services: Services,
+    account_id: int,
+    *,
+    csrf: Callable[[], str | None],
+    typed: Mapping[str, str] | None = None,
+    error: str = "",
+    status: int = 200,
+) -> PanelPage:
+    """The look's form (what was typed, after a refusal), or what it is for a reader."""
+    live = ShopThemeRepository(services.table).live(account_id)
+    look = live.look.model_dump()
+    if typed is not None:
+        look = {name: typed.get(name, "") for name in shop_look.LABELS}
+    body = fragment(
+        "panel/shop/look.html",
+        shop_url=services.settings.shop_url,
+        look=look,
+        layouts=LAYOUTS,
+        shown=[(look[name], label) for name, label in shop_look.LABELS.items()],
+        csrf=csrf() or "",
+        revision=typed.get("revision", str(live.revision)) if typed is not None else live.revision,
+        error=error,
+    )
+    return PanelPage("Look", body, SECTION, status)
+
+
+def look_action(
+    services: Services, account_id: int, fields: Mapping[str, str], *, actor: str, now: datetime
+) -> str:
+    shop_look.save_look(services, account_id, fields, seen_revision=_revision(fields), actor=actor, now=now)
+    return done_at("/shop/look", "The look is saved and the shop shows it")
+
+
+def look_preview(services: Services, account_id: int, fields: Mapping[str, str]) -> tuple[str, str]:
+    """The home page with the form's look (HTML, policy), nothing stored."""
+    return theme.preview_look(services, account_id, fields)
+
+
 Again = Callable[[DomainError], PanelPage]
 
 __all__ = [
@@ -201,6 +244,9 @@ __all__ = [
     "editor_href",
     "export",
     "import_action",
+    "look_action",
+    "look_page",
+    "look_preview",
     "overview",
     "preview_page",
     "publish_action",

@@ -32,7 +32,7 @@ from decimal import Decimal
 from webstore import keys
 from webstore.basket import Basket
 from webstore.catalog import Package, PackageType, Store
-from webstore.checkout import pages, stripe_page
+from webstore.checkout import pages, stripe_page, tax_details
 from webstore.checkout.gateway import (
     ChargeRequest,
     ChargeResult,
@@ -47,6 +47,7 @@ from webstore.errors import DomainError, Invalid
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
 from webstore.html import PageResult
+from webstore.invoices.documents import checkout_invoice_path
 from webstore.money import ZERO
 from webstore.payments.order import Order, OrderLine
 from webstore.payments.recording import EarlyEffectsRead, effect_keys, fulfil, resume, start_effects_read
@@ -55,6 +56,7 @@ from webstore.players import Tier
 from webstore.repo import Transaction, start_read
 from webstore.repo.baskets import AttemptStatus, BasketReads, BasketRepository, CheckoutAttempt
 from webstore.repo.checkout_attempts import AlreadyPaid, CheckoutAttemptRepository, mark_completed
+from webstore.repo.discord import DiscordRepository
 from webstore.repo.payments import GiftCardUse, PaymentRecord
 from webstore.repo.player_tiers import PlayerTierRepository
 from webstore.repo.store import StoreRepository, StoreView
@@ -63,6 +65,8 @@ from webstore.services import Services
 from webstore.storefront.baskets import CHECKOUT_CLAIM_TIMEOUT, Loaded, load, reprice
 from webstore.storefront.inputs import check_email
 from webstore.storefront.theme import in_brand_of
+from webstore.tax.model import PaymentTax
+from webstore.tax.payment import payment_tax
 
 logger = logging.getLogger(__name__)
 
@@ -268,6 +272,11 @@ def pay(
     if refusal:
         _give_back(services, loaded.store, key)
         return PageResult(422, pages.message_page("Checkout", refusal, store=loaded.store))
+    untaxed = tax_details.refusal(basket, loaded.store)
+    if previous is None and untaxed:
+        _give_back(services, loaded.store, key)
+        reprice(basket, loaded.store, now)
+        return PageResult(422, _form(services, basket, untaxed, store=loaded.store, field="billing_country"))
     if previous is None and not consent and _has_subscription(basket):
         _give_back(services, loaded.store, key)  # a processor's payment made without it goes back
         reprice(basket, loaded.store, now)
@@ -327,6 +336,13 @@ def pay(
         )
         _release(services, basket, key, now, reason="the store's prices went up")
         return PageResult(409, _form(services, basket, message, store=loaded.store))
+    if previous is None and basket.tax_pending(
+        loaded.store
+    ):  # the lines changed since the tax was calculated
+        _release(services, basket, key, now, reason="the tax must be calculated again")
+        return PageResult(
+            409, _form(services, basket, tax_details.RECALCULATE, store=loaded.store, field="billing_country")
+        )
     gateway = gateway or gateway_for(services, loaded.store)
     if superseded:
         # The order is not recorded (the claim checked) and the old attempt can no longer record
@@ -517,7 +533,14 @@ def settle(
         gateway = gateway_for(services, store)
     now = services.now()
     try:
-        order = _order(basket, amount_due, gateway.name, key, charge.saved_method)
+        shown = view.store if view is not None else None
+        tax = payment_tax(basket, charge.card_country, flat_rate=shown.tax.rate if shown else ZERO)
+        if tax is not None and tax.stripe_calculation_id:
+            taxing = shown or StoreRepository(services.table).store(basket.account_id)
+            tax.stripe_transaction_id = tax_details.record_stripe_tax(
+                services, taxing, tax.stripe_calculation_id, order_key(basket.ident)
+            )
+        order = _order(basket, amount_due, gateway.name, key, charge.saved_method, tax)
 
         def completing(tx: Transaction, payment: PaymentRecord) -> None:
             CheckoutAttemptRepository.add_completion(tx, basket, key, payment.transaction_id, now)
@@ -661,8 +684,16 @@ def _after_payment(services: Services, basket: Basket) -> PageResult:
     return PageResult(redirect=receipt_url(services, basket.ident))
 
 
-def _order(basket: Basket, amount_due: Decimal, gateway: str, key: str, saved_method: str) -> Order:
+def _order(
+    basket: Basket,
+    amount_due: Decimal,
+    gateway: str,
+    key: str,
+    saved_method: str,
+    tax: PaymentTax | None = None,
+) -> Order:
     return Order(
+        tax=tax,
         saved_method=saved_method,
         account_id=basket.account_id,
         idempotency_key=order_key(basket.ident),
@@ -744,7 +775,9 @@ def declined_event(services: Services, basket: Basket, reason: str, gateway: str
 
 def receipt(services: Services, ident: str) -> PageResult:
     """The paid basket as the checkout showed it (priced as of its completion), with its
-    transaction id; read with its store (one round trip) for the store's name and look."""
+    transaction id; read with its store (one round trip) for the store's name and look, and
+    beside them whether the store connected Discord (the "Link Discord" link)."""
+    discord = start_read(DiscordRepository(services.table).app, keys.account_of(ident, "Basket"))
     loaded = load(services, ident, None)
     basket, store = loaded.basket, loaded.store
     in_brand_of(store)
@@ -757,8 +790,11 @@ def receipt(services: Services, ident: str) -> PageResult:
         username=basket.username,
         email=basket.email or "",
         continue_url=basket.complete_url,
+        invoice_url=services.settings.storefront_url
+        + checkout_invoice_path(store.id, basket.transaction_id, basket.ident),
         manage_url=f"{checkout_url(services, ident)}/subscription"
         if any(line.type is PackageType.SUBSCRIPTION for line in basket.lines)
         else None,
+        discord_url=f"{checkout_url(services, ident)}/discord" if discord.result() else None,
     )
     return PageResult(html=pages.receipt_page(view))

@@ -52,6 +52,7 @@ class ChargeResult:
     redirect_url: str = ""  # REDIRECT: where the player pays; DECLINED off-session: where they can
     # complete an authentication the processor asked for (counts as declined until they do)
     saved_method: str = ""  # PAID with `save_method`: the gateway's reference to reuse it
+    card_country: str = ""  # PAID: the card's issuing country, when the processor tells (tax evidence)
 
 
 class PaymentGateway(Protocol):

@@ -25,12 +25,14 @@ from functools import cache
 from typing import Any
 
 from webstore.basket import Basket
-from webstore.catalog import Store
+from webstore.catalog import Store, TaxCalculation
 from webstore.checkout.summary import AmountRow, OrderSummary, RowKind, order_summary
+from webstore.checkout.tax_details import asks_for_country
 from webstore.html import Page
 from webstore.html.player import UNBRANDED, content_security_policy, page, problem_page
 from webstore.money import display
 from webstore.storefront.theme import brand
+from webstore.tax.countries import COUNTRIES
 
 # The pay form redirects to the gateway or the shop's complete URL (checked when the basket was made).
 FORM_TARGETS = ("http:", "https:")
@@ -55,6 +57,34 @@ def money(amount: Decimal, currency: str) -> str:
 
 
 @dataclass(frozen=True)
+class BillingForm:
+    """The billing country form of a store whose tax depends on it (checkout.tax_details)."""
+
+    url: str
+    countries: list[tuple[str, str]]
+    country: str = ""
+    postal_code: str = ""
+    vat_id: str = ""
+    ask_postal_code: bool = False
+    taxed: bool = False  # the basket's tax is calculated for `country`: the pay form may go on
+
+    @classmethod
+    def of(cls, basket: Basket, store: Store, url: str) -> BillingForm | None:
+        if not asks_for_country(store):
+            return None
+        buyer = basket.buyer_tax
+        return cls(
+            url=url,
+            countries=sorted(COUNTRIES.items(), key=lambda item: item[1]),
+            country=buyer.billing_country or buyer.ip_country,
+            postal_code=buyer.billing_postal_code,
+            vat_id=buyer.vat_id,
+            ask_postal_code=store.tax.calculation is TaxCalculation.STRIPE_TAX,
+            taxed=bool(buyer.billing_country) and not basket.tax_pending(store),
+        )
+
+
+@dataclass(frozen=True)
 class CheckoutView:
     """Everything the checkout page shows."""
 
@@ -67,6 +97,7 @@ class CheckoutView:
     error: str = ""
     error_field: str = ""  # the form field the error is about ("email"), marked invalid
     cancel_url: str = ""
+    billing: BillingForm | None = None
 
     @classmethod
     def of(
@@ -91,6 +122,7 @@ class CheckoutView:
             error=error,
             error_field=error_field,
             cancel_url=basket.cancel_url,
+            billing=BillingForm.of(basket, store, pay_url.removesuffix("/pay") + "/billing"),
         )
 
 
@@ -103,6 +135,8 @@ class ReceiptView:
     email: str = ""
     continue_url: str | None = None  # the shop's complete URL for this basket
     manage_url: str | None = None  # the subscription's manage page, when it has one
+    invoice_url: str | None = None  # the payment's invoice (webstore.invoices.documents)
+    discord_url: str | None = None  # "Link Discord", when the store connected Discord (docs/discord.md)
 
 
 # --- the frame: brand and policy ---------------------------------------------------------------

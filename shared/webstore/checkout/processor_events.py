@@ -32,10 +32,12 @@ from webstore.event_types import EventType
 from webstore.events import DomainEvent
 from webstore.payments.changes import change_payment
 from webstore.payments.events import status_events
+from webstore.payments.refunds import sync_stripe_refunds
 from webstore.repo import start_read
 from webstore.repo.baskets import BasketReads, BasketRepository
 from webstore.repo.outbox import OutboxRepository
 from webstore.repo.payments import PaymentRecord, PaymentRepository
+from webstore.repo.processor_events import STRIPE as STRIPE_EVENTS_KEY
 from webstore.repo.processor_events import ProcessorEventRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
@@ -46,7 +48,7 @@ logger = logging.getLogger(__name__)
 
 Handler = Callable[[Services, Store, StripeGateway, Any], str]
 
-GATEWAY = "stripe"
+GATEWAY = STRIPE_EVENTS_KEY
 DISPUTE_WON = frozenset({"won", "warning_closed"})  # an inquiry closed without a chargeback: kept
 
 
@@ -86,6 +88,7 @@ def receive(services: Services, token: str, payload: bytes, signature: str | Non
         return Outcome(event_id, event_type, "duplicate")
     result = handler(services, store, gateway, obj) if handler else "ignored"
     events.record(store.id, GATEWAY, event_id, services.now())
+    events.note_received(store.id, GATEWAY, event_type, services.now())
     return Outcome(event_id, event_type, result)
 
 
@@ -181,27 +184,19 @@ def _failed(services: Services, store: Store, gateway: StripeGateway, obj: Any) 
 
 
 def _refunded(services: Services, store: Store, gateway: StripeGateway, obj: Any) -> str:
-    """A refund made in the Stripe dashboard (or by our own refund call): recorded as the
-    operator's refund is, once the charge is refunded in full. Partial refunds are left to the
-    owner (the platform has no partial refund status)."""
-    if not obj.get("refunded"):
-        return "ignored"
+    """A refund made in the Stripe dashboard (or by our own refund call), full or partial: the
+    PaymentIntent's refunds as Stripe lists them, each recorded once by its id
+    (`payments.refunds.sync_stripe_refunds`: a partial one with its credit note; the one that
+    completes the amount as the operator's refund is, with its commands and event)."""
     payment = _payment_of(services, store, gateway, obj.get("payment_intent"))
     if payment is None:
         return "ignored"
     try:
-        change_payment(
-            services,
-            store.id,
-            payment.transaction_id,
-            PaymentStatus.REFUND.value,
-            None,
-            refunded_at_processor=True,
-        )
+        recorded = sync_stripe_refunds(services, gateway, payment)
     except Conflict as refused:  # a chargeback is not refunded on top (Stripe refunds only a charge)
         logger.warning("stripe: refund not recorded: %s", refused.detail)
         return "ignored"
-    return "handled"
+    return "handled" if recorded else "ignored"
 
 
 def _dispute_opened(services: Services, store: Store, gateway: StripeGateway, obj: Any) -> str:

@@ -81,6 +81,7 @@ class StripeIntent:
     disputed: bool = False
     error: str = ""  # the last payment error's message, for the player
     setup_future_usage: str = ""  # "off_session": created to save the method (a subscription)
+    card_country: str = ""  # the card's issuing country (tax evidence), when Stripe tells it
 
     @property
     def saved_method(self) -> str:
@@ -96,12 +97,15 @@ def plain(obj: Any) -> dict[str, Any]:
 def _intent(found: Any) -> StripeIntent:
     obj = plain(found)
     charge = obj.get("latest_charge")
-    refunded, disputed = 0, False
+    refunded, disputed, country = 0, False, ""
     if isinstance(charge, dict):
         refunded = int(charge.get("amount_refunded") or 0)
         disputed = bool(charge.get("disputed"))
+        country = str(((charge.get("payment_method_details") or {}).get("card") or {}).get("country") or "")
     error = obj.get("last_payment_error") or {}
     method = obj.get("payment_method") or ""
+    if not country and isinstance(method, dict):  # the method expanded: its card's country
+        country = str((method.get("card") or {}).get("country") or "")
     customer = obj.get("customer") or ""
     return StripeIntent(
         id=obj["id"],
@@ -117,6 +121,7 @@ def _intent(found: Any) -> StripeIntent:
         disputed=disputed,
         error=(error.get("message") or "") if error else "",
         setup_future_usage=obj.get("setup_future_usage") or "",
+        card_country=country.upper(),
     )
 
 
@@ -167,6 +172,10 @@ class StripeGateway:
                 max_network_retries=NETWORK_RETRIES,
             )
         return self._client_instance
+
+    def client(self) -> StripeClient:
+        """The account's client (the Stripe Tax adapter, webstore.tax.stripe_tax, shares it)."""
+        return self._client()
 
     def account(self) -> StripeAccount:
         """The account the secret key belongs to: one authenticated read (`GET /v1/account`),
@@ -239,7 +248,9 @@ class StripeGateway:
 
     def intent(self, intent_id: str) -> StripeIntent:
         """The PaymentIntent as Stripe has it now (its charge expanded: refunds, disputes)."""
-        found = self._client().v1.payment_intents.retrieve(intent_id, params={"expand": ["latest_charge"]})
+        found = self._client().v1.payment_intents.retrieve(
+            intent_id, params={"expand": ["latest_charge", "payment_method"]}
+        )
         return _intent(found)
 
     # --- the port --------------------------------------------------------------------------
@@ -284,7 +295,12 @@ class StripeGateway:
                 ChargeStatus.DECLINED,
                 reason=f"The amount paid ({paid}) is not the amount due ({due}): {outcome}",
             )
-        return ChargeResult(ChargeStatus.PAID, reference=intent.id, saved_method=intent.saved_method)
+        return ChargeResult(
+            ChargeStatus.PAID,
+            reference=intent.id,
+            saved_method=intent.saved_method,
+            card_country=intent.card_country,
+        )
 
     def find_charge(self, request: ChargeRequest) -> ChargeResult:
         """`charge` only reads the PaymentIntent the page confirmed (it never takes money), and
@@ -371,6 +387,32 @@ class StripeGateway:
             logger.warning("stripe: refund failed: %s", error.code)
             return False
         return True
+
+    def refund_part(self, reference: str, amount: Decimal, currency: str, key: str) -> str | None:
+        """Refund `amount` of the PaymentIntent `reference` (a partial refund; `key`: its
+        idempotency key, one per refund the store records); the refund's id, or None when Stripe
+        did not accept it."""
+        from stripe import StripeError
+
+        try:
+            refund = self._client().v1.refunds.create(
+                params={"payment_intent": reference, "amount": to_minor_units(amount, currency)},
+                options={"idempotency_key": key},
+            )
+        except StripeError as error:
+            logger.warning("stripe: partial refund refused: %s", error.code)
+            return None
+        return str(refund.id)
+
+    def refunds_of(self, reference: str) -> list[tuple[str, Decimal]]:
+        """The refunds of the PaymentIntent `reference`, oldest first: (refund id, amount)."""
+        listed = self._client().v1.refunds.list(params={"payment_intent": reference, "limit": 100})
+        found = [
+            (int(r.created or 0), str(r.id), from_minor_units(int(r.amount), str(r.currency)))
+            for r in listed.data
+            if r.status in ("succeeded", "pending")
+        ]
+        return [(rid, amount) for _, rid, amount in sorted(found)]
 
     def refund_attempt(self, attempt_key: str) -> bool:
         """Give back what the attempt's PaymentIntent took, or cancel it while it can still be

@@ -101,7 +101,9 @@ def page(
     amount_due = basket.total_price - basket.giftcard_amount
     pay_url = f"{return_url.rsplit('/', 1)[0]}/pay"
     method = NOTHING_TO_PAY  # gift cards cover it all: no card, the pay step completes it
-    if amount_due != 0:
+    billing = pages.BillingForm.of(basket, store, f"{pay_url.removesuffix('/pay')}/billing")
+    # The tax depends on the buyer's country: no PaymentIntent until it is calculated for it.
+    if amount_due != 0 and (billing is None or billing.taxed):
         try:
             intent = create_intent(services, basket, store, gateway)
         except (AmountNotPayable, StripeError) as refused:

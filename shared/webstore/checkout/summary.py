@@ -36,6 +36,8 @@ from webstore.pricing import (
     price_basket,
     sale_applies,
 )
+from webstore.tax.countries import COUNTRIES
+from webstore.tax.rates import is_eu
 
 
 class RowKind(StrEnum):
@@ -87,6 +89,8 @@ class OrderSummary:
     rows: list[AmountRow]  # subtotal, discounts, added tax, total, gift cards, amount due
     tax_included: Decimal = ZERO  # inclusive tax: part of the prices, not a row of its own
     tax_rate: Decimal = ZERO
+    tax_label: str = "Sales tax"  # "VAT" in the EU
+    reverse_charge: bool = False  # a business buyer's reverse charge: no VAT, the buyer accounts for it
     creator_code: str = ""
     renewals: list[Renewal] = field(default_factory=list)
 
@@ -114,12 +118,14 @@ def order_summary(basket: Basket, store: Store, now: datetime) -> OrderSummary:
     rows += discount_rows(basket, store, now)
     # Added on top (exclusive) or part of the prices (inclusive): told by the basket's own
     # figures, so the rows add up even when the store's tax setting changed since.
+    quote = basket.buyer_tax.quote
     exclusive = (
-        bool(basket.sales_tax)
+        bool(basket.sales_tax or (quote and quote.reverse_charge and not quote.inclusive))
         and basket.total_price == basket.base_price - basket.discount + basket.sales_tax
     )
+    label, rate, note = tax_label(basket, store)
     if exclusive:
-        rows.append(AmountRow(RowKind.TAX, "Sales tax", basket.sales_tax, f"{_percent(store.tax.rate)}%"))
+        rows.append(AmountRow(RowKind.TAX, label, basket.sales_tax, note))
     rows.append(AmountRow(RowKind.TOTAL, "Total", basket.total_price))
     for number, amount in basket.giftcard_split.items():
         if amount > 0:
@@ -130,10 +136,27 @@ def order_summary(basket: Basket, store: Store, now: datetime) -> OrderSummary:
         lines=lines,
         rows=rows,
         tax_included=basket.sales_tax if not exclusive else ZERO,
-        tax_rate=store.tax.rate,
+        tax_rate=rate,
+        tax_label=label,
+        reverse_charge=bool(basket.buyer_tax.quote and basket.buyer_tax.quote.reverse_charge),
         creator_code=basket.creator_code,
         renewals=[line.renewal for line in lines if line.renewal is not None],
     )
+
+
+def tax_label(basket: Basket, store: Store) -> tuple[str, Decimal, str]:
+    """(label, rate, note) of the basket's tax: the rate of the buyer's country when it was
+    calculated for one (webstore.tax), else the store's flat rate."""
+    quote = basket.buyer_tax.quote
+    if quote is None:
+        return "Sales tax", store.tax.rate, f"{_percent(store.tax.rate)}%"
+    label = "VAT" if is_eu(quote.country) else "Sales tax"
+    rates = {line.rate for line in quote.lines}
+    rate = rates.pop() if len(rates) == 1 else ZERO
+    where = COUNTRIES.get(quote.country, quote.country)
+    if quote.reverse_charge:
+        return label, ZERO, "reverse charge"
+    return label, rate, f"{where} {_percent(rate)}%" if where else f"{_percent(rate)}%"
 
 
 def discount_rows(basket: Basket, store: Store, now: datetime) -> list[AmountRow]:

@@ -15,7 +15,10 @@ A store owner may replace any file of the shop's default theme (Tebex's template
 - autoescape is on: whatever a player typed (a name, a variable) is escaped. `raw` (Twig's way
   of printing HTML) sanitises with nh3 before it marks the text safe, so even a `|raw` on a
   player's name cannot inject script;
-- an unknown variable is an error (`StrictUndefined`), found when the template is checked.
+- an unknown variable is an error (`StrictUndefined`), found when the template is checked;
+- a render has a budget (`RenderBudget`: time, output size, loop steps, the size of a string or
+  list a `*` makes, the size of a `**`): a template that passes it fails like any other, so the
+  shop serves the file's last good version and the panel lists the error.
 
 Twig features Tebex templates use that Jinja lacks are added as filters and tests (`raw`,
 `e`, `empty`, `url_encode`, `nl2br`, `date`, `number_format`, `money`, `trans`, `keys`,
@@ -25,7 +28,10 @@ Twig features Tebex templates use that Jinja lacks are added as filters and test
 from __future__ import annotations
 
 import html as html_lib
+import time
 from collections.abc import Callable, Iterable, Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from functools import cache, lru_cache
@@ -41,6 +47,7 @@ from jinja2 import (
     StrictUndefined,
     TemplateError,
     TemplateSyntaxError,
+    nodes,
     pass_context,
     select_autoescape,
 )
@@ -53,6 +60,8 @@ from webstore.money import display
 __all__ = [
     "THEME",
     "OwnerTemplateError",
+    "RenderBudget",
+    "RenderBudgetExceeded",
     "SecurityError",
     "check_template",
     "environment",
@@ -227,7 +236,9 @@ SAFE_METHODS = frozenset(
 
 
 class OwnerEnvironment(ImmutableSandboxedEnvironment):
-    """The sandbox with the Twig compatibility layer."""
+    """The sandbox with the Twig compatibility layer and the render budget's hooks."""
+
+    intercepted_binops = frozenset({"*", "**"})
 
     def __init__(self, loader: Any) -> None:
         super().__init__(
@@ -239,9 +250,35 @@ class OwnerEnvironment(ImmutableSandboxedEnvironment):
             auto_reload=False,
         )
         self.filters.update(FILTERS)
+        self.filters[LOOP_BUDGET_FILTER] = _loop_budget
         self.tests.update(TESTS)
         for name in GLOBALS_REMOVED:
             self.globals.pop(name, None)
+
+    def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
+        """Every `for` loop iterates through the budget's counter (`_loop_budget`)."""
+        tree = super()._parse(source, name, filename)
+        for loop in tree.find_all(nodes.For):
+            wrapped = nodes.Filter(loop.iter, LOOP_BUDGET_FILTER, [], [], None, None, lineno=loop.lineno)
+            loop.iter = wrapped.set_environment(self)
+        return tree
+
+    def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
+        """`*` and `**` within the budget: no string or list of millions of items from one
+        expression, no number of millions of digits."""
+        limit = (_SPENDING.get() or _Spending(DEFAULT_BUDGET, 0.0)).budget.product_items
+        if operator == "*":
+            for seq, times in ((left, right), (right, left)):
+                if (
+                    isinstance(seq, str | list | tuple)
+                    and isinstance(times, int)
+                    and len(seq) * times > limit
+                ):
+                    raise RenderBudgetExceeded(f"a `*` would make more than {limit:,} items")
+        big = isinstance(left, int) and isinstance(right, int) and right > 0 and abs(left) > 1
+        if operator == "**" and big and right * abs(left).bit_length() > limit:
+            raise RenderBudgetExceeded(f"a `**` would make a number of more than {limit:,} bits")
+        return super().call_binop(context, operator, left, right)
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         """No string formatting at all: Jinja would hand back a sandboxed `format`; refused."""
@@ -259,6 +296,75 @@ class OwnerEnvironment(ImmutableSandboxedEnvironment):
         if not super().is_safe_attribute(obj, attr, value):
             return False
         return not callable(value) or attr in SAFE_METHODS
+
+
+@dataclass(frozen=True)
+class RenderBudget:
+    """What one render of a page may take. A page of the default theme renders in a few
+    milliseconds, outputs tens of KB (at most 60 KB: docs/shop.md) and loops a few thousand
+    times with 1,000 packages: the limits are far above that and far below harm."""
+
+    seconds: float = 1.0  # wall clock, checked at every output and every 64 loop steps
+    output_chars: int = 1_000_000
+    loop_steps: int = 200_000  # every `for` of the render together
+    product_items: int = 100_000  # a `*` making a string or list, the digits of a `**`
+
+
+DEFAULT_BUDGET = RenderBudget()
+
+
+class RenderBudgetExceeded(TemplateError):
+    """A template took more than its render's budget: the template's error, as any other."""
+
+
+@dataclass
+class _Spending:
+    budget: RenderBudget
+    deadline: float
+    steps: int = 0
+
+    def check_time(self) -> None:
+        if time.monotonic() > self.deadline:
+            raise RenderBudgetExceeded(f"the page took longer than {self.budget.seconds:g} s to render")
+
+
+_SPENDING: ContextVar[_Spending | None] = ContextVar("owner_render_spending", default=None)
+
+
+def _loop_budget(iterable: Any) -> Iterable[Any]:
+    """Every `for` of a template iterates through this (added by `OwnerEnvironment._parse`)."""
+    spending = _SPENDING.get()
+    if spending is None:
+        yield from iterable
+        return
+    for item in iterable:
+        spending.steps += 1
+        if spending.steps > spending.budget.loop_steps:
+            raise RenderBudgetExceeded(f"the page's loops ran more than {spending.budget.loop_steps:,} times")
+        if spending.steps % 64 == 0:
+            spending.check_time()
+        yield item
+
+
+def _spend(generated: Iterable[str], budget: RenderBudget) -> str:
+    """Join a render's output under `budget` (its time and size)."""
+    spending = _Spending(budget, time.monotonic() + budget.seconds)
+    token = _SPENDING.set(spending)
+    try:
+        out: list[str] = []
+        size = 0
+        for piece in generated:
+            size += len(piece)
+            if size > budget.output_chars:
+                raise RenderBudgetExceeded(f"the page is longer than {budget.output_chars:,} characters")
+            out.append(piece)
+            spending.check_time()
+        return "".join(out)
+    finally:
+        _SPENDING.reset(token)
+
+
+LOOP_BUDGET_FILTER = "loop_budget"
 
 
 def _theme_loader() -> FileSystemLoader:
@@ -299,11 +405,18 @@ OWNER_FAULTS = (TemplateError, SecurityError, TypeError, ValueError, ArithmeticE
                 AttributeError, RecursionError)  # fmt: skip
 
 
-def render_owner(template: str, /, overrides: Mapping[str, str] | None = None, **context: Any) -> str:
-    """Render a theme file (a Tebex file name, e.g. `index.html`) with `context`; any failure of
-    a template is an OwnerTemplateError naming the file and line that failed."""
+def render_owner(
+    template: str,
+    /,
+    overrides: Mapping[str, str] | None = None,
+    budget: RenderBudget = DEFAULT_BUDGET,
+    **context: Any,
+) -> str:
+    """Render a theme file (a Tebex file name, e.g. `index.html`) with `context` within `budget`;
+    any failure of a template (its budget passed too) is an OwnerTemplateError naming the file
+    and line that failed."""
     try:
-        return environment(overrides).get_template(template).render(**context)
+        return _spend(environment(overrides).get_template(template).generate(**context), budget)
     except TemplateSyntaxError as error:
         raise OwnerTemplateError(
             error.name or template, error.lineno, error.message or "syntax error"
@@ -349,7 +462,7 @@ def check_template(name: str, source: str, samples: Iterable[Mapping[str, Any]] 
         raise OwnerTemplateError(name, error.lineno, error.message or "syntax error") from error
     for context in samples:
         try:
-            env.get_template(name).render(**context)
+            _spend(env.get_template(name).generate(**context), DEFAULT_BUDGET)
         except OWNER_FAULTS as error:
             raise OwnerTemplateError(name, _line_of(error), _message(error)) from error
 

@@ -173,15 +173,17 @@ def identify_in_store(
     return identify_now(services, store, username, known, field=field, refresh=refresh)
 
 
-def identify_steam(services: Services, steam_id: str) -> Identification:
+def identify_steam(services: Services, steam_id: str, persona: str | None = None) -> Identification:
     """The player a (verified) Steam64 id is: the id bound to that Steam account, or a new one
     bound on first sight (`USERACCOUNT#{steam64}`: 17 digits never meet a Minecraft UUID). The
-    name and the UUID the plugins read are the Steam64 id."""
+    UUID the plugins read is the Steam64 id; the name is the persona name Steam's Web API gave
+    (`persona`: the store has a key), else the Steam64 id too."""
     users = UserRepository(services.table)
     user_id = users.online_account_id(steam_id)
+    name = persona or steam_id
     if user_id is not None:
-        return Identification(User(user_id, steam_id, steam_id))
-    return Identification(User(users.next_id(), steam_id, steam_id), new_account=True)
+        return Identification(User(user_id, name, steam_id))
+    return Identification(User(users.next_id(), name, steam_id), new_account=True)
 
 
 def plugin_uuid(user: User) -> str:

@@ -43,6 +43,15 @@ class NameServiceUnavailable(DomainError):
         )
 
 
+class SteamProfiles(Protocol):
+    """A Steam account's public profile (Steam's Web API, with the store's key)."""
+
+    def persona_name(self, steam_id: str) -> str | None:
+        """The account's persona name, or None when Steam has no profile for it. Raises
+        NameServiceUnavailable when Steam cannot be asked (or refuses the key)."""
+        ...
+
+
 class PlayerIdentities(Protocol):
     """Resolves a (syntactically valid) username to the account it names on the platform."""
 

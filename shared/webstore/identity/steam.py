@@ -147,3 +147,66 @@ class SteamOpenId:
                 "changed: please try again in a minute.",
                 field="openid.sig",
             ) from error
+
+
+# Steam's own limit on a persona name; longer (or control characters) is not a name Steam gave.
+PERSONA_MAX = 32
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+STEAM_API_KEY = re.compile(r"^[0-9A-Fa-f]{32}$")
+
+
+def check_steam_api_key(key: str) -> str:
+    """A Steam Web API key as Steam issues them (32 hexadecimal characters), else Invalid."""
+    key = key.strip()
+    if not STEAM_API_KEY.match(key):
+        raise Invalid(
+            "steam_api_key: a Steam Web API key is 32 hexadecimal characters "
+            "(https://steamcommunity.com/dev/apikey)",
+            field="steam_api_key",
+        )
+    return key.upper()
+
+
+def persona_of(answer: object, steam_id: str) -> str | None:
+    """The persona name of `steam_id` in a GetPlayerSummaries answer (`{"response": {"players":
+    [{"steamid", "personaname", …}]}}`), or None when it has none usable."""
+    response = answer.get("response") if isinstance(answer, dict) else None
+    players = response.get("players") if isinstance(response, dict) else None
+    for player in players if isinstance(players, list) else []:
+        if isinstance(player, dict) and player.get("steamid") == steam_id:
+            name = player.get("personaname")
+            if isinstance(name, str):
+                name = " ".join(CONTROL.sub("", name).split())
+                if name and len(name) <= PERSONA_MAX:
+                    return name
+    return None
+
+
+class SteamWebApi:
+    """The profile adapter (port `SteamProfiles`): `ISteamUser/GetPlayerSummaries/v2` with the
+    store's Web API key."""
+
+    def __init__(self, base_url: str, api_key: str, timeout_seconds: float) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.api_key = api_key
+        self.timeout_seconds = timeout_seconds
+
+    def persona_name(self, steam_id: str) -> str | None:
+        import http.client
+        import json
+        import urllib.request
+
+        query = urlencode({"key": self.api_key, "steamids": steam_id})
+        url = f"{self.base_url}/ISteamUser/GetPlayerSummaries/v2/?{query}"
+        request = urllib.request.Request(
+            url, headers={"Accept": "application/json", "User-Agent": "webstore"}
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout_seconds) as response:
+                answer = json.loads(bytes(response.read(MAX_PROFILE_BYTES)))
+        except (OSError, ValueError, http.client.HTTPException) as error:  # 403 (a bad key): HTTPError
+            raise NameServiceUnavailable("Steam's Web API is not answering", field="steam_api_key") from error
+        return persona_of(answer, steam_id)
+
+
+MAX_PROFILE_BYTES = 64 * 1024

@@ -14,7 +14,7 @@ from webstore.events import InProcessBus
 from webstore.mail import MailSender
 from webstore.mail.delivery import MailDispatcher
 from webstore.services import Services
-from webstore.webhooks.local import LocalDispatcher, fixed_schedule
+from webstore.webhooks.local import LocalDispatcher, acknowledging, fixed_schedule
 from webstore.webhooks.retry import next_retry_delay
 
 
@@ -25,11 +25,15 @@ def subscribe(
     sender: MailSender | None = None,
     retry_delays: Sequence[float] | None = None,
 ) -> LocalDispatcher:
-    """Send the local bus's events' e-mails in the background; returns the worker."""
+    """Send the local bus's events' e-mails in the background; returns the worker. Like the
+    webhook worker it holds each event's outbox item until it is done with the event (sent,
+    nothing to send, or given up), so a stop before a message is sent leaves the event for the
+    next start's sweep, and the message's claim keeps it to one e-mail."""
     worker = LocalDispatcher(
         MailDispatcher(services, sender=sender),
         label="mail",
         schedule=next_retry_delay if retry_delays is None else fixed_schedule(retry_delays),
+        on_done=acknowledging(bus, services),
     )
     worker.start()
     bus.subscribe(worker.submit)

@@ -1,5 +1,8 @@
 """The command queue as plugins use it: due players (throttled cycles), commands, deletes.
 
+Handing a command to a plugin marks it fetched (`fetched_at`, repo.queue): from then on it may
+have run, so a refund no longer withdraws it (webstore.payments.changes, docs/operator.md).
+
 A polling cycle starts with a conditional write on the queue state (`next_check_at <= now`),
 so every Lambda instance enforces the same `next_check`; follow-up calls of the same cycle
 (`more` was true) continue from the stored cursor without the throttle. See docs/operator.md.
@@ -78,23 +81,31 @@ def due_players(services: Services, who: ServerIdentity) -> queue_schemas.DuePla
 
 
 def offline_commands(services: Services, who: ServerIdentity) -> queue_schemas.OfflineCommands:
-    found = QueueRepository(services.table).commands(
-        who.account_id, who.server_id, keys.OFFLINE_PREFIX, COMMAND_PAGE_SIZE + 1
+    found, more = QueueRepository(services.table).fetch(
+        who.account_id, who.server_id, keys.OFFLINE_PREFIX, COMMAND_PAGE_SIZE, _now(services)
     )
     return queue_schemas.OfflineCommands(
-        meta=queue_schemas.OfflineMeta(limited=len(found) > COMMAND_PAGE_SIZE),
-        commands=[queue_views.command_view(c) for c in found[:COMMAND_PAGE_SIZE]],
+        meta=queue_schemas.OfflineMeta(limited=more),
+        commands=[queue_views.command_view(c) for c in found],
     )
 
 
 def online_commands(services: Services, who: ServerIdentity, player_id: int) -> queue_schemas.OnlineCommands:
-    found = QueueRepository(services.table).commands(
-        who.account_id, who.server_id, keys.online_commands_prefix(player_id), COMMAND_PAGE_SIZE
+    found, _ = QueueRepository(services.table).fetch(
+        who.account_id,
+        who.server_id,
+        keys.online_commands_prefix(player_id),
+        COMMAND_PAGE_SIZE,
+        _now(services),
     )
     return queue_schemas.OnlineCommands(
         player=queue_schemas.OnlinePlayer(id=player_id, username=found[0].username if found else None),
         commands=[queue_views.command_view(c) for c in found],
     )
+
+
+def _now(services: Services) -> int:
+    return int(services.now().timestamp())
 
 
 def delete_commands(

@@ -8,7 +8,10 @@ both apply) and writes the transition's event with it (webstore.repo.outbox).
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
+from decimal import Decimal
 
+from webstore.domain.invoices import CREDIT_SERIES, DocumentNumber, Refund, series_of
 from webstore.domain.payment_status import TRANSITIONS, PaymentStatus, transition
 from webstore.errors import Conflict, Invalid
 from webstore.identity.identify import identify_in_store
@@ -22,7 +25,7 @@ from webstore.repo.daily_stats import DailyStatsRepository
 from webstore.repo.outbox import OutboxRepository
 from webstore.repo.payments import PaymentNote, PaymentRecord, PaymentRepository
 from webstore.repo.players import PlayerRepository
-from webstore.repo.queue import QueuedCommand, QueueRepository
+from webstore.repo.queue import QueuedCommand, QueueRepository, enqueue_cost
 from webstore.repo.sequences import IdAllocation, SequenceRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
@@ -44,13 +47,25 @@ def change_payment(
     username: str | None,
     *,
     refunded_at_processor: bool = False,
+    refund_reference: str = "status",
+    withdraw: bool = True,
     audit: Callable[[PaymentRecord, PaymentRecord], Audit] | None = None,
 ) -> PaymentRecord:
     """Change status and/or reassign the payment to another player; the payment as it is now.
     A refund of a payment a processor took goes back through it first (unless it reports the
     refund itself: `refunded_at_processor`) and is recorded only when it accepted. `audit(before,
     after)`: the audit entry written in the change's transaction (the panel's); a request that
-    changes nothing writes nothing."""
+    changes nothing writes nothing. A refund records what was still refundable as a refund with
+    its credit note (numbered in the change's transaction; `refund_reference`: the processor's
+    refund id when it reported it) and then asks for the tax reversal
+    (`payments.refunds.reverse_tax`).
+
+    A refund or chargeback first withdraws (`withdraw`, the default) the payment's grants no
+    plugin was handed yet (repo.queue `fetched_at`) and queues its own commands only for the
+    (package, server) pairs some grant may have reached: a rank never given is not taken away.
+    The withdrawal is in the change's transaction, each delete conditional on the command being
+    still unfetched, so a plugin polling meanwhile either never receives it or keeps it (the
+    change reads again and then counts it as delivered)."""
     if status is None and username is None:
         raise Invalid("Send status and/or username", field="status")
     new_status = PaymentStatus.parse_stored(status) if status is not None else None
@@ -69,7 +84,8 @@ def change_payment(
         new_owner = None
     if change is None and new_owner is None:
         return payment
-    if new_status is PaymentStatus.REFUND and change is not None and not refunded_at_processor:
+    refunding = new_status is PaymentStatus.REFUND and change is not None
+    if refunding and not refunded_at_processor:
         refund_at_processor(services, payment)
 
     now = services.now()
@@ -90,15 +106,24 @@ def change_payment(
     if change is not None and recurring is not None and recurring.initial_payment_id != payment.id:
         initial = repo.get(account_id, recurring.initial_payment_id)
 
+    queue = QueueRepository(services.table)
+    grants = planning.granted(payment) if new_plan is not None and withdraw else []
+
     def build(ids: IdAllocation) -> tuple[Transaction, PaymentRecord]:
-        """The change's transaction, its command ids taken from `ids` (built again on contention)."""
+        """The change's transaction, its command ids taken from `ids` (built again on contention,
+        the undelivered grants read again)."""
         updated = planning.reassigned(payment, new_owner) if new_owner else payment.model_copy(deep=True)
         updated.status = new_status
         updated.updated_at = now
         first_chunk = []
+        withdrawn = planning.to_withdraw(grants, queue.undelivered(account_id, grants), room)
         if new_plan is not None:
-            commands = planning.with_ids(planned, ids.take("command", len(planned)), payment.id)
-            first_chunk = planning.plan_commands(updated, new_plan, commands, room)
+            plan = planning.undoing(planned, payment, withdrawn)
+            commands = planning.with_ids(plan, ids.take("command", len(plan)), payment.id)
+            first_chunk = planning.plan_commands(updated, new_plan, commands, room - enqueue_cost(withdrawn))
+        if refunding:
+            rest = payment.refundable_amount
+            updated.refunds.append(credit_note_for(ids, payment, rest, refund_reference, now))
         tx = Transaction(services.table)
         PaymentRepository.add_change(
             tx,
@@ -118,7 +143,7 @@ def change_payment(
                 PlayerRepository.add_counters(
                     tx, account_id, counter_change.username_id, counter_change.counters
                 )
-        QueueRepository(services.table).add_enqueue(tx, account_id, first_chunk)
+        QueueRepository.add_enqueue(tx, account_id, first_chunk, withdrawn)
         if ending is not None:
             endings.add_ending(tx, ending)
         if change is not None:
@@ -129,13 +154,32 @@ def change_payment(
         return tx, updated
 
     try:
-        first_read = ids_read if new_plan is not None else IdAllocation.unread(account_id)
+        first_read = ids_read if new_plan is not None or refunding else IdAllocation.unread(account_id)
         updated = sequences.write(account_id, build, first_read=first_read)
     except Conflict as error:
         raise Conflict("The payment changed meanwhile; read it again and retry") from error
     if change is not None and change.trigger is not None:
         run_pending_chunks(services, updated, change.trigger.value)
+    if refunding:
+        from webstore.payments.refunds import reverse_tax  # beside the partial refunds
+
+        reverse_tax(services, updated, updated.refunds[-1])
     return updated
+
+
+def credit_note_for(
+    ids: IdAllocation, payment: PaymentRecord, amount: Decimal, reference: str, now: datetime
+) -> Refund:
+    """A refund of `amount` with its credit note, numbered from the store's credit series of
+    `now`'s year in the refund's own transaction (`ids.add_to(tx)`)."""
+    sequence, year = series_of(CREDIT_SERIES, now)
+    return Refund(
+        credit_note=DocumentNumber(year=year, number=ids.take(sequence)[0]),
+        amount=amount,
+        at=now,
+        reference=reference,
+        full=amount == payment.refundable_amount,
+    )
 
 
 def add_note(

@@ -5,6 +5,10 @@ took the money (the hosted checkout and the operator's createPayment through
 - Its id is taken once, inside that transaction, from the account's `payment` sequence
   (`IdAllocation.take`, repo/sequences.py): the id, the transaction id built from it and the
   sequence update commit together or not at all.
+- Its invoice number is taken the same way, from the store's series of the payment's year
+  (`take_invoice_number`, webstore.domain.invoices), by `add_paid_payment`: every source gets
+  one, dense and never reused, without a round trip of its own (the sequences item is already
+  in the payment's read and its update already in the transaction).
 - `add_paid_payment`: the order record (the idempotency of the payment source), then the six
   effects of money coming in: community goal progress, the store stats, the day's figures, the
   buyer's spend this month, the buyer's player record and counters, the payment's pointer
@@ -20,10 +24,12 @@ limits, new tiers and subscriptions (`payments.recording`); a renewal's next cyc
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime
 from decimal import Decimal
 
 from webstore.catalog import GoalStatus
+from webstore.domain.invoices import INVOICE_SERIES, DocumentNumber, series_of
 from webstore.payments import planning
 from webstore.repo import Transaction
 from webstore.repo.daily_stats import DailyStatsRepository
@@ -42,6 +48,13 @@ def take_payment_id(ids: IdAllocation) -> int:
     return ids.take("payment")[0]
 
 
+def take_invoice_number(ids: IdAllocation, paid_at: datetime) -> DocumentNumber:
+    """The payment's invoice number, next in the store's series of `paid_at`'s year, taken from
+    the sequences as read in the transaction that writes the payment (`ids.add_to(tx)`)."""
+    sequence, year = series_of(INVOICE_SERIES, paid_at)
+    return DocumentNumber(year=year, number=ids.take(sequence)[0])
+
+
 def add_paid_payment(
     tx: Transaction,
     reads: EffectReads,
@@ -53,7 +66,11 @@ def add_paid_payment(
 ) -> None:
     """The paid payment's order record and effects (goals, store stats, daily stats, the buyer's
     monthly spend, the buyer's player record and counters), each conditional on what `reads`
-    saw: a writer that got there first makes the commit fail as contention."""
+    saw: a writer that got there first makes the commit fail as contention. Sets the payment's
+    invoice number (taken from `reads.ids`: the caller adds `ids.add_to(tx)` after this, and the
+    payment itself last)."""
+    payment.invoice = take_invoice_number(reads.ids, payment.created_at)
+    payment.document_key = payment.document_key or payment.basket_ident or secrets.token_urlsafe(18)
     a = payment.account_id
     effects = PaymentEffectsRepository
     PaymentRepository.add_order(tx, payment)

@@ -11,6 +11,7 @@ from typing import Any
 from webstore.domain.payment_status import RECURRING_FOLLOWS
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
+from webstore.money import ZERO
 from webstore.payments.subject import SubjectLine, SubjectPayment, payment_subject
 from webstore.recurring import RecurringPayment
 from webstore.repo.payments import PaymentRecord
@@ -146,6 +147,8 @@ def stored_payment_subject(payment: PaymentRecord) -> dict[str, Any]:
             creator_code=payment.creator_code,
             recurring_payment_reference=payment.recurring_payment_reference,
             payment_sequence=payment_sequence(payment),
+            tax=payment.tax.tax if payment.tax is not None else ZERO,
+            postal_code=payment.tax.evidence.billing_postal_code if payment.tax is not None else "",
         )
     )
 

@@ -12,6 +12,7 @@ from webstore import keys
 from webstore.catalog import Model
 from webstore.domain.gateways import MANUAL
 from webstore.repo.payments import GiftCardUse
+from webstore.tax.model import PaymentTax
 
 MAX_LINES = 100
 _IDEMPOTENCY_KEY = re.compile(r"^[A-Za-z0-9_\-:.]{1,128}$")
@@ -52,6 +53,8 @@ class Order(Model):
     checkout_attempt: str | None = None
     custom: dict[str, Any] | None = None
     note: str = ""
+    # The tax the basket's prices hold and the buyer's country evidence (docs/tax-model.md).
+    tax: PaymentTax | None = None
     # The gateway's reference of the payment method saved for off-session renewals ("": none).
     saved_method: str = ""
 

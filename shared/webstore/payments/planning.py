@@ -141,6 +141,58 @@ def commands_for(
     return commands
 
 
+# --- a refund's withdrawal ------------------------------------------------------------------------
+
+# The plans whose commands give the player something (what a refund or chargeback undoes).
+_GRANTING = (CommandTrigger.PURCHASE.value, CommandTrigger.RENEWAL.value)
+
+
+def granted(payment: PaymentRecord) -> list[QueuedCommand]:
+    """Every command the payment queued to give something: its purchase or renewal plan and the
+    panel's resends of it (`resend-{id}`), the chunks not yet queued included."""
+    return [
+        command
+        for trigger, chunks in payment.plans.items()
+        if trigger in _GRANTING or trigger.startswith("resend-")
+        for chunk in chunks
+        for command in chunk
+    ]
+
+
+def _group(command: QueuedCommand) -> tuple[int | None, int]:
+    return command.package_id, command.server_id
+
+
+def to_withdraw(
+    grants: Sequence[QueuedCommand], undelivered: Sequence[QueuedCommand], room: int
+) -> list[QueuedCommand]:
+    """The undelivered grants a refund takes out of the queues: whole (package, server) groups,
+    as many as `room` transaction actions hold (a group left over stays queued, as if delivered)."""
+    groups: dict[tuple[int | None, int], list[QueuedCommand]] = {}
+    for command in undelivered:
+        groups.setdefault(_group(command), []).append(command)
+    chosen: list[QueuedCommand] = []
+    for group in groups.values():
+        if enqueue_cost([*chosen, *group]) <= room:
+            chosen += group
+    return chosen
+
+
+def undoing(
+    commands: Sequence[QueuedCommand], payment: PaymentRecord, withdrawn: Sequence[QueuedCommand]
+) -> list[QueuedCommand]:
+    """The refund, chargeback or expiry `commands` still needed once `withdrawn` is out: those of
+    a (package, server) some grant of which may have reached the server (one not withdrawn). Only
+    a first purchase decides this: what a renewal's refund undoes (the rank) came from the
+    purchase before it, so a renewal's commands are all kept."""
+    if CommandTrigger.PURCHASE.value not in payment.plans:
+        return list(commands)
+    grants = granted(payment)
+    gone = {c.id for c in withdrawn}
+    never_given = {_group(c) for c in withdrawn} - {_group(c) for c in grants if c.id not in gone}
+    return [c for c in commands if _group(c) not in never_given]
+
+
 def fill_variables(text: str, variables: Mapping[str, str]) -> str:
     """Package variables are ours to fill; `{id}`, `{name}`, `{username}` stay for the plugin."""
 
@@ -234,6 +286,7 @@ def new_payment(
         basket_ident=order.basket_ident,
         checkout_attempt=order.checkout_attempt,
         custom=order.custom,
+        tax=order.tax,
         notes=[PaymentNote(created_at=now, note=order.note)] if order.note else [],
         idempotency_key=order.idempotency_key,
         created_at=now,

@@ -47,6 +47,8 @@ class SubjectPayment:
     decline_reason: str | None = None
     recurring_payment_reference: str | None = None  # the subscription it started or renewed
     payment_sequence: str = "oneoff"  # oneoff | recurring (subscription lines only) | mixed
+    tax: Decimal = ZERO  # the tax the payment holds (payment.tax.tax)
+    postal_code: str = ""  # the billing postal code, when the checkout asked for it
 
 
 def payment_subject(payment: SubjectPayment) -> dict[str, Any]:
@@ -67,7 +69,7 @@ def payment_subject(payment: SubjectPayment) -> dict[str, Any]:
         "price": price(base),
         "price_paid": price(payment.price_paid),
         "payment_method": {"name": payment.gateway, "refundable": payment.gateway != MANUAL.name},
-        "fees": {"tax": price(ZERO), "gateway": price(ZERO)},
+        "fees": {"tax": price(payment.tax), "gateway": price(ZERO)},
         "customer": {
             "first_name": "",
             "last_name": "",
@@ -76,7 +78,7 @@ def payment_subject(payment: SubjectPayment) -> dict[str, Any]:
             "username": player(payment.username_id, payment.username),
             "marketing_consent": False,
             "country": payment.country,
-            "postal_code": "",
+            "postal_code": payment.postal_code,
         },
         "products": [
             {

@@ -25,6 +25,7 @@ from webstore.db import (
     to_attribute_value,
 )
 from webstore.errors import Conflict, NotFound
+from webstore.item_size import value_size
 from webstore.repo.account import AccountRepository
 from webstore.repo.audit_log import AuditLog
 from webstore.repo.catalog_revision import bump_in, claim_in, revision_key
@@ -33,7 +34,7 @@ from webstore.repo.sequences import IdAllocation, SequenceRepository
 from webstore.repo.store import StoreRepository
 from webstore.servers import Server
 
-__all__ = ["CatalogEdits", "CatalogState", "Contention"]
+__all__ = ["CatalogEdits", "CatalogState", "Contention", "Transaction"]
 
 STORE_PARTITION_MODELS: dict[str, tuple[type[Any], str]] = {
     "package": (Package, "packages"),
@@ -103,6 +104,11 @@ class CatalogEdits:
         cards = [from_item(GiftCard, i) for i in (card_items.result() if card_items else empty)]
         revision = int((revision_read.result() or {}).get("revision", 0))
         return CatalogState(revision, found, store_items, ids.result(), sorted(cards, key=lambda c: c.id))
+
+    def gift_cards(self, account_id: int) -> list[GiftCard]:
+        """The account's gift cards by id (an import compares its file's with them)."""
+        items = self._all(keys.giftcards_of_account(account_id), None, None, GSI1)
+        return sorted((from_item(GiftCard, i) for i in items), key=lambda c: c.id)
 
     def _revision(self, account_id: int) -> Item | None:
         return self.table.get(revision_key(account_id), consistent=True)
@@ -206,6 +212,16 @@ class CatalogEdits:
             )
         else:
             tx.delete(key, condition="attribute_exists(PK)", fails=missing)
+
+    def create_store(self, tx: Transaction, store: Store) -> None:
+        """A new store's item (its first import): the id must be free."""
+        item = StoreRepository(self.table).store_item(store)
+        tx.put(item, condition="attribute_not_exists(PK)", fails=Conflict(f"Store {store.id} already exists"))
+
+    @staticmethod
+    def size(tx: Transaction) -> tuple[int, int]:
+        """How many actions `tx` holds and about how many bytes they write (a batch's limits)."""
+        return len(tx), sum(value_size(action.body) for action in tx.actions)
 
     def save_store(self, tx: Transaction, store: Store, old: Store) -> None:
         """The store item's fields that differ from `old` (settings, sales, sidebar, gateways)."""

@@ -8,7 +8,8 @@ exists only for days something happened):
 |-------------------------|--------------------------------------------------------------|
 | `payments`              | payments recorded that day (first payments, renewals, upgrades) |
 | `revenue_{CUR}`         | what they took, per currency (Decimal, the currency's units)   |
-| `refunds`, `refunded_{CUR}` | payments refunded that day, and their amounts            |
+| `refunds`, `refunded_{CUR}` | payments refunded that day, and the money given back (partial refunds too) |
+| `partial_refunds`       | partial refunds given that day (the payment stays complete)   |
 | `chargebacks`, `charged_back_{CUR}` | payments charged back that day               |
 | `chargebacks_won`, `won_back_{CUR}` | chargebacks won back that day                |
 | `pc{package}`, `pr{package}_{CUR}`, `pn{package}` | per package: units sold, revenue, its name at sale |
@@ -31,6 +32,7 @@ from typing import Any
 
 from webstore import keys
 from webstore.db import Item, Transaction
+from webstore.domain.invoices import Refund
 from webstore.domain.payment_status import PaymentStatus
 from webstore.repo.payments import PaymentRecord
 
@@ -122,7 +124,9 @@ def status_change_counters(before: PaymentRecord, after: PaymentRecord) -> dict[
     if change is None:
         return {}
     count, amount = change
-    return {count: 1, f"{amount}_{before.currency}": before.amount}
+    # a refund gives back what partial refunds left (they counted on their own days)
+    money = before.refundable_amount if after.status is PaymentStatus.REFUND else before.amount
+    return {count: 1, f"{amount}_{before.currency}": money}
 
 
 class DailyStatsRepository:
@@ -142,6 +146,13 @@ class DailyStatsRepository:
         adds = status_change_counters(before, after)
         if adds:
             _add_counters(tx, before.account_id, utc_day(now), adds, {})
+
+    @staticmethod
+    def add_partial_refund(tx: Transaction, payment: PaymentRecord, refund: Refund) -> None:
+        """Count money given back on a payment that stays complete, on the day it happens: in
+        `refunded_{CUR}` (the day's refunds count payments refunded in full only)."""
+        adds: dict[str, int | Decimal] = {"partial_refunds": 1, f"refunded_{payment.currency}": refund.amount}
+        _add_counters(tx, payment.account_id, utc_day(refund.at), adds, {})
 
     @staticmethod
     def day_item(account_id: int, day: date, payments: Iterable[PaymentRecord]) -> Item:

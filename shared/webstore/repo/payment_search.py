@@ -16,10 +16,19 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
+from webstore import keys
 from webstore.db import GSI1, GSI2, INDEX_KEYS, Item, Table, from_item, start_read
 from webstore.repo.payments import PaymentRecord
 
-__all__ = ["GSI1", "GSI2", "Filter", "PaymentPage", "PaymentSearchRepository", "Source"]
+__all__ = [
+    "GSI1",
+    "GSI2",
+    "Filter",
+    "PaymentPage",
+    "PaymentPeriodRepository",
+    "PaymentSearchRepository",
+    "Source",
+]
 
 
 @dataclass(frozen=True)
@@ -114,3 +123,34 @@ class PaymentSearchRepository:
             values=where.values if where else None,
         )
         return _Read(items, last[source.sort_key] if last else None)
+
+
+class PaymentPeriodRepository:
+    """Every payment made between two UTC days, whatever its status: one Query per status
+    partition of GSI2 (`PAYSTATUS#a#{status}`, sort key the payment's time), the three issued side
+    by side, each followed to its last page. The tax report's read (webstore.invoices.report)."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def between(
+        self, account_id: int, first_day: str, last_day: str, statuses: list[str]
+    ) -> list[PaymentRecord]:
+        """Payments of the UTC days `first_day`..`last_day` (`YYYYMMDD`, both included), oldest first."""
+        low, high = keys.day_start_gsi2sk(first_day), keys.day_end_gsi2sk(last_day)
+        pks = [keys.payments_of_status(account_id, status) for status in statuses]
+        futures = [start_read(self._all, pk, low, high) for pk in pks[1:]]
+        items = self._all(pks[0], low, high) if pks else []
+        for future in futures:
+            items += future.result()
+        found = [from_item(PaymentRecord, item) for item in items]
+        return sorted(found, key=lambda p: (p.created_at, p.id))
+
+    def _all(self, pk: str, low: str, high: str) -> list[Item]:
+        items: list[Item] = []
+        start: Item | None = None
+        while True:
+            page, start = self.table.query(pk, index=GSI2, sk_between=(low, high), start_key=start)
+            items += page
+            if start is None:
+                return items

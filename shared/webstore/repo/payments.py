@@ -18,10 +18,12 @@ from webstore import keys
 from webstore.catalog import Model
 from webstore.db import ConditionFailed, Item, Table, Transaction, from_item, to_item
 from webstore.domain.gateways import MANUAL
+from webstore.domain.invoices import DocumentNumber, Refund
 from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import Conflict, Invalid, NotFound
 from webstore.repo.audit_log import Audit
 from webstore.repo.queue import QueuedCommand
+from webstore.tax.model import PaymentTax
 
 # Notes live in the payment's item: a cap keeps it well inside the table's item size limit.
 MAX_NOTES = 50
@@ -89,6 +91,8 @@ class PaymentRecord(Model):
     # The subscription this payment started or renewed (webstore.recurring): its reference.
     recurring_payment_reference: str | None = None
     custom: dict[str, Any] | None = None
+    # What the payment charged of tax and why (docs/tax-model.md); None: untaxed or recorded before.
+    tax: PaymentTax | None = None
     notes: list[PaymentNote] = Field(default_factory=list)
     resends: list[CommandResend] = Field(default_factory=list)
     idempotency_key: str
@@ -96,6 +100,26 @@ class PaymentRecord(Model):
     updated_at: datetime
     plans: dict[str, list[list[QueuedCommand]]] = Field(default_factory=dict)
     chunks_done: dict[str, int] = Field(default_factory=dict)
+    # Its invoice number (webstore.domain.invoices; None: recorded before invoices existed) and
+    # the refunds given on it, each with its credit note.
+    invoice: DocumentNumber | None = None
+    refunds: list[Refund] = Field(default_factory=list)
+    # The secret part of the invoice's link (webstore.invoices.documents): the basket's ident
+    # for a checkout (the receipt's own secret), a random one for other payments.
+    document_key: str = ""
+
+    @property
+    def refunded_amount(self) -> Decimal:
+        return sum((r.amount for r in self.refunds), start=Decimal(0))
+
+    @property
+    def refundable_amount(self) -> Decimal:
+        """What may still be given back (what the buyer paid through the gateway, less refunds)."""
+        return max(self.amount - self.refunded_amount, Decimal(0))
+
+    @property
+    def partially_refunded(self) -> bool:
+        return self.status is PaymentStatus.COMPLETE and bool(self.refunds)
 
     def pending_chunks(self, trigger: str) -> list[list[QueuedCommand]]:
         return self.plans.get(trigger, [])[self.chunks_done.get(trigger, 0) :]
@@ -107,6 +131,9 @@ class PaymentRecord(Model):
     @property
     def status_description(self) -> str:
         return self.status.description
+
+
+_REFUNDS_AS_READ = " AND (attribute_not_exists(refunds) OR size(refunds) = :had_refunds)"
 
 
 class PaymentRepository:
@@ -250,12 +277,37 @@ class PaymentRepository:
                     ":lines": [line.model_dump() for line in after.lines],
                 }
             )
+        if after.refunds != before.refunds:  # a refund's credit note, on the refunds as read
+            sets.append("refunds = :refunds")
+            values[":refunds"] = [r.model_dump() for r in after.refunds]
+            condition += _REFUNDS_AS_READ
+            values[":had_refunds"] = len(before.refunds)
         tx.update(
             PaymentRepository.key(before.account_id, before.id),
             "SET " + ", ".join(sets),
             condition=condition,
             names=names,
             values=values,
+            fails=fails,
+        )
+
+    @staticmethod
+    def add_refund(tx: Transaction, payment: PaymentRecord, refund: Refund, fails: Conflict) -> None:
+        """Append a partial refund (with its credit note) to a payment still complete, on the
+        refunds as read (so two refunds never both count the same money) and within what is
+        left to refund."""
+        tx.update(
+            PaymentRepository.key(payment.account_id, payment.id),
+            "SET refunds = list_append(if_not_exists(refunds, :empty), :refund), updated_at = :now",
+            condition="attribute_exists(PK) AND #status = :complete" + _REFUNDS_AS_READ,
+            names={"#status": "status"},
+            values={
+                ":empty": [],
+                ":refund": [refund.model_dump()],
+                ":now": refund.at,
+                ":complete": PaymentStatus.COMPLETE,
+                ":had_refunds": len(payment.refunds),
+            },
             fails=fails,
         )
 

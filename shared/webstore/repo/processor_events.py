@@ -11,6 +11,7 @@ from webstore.db import TTL_ATTRIBUTE, ConditionFailed, Table
 
 # Stripe retries a webhook for up to three days; a month is well past any replay.
 KEEP_FOR = timedelta(days=30)
+STRIPE = "stripe"  # Stripe's items are keyed by this name (webstore.checkout.processor_events)
 
 
 class ProcessorEventRepository:
@@ -25,6 +26,22 @@ class ProcessorEventRepository:
         )
         prefix = keys.processor_event_sk(gateway, "")
         return {item["SK"][len(prefix) :] for item in found}
+
+    def note_received(self, account_id: int, gateway: str, event_type: str, now: datetime) -> None:
+        """The time and type of the last verified event received (one PutItem, overwritten)."""
+        self.table.put(
+            {
+                **keys.key(keys.account_pk(account_id), keys.processor_last_event_sk(gateway)),
+                "entity": "processor_last_event",
+                "at": now.isoformat(),
+                "type": event_type,
+            }
+        )
+
+    def last_received(self, account_id: int, gateway: str) -> tuple[datetime, str] | None:
+        """When, and which type, the last verified event arrived (None: never)."""
+        item = self.table.get(keys.key(keys.account_pk(account_id), keys.processor_last_event_sk(gateway)))
+        return (datetime.fromisoformat(item["at"]), str(item["type"])) if item else None
 
     def record(self, account_id: int, gateway: str, name: str, now: datetime) -> bool:
         """Record `name` once (conditional PutItem): False when it was recorded already."""

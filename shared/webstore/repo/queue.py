@@ -23,6 +23,7 @@ from webstore.db import (
     Transaction,
     TransactionCancelled,
     from_item,
+    start_read,
     to_item,
 )
 from webstore.errors import Conflict
@@ -111,11 +112,20 @@ class QueueRepository:
     # --- writes of fulfilment -------------------------------------------------------------
 
     @staticmethod
-    def add_enqueue(tx: Transaction, account_id: int, commands: Sequence[QueuedCommand]) -> None:
+    def add_enqueue(
+        tx: Transaction,
+        account_id: int,
+        commands: Sequence[QueuedCommand],
+        withdrawn: Sequence[QueuedCommand] = (),
+    ) -> None:
         """Queue `commands` in `tx` (`enqueue_cost(commands)` actions): put each command and its
         id pointer (both must be new: an id that exists is contention) and count it on its
-        player's due item (online) or on the queue state (offline)."""
-        counts: dict[tuple[int, str], list[QueuedCommand]] = {}
+        player's due item (online) or on the queue state (offline). `withdrawn` (a refund's):
+        commands taken out in the same transaction (`enqueue_cost` more actions), each on
+        condition it is still there and never fetched (a plugin that fetched it meanwhile makes
+        the transaction contention: read again); one update per counter nets both."""
+        counts: dict[tuple[int, str], int] = {}
+        players: dict[tuple[int, str], QueuedCommand] = {}
         for command in commands:
             pk = keys.queue_pk(account_id, command.server_id)
             item = to_item(
@@ -135,23 +145,36 @@ class QueueRepository:
                 "counter": command.counter_sk,
             }
             tx.put(pointer, condition="attribute_not_exists(PK)")
-            counts.setdefault((command.server_id, command.counter_sk), []).append(command)
-        for (server_id, counter_sk), group in counts.items():
+            counter = (command.server_id, command.counter_sk)
+            counts[counter] = counts.get(counter, 0) + 1
+            players.setdefault(counter, command)
+        for command in withdrawn:
+            pk = keys.queue_pk(account_id, command.server_id)
+            tx.delete(
+                keys.key(pk, command.location),
+                condition="attribute_exists(PK) AND attribute_not_exists(fetched_at)",
+            )
+            tx.delete(keys.key(pk, keys.command_pointer_sk(command.id)), condition="attribute_exists(PK)")
+            counter = (command.server_id, command.counter_sk)
+            counts[counter] = counts.get(counter, 0) - 1
+        for (server_id, counter_sk), count in counts.items():
             key = keys.key(keys.queue_pk(account_id, server_id), counter_sk)
+            player = players.get((server_id, counter_sk))
             if counter_sk == keys.QUEUE_STATE:
                 tx.update(
                     key,
                     "ADD offline_pending :n SET entity = :e",
-                    values={":n": len(group), ":e": "queue_state"},
+                    values={":n": count, ":e": "queue_state"},
                 )
+            elif player is None:  # only withdrawn: the player's due item exists
+                tx.update(key, "ADD pending :n", values={":n": count})
             else:
-                player = group[0]
                 tx.update(
                     key,
                     "ADD pending :n SET entity = :e, username_id = :id, username = :name, #uuid = :uuid",
                     names={"#uuid": "uuid"},
                     values={
-                        ":n": len(group),
+                        ":n": count,
                         ":e": "due_player",
                         ":id": player.username_id,
                         ":name": player.username,
@@ -203,11 +226,33 @@ class QueueRepository:
                 values={":zero": 0},
             )
 
-    def commands(self, account_id: int, server_id: int, prefix: str, limit: int) -> list[QueuedCommand]:
-        items, _ = self.table.query(
-            keys.queue_pk(account_id, server_id), sk_prefix=prefix, limit=limit, consistent=True
-        )
-        return [from_item(QueuedCommand, i) for i in items]
+    def fetch(
+        self, account_id: int, server_id: int, prefix: str, limit: int, now: int
+    ) -> tuple[list[QueuedCommand], bool]:
+        """The first `limit` commands a plugin is handed (one Query) and whether more wait, each
+        marked fetched (`fetched_at`) before it is handed out: one conditional UpdateItem per
+        command not marked yet (in parallel), so a command is marked once in its life. A command
+        withdrawn between the Query and its mark (a refund: `add_enqueue(..., withdrawn=)`) is left out, so a
+        plugin never receives a withdrawn command."""
+        pk = keys.queue_pk(account_id, server_id)
+        items, _ = self.table.query(pk, sk_prefix=prefix, limit=limit + 1, consistent=True)
+        handed = items[:limit]
+        marks = {
+            i["SK"]: start_read(self._mark_fetched, keys.key(pk, i["SK"]), now)
+            for i in handed
+            if "fetched_at" not in i
+        }
+        kept = [i for i in handed if i["SK"] not in marks or marks[i["SK"]].result()]
+        return [from_item(QueuedCommand, i) for i in kept], len(items) > limit
+
+    def _mark_fetched(self, key: dict[str, str], now: int) -> bool:
+        try:
+            self.table.update(
+                key, "SET fetched_at = :now", condition="attribute_exists(PK)", values={":now": now}
+            )
+        except ConditionFailed:
+            return False
+        return True
 
     def start_cycle(
         self, account_id: int, server_id: int, now: int, next_check_at: int, cursor: str | None
@@ -252,6 +297,21 @@ class QueueRepository:
             return False
 
         return True
+
+    # --- a refund's withdrawal ------------------------------------------------------------
+
+    def undelivered(self, account_id: int, commands: Sequence[QueuedCommand]) -> list[QueuedCommand]:
+        """Those of `commands` still in their queues and never handed to a plugin (no
+        `fetched_at`): one consistent BatchGetItem per 100. A command fetched but not yet deleted
+        may have run, so it is not among them. `add_enqueue(..., withdrawn=)` takes them out."""
+        if not commands:
+            return []
+        found = self.table.batch_get(
+            [keys.key(keys.queue_pk(account_id, c.server_id), c.location) for c in commands],
+            consistent=True,
+        )
+        waiting = {(i["PK"], i["SK"]) for i in found if "fetched_at" not in i}
+        return [c for c in commands if (keys.queue_pk(account_id, c.server_id), c.location) in waiting]
 
     # --- the panel's lists ------------------------------------------------------------------
 

@@ -61,6 +61,11 @@ class IdAllocation:
         """ADD `delta` to a plain counter on the sequences item, in the same action (no condition)."""
         self._added[counter] = self._added.get(counter, 0) + delta
 
+    @property
+    def pending(self) -> bool:
+        """Ids taken or counters moved: `add_to` has an update to add."""
+        return bool(self._taken or self._added)
+
     def add_to(self, tx: Transaction) -> None:
         """The one Update of `SEQ` this allocation needs (none when nothing was taken or added)."""
         if not self._taken and not self._added:

@@ -30,6 +30,21 @@ from webstore.repo.audit_log import Audit
 HISTORY = 20  # versions kept per template name
 
 
+class ShopLook(Model):
+    """The theme without code (panel → Shop → Look; webstore.shop.look checks each field):
+    "" leaves the store's own value (catalog logo, colours, the running sale's banner)."""
+
+    logo: str = ""  # http(s) URL
+    favicon: str = ""  # http(s) URL
+    primary_color: str = ""  # #rrggbb
+    accent_color: str = ""  # #rrggbb
+    hero_text: str = ""
+    sale_banner: str = ""
+    package_layout: str = ""  # "", "grid", "list": every category's, else each category's own
+    after_add: str = ""  # "": the basket after adding a package; "package": back to the package
+    guest_prices: str = ""  # "": everyone sees prices; "hidden": only a logged-in player
+
+
 class ShopTheme(Model):
     """The live theme: what the shop renders (absent names are the house's default files)."""
 
@@ -40,6 +55,7 @@ class ShopTheme(Model):
     last_good_versions: dict[str, int] = Field(default_factory=dict)  # name -> its version
     latest: dict[str, int] = Field(default_factory=dict)  # name -> newest saved version
     changed_at: datetime | None = None
+    look: ShopLook = Field(default_factory=ShopLook)
 
 
 class TemplateVersion(Model):

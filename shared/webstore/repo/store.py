@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from webstore import keys
 from webstore.catalog import Category, CommunityGoal, Package, Page, Sale, Store
-from webstore.db import Item, Table, from_item, start_read, to_item
+from webstore.db import Item, Table, Transaction, from_item, start_read, to_item
 from webstore.errors import NotFound
 from webstore.repo.account import AccountRepository
+from webstore.repo.audit_log import AuditLog
 from webstore.servers import Server
 
 ENTITIES: dict[str, type[Any]] = {
@@ -154,6 +156,28 @@ class StoreRepository:
         return from_item(CommunityGoal, item)
 
     # --- writes (catalog import and operator updates) ---
+
+    def set_steam_api_key(
+        self, account_id: int, sealed: str | None, audit: tuple[str, str, str, datetime]
+    ) -> None:
+        """The store's sealed Steam Web API key set (None: removed), with its audit entry
+        (actor, action, summary, time) in the same transaction."""
+        tx = Transaction(self.table)
+        key = keys.key(keys.store_pk(account_id), keys.STORE_ITEM)
+        missing = NotFound("Store not found")
+        if sealed is None:
+            tx.update(key, "REMOVE steam_api_key_sealed", condition="attribute_exists(PK)", fails=missing)
+        else:
+            tx.update(
+                key,
+                "SET steam_api_key_sealed = :k",
+                condition="attribute_exists(PK)",
+                values={":k": sealed},
+                fails=missing,
+            )
+        actor, action, summary, now = audit
+        AuditLog(self.table).add_to(tx, account_id, actor, action, summary, now)
+        tx.commit()
 
     def store_item(self, store: Store) -> Item:
         return to_item(store, keys.store_pk(store.id), keys.STORE_ITEM, "store")

@@ -14,9 +14,11 @@ from webstore.errors import NotFound
 STATIC = Path(__file__).resolve().parent / "static"
 # The panel's vendored htmx (webstore/admin/static/README.md: version, licence): one copy.
 HTMX = Path(__file__).resolve().parent.parent / "admin" / "static" / "htmx.min.js"
-FILES: dict[str, tuple[Path, str]] = {
-    "shop.css": (STATIC / "shop.css", "text/css; charset=utf-8"),
-    "htmx.js": (HTMX, "text/javascript; charset=utf-8"),
+# Logical name → (file, media type, the key templates read it by: `assets.css`, `assets.js`, ...).
+FILES: dict[str, tuple[Path, str, str]] = {
+    "shop.css": (STATIC / "shop.css", "text/css; charset=utf-8", "css"),
+    "htmx.js": (HTMX, "text/javascript; charset=utf-8", "htmx"),
+    "shop.js": (STATIC / "shop.js", "text/javascript; charset=utf-8", "js"),
 }
 CACHE_CONTROL = "public, max-age=31536000, immutable"
 
@@ -26,29 +28,25 @@ class Asset:
     name: str  # the hashed name, e.g. shop.3f2a9c1b.css
     body: bytes
     media_type: str
+    key: str  # what templates call it (`assets.<key>`)
 
 
 @cache
 def assets() -> dict[str, Asset]:
     """Every asset by its hashed name."""
     found = {}
-    for logical, (path, media_type) in FILES.items():
+    for logical, (path, media_type, key) in FILES.items():
         body = path.read_bytes()
         stem, _, ext = logical.rpartition(".")
         name = f"{stem}.{hashlib.sha256(body).hexdigest()[:10]}.{ext}"
-        found[name] = Asset(name, body, media_type)
+        found[name] = Asset(name, body, media_type, key)
     return found
 
 
 @cache
 def urls() -> dict[str, str]:
-    """Logical name (without dot: `css`, `htmx`) → its hashed URL, for the templates."""
-    out = {}
-    for asset in assets().values():
-        stem = asset.name.split(".", 1)[0]
-        key = "css" if stem == "shop" else stem
-        out[key] = f"/static/{asset.name}"
-    return out
+    """Each file's key (`css`, `htmx`, `js`) → its hashed URL, for the templates."""
+    return {asset.key: f"/static/{asset.name}" for asset in assets().values()}
 
 
 def asset(name: str) -> Asset:

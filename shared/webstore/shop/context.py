@@ -13,10 +13,11 @@ from typing import Any
 
 from webstore.catalog import Category, DiscountType, Package, PackageType, Sale, Store
 from webstore.checkout.summary import mask_card, order_summary
-from webstore.html.owner import sanitize
+from webstore.html.owner import sanitize, translate
 from webstore.money import round_money, symbol
 from webstore.pricing import PricingContext, active_sales
 from webstore.shop.i18n import html_lang, messages
+from webstore.shop.look import branded
 from webstore.shop.reads import ShopData
 from webstore.storefront import schemas
 from webstore.storefront.theme import theme_style
@@ -29,6 +30,9 @@ from webstore.storefront.views import (
 )
 
 LEGAL_SLUGS = ("terms", "privacy", "refunds", "imprint")
+# The hosted "Find my subscriptions" form (webstore.subscriptions.find_by_email.PAGE_PATH, not
+# imported: it would load the mail stack into every shop page).
+FIND_SUBSCRIPTIONS_PATH = "/subscriptions/find"
 PERIODS = {"day": ("day", "days"), "month": ("month", "months"), "year": ("year", "years")}
 
 
@@ -80,6 +84,7 @@ class Builder:
         self.ctx = PricingContext(store=self.store, sales=self.store.sales, now=self.now)
         self.csrf = csrf
         self.assets = dict(assets)
+        self.translations = messages(data.language)
 
     # --- common to every page ---
 
@@ -94,25 +99,34 @@ class Builder:
             "basket": self.basket_vars(),
             "modules": self.modules(),
             "csrf": self.csrf,
-            "urls": URLS.__dict__ | {},
+            "urls": URLS.__dict__ | {"find_subscriptions": self.find_subscriptions_url()},
             "assets": self.assets,
             "error": "",
             "notice": "",
-            "translations": messages(self.data.language),
+            "translations": self.translations,
         }
 
+    def find_subscriptions_url(self) -> str:
+        """The hosted form where a player who lost a manage link asks for one by e-mail."""
+        return f"{self.data.storefront_url.rstrip('/')}{FIND_SUBSCRIPTIONS_PATH}/{self.store.public_token}"
+
     def store_vars(self) -> dict[str, Any]:
-        store = self.store
+        look = self.data.theme.look
+        store = branded(self.store, look)  # the owner's look (panel → Shop → Look) over the catalog's
         sales = active_sales(store.sales, self.now)
         return {
             "id": store.id,
             "name": store.name,
             "description": sanitize(store.description),
-            "logo": store.logo or "",
+            "logo": _http_url(store.logo),
+            "favicon": _http_url(look.favicon),
+            "hero_text": look.hero_text,
+            "after_add": look.after_add or "basket",
+            "prices_shown": not look.guest_prices or self._logged_in(),
             "webstore_url": store.webstore_url,
             "lang": html_lang(self.data.language),
             "supports_gifting": store.supports_gifting,
-            "sale_banner": _sale_banner(sales[0]) if sales else "",
+            "sale_banner": look.sale_banner or (self._sale_banner(sales[0]) if sales else ""),
             "theme_style": theme_style(store),
             "terms_url": store.terms_url or "",
             "refund_policy_url": store.refund_policy_url or "",
@@ -248,7 +262,7 @@ class Builder:
             "slug": category.slug or str(category.id),
             "url": URLS.category(category),
             "description": sanitize(category.description),
-            "display_type": category.display_type,
+            "display_type": self.data.theme.look.package_layout or category.display_type,
             "tiered": category.tiered,
             "image": _http_url(category.image_url),
             "packages": packages,
@@ -270,6 +284,21 @@ class Builder:
                     return self.package_vars(chosen)
         first = next(iter(packages.values()), None)
         return self.package_vars(first) if first else None
+
+    def _logged_in(self) -> bool:
+        """The visitor's basket names a player (and is not paid for: then it is done)."""
+        basket = self.data.basket
+        return bool(basket and basket.username and not (basket.complete or basket.paid))
+
+    def _sale_banner(self, sale: Sale) -> str:
+        """The hero's banner for a running sale: its name and what it takes off."""
+        discount = sale.discount
+        if discount.type is DiscountType.PERCENTAGE and discount.percentage:
+            percent = f"{discount.percentage.normalize():f}"
+            return translate(
+                self.translations, "%(sale)s: %(percent)s%% off", {"sale": sale.name, "percent": percent}
+            )
+        return sale.name
 
     # --- the basket ---
 
@@ -318,7 +347,12 @@ class Builder:
             "count": sum(line.quantity for line in priced.lines),
             "packages": lines,
             "rows": [
-                {"kind": r.kind.value, "label": r.label, "amount": money(r.amount, currency), "note": r.note}
+                {
+                    "kind": r.kind.value,
+                    "label": translate(self.translations, r.label, {}),
+                    "amount": money(r.amount, currency),
+                    "note": r.note,
+                }
                 for r in summary.rows
             ],
             "coupons": [c.code for c in priced.coupons],
@@ -329,14 +363,6 @@ class Builder:
             "amount_due": money(summary.amount_due, currency),
             "empty": not priced.lines,
         }
-
-
-def _sale_banner(sale: Sale) -> str:
-    """The hero's banner for a running sale: its name and what it takes off."""
-    discount = sale.discount
-    if discount.type is DiscountType.PERCENTAGE and discount.percentage:
-        return f"{sale.name}: {discount.percentage.normalize():f}% off"
-    return sale.name
 
 
 def _http_url(url: str | None) -> str:

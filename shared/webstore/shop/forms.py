@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any
+from urllib.parse import urlencode
 
 from pydantic import ValidationError
 
@@ -233,6 +234,45 @@ def log_in(services: Services, visitor: Visitor, fields: Mapping[str, str], ip: 
         return pages.login(
             services, visitor, error=error.detail, username=username, status=error.status, next_path=target
         )
+    return _done(basket, target)
+
+
+STEAM_LOGIN = "/login/steam"
+
+
+def steam_log_in(services: Services, visitor: Visitor, fields: Mapping[str, str], ip: str) -> ShopResult:
+    """A Steam store's log-in: the visitor's basket (a new one when they have none open) is
+    signed in on the hosted Steam sign-in (webstore.storefront.steam_sign_in), which sends the
+    player back to `steam_logged_in`."""
+    target = safe_next(fields.get("next"), "/")
+    try:
+        basket = _visitors_basket(services, visitor)
+        if basket is None or basket.complete or basket.paid:
+            basket = _new_basket(services, ip)
+        back = f"{_shop_base(services)}{STEAM_LOGIN}?{urlencode({'next': target})}"
+        hosted = f"{services.settings.storefront_url.rstrip('/')}/auth/{basket.ident}/steam"
+        redirect = f"{hosted}?{urlencode({'returnUrl': back})}"
+    except DomainError as error:
+        return pages.login(services, visitor, error=error.detail, status=error.status, next_path=target)
+    return ShopResult(redirect=redirect, basket=basket.ident, player=basket.username_id or 0)
+
+
+def _visitors_basket(services: Services, visitor: Visitor) -> Basket | None:
+    ident = _current(services, visitor)
+    try:
+        return baskets.get_basket(services, None, ident) if ident is not None else None
+    except NotFound:  # expired
+        return None
+
+
+def steam_logged_in(services: Services, visitor: Visitor, next_path: str | None) -> ShopResult:
+    """Back from the hosted Steam sign-in (`?success=true`): the visitor's basket is the
+    player's now; on to `next`. A basket still without a player: the log-in page says so."""
+    target = safe_next(next_path, "/")
+    basket = _visitors_basket(services, visitor)
+    if basket is None or basket.username_id is None:
+        error = Invalid("The Steam sign-in did not finish: sign in through Steam again", field="steam")
+        return pages.login(services, visitor, error=error.detail, status=error.status, next_path=target)
     return _done(basket, target)
 
 

@@ -19,6 +19,34 @@ from pathlib import Path
 from types import MappingProxyType
 
 LOCALE = Path(__file__).resolve().parent / "locale"
+# The texts the shop's Python hands to the templates (page titles, errors, total rows, the sale
+# banner), translated with the page by `webstore.shop.pages`; scripts/shop_messages.py puts them
+# in the catalogs beside the theme's `"…"|trans` texts. A text not listed prints as it is.
+PYTHON_TEXTS = (
+    "Basket",
+    "Log in",
+    "Bad request",
+    "Not found",
+    "Invalid request",
+    "Forbidden",
+    "Gone",
+    "Conflict",
+    "Too many requests",
+    "There is nothing at this address",
+    "There is no such category in this store",
+    "There is no such package in this store",
+    "There is no such page in this store",
+    "Your basket is empty: add a package first",
+    "Enter your username",
+    "This basket is paid for; start a new one",
+    "This form has expired or did not come from this shop: reload the page and try again",
+    "A username is 3 to 16 letters, digits or underscores",
+    "Subtotal",
+    "Sales tax",
+    "Total",
+    "Amount due",
+    "%(sale)s: %(percent)s%% off",
+)
 DOMAIN = "shop"
 SOURCE_LANGUAGE = "en"
 LANGUAGES = ("en", "de", "fr", "es", "pt_BR")  # gettext's names; pages say `pt-BR`

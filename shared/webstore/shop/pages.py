@@ -7,17 +7,19 @@ from __future__ import annotations
 import base64
 import hashlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
 from webstore.errors import DomainError, NotFound
-from webstore.html.owner import OwnerTemplateError, render_owner, sanitize
+from webstore.html.owner import OwnerTemplateError, render_owner, sanitize, translate
+from webstore.identity.steam import is_steam_store
 from webstore.repo.shop_theme import ShopTheme
 from webstore.services import Services
 from webstore.shop import assets
 from webstore.shop.context import Builder
+from webstore.shop.i18n import messages
 from webstore.shop.reads import ShopData, Visitor, read_shop
 from webstore.storefront.views import visible_packages
 
@@ -102,7 +104,24 @@ def page_context(
     asset_urls: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     builder = Builder(data, csrf=visitor.csrf, assets=asset_urls or assets.urls())
-    return builder.common(title) | extra
+    return localized(builder.common(title) | extra, messages(data.language))
+
+
+def localized(context: dict[str, Any], translations: Mapping[str, str]) -> dict[str, Any]:
+    """The texts the shop's Python passes (the title, a refusal, the error page's) in the
+    page's language, where the catalogs have them (`i18n.PYTHON_TEXTS`); others as they are."""
+    if not translations:
+        return context
+    context["title"] = translate(translations, str(context["title"]), {})
+    if context.get("error"):
+        context["error"] = translate(translations, str(context["error"]), {})
+    problem = context.get("problem")
+    if isinstance(problem, dict):
+        context["problem"] = problem | {
+            "title": translate(translations, str(problem["title"]), {}),
+            "message": translate(translations, str(problem["message"]), {}),
+        }
+    return context
 
 
 def render_page(
@@ -232,8 +251,14 @@ def build_basket(error: str = "") -> Build:
 
 def build_login(error: str = "", username: str = "", next_path: str = "/") -> Build:
     def build(data: ShopData, b: Builder) -> tuple[str, str, dict[str, Any]]:
-        del data, b
-        return "username.html", "Log in", {"error": error, "username": username, "next": next_path}
+        del b
+        # A Steam store's players sign in through Steam (a form to POST /login/steam), not by name.
+        steam = "/login/steam" if is_steam_store(data.store) else ""
+        return (
+            "username.html",
+            "Log in",
+            {"error": error, "username": username, "next": next_path, "steam": steam},
+        )
 
     return build
 

@@ -47,6 +47,7 @@ class ShopData:
     now: datetime | None = None
     theme: ShopTheme = field(default_factory=ShopTheme)  # the owner's live templates
     language: str = "en"  # the page's (webstore.shop.i18n.choose)
+    storefront_url: str = ""  # the hosted pages' origin (settings.storefront_url)
 
     @property
     def store(self) -> Store:
@@ -103,4 +104,12 @@ def read_shop(services: Services, visitor: Visitor, *, account_id: int | None = 
     if view.store.disabled:
         raise NotFound("This store is closed")
     language = choose(visitor.accept_language, view.store.lang)
-    return ShopData(view=view, basket=basket, tiers=tiers, now=services.now(), theme=theme, language=language)
+    return ShopData(
+        view=view,
+        basket=basket,
+        tiers=tiers,
+        now=services.now(),
+        theme=theme,
+        language=language,
+        storefront_url=services.settings.storefront_url,
+    )

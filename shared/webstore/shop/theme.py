@@ -22,9 +22,10 @@ from webstore.errors import Conflict, DomainError, Invalid, NotFound
 from webstore.html.owner import THEME, OwnerTemplateError, check_template, render_owner
 from webstore.repo import start_read
 from webstore.repo.audit_log import Audit
-from webstore.repo.shop_theme import STALE, ShopTheme, ShopThemeRepository, TemplateVersion
+from webstore.repo.shop_theme import STALE, ShopLook, ShopTheme, ShopThemeRepository, TemplateVersion
 from webstore.services import Services
 from webstore.shop import assets
+from webstore.shop.look import LABELS, parse_look
 from webstore.shop.pages import (
     Build,
     build_basket,
@@ -37,6 +38,7 @@ from webstore.shop.pages import (
     origin,
     page_context,
     problem_vars,
+    render_themed,
 )
 from webstore.shop.reads import ShopData, Visitor, read_shop
 from webstore.storefront.views import visible_packages
@@ -282,6 +284,18 @@ def preview(services: Services, account_id: int, name: str, source: str) -> tupl
     return html, content_security_policy(style, asset_origin=origin(services.settings.shop_url), preview=True)
 
 
+def preview_look(services: Services, account_id: int, fields: Mapping[str, str]) -> tuple[str, str]:
+    """The home page with the form's look (panel → Shop → Look) over the live theme, nothing
+    stored: its HTML and policy (as a template's preview). Invalid like a save."""
+    look = parse_look(fields)
+    data = read_shop(services, Visitor(), account_id=account_id)
+    data.theme = data.theme.model_copy(update={"look": look})
+    home = samples(data, shop_url=services.settings.shop_url)[0]
+    html = render_themed(home.template, data.theme, home.context)
+    style = home.context["store"]["theme_style"]
+    return html, content_security_policy(style, asset_origin=origin(services.settings.shop_url), preview=True)
+
+
 # --- the theme as a file ------------------------------------------------------------------------
 
 
@@ -291,6 +305,7 @@ def export_file(theme: ShopTheme) -> str:
         "format": FILE_FORMAT,
         "version": FILE_VERSION,
         "templates": dict(sorted(theme.sources.items())),
+        "look": theme.look.model_dump(),
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
@@ -318,6 +333,20 @@ def parse_file(text: str) -> dict[str, str]:
             f"The theme file names templates the shop does not have: {', '.join(unknown)}", field="theme"
         )
     return {name: normalized(source) for name, source in templates.items()}
+
+
+def file_look(text: str) -> ShopLook | None:
+    """A theme file's look (panel → Shop → Look), checked as the form is; None when the file
+    has none (a file exported before the look existed: the store's look stays)."""
+    look = json.loads(text).get("look")  # parse_file has read it as a theme file
+    if look is None:
+        return None
+    if not isinstance(look, dict) or not all(isinstance(v, str) for v in look.values()):
+        raise Invalid("The theme file's look should map each setting to its text", field="theme")
+    unknown = sorted(set(look) - set(LABELS))
+    if unknown:
+        raise Invalid(f"The theme file's look names settings the shop does not have: {', '.join(unknown)}")
+    return parse_look(look)
 
 
 def import_file(services: Services, account_id: int, text: str, *, actor: str, now: datetime) -> list[str]:
@@ -348,6 +377,9 @@ def import_file(services: Services, account_id: int, text: str, *, actor: str, n
             _published(new, editing.live, name, version, templates[name], failing)
         else:
             _published(new, editing.live, name, 0, None, failing)
+    look = file_look(text)
+    if look is not None:
+        new.look = look
     _fits(new)
     summary = f"theme imported: {', '.join(sorted(templates)) or 'the house files only'}"
     ShopThemeRepository(services.table).change(
@@ -364,10 +396,12 @@ __all__ = [
     "editable",
     "export_file",
     "failures",
+    "file_look",
     "house_source",
     "import_file",
     "parse_file",
     "preview",
+    "preview_look",
     "publish",
     "read_for_edit",
     "samples",

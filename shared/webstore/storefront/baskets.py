@@ -22,6 +22,7 @@ from webstore.basket import CHECKOUT_CLAIM_TIMEOUT, Basket, BasketLine, PackageR
 from webstore.catalog import Package, Store
 from webstore.errors import Conflict, Invalid, NotFound
 from webstore.identity.identify import Identification, identify, identify_now, identities_for
+from webstore.identity.steam import STEAM64, is_steam_store
 from webstore.repo.baskets import BasketReads, BasketRepository, StoreAndBasket
 from webstore.repo.players import PlayerRepository
 from webstore.repo.store import StoreRepository
@@ -297,12 +298,23 @@ def recipient(services: Services, ident: str, target: int | str | None) -> str |
         named = account_name(services, account_id, platform_id)
         if named is not None:
             return named
+    if player is None and platform_id is not None and steam_account(services, account_id, platform_id):
+        return platform_id  # a Steam store's player by their Steam64 id (registered as they sign in)
     if player is None:
         raise Invalid(
             "target_username_id: no player with this id is known to the store; name them by username",
             field="target_username_id",
         )
     return player.username
+
+
+def steam_account(services: Services, account_id: int, steam_id: str) -> bool:
+    """Whether a gift may go to a Steam account the store has not seen: in a Steam store, yes
+    (a Steam64 id names one Steam account, as a Steam sign-in or a basket created for those
+    digits binds it; one GetItem for the store); never in another store."""
+    if not STEAM64.match(steam_id):
+        return False
+    return is_steam_store(StoreRepository(services.table).store(account_id))
 
 
 def account_name(services: Services, account_id: int, dashed_uuid: str) -> str | None:

@@ -185,6 +185,17 @@ class LocalDispatcher:
                 logger.exception(f"{self.label} event not acknowledged", extra={"event_id": event.id})
 
 
+def acknowledging(bus: InProcessBus, services: Services) -> Callable[[DomainEvent], None] | None:
+    """A new consumer of `bus` acknowledges to the local table stream that feeds it, which then
+    deletes an event's outbox item only once this consumer too is done with the event (the
+    worker's `on_done`); None when no stream feeds `bus` (a bus of the caller's own)."""
+    stream = services.stream
+    if stream is None or stream.bus is not bus:
+        return None
+    stream.consumer_acknowledges()
+    return stream.acknowledge
+
+
 def subscribe(
     bus: InProcessBus,
     services: Services,
@@ -195,13 +206,10 @@ def subscribe(
 ) -> LocalDispatcher:
     """Deliver the local bus's events to webhook receivers in the background; returns the worker.
     `retry_delays` replaces the AWS schedule with a short fixed one (tests)."""
-    stream = services.stream  # the local table stream: its items deleted once delivered
-    if stream is not None:
-        stream.consumer_acknowledges()
     worker = LocalDispatcher(
         WebhookDispatcher(services, sender=sender, resolver=resolver),
         schedule=next_retry_delay if retry_delays is None else fixed_schedule(retry_delays),
-        on_done=stream.acknowledge if stream is not None else None,
+        on_done=acknowledging(bus, services),
     )
     worker.start()
     bus.subscribe(worker.submit)

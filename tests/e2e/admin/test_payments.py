@@ -1,6 +1,7 @@
 """The payments pages in headless Chromium against the local stack: a player buys a VIP
 subscription through the hosted checkout, the owner sees it on the dashboard, finds it in
-/payments, refunds it, and sees the refund command queued (on the page, and to the plugin)."""
+/payments, refunds it: the purchase command no plugin fetched is withdrawn, and nothing
+is queued to undo it (on the page, and to the plugin)."""
 
 from __future__ import annotations
 
@@ -71,12 +72,14 @@ def test_the_owner_finds_and_refunds_a_payment(
         page.get_by_role("button", name="Refund…").click()
         # Not one click: the confirmation says what will happen, and changes nothing yet.
         page.get_by_role("heading", name="Refund this payment?").wait_for(timeout=15_000)
-        assert "lp user {username} parent remove vip" in page.content()
+        # No plugin fetched "add vip": it is withdrawn, and no "remove vip" follows.
+        assert "were never fetched by a server" in page.content()
+        assert "lp user {username} parent add vip" in page.content()
+        assert page.get_by_label("Keep the never-fetched purchase commands queued", exact=False).count() == 1
         page.locator("form.confirm button[type=submit]").click()
         page.wait_for_url("**done=refunded", timeout=15_000)
-        assert "Refunded. The refund commands are queued." in page.content()
-        rows = page.locator("tbody tr", has_text="parent remove vip").all_inner_texts()
-        assert any("refund" in text and "queued" in text for text in rows), rows
+        assert "Refunded. Never-fetched commands withdrawn, refund commands queued." in page.content()
+        assert page.locator("tbody tr", has_text="parent remove vip").count() == 0
         assert "Refund" in page.locator("dl").first.inner_text()
     finally:
         context.close()
@@ -85,4 +88,4 @@ def test_the_owner_finds_and_refunds_a_payment(
     with httpx.Client(timeout=10) as http:
         offline = http.get(f"{local_stack['plugin_url']}/queue/offline-commands", headers=secret).json()
     commands = [c["command"] for c in offline["commands"] if c["player"]["name"] == PLAYER]
-    assert "lp user {username} parent remove vip" in commands
+    assert not [c for c in commands if "vip" in c], commands  # neither given nor taken away

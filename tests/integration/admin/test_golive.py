@@ -209,6 +209,9 @@ def test_the_keys_alone_register_the_webhook_endpoint_in_stripe_and_its_events_a
             headers={"content-type": "application/json", "stripe-signature": sign(payload, signing)},
         )
         assert answer.status == expected, answer.body
+    # The page shows when Stripe's webhook last reached the store.
+    shown = owner.get(get_go_live.handler, "/go-live").body
+    assert 'id="stripe-last-event">Last event received from Stripe' in shown and "customer.created" in shown
     # Saving the keys again keeps the endpoint's secret and registers nothing more.
     assert save(owner, publishable_key=TEST_PUBLISHABLE_KEY, secret_key=TEST_SECRET_KEY)[0] == 303
     assert len(endpoints()) == before + 1

@@ -33,6 +33,7 @@ from webstore.admin.roles import Role
 from webstore.catalog_import import ImportResult
 from webstore.repo.bans import BanRepository
 from webstore.repo.payments import PaymentRecord, PaymentRepository
+from webstore.repo.queue import QueueRepository
 from webstore.repo.recurring_payments import RecurringPaymentRepository
 
 
@@ -76,10 +77,13 @@ def test_search_and_payment_pages(vip: PaymentRecord) -> None:
 def test_refund_queues_the_refund_commands_and_comes_back(demo: DemoStore, vip: PaymentRecord) -> None:
     owner = signed_in(Role.OWNER)
     txn = vip.transaction_id
+    QueueRepository(demo.table).fetch(1, 1, keys.OFFLINE_PREFIX, 10, 0)  # a plugin was handed "add vip"
     # Not one click: the first post answers what the refund will do, and changes nothing.
     asked = owner.post(refund_payment.handler, f"/payments/{txn}/refund", {})
     assert asked.status == 200 and "Refund this payment?" in asked.body
     assert "lp user {username} parent remove vip" in asked.body and 'name="confirm" value="yes"' in asked.body
+    assert "fetched by a server and not yet confirmed as run" in asked.body
+    assert 'name="keep"' not in asked.body  # nothing to withdraw
     assert not [c for c in queued(demo) if c["trigger"] == "refund"]
     assert location(owner.post(refund_payment.handler, f"/payments/{txn}/refund", {"confirm": "yes"})) == (
         f"/payments/{txn}?done=refunded"
@@ -88,9 +92,25 @@ def test_refund_queues_the_refund_commands_and_comes_back(demo: DemoStore, vip: 
         "lp user {username} parent remove vip"
     ]
     after = owner.get(get_payment_page.handler, f"/payments/{txn}", {"done": "refunded"})
-    assert "Refunded. The refund commands are queued." in after.body
+    assert "Refunded. Never-fetched commands withdrawn, refund commands queued." in after.body
     refused = owner.post(mark_payment_chargeback.handler, f"/payments/{txn}/chargeback", {"confirm": "yes"})
     assert refused.status == 409 and "cannot become chargeback" in refused.body
+
+
+def test_refunding_a_payment_never_delivered_withdraws_its_commands(
+    demo: DemoStore, vip: PaymentRecord
+) -> None:
+    owner = signed_in(Role.OWNER)
+    txn = vip.transaction_id
+    asked = owner.post(refund_payment.handler, f"/payments/{txn}/refund", {})
+    assert "1 purchase command(s) of this payment were never fetched" in asked.body
+    assert (
+        "nothing of this payment reached a server" in asked.body and 'name="keep" value="yes"' in asked.body
+    )
+    assert location(owner.post(refund_payment.handler, f"/payments/{txn}/refund", {"confirm": "yes"})) == (
+        f"/payments/{txn}?done=refunded"
+    )
+    assert queued(demo) == []  # neither "add vip" nor "remove vip"
 
 
 def test_resend_is_once_per_form_and_a_note_is_escaped(demo: DemoStore, vip: PaymentRecord) -> None:
@@ -234,14 +254,17 @@ def test_what_players_typed_is_escaped_on_every_money_page(demo: DemoStore) -> N
     assert pages[0].body.count("&lt;script&gt;alert") >= 4  # variable, command, custom data, note
 
 
-def test_a_chargeback_asks_first_and_names_the_purchase_commands_still_waiting(
+def test_a_chargeback_asks_first_and_may_keep_the_purchase_commands_still_waiting(
     demo: DemoStore, vip: PaymentRecord
 ) -> None:
     owner = signed_in(Role.OWNER)
     txn = vip.transaction_id
     asked = owner.post(mark_payment_chargeback.handler, f"/payments/{txn}/chargeback", {})
     assert asked.status == 200 and "Mark this payment as a chargeback?" in asked.body
-    assert "purchase command(s) of this payment are still waiting" in asked.body
+    assert "purchase command(s) of this payment were never fetched" in asked.body
     assert PaymentRepository(demo.table).by_transaction(1, txn).status == "complete"
-    done = owner.post(mark_payment_chargeback.handler, f"/payments/{txn}/chargeback", {"confirm": "yes"})
+    done = owner.post(
+        mark_payment_chargeback.handler, f"/payments/{txn}/chargeback", {"confirm": "yes", "keep": "yes"}
+    )
     assert location(done) == f"/payments/{txn}?done=chargeback"
+    assert [c["trigger"] for c in queued(demo)] == ["purchase", "chargeback", "expiry"]

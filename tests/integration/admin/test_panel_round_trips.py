@@ -40,12 +40,16 @@ PAGES: dict[str, list[tuple[str, dict[str, str], int, str]]] = {
     "listCatalogSection": [("/catalog/packages", {}, 1, ""), ("/catalog/coupons", {}, 1, "")],
     "getCatalogElement": [("/catalog/packages/10", {}, 1, ""), ("/catalog/packages/new", {}, 1, "")],
     "getStoreSettings": [("/settings", {}, 1, "")],
+    "getTaxSettings": [("/settings/tax", {}, 1, "")],
     "getGoLive": [("/go-live", {}, 1, "")],
     "searchPayments": [
         ("/payments", {}, 1, ""),
         ("/payments", {"player": "Steve"}, 2, "the name is looked up, then its payments"),
     ],
     "getPaymentPage": [("/payments/{payment}", {}, 2, "the payment, then its commands' queue entries")],
+    # the period's payments (a Query per status, side by side) and the store: one page per status
+    "getTaxReport": [("/tax-report", {"quarter": "2026-Q1"}, 1, ""), ("/tax-report", {}, 1, "")],
+    "exportTaxReport": [("/tax-report.csv", {"from": "2026-01-01", "to": "2026-03-31"}, 1, "")],
     "listSubscriptions": [("/subscriptions", {}, 1, "")],
     "showSubscription": [("/subscriptions/{subscription}", {}, 1, "")],
     "lookupPlayer": [("/players", {}, 1, "")],
@@ -61,9 +65,11 @@ PAGES: dict[str, list[tuple[str, dict[str, str], int, str]]] = {
     "getWebhook": [("/webhooks/{endpoint}", {}, 1, "")],
     "getWebhookDelivery": [("/webhooks/deliveries/{delivery}", {}, 1, "")],
     "getMail": [("/mail", {}, 1, "")],
+    "getDiscord": [("/discord", {}, 1, "")],
     "getShopTemplates": [("/shop", {}, 1, "")],
     "getShopTemplateEditor": [("/shop/editor", {"name": "index.html"}, 1, "")],
     "exportShopTheme": [("/shop/theme", {}, 1, "")],
+    "getShopLook": [("/shop/look", {}, 1, "")],
 }
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.integration.admin.money_support import pay, use_clock
+from tests.integration.admin.money_support import handed_out, pay, use_clock
 from tests.support.demo import DemoStore
 from tests.support.threads import in_threads
 from webstore import keys
@@ -51,6 +51,7 @@ def test_detail_shows_each_command_and_whether_it_still_waits(demo: DemoStore) -
 
 def test_refund_queues_the_refund_commands_once(demo: DemoStore) -> None:
     payment = pay("vip", package_id=1, price="4.99")
+    handed_out()
     refunded = panel.refund(
         get_services(), 1, payment.transaction_id, "owner@example.test", get_services().now()
     )
@@ -74,6 +75,7 @@ def test_refund_queues_the_refund_commands_once(demo: DemoStore) -> None:
 
 def test_chargeback_queues_the_chargeback_commands(demo: DemoStore) -> None:
     payment = pay("vip", package_id=1, price="4.99")
+    handed_out()
     assert (
         panel.mark_chargeback(
             get_services(), 1, payment.transaction_id, "owner@example.test", get_services().now()

@@ -226,6 +226,9 @@ def test_refund_queues_refund_commands_once(demo: DemoStore, invoke: Invoke) -> 
     h = secret_headers(demo.server_secret)
     payment = manual_payment(invoke, demo.server_secret, ign="Steve", packages=[{"id": 1}], price=4.99)
     txn = payment["txn_id"]
+    # The plugin was handed the purchase command (it may have run): the refund undoes it. (One
+    # never handed out is withdrawn instead: test_refund_withdrawal.py.)
+    invoke(get_offline_commands.handler, "GET", "/queue/offline-commands", headers=h)
     before = {c["SK"] for c in queue_items(demo)}
     refunded = invoke(update_payment.handler, "PUT", f"/payments/{txn}", headers=h, body={"status": "refund"})
     assert refunded.status == 200 and refunded.json()["status"] == "Refund"
@@ -265,6 +268,7 @@ def test_chargeback_then_dispute_won_and_player_lookup(demo: DemoStore, invoke: 
     h = secret_headers(demo.server_secret)
     txn = manual_payment(invoke, demo.server_secret, ign="Steve", packages=[{"id": 1}], price=4.99)["txn_id"]
     manual_payment(invoke, demo.server_secret, ign="Steve", packages=[{"id": 20}], price=2)
+    invoke(get_offline_commands.handler, "GET", "/queue/offline-commands", headers=h)  # VIP handed out
     assert (
         invoke(
             update_payment.handler, "PUT", f"/payments/{txn}", headers=h, body={"status": "chargeback"}

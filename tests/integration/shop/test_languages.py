@@ -47,3 +47,27 @@ def test_without_a_language_the_shop_has_the_stores_language_then_english(demo: 
     assert '<html lang="de">' in german and ">Anmelden</a>" in german
     assert '<html lang="de">' in page(get_home.handler, "/")
     assert '<html lang="fr">' in page(get_home.handler, "/", "fr")  # the visitor's first
+
+
+def test_the_texts_the_shops_code_passes_are_translated_too(demo: DemoStore) -> None:
+    """Page titles, the sale banner, the basket's total rows, the error page and a refusal:
+    texts of the shop's Python, in the page's language (`i18n.PYTHON_TEXTS`)."""
+    from functions.shop import get_package, post_basket_package, post_login
+    from tests.support.shop import ShopClient
+
+    table = get_services().table
+    store = StoreRepository(table).store(1)
+    table.put(StoreRepository(table).store_item(store.model_copy(update={"lang": "de"})))
+    player = ShopClient()
+    home = player.get(get_home.handler, "/").body
+    assert 'id="sale-banner">Crate week: 10 % Rabatt<' in home
+    assert player.post(post_basket_package.handler, "/basket/packages", {"package_id": "10"}).status == 303
+    basket = player.get(get_basket.handler, "/basket").body
+    assert "<title>Warenkorb · Demo Craft</title>" in basket
+    assert "Zwischensumme" in basket and "Zu zahlen" in basket and "Subtotal" not in basket
+    missing = player.get(get_package.handler, "/package/999999")
+    assert missing.status == 404
+    assert "Nicht gefunden" in missing.body and "Dieses Paket gibt es in diesem Shop nicht" in missing.body
+    refused = player.post(post_login.handler, "/login", {"username": ""})
+    assert refused.status == 422 and "Gib deinen Benutzernamen ein" in refused.body
+    assert "<title>Anmelden · Demo Craft</title>" in refused.body

@@ -7,15 +7,20 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from urllib.parse import urlsplit
 
 from functions import unmatched
 from functions.shop import get_basket, get_category, get_home, get_login, get_package, get_page, get_static
+from functions.storefront import get_find_subscriptions_page
 from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
 from tests.support.shop import ShopClient
 from webstore import keys
 from webstore.db import to_item
 from webstore.players import RecentPayment, StoreStats, Tier
+from webstore.services import get_services
 from webstore.shop.assets import urls
+from webstore.subscriptions import find_by_email
 
 
 def main_of(html: str) -> str:
@@ -138,6 +143,39 @@ def test_static_files_are_content_hashed_and_cached_for_a_year(player: ShopClien
     assert served.headers["cache-control"] == "public, max-age=31536000, immutable"
     assert player.get(get_static.handler, "/static/htmx.js").status == 404  # only hashed names
     assert player.get(get_static.handler, "/static/settings.py").status == 404
+
+
+def test_every_page_links_find_my_subscriptions_to_the_hosted_form(
+    demo: DemoStore, player: ShopClient, invoke: Invoke
+) -> None:
+    """A player who lost a subscription's manage link finds the hosted form from the shop:
+    every page's footer and the log-in page link the address the form really has."""
+    expected = find_by_email.form_url(get_services(), demo.token)
+    for handler, path in (
+        (get_home.handler, "/"),
+        (get_login.handler, "/login"),
+        (get_basket.handler, "/basket"),
+    ):
+        page = player.get(handler, path)
+        assert f'<a href="{expected}" id="find-subscriptions">Find my subscriptions</a>' in page.body, path
+    assert main_of(player.get(get_login.handler, "/login").body).count(f'href="{expected}"') == 1
+    form = invoke(get_find_subscriptions_page.handler, "GET", urlsplit(expected).path)
+    assert form.status == 200 and 'name="email"' in form.body
+
+
+def test_the_package_modal_is_a_hashed_script_over_links_that_work_without_it(player: ShopClient) -> None:
+    """The modal enhances the package card's link; the link is the package page, whose
+    `#package-detail` is what the modal shows; the script is a file under the policy."""
+    category = player.get(get_category.handler, "/category/items")
+    js = urls()["js"]
+    assert re.fullmatch(r"/static/shop\.[0-9a-f]{10}\.js", js) and f'src="{js}"' in category.body
+    assert '<a class="button" href="/package/11" data-package-modal>' in category.body
+    assert '<dialog id="package-modal" class="modal">' in category.body
+    package = player.get(get_package.handler, "/package/11")
+    assert '<article class="package-page" id="package-detail">' in package.body
+    served = player.get(get_static.handler, js)
+    assert served.status == 200 and served.headers["content-type"].startswith("text/javascript")
+    assert "package-detail" in served.body and "eval(" not in served.body
 
 
 def test_player_names_and_owner_html_are_escaped_or_sanitised_in_every_module(

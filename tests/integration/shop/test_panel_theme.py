@@ -219,6 +219,24 @@ def test_a_template_failing_at_request_time_falls_back_to_its_last_good_version(
     assert "<p id='owner'>Good one</p>" in page and "Risky" not in page
 
 
+def test_a_template_over_its_render_budget_is_refused_or_falls_back_to_its_last_good(
+    owner: PanelClient,
+) -> None:
+    """Always over (1,000,000 loop steps): refused on save with its line. Over only for a player
+    with a basket: stored, and that player's page serves the last good version."""
+    nested = "{% for a in range(1000) %}{% for b in range(1000) %}{% endfor %}{% endfor %}"
+    refused = save(owner, marked("Loops" + nested))
+    assert refused.status == 422 and "loops ran more than 200,000 times" in refused.body
+    assert "Loops" not in home_of(ShopClient())
+    assert save(owner, marked("Good one")).status == 303
+    assert save(owner, marked("Heavy{% if basket.count > 0 %}" + nested + "{% endif %}")).status == 303
+    player = ShopClient()
+    assert "Heavy" in home_of(player)  # its basket is empty yet (and the page sets its CSRF cookie)
+    assert player.post(post_basket_package.handler, "/basket/packages", {"package_id": "10"}).status == 303
+    page = home_of(player)
+    assert "<p id='owner'>Good one</p>" in page and "Heavy" not in page
+
+
 def test_a_stored_template_that_fails_today_falls_back_and_the_panel_shows_its_line(
     owner: PanelClient,
 ) -> None:

@@ -36,7 +36,14 @@ def search_body(search: PaymentSearch, result: SearchResult) -> Markup:
     )
 
 
-def detail_body(detail: PaymentDetail, *, csrf: Markup | None, resend_id: str, done: str = "") -> Markup:
+def detail_body(
+    detail: PaymentDetail,
+    *,
+    csrf: Markup | None,
+    resend_id: str,
+    done: str = "",
+    documents: tuple[tuple[str, str], ...] = (),
+) -> Markup:
     """One payment. `csrf`: the session's CSRF field, None for a role that may not act (the
     forms are left out; the routes refuse such a role too)."""
     return body(
@@ -49,4 +56,5 @@ def detail_body(detail: PaymentDetail, *, csrf: Markup | None, resend_id: str, d
         complete=detail.payment.status is PaymentStatus.COMPLETE,
         resend_id=resend_id,
         done=done,
+        documents=documents,
     )

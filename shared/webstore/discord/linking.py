@@ -1,0 +1,122 @@
+"""A player links their Discord account: OAuth2 with the store's application, state and PKCE.
+
+`start` (the receipt's "Link Discord"): the paid basket names the player; a one-use state (the
+account's prefix, then 32 random hex digits, as public tokens are) and a PKCE verifier are kept
+ten minutes (repo.discord), and the player goes to Discord's consent page with the S256
+challenge. `finish` (Discord sends them back to `/discord/callback`): the state is taken once
+(a replayed or forged one is refused), the code is exchanged with the verifier, `/users/@me`
+names the account, the link is stored (the access token sealed, kept only with `guilds.join`),
+and the player's roles are applied at once (added to the server with them when they gave
+`guilds.join` and are not a member).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import secrets
+from datetime import datetime, timedelta
+from urllib.parse import urlencode
+
+from webstore import keys
+from webstore.checkout import pages
+from webstore.discord import DiscordRefused, DiscordRetryLater
+from webstore.discord.app import api_of
+from webstore.discord.sync import sync_player
+from webstore.errors import Invalid, NotFound
+from webstore.html import PageResult
+from webstore.repo.discord import DiscordLink, DiscordRepository, LinkState
+from webstore.repo.store import StoreRepository
+from webstore.services import Services
+from webstore.storefront.baskets import load
+from webstore.storefront.theme import in_brand_of
+
+STATE_LIFETIME = timedelta(minutes=10)
+
+
+def callback_url(services: Services) -> str:
+    return f"{services.settings.storefront_url}/discord/callback"
+
+
+def challenge_of(verifier: str) -> str:
+    return base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+
+
+def start(services: Services, basket_ident: str, now: datetime) -> PageResult:
+    loaded = load(services, basket_ident, None)
+    basket, store = loaded.basket, loaded.store
+    in_brand_of(store)
+    repo = DiscordRepository(services.table)
+    app = repo.app(basket.account_id)
+    if app is None:
+        raise NotFound("This store has not connected Discord")
+    if not basket.complete or basket.username_id is None:
+        raise Invalid("Link Discord from the receipt of a paid basket", field="basket_ident")
+    state = keys.new_public_token(basket.account_id)
+    verifier = secrets.token_urlsafe(48)
+    repo.save_state(
+        basket.account_id,
+        LinkState(
+            state=state,
+            username_id=basket.username_id,
+            verifier=verifier,
+            basket_ident=basket_ident,
+            until=now + STATE_LIFETIME,
+        ),
+    )
+    scopes = "identify guilds.join" if app.guilds_join else "identify"
+    query = {
+        "client_id": app.client_id,
+        "response_type": "code",
+        "redirect_uri": callback_url(services),
+        "scope": scopes,
+        "state": state,
+        "code_challenge": challenge_of(verifier),
+        "code_challenge_method": "S256",
+        "prompt": "consent",
+    }
+    return PageResult(redirect=f"{services.settings.discord_authorize_url}?{urlencode(query)}")
+
+
+def finish(services: Services, code: str, state: str, error: str, now: datetime) -> PageResult:
+    account_id = keys.account_of(state, "Link")
+    store = StoreRepository(services.table).store(account_id)
+    in_brand_of(store)
+    repo = DiscordRepository(services.table)
+    taken = repo.take_state(account_id, state)
+    if taken is None or taken.until <= now:
+        raise Invalid("This link has expired or was used: start again from your receipt", field="state")
+    receipt = f"{services.settings.storefront_url}/checkout/{taken.basket_ident}/receipt"
+    if error or not code:
+        text = "Discord was not linked: you declined on Discord's page."
+        return PageResult(
+            200, pages.message_page("Discord", text, link=receipt, link_text="Back", store=store)
+        )
+    app = repo.app(account_id)
+    if app is None:
+        raise NotFound("This store has not connected Discord")
+    api = api_of(services, app)
+    try:
+        token = api.exchange_code(code, callback_url(services), taken.verifier)
+        user = api.current_user(token.access_token)
+    except DiscordRefused as exc:
+        raise Invalid("Discord refused the link: start again from your receipt", field="code") from exc
+    except DiscordRetryLater as exc:
+        raise Invalid("Discord could not be reached: try again in a minute", field="code") from exc
+    joins = "guilds.join" in token.scopes
+    previous = repo.link(account_id, taken.username_id)
+    link = DiscordLink(
+        username_id=taken.username_id,
+        discord_user_id=user.id,
+        discord_username=user.display_name,
+        access_token_sealed=services.secrets.seal(token.access_token) if joins else "",
+        scopes=sorted(token.scopes),
+        linked_at=now,
+    )
+    repo.save_link(account_id, link, previous)
+    result = sync_player(services, api, account_id, taken.username_id, now, trigger="link")
+    granted = sum(1 for e in result.entries if e.status == "done")
+    text = f"Linked to Discord as {user.display_name}." + (
+        f" {granted} role(s) granted." if granted else " Your roles follow your purchases."
+    )
+    return PageResult(200, pages.message_page("Discord", text, link=receipt, link_text="Back", store=store))
