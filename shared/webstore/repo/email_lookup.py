@@ -94,3 +94,34 @@ class EmailLookupRepository:
         except ConditionFailed:
             return None
         return str(item["email"])
+
+
+def backfill_pointers(table: Table, account_id: int, page: int = 200) -> int:
+    """Give every payment of the account that has an e-mail address its pointer (payments
+    recorded before pointers existed; scripts/backfill_email_pointers.py). A Query of the
+    account's payments, page by page, and one PutItem per payment with an address (the same
+    item the payment's transaction writes, so running it twice changes nothing); how many."""
+    done = 0
+    start = None
+    while True:
+        items, start = table.query(
+            keys.account_pk(account_id),
+            sk_between=(keys.payment_sk(1), keys.payment_sk(keys.INT32_MAX)),
+            limit=page,
+            start_key=start,
+        )
+        for item in items:
+            email = str(item.get("email") or "").strip()
+            if email:
+                table.put(
+                    {
+                        **keys.key(
+                            keys.email_payments_pk(account_id, email), keys.payment_sk(int(item["id"]))
+                        ),
+                        "entity": "email_payment",
+                        "payment_id": int(item["id"]),
+                    }
+                )
+                done += 1
+        if start is None:
+            return done

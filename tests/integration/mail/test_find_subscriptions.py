@@ -164,3 +164,25 @@ def test_the_receipt_and_the_manage_page_link_to_the_form(invoke: Invoke, demo: 
         assert found.group(1) == f"/subscriptions/find/{demo.token}"
         form = invoke(get_find_subscriptions_page.handler, "GET", found.group(1))
         assert form.status == 200 and 'name="email"' in form.body
+
+
+def test_the_backfill_gives_older_payments_their_pointer(invoke: Invoke, demo: DemoStore) -> None:
+    from scripts import backfill_email_pointers
+    from webstore import keys
+    from webstore.repo.email_lookup import EmailLookupRepository
+
+    bought = buy_subscription(invoke, demo, email=EMAIL)
+    buy_subscription(invoke, demo, username="Steve")  # no address: no pointer
+    lookup = EmailLookupRepository(demo.table)
+    [pointer] = demo.table.query(keys.email_payments_pk(1, EMAIL))[0]
+    demo.table.delete({"PK": pointer["PK"], "SK": pointer["SK"]})  # as if paid before pointers existed
+    assert not lookup.has_payments(1, EMAIL)
+
+    argv = ["--table", "unused", "--account", "1"]
+    assert backfill_email_pointers.main(argv, table=demo.table) == 0
+
+    assert lookup.has_payments(1, EMAIL.upper())
+    [again] = demo.table.query(keys.email_payments_pk(1, EMAIL))[0]
+    assert again == pointer and bought.reference
+    assert backfill_email_pointers.main(argv, table=demo.table) == 0  # again: the same one pointer
+    assert len(demo.table.query(keys.email_payments_pk(1, EMAIL))[0]) == 1
