@@ -78,7 +78,7 @@ def test_a_tebex_js_site_opens_our_checkout_and_hears_the_payment(
         assert f"/checkout/{ident}" in checkout.url
         checkout.get_by_role("button", name="Pay now").click()
         expect(page.locator("#log li")).to_have_text(
-            ["open", f"payment:complete {ident}", "close"], timeout=30_000
+            ["open", f"payment:complete {ident}", "payment_complete", "close"], timeout=30_000
         )
         expect(page.get_by_role("dialog", name="Checkout")).to_have_count(0)
         assert checkout.is_closed()

@@ -9,11 +9,15 @@
    pay button), so launch() dims the site and opens the checkout in its own window; a browser
    that blocks the window is sent to the checkout instead (a redirect). Completion is read from
    the storefront's basket (`complete`), as Tebex.js's events are: a hint for the page, never a
-   proof of payment (use the webhooks). Events: open, close, payment:complete, payment:error.
+   proof of payment (use the webhooks). Events: open, close, payment:complete, payment:error (also under their
+   legacy names payment_complete and payment_error).
    The shop serves it with its settings in place of WEBSTORE_LAUNCHER (webstore/shop/launcher.py). */
 (function (config) {
   "use strict";
   var EVENTS = ["open", "close", "payment:complete", "payment:error"];
+  // The names Tebex.js still accepts from before its rename (the official headless starter
+  // listens for "payment_complete").
+  var LEGACY = { payment_complete: "payment:complete", payment_error: "payment:error" };
   var POLL_MS = 1500;
   var options = null;
   var listeners = {};
@@ -111,6 +115,7 @@
       };
     },
     on: function (name, callback) {
+      name = LEGACY[name] || name;
       if (EVENTS.indexOf(name) < 0) { throw new TypeError("Tebex.checkout.on: no event named " + name); }
       (listeners[name] = listeners[name] || []).push(callback);
       return function () { listeners[name] = listeners[name].filter(function (c) { return c !== callback; }); };
