@@ -47,6 +47,15 @@ class Subscription:
 
 
 @dataclass(frozen=True)
+class Documents:
+    """The payment's invoice (and a refund message's credit note) as the message links them:
+    (number, the hosted document's URL), webstore.invoices.documents."""
+
+    invoice: tuple[str, str]
+    credit_note: tuple[str, str] | None = None
+
+
+@dataclass(frozen=True)
 class Composed:
     subject: str
     html: str
@@ -90,8 +99,10 @@ def compose(
     *,
     recurring: RecurringPayment | None = None,
     manage_url: str | None = None,
+    documents: Documents | None = None,
 ) -> Composed:
-    """The message `kind` for this event of `store`'s."""
+    """The message `kind` for this event of `store`'s; `documents`: the payment's invoice (and
+    credit note) to link, when it has one."""
     look = brand(store)
     payment: Receipt | None = None
     subscription: Subscription | None = None
@@ -110,6 +121,7 @@ def compose(
         "payment": payment,
         "subscription": subscription,
         "manage_url": manage_url,
+        "documents": documents,
     }
     title = SUBJECTS[kind].format(store=store.name)
     return Composed(

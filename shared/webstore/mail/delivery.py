@@ -19,12 +19,14 @@ from aws_lambda_powertools import Logger
 from webstore.catalog import Store
 from webstore.errors import NotFound
 from webstore.events import DomainEvent
+from webstore.invoices.documents import invoice_path
 from webstore.mail import MailNotSent, MailSender, Message, NoMail
-from webstore.mail.compose import compose
+from webstore.mail.compose import Documents, compose
 from webstore.mail.messages import MessageKind, kinds_for, recipient
 from webstore.recurring import RecurringPayment
 from webstore.repo import start_read
 from webstore.repo.mail import ClaimState, MailRecord, MailRepository, MailSettings, Suppression
+from webstore.repo.payments import PaymentRepository
 from webstore.repo.recurring_payments import RecurringPaymentRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
@@ -43,6 +45,9 @@ class Outcome(StrEnum):
 
 
 RETRY_OUTCOMES = frozenset({Outcome.FAILED, Outcome.BUSY})
+
+# The messages about one payment, which link its invoice (a refund's also its credit note).
+DOCUMENT_KINDS = frozenset({MessageKind.RECEIPT, MessageKind.RENEWAL_RECEIPT, MessageKind.REFUND})
 
 
 @dataclass
@@ -140,6 +145,32 @@ class MailDispatcher:
             event.account_id, reference, consistent=False
         )
 
+    def _documents(self, event: DomainEvent, kind: MessageKind) -> Documents | None:
+        """The invoice of the payment a receipt or refund message is about (and the refund's
+        credit note: the payment's latest): one GetItem of the payment by its id. None when the
+        payment has no invoice (recorded before invoices existed) or cannot be read."""
+        if kind not in DOCUMENT_KINDS:
+            return None
+        subject = event.subject
+        if kind is MessageKind.RENEWAL_RECEIPT:
+            subject = subject.get("last_payment") or {}
+        transaction_id = subject.get("transaction_id")
+        if not isinstance(transaction_id, str):
+            return None
+        try:
+            payment = PaymentRepository(self.services.table).by_transaction(event.account_id, transaction_id)
+        except NotFound:
+            return None
+        base = self.services.settings.storefront_url
+        path = invoice_path(payment)
+        if payment.invoice is None or path is None:
+            return None
+        credit = None
+        if kind is MessageKind.REFUND and payment.refunds:
+            note = payment.refunds[-1].credit_note
+            credit = (note.credit_label, base + (invoice_path(payment, note.number) or ""))
+        return Documents(invoice=(payment.invoice.invoice_label, base + path), credit_note=credit)
+
     def _manage_url(self, event: DomainEvent) -> str | None:
         subject = event.subject
         reference = subject.get("reference") if event.type.startswith("recurring-payment.") else None
@@ -212,6 +243,7 @@ class MailDispatcher:
             event.subject,
             recurring=context.recurring,
             manage_url=self._manage_url(event),
+            documents=self._documents(event, kind),
         )
         settings = context.settings
         return Message(

@@ -1,0 +1,69 @@
+"""The receipt and refund e-mails link the payment's invoice (and the refund's credit note):
+a checkout through the handlers, the consumer fed its events, the links opened through the
+invoice page's handler."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from functions.admin import refund_payment
+from functions.storefront import get_invoice
+from tests.support.cancellation import buy_subscription
+from tests.support.demo import DemoStore
+from tests.support.invocation import Invoke
+from tests.support.panel import signed_in
+from webstore.admin.roles import Role
+from webstore.event_types import EventType
+from webstore.repo.payments import PaymentRepository
+
+from .conftest import MailQueue, published
+
+EMAIL = "steve@example.com"
+SHOP = "https://shop.test"
+
+Sent = Callable[[], list[Any]]
+
+
+def links(body: str, label: str) -> list[str]:
+    """The document URLs the message gives after `label` (HTML href and the plain text's)."""
+    return re.findall(rf"{label} [A-Z0-9-]+: (?:<a href=\")?({SHOP}/invoices/[^\s\"<]+)", body)
+
+
+def open_document(invoke: Invoke, url: str) -> str:
+    token, _, query = url.removeprefix(f"{SHOP}/invoices/").partition("?")
+    params = dict(p.split("=", 1) for p in query.split("&")) if query else None
+    answer = invoke(get_invoice.handler, "GET", f"/invoices/{token}", query=params)
+    assert answer.status == 200, answer.body
+    return str(answer.body)
+
+
+def test_the_receipt_links_the_invoice_and_the_refund_its_credit_note(
+    invoke: Invoke, demo: DemoStore, ses: Sent, mail_queue: MailQueue
+) -> None:
+    bought = buy_subscription(invoke, demo, email=EMAIL)
+    mail_queue.deliver(published(EventType.PAYMENT_COMPLETED))
+    [receipt] = ses()
+    payment = PaymentRepository(demo.table).by_transaction(1, bought.reference)
+    assert payment.invoice is not None
+    number = payment.invoice.invoice_label
+    assert f"Your invoice {number}" in receipt.body
+    found = set(links(receipt.body, "Your invoice"))
+    assert len(found) == 1, receipt.body
+    invoice = open_document(invoke, found.pop())
+    assert "Invoice" in invoice and number in invoice
+    assert "credit note" not in receipt.body.lower()
+
+    owner = signed_in(Role.OWNER)
+    refunded = owner.post(refund_payment.handler, f"/payments/{bought.reference}/refund", {"confirm": "yes"})
+    assert refunded.status == 303, refunded.body
+    mail_queue.deliver(published(EventType.PAYMENT_REFUNDED))
+    [_, refund] = ses()
+    assert refund.subject.startswith("Your refund from")
+    [note] = PaymentRepository(demo.table).by_transaction(1, bought.reference).refunds
+    credit = set(links(refund.body, "Your credit note"))
+    assert len(credit) == 1, refund.body
+    page = open_document(invoke, credit.pop())
+    assert "Credit note" in page and note.credit_note.credit_label in page and number in page
+    assert set(links(refund.body, "Your invoice"))  # the invoice it corrects, too
