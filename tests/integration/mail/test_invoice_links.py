@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from typing import Any
+
+import time_machine
 
 from functions.admin import refund_payment
 from functions.storefront import get_invoice
+from tests.integration.subscriptions.support import run
 from tests.support.cancellation import buy_subscription
 from tests.support.demo import DemoStore
 from tests.support.invocation import Invoke
@@ -22,6 +26,8 @@ from .conftest import MailQueue, published
 
 EMAIL = "steve@example.com"
 SHOP = "https://shop.test"
+START = datetime(2026, 6, 1, 12, tzinfo=UTC)
+RENEWAL = datetime(2026, 7, 1, 12, tzinfo=UTC)
 
 Sent = Callable[[], list[Any]]
 
@@ -67,3 +73,21 @@ def test_the_receipt_links_the_invoice_and_the_refund_its_credit_note(
     page = open_document(invoke, credit.pop())
     assert "Credit note" in page and note.credit_note.credit_label in page and number in page
     assert set(links(refund.body, "Your invoice"))  # the invoice it corrects, too
+
+
+def test_the_renewal_receipt_links_the_renewal_payments_own_invoice(
+    invoke: Invoke, demo: DemoStore, ses: Sent, mail_queue: MailQueue
+) -> None:
+    with time_machine.travel(START, tick=False) as traveller:
+        bought = buy_subscription(invoke, demo, email=EMAIL)
+        traveller.move_to(RENEWAL + timedelta(seconds=30))
+        run(RENEWAL + timedelta(seconds=30))
+        [renewed] = published(EventType.RECURRING_RENEWED)
+        mail_queue.deliver([renewed])
+    [message] = ses()
+    paid = renewed.subject["last_payment"]["transaction_id"]
+    renewal = PaymentRepository(demo.table).by_transaction(1, paid)
+    assert renewal.transaction_id != bought.reference and renewal.invoice is not None
+    assert f"Your invoice {renewal.invoice.invoice_label}" in message.body
+    [url] = set(links(message.body, "Your invoice"))
+    assert renewal.invoice.invoice_label in open_document(invoke, url)
