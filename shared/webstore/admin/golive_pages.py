@@ -17,8 +17,11 @@ other people need from them, in one place.
   (`tax_status`: none is a warning saying what the owner takes on; Stripe Tax needs the keys).
   Both from the store item already read.
 
-Reads: the store item, the catalog revision, the servers and the last Stripe event's item,
-issued together (one round trip).
+- "Start here" while the store has no package: the first steps in order (name and currency,
+  Stripe keys, a first package), each marked done or not, with its page.
+
+Reads: the store item, the catalog revision, the servers, the last Stripe event's item and
+whether a package exists (one key-only item), issued together (one round trip).
 """
 
 from __future__ import annotations
@@ -126,8 +129,11 @@ def go_live_page(
     revision_read = start_read(DefinitionRepository(services.table).revision, account_id)
     servers_read = start_read(server_cases.servers, services, account_id)
     last_read = start_read(ProcessorEventRepository(services.table).last_received, account_id, STRIPE)
-    store = StoreRepository(services.table).store(account_id)
+    stores = StoreRepository(services.table)
+    packages_read = start_read(stores.has_packages, account_id)
+    store = stores.store(account_id)
     revision, servers, last_event = revision_read.result(), servers_read.result(), last_read.result()
+    has_packages = packages_read.result()
     stripe = stripe_status(services, store.public_token, store.gateways.stripe)
     stored_sandbox = store.gateways.sandbox
     sandbox = (
@@ -165,6 +171,9 @@ def go_live_page(
         refund_policy_url=store.refund_policy_url or "",
         tax=store.tax,
         tax_row=tax_status(store, stripe.connected),
+        start_here=not has_packages,
+        store_name=store.name,
+        currency=store.currency,
     )
     return PanelPage("Go live", body, "golive")
 

@@ -310,3 +310,48 @@ def test_the_tax_row_warns_without_tax_and_needs_the_stripe_keys_for_stripe_tax(
     row = _status(owner.get(get_go_live.handler, "/go-live").body, "tax")
     assert row.startswith("ok Tax is charged: prices are <strong>tax included</strong>"), row
     assert "Stripe Tax" in row and "the Stripe keys are set" in row
+
+
+def test_a_store_without_packages_gets_start_here_steps_until_its_first_package(
+    stripe_reachable: DemoStore,
+) -> None:
+    from datetime import UTC, datetime
+
+    from webstore.admin.store_setup import create_store
+
+    # The demo store has packages: no "Start here".
+    assert 'id="start-here"' not in signed_in(Role.OWNER).get(get_go_live.handler, "/go-live").body
+    services = get_services()
+    new = create_store(
+        services,
+        store_id=7,
+        name="Fresh Server",
+        currency="EUR",
+        owner_email="o@example.com",
+        now=datetime.now(UTC),
+    )
+    owner = signed_in(Role.OWNER, account_id=new.account_id)
+    page = owner.get(get_go_live.handler, "/go-live")
+    assert page.status == 200, page.body
+    steps = re.search(r'<section id="start-here".*?</section>', page.body, re.S)
+    assert steps, page.body
+    assert 'class="status ok" id="start-store">Name and currency: Fresh Server, EUR' in steps.group(0)
+    assert 'class="status todo" id="start-stripe">' in steps.group(0) and 'href="#stripe"' in steps.group(0)
+    assert 'class="status todo" id="start-package">' in steps.group(0) and 'href="/catalog"' in steps.group(0)
+    # A first category and package through the panel's catalog forms: the steps are gone.
+    from functions.admin import get_catalog_element, save_catalog_element
+    from tests.integration.admin.test_catalog_handlers import new_package
+
+    form = owner.get(get_catalog_element.handler, "/catalog/categories/new")
+    created = owner.post(
+        save_catalog_element.handler,
+        "/catalog/categories/new",
+        {"revision": revision_of(form.body), "name": "Ranks", "slug": "ranks", "order": "1"},
+    )
+    assert created.status == 303, created.body
+    category = created.headers["location"].split("/")[3].split("?")[0]
+    form = owner.get(get_catalog_element.handler, "/catalog/packages/new")
+    fields = new_package(owner, revision_of(form.body), category_id=category)
+    saved = owner.post(save_catalog_element.handler, "/catalog/packages/new", fields)
+    assert saved.status == 303, saved.body
+    assert 'id="start-here"' not in owner.get(get_go_live.handler, "/go-live").body
