@@ -530,43 +530,16 @@ def import_catalog(
     edits = CatalogEdits(table)
     plans = _entity_plans(edits, imported, catalog, changes, store, existing)
     items = [accounts.creator_code_item(account_id, code) for code in catalog.creator_codes]
-    # Re-importing an endpoint unchanged (same id, URL and secret) keeps it validated; a new URL
-    # or secret must pass the handshake again. An entry without a secret keeps the stored one.
-    stored = (
-        {e.id: e for e in WebhookRepository(table, box).endpoints(account_id, consistent=True)}
-        if catalog.webhooks and box
-        else {}
-    )
-    for n, hook in enumerate(catalog.webhooks):
-        assert box is not None  # _webhook_box gives one whenever the file has webhooks
-        kept = stored.get(hook.id)
-        signing_secret = hook.secret or (kept.secret if kept else None)
-        if signing_secret is None:
-            raise SecretMissing(
-                f"webhooks[{n}] (id {hook.id}).secret: required for an endpoint the store does not "
-                "have yet (`webstore export` leaves secrets out unless --with-secrets)"
-            )
-        endpoint = hook.endpoint(signing_secret)
-        if kept and kept.validated and (str(kept.url), kept.secret) == (str(hook.url), signing_secret):
-            endpoint = endpoint.model_copy(update={"validated": True})
-        items.append(accounts.webhook_item(account_id, endpoint, box))
+    plans += _webhook_plans(table, catalog, changes, box)
+    server_plans, secrets = _server_plans(imported, catalog, changes)
+    plans += server_plans
     # The first transaction claims the revision read above: a writer since stops the import
     # before anything changed. The same catalog keeps its revision (an export's bytes stay).
     claim = None if changes.empty and existing is not None else current
-    write_changes(edits, account_id, plans, claim=claim)
+    write_changes(edits, account_id, plans, claim=claim, box=box)
     new_revision = current if claim is None else current + 1
     definitions.overwrite(items)
 
-    secrets: dict[int, str | None] = {}
-    for entry in catalog.servers:
-        previous = accounts.server(account_id, entry.id)
-        secret = entry.secret or (None if previous and previous.secret_hash else keys.new_secret())
-        secret_hash = keys.hash_secret(secret) if secret else previous.secret_hash  # type: ignore[union-attr]
-        server = Server(id=entry.id, name=entry.name, next_check=entry.next_check, secret_hash=secret_hash)
-        accounts.save_server(account_id, server, previous.secret_hash if previous else None)
-        secrets[entry.id] = secret
-
-    _remove_what_the_file_dropped(definitions, imported, changes, account_id)
     still_there = set(imported.webhooks) | {w.id for w in catalog.webhooks}
     pinned = (imported.pinned_webhooks & still_there - set(changes.removed.get("webhook", []))) | set(
         pinned_webhooks
@@ -610,16 +583,61 @@ def import_catalog(
     return ImportResult(account_id, public_token, checkout_key, secrets, changes, new_revision)
 
 
-def _remove_what_the_file_dropped(
-    definitions: DefinitionRepository, imported: ImportedDefinitions, changes: CatalogChanges, account_id: int
-) -> None:
-    """Servers and webhook endpoints (the catalog's entities are taken out by their plans; sales
-    ride in the store item, already written as the file has them)."""
-    removed = changes.removed
-    for server_id in removed.get("server", []):
-        definitions.remove_server(account_id, imported.servers[server_id])
-    for endpoint_id in removed.get("webhook", []):
-        definitions.remove_webhook(account_id, endpoint_id)
+def _webhook_plans(
+    table: Table,
+    catalog: CatalogFile,
+    changes: CatalogChanges,
+    box: SecretBox | None,
+) -> list[EntityChange]:
+    """The file's webhook endpoints added or changed, and those it dropped, as the panel's
+    changes of one endpoint. Re-importing an endpoint unchanged (same id, URL and secret) keeps
+    it validated; a new URL or secret must pass the handshake again. An entry without a secret
+    keeps the stored one."""
+    stored = (
+        {e.id: e for e in WebhookRepository(table, box).endpoints(catalog.store.id, consistent=True)}
+        if catalog.webhooks and box
+        else {}
+    )
+    plans = []
+    for n, hook in enumerate(catalog.webhooks):
+        kept = stored.get(hook.id)
+        signing_secret = hook.secret or (kept.secret if kept else None)
+        if signing_secret is None:
+            raise SecretMissing(
+                f"webhooks[{n}] (id {hook.id}).secret: required for an endpoint the store does not "
+                "have yet (`webstore export` leaves secrets out unless --with-secrets)"
+            )
+        endpoint = hook.endpoint(signing_secret)
+        if kept and kept.validated and (str(kept.url), kept.secret) == (str(hook.url), signing_secret):
+            endpoint = endpoint.model_copy(update={"validated": True})
+        if kept is None:
+            plans.append(EntityChange("webhook", hook.id, "create", endpoint))
+        elif kept != endpoint:
+            plans.append(EntityChange("webhook", hook.id, "update", endpoint, kept))
+    plans += [EntityChange("webhook", i, "delete") for i in changes.removed.get("webhook", [])]
+    return plans
+
+
+def _server_plans(
+    imported: ImportedDefinitions, catalog: CatalogFile, changes: CatalogChanges
+) -> tuple[list[EntityChange], dict[int, str | None]]:
+    """The file's servers added or changed, and those it dropped (with their secrets), as the
+    panel's changes of one server; and each file server's secret as issued (None: the stored
+    one kept). An existing server keeps its secret unless the file gives one."""
+    plans, secrets = [], {}
+    for entry in catalog.servers:
+        previous = imported.servers.get(entry.id)
+        secret = entry.secret or (None if previous and previous.secret_hash else keys.new_secret())
+        secret_hash = keys.hash_secret(secret) if secret else previous.secret_hash  # type: ignore[union-attr]
+        server = Server(id=entry.id, name=entry.name, next_check=entry.next_check, secret_hash=secret_hash)
+        if previous is None:
+            plans.append(EntityChange("server", entry.id, "create", server))
+        elif previous != server:
+            plans.append(EntityChange("server", entry.id, "update", server, previous))
+        secrets[entry.id] = secret
+    for server_id in changes.removed.get("server", []):
+        plans.append(EntityChange("server", server_id, "delete", old=imported.servers[server_id]))
+    return plans, secrets
 
 
 # The catalog file's section and the stored entities of each kind planned entity by entity.

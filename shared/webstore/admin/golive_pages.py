@@ -12,14 +12,22 @@ other people need from them, in one place.
   from which address (the stage's settings: `shopDomain`, `mailDomain`/`mailFrom`).
 - Each server's plugin URL, and a confirmed secret rotation (the new secret is shown once, by
   the servers' own route: only its hash is stored, so there is nothing to reveal).
+- The seller's legal details the invoices need (`seller.*` on Settings) and the terms and
+  refund policy links the checkout shows (`legal_status`), and the store's tax mode
+  (`tax_status`: none is a warning saying what the owner takes on; Stripe Tax needs the keys).
+  Both from the store item already read.
 
-Reads: the store item, the catalog revision, the servers and the last Stripe event's item,
-issued together (one round trip).
+- "Start here" while the store has no package: the first steps in order (name and currency,
+  Stripe keys, a first package), each marked done or not, with its page.
+
+Reads: the store item, the catalog revision, the servers, the last Stripe event's item and
+whether a package exists (one key-only item), issued together (one round trip).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from urllib.parse import urlsplit
 
@@ -27,6 +35,7 @@ from webstore.admin import catalog as edits
 from webstore.admin import servers as server_cases
 from webstore.admin.catalog_pages import revision_of
 from webstore.admin.flow import NONE_TYPED, PanelPage, done_at
+from webstore.catalog import Store, TaxCalculation, TaxMode
 from webstore.checkout.stripe_setup import (
     SECRET_FIELDS,
     STRIPE_EVENTS,
@@ -62,6 +71,50 @@ def custom_domain(url: str) -> bool:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One go-live row: `state` is "ok" (green), "warn" (amber) or "todo" (red); `missing`
+    names what is left to fill in."""
+
+    state: str
+    missing: tuple[str, ...] = ()
+
+
+_SELLER_FIELDS = (
+    ("legal_name", "legal name"),
+    ("address", "address"),
+    ("country", "country"),
+    ("tax_number", "tax number"),
+)
+
+
+def legal_status(store: Store) -> Row:
+    """Red while the seller's legal name, address, country or tax number (what an invoice names)
+    or the terms or refund policy URL (what the checkout links to) is blank."""
+    missing = [label for name, label in _SELLER_FIELDS if not str(getattr(store.seller, name)).strip()]
+    if not store.terms_url:
+        missing.append("terms URL")
+    if not store.refund_policy_url:
+        missing.append("refund policy URL")
+    return Row("todo" if missing else "ok", tuple(missing))
+
+
+def tax_status(store: Store, stripe_connected: bool) -> Row:
+    """Green when the store charges tax; amber when it charges none (the owner accounts for any
+    tax due themselves), which a flat rate of 0% or manual rates all at 0% also mean; red when
+    Stripe Tax decides but the store has no Stripe keys."""
+    tax = store.tax
+    if tax.mode is TaxMode.NONE:
+        return Row("warn")
+    if (tax.calculation is TaxCalculation.FLAT and not tax.rate) or (
+        tax.calculation is TaxCalculation.MANUAL and not any(tax.rates.values())
+    ):
+        return Row("warn", ("a rate above 0%",))
+    if tax.calculation is TaxCalculation.STRIPE_TAX and not stripe_connected:
+        return Row("todo", ("Stripe keys",))
+    return Row("ok")
+
+
 def go_live_page(
     services: Services,
     account_id: int,
@@ -76,8 +129,11 @@ def go_live_page(
     revision_read = start_read(DefinitionRepository(services.table).revision, account_id)
     servers_read = start_read(server_cases.servers, services, account_id)
     last_read = start_read(ProcessorEventRepository(services.table).last_received, account_id, STRIPE)
-    store = StoreRepository(services.table).store(account_id)
+    stores = StoreRepository(services.table)
+    packages_read = start_read(stores.has_packages, account_id)
+    store = stores.store(account_id)
     revision, servers, last_event = revision_read.result(), servers_read.result(), last_read.result()
+    has_packages = packages_read.result()
     stripe = stripe_status(services, store.public_token, store.gateways.stripe)
     stored_sandbox = store.gateways.sandbox
     sandbox = (
@@ -109,6 +165,15 @@ def go_live_page(
         mail_transport=services.settings.mail_transport,
         mail_from=services.settings.mail_from,
         servers=servers,
+        legal=legal_status(store),
+        seller=store.seller,
+        terms_url=store.terms_url or "",
+        refund_policy_url=store.refund_policy_url or "",
+        tax=store.tax,
+        tax_row=tax_status(store, stripe.connected),
+        start_here=not has_packages,
+        store_name=store.name,
+        currency=store.currency,
     )
     return PanelPage("Go live", body, "golive")
 

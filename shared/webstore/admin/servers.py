@@ -1,7 +1,8 @@
 """Servers in the panel: list, create, rename, rotate the secret.
 
-A server is a catalog entity (`servers` in the catalog file). The panel writes it straight to its
-items (the server and its secret's hash, one transaction with the audit entry) and
+A server is a catalog entity (`servers` in the catalog file). The panel writes its items (the
+server and its secret's lookup item) by the writes the catalog import's server changes make
+(`CatalogEdits.save_server`), in one transaction with the audit entry, and
 `webstore export` writes it back to the file, so export → import keeps a server made here and
 its secret (a file entry without `secret` keeps the stored hash). Importing an older file that
 lacks it removes it, with its secret, as the catalog's rule is that the store equals the file;

@@ -13,7 +13,16 @@ from datetime import datetime
 from typing import Any
 
 from webstore import keys
-from webstore.catalog import Category, CommunityGoal, Coupon, GiftCard, Package, Page, Store
+from webstore.catalog import (
+    Category,
+    CommunityGoal,
+    Coupon,
+    GiftCard,
+    Package,
+    Page,
+    Store,
+    WebhookEndpoint,
+)
 from webstore.db import (
     GSI1,
     Contention,
@@ -23,6 +32,7 @@ from webstore.db import (
     from_item,
     start_read,
     to_attribute_value,
+    to_item,
 )
 from webstore.errors import Conflict, NotFound
 from webstore.item_size import value_size
@@ -32,6 +42,7 @@ from webstore.repo.catalog_revision import bump_in, claim_in, revision_key
 from webstore.repo.definitions import ImportedDefinitions
 from webstore.repo.sequences import IdAllocation, SequenceRepository
 from webstore.repo.store import StoreRepository
+from webstore.secret_box import SecretBox
 from webstore.servers import Server
 
 __all__ = ["CatalogEdits", "CatalogState", "Contention", "Transaction"]
@@ -212,6 +223,88 @@ class CatalogEdits:
             )
         else:
             tx.delete(key, condition="attribute_exists(PK)", fails=missing)
+
+    def save_server(
+        self, tx: Transaction, account_id: int, server: Server, old: Server | None, fails: Conflict | NotFound
+    ) -> None:
+        """A server, new (its id must be free) or replacing `old` (on condition that it is still as
+        read: `fails` otherwise), and its secret's lookup item (`SECRET#{hash}` → the server):
+        a new hash is put (it must be free), the one it replaces deleted."""
+        item = to_item(server, keys.account_pk(account_id), keys.server_sk(server.id), "server")
+        if old is None:
+            tx.put(item, condition="attribute_not_exists(PK)", fails=fails)
+        else:
+            tx.put(
+                item,
+                condition="#name = :old_name AND next_check = :old_check AND "
+                + (
+                    "secret_hash = :old_hash"
+                    if old.secret_hash
+                    else "(attribute_not_exists(secret_hash) OR secret_hash = :old_hash)"
+                ),
+                names={"#name": "name"},
+                values={":old_name": old.name, ":old_check": old.next_check, ":old_hash": old.secret_hash},
+                fails=fails,
+            )
+        previous = old.secret_hash if old else ""
+        if previous == server.secret_hash:
+            return
+        if previous:
+            tx.delete(keys.secret_key(previous))
+        if server.secret_hash:
+            tx.put(
+                {
+                    **keys.secret_key(server.secret_hash),
+                    "entity": "secret",
+                    "account_id": account_id,
+                    "server_id": server.id,
+                },
+                condition="attribute_not_exists(PK)",
+                fails=Conflict(f"server {server.id}: another server has this secret", field="secret"),
+            )
+
+    def remove_server(self, tx: Transaction, account_id: int, server: Server) -> None:
+        """The server and its secret's lookup item: a plugin polling with it is refused from now on."""
+        tx.delete(
+            keys.key(keys.account_pk(account_id), keys.server_sk(server.id)),
+            condition="attribute_exists(PK)",
+            fails=NotFound(f"Server {server.id} not found"),
+        )
+        if server.secret_hash:
+            tx.delete(keys.secret_key(server.secret_hash))
+
+    def save_webhook(
+        self,
+        tx: Transaction,
+        account_id: int,
+        endpoint: WebhookEndpoint,
+        box: SecretBox,
+        *,
+        new: bool,
+        fails: Conflict | NotFound | None = None,
+    ) -> None:
+        """A webhook endpoint, its signing secret sealed with `box` (never stored as given): new
+        (its id must be free) or its whole definition replaced (it must exist)."""
+        item = AccountRepository(self.table).webhook_item(account_id, endpoint, box)
+        if new:
+            tx.put(
+                item,
+                condition="attribute_not_exists(PK)",
+                fails=fails or Conflict(f"Webhook endpoint {endpoint.id} already exists"),
+            )
+        else:
+            tx.put(
+                item,
+                condition="attribute_exists(PK)",
+                fails=fails or NotFound(f"Webhook endpoint {endpoint.id} not found"),
+            )
+
+    def remove_webhook(self, tx: Transaction, account_id: int, endpoint_id: int) -> None:
+        tx.delete(
+            keys.key(keys.account_pk(account_id), keys.webhook_sk(endpoint_id)),
+            condition="attribute_exists(PK)",
+            fails=NotFound(f"Webhook endpoint {endpoint_id} not found"),
+        )
 
     def create_store(self, tx: Transaction, store: Store) -> None:
         """A new store's item (its first import): the id must be free."""

@@ -190,15 +190,6 @@ class DefinitionRepository:
         """A coupon's old code, once the file renamed it."""
         self.table.delete(self.accounts.coupon_by_code_key(account_id, code))
 
-    def remove_server(self, account_id: int, server: Server) -> None:
-        """The server and its secret: a plugin polling with it is refused from now on."""
-        self.table.delete(keys.key(keys.account_pk(account_id), keys.server_sk(server.id)))
-        if server.secret_hash:
-            self.table.delete(keys.secret_key(server.secret_hash))
-
-    def remove_webhook(self, account_id: int, endpoint_id: int) -> None:
-        self.table.delete(keys.key(keys.account_pk(account_id), keys.webhook_sk(endpoint_id)))
-
     def _set(self, item_key: dict[str, str], name: str, value: Any) -> None:
         self.table.update(item_key, "SET #n = :v", names={"#n": name}, values={":v": value})
 

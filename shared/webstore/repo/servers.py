@@ -1,7 +1,9 @@
 """A store's game servers as the panel changes them one at a time: create, rename, rotate the
 secret. Each write is one transaction holding the server, its secret's lookup item
 (`SECRET#{hash}` → the server) and the audit entry, so the entry exists exactly when the change
-does. (The catalog import writes servers in bulk: `AccountRepository.save_server`.)"""
+does. The server's items and their conditions are written by `CatalogEdits.save_server`, the
+writes the catalog import's server changes make too, so a server reads the same whichever way
+it was made."""
 
 from __future__ import annotations
 
@@ -9,10 +11,11 @@ from collections.abc import Callable
 from concurrent.futures import Future
 
 from webstore import keys
-from webstore.db import Table, Transaction, start_read, to_item
+from webstore.db import Table, Transaction, start_read
 from webstore.errors import Conflict, NotFound
 from webstore.repo.account import AccountRepository
 from webstore.repo.audit_log import Audit
+from webstore.repo.catalog_edits import CatalogEdits
 from webstore.repo.catalog_revision import bump_in
 from webstore.repo.sequences import IdAllocation, SequenceRepository
 from webstore.servers import Server
@@ -36,12 +39,9 @@ class ServerRepository:
             server_id = ids.take("server", above=max(taken, default=0))[0]
             created = server.model_copy(update={"id": server_id})
             tx = Transaction(self.table)
-            tx.put(
-                to_item(created, keys.account_pk(account_id), keys.server_sk(server_id), "server"),
-                condition="attribute_not_exists(PK)",
-                fails=Conflict("The server list changed meanwhile; try again"),
+            CatalogEdits(self.table).save_server(
+                tx, account_id, created, None, Conflict("The server list changed meanwhile; try again")
             )
-            self._add_secret(tx, account_id, server_id, created.secret_hash)
             audit(created).add_to(tx, account_id)
             bump_in(tx, account_id)  # a catalog entity: forms and exports read before are stale
             return tx, created
@@ -51,14 +51,14 @@ class ServerRepository:
     def rename(self, account_id: int, current: Server, name: str, audit: Audit) -> None:
         """Set the server's name on condition that it is still `current.name` (one transaction
         with the audit entry): Conflict when it changed meanwhile, NotFound when it is gone."""
+        self._key(account_id, current.id)  # an id out of range: NotFound
         tx = Transaction(self.table)
-        tx.update(
-            self._key(account_id, current.id),
-            "SET #name = :name",
-            condition="attribute_exists(PK) AND #name = :old",
-            names={"#name": "name"},
-            values={":name": name, ":old": current.name},
-            fails=Conflict("The server changed meanwhile; reload and try again"),
+        CatalogEdits(self.table).save_server(
+            tx,
+            account_id,
+            current.model_copy(update={"name": name}),
+            current,
+            Conflict("The server changed meanwhile; reload and try again"),
         )
         audit.add_to(tx, account_id)
         bump_in(tx, account_id)
@@ -68,17 +68,15 @@ class ServerRepository:
         """Replace the secret's hash and its lookup item on condition that the hash is still
         `current.secret_hash` (one transaction with the audit entry and the catalog revision
         moved on)."""
+        self._key(account_id, current.id)  # an id out of range: NotFound
         tx = Transaction(self.table)
-        tx.update(
-            self._key(account_id, current.id),
-            "SET secret_hash = :new",
-            condition="secret_hash = :old",
-            values={":new": new_hash, ":old": current.secret_hash},
-            fails=Conflict("The server's secret changed meanwhile; nothing was changed, try again"),
+        CatalogEdits(self.table).save_server(
+            tx,
+            account_id,
+            current.model_copy(update={"secret_hash": new_hash}),
+            current,
+            Conflict("The server's secret changed meanwhile; nothing was changed, try again"),
         )
-        if current.secret_hash:
-            tx.delete(keys.secret_key(current.secret_hash))
-        self._add_secret(tx, account_id, current.id, new_hash)
         audit.add_to(tx, account_id)
         bump_in(tx, account_id)  # an export read before would bring the old secret back
         tx.commit()
@@ -88,15 +86,3 @@ class ServerRepository:
         if not 1 <= server_id <= keys.INT32_MAX:
             raise NotFound("Server not found")
         return keys.key(keys.account_pk(account_id), keys.server_sk(server_id))
-
-    @staticmethod
-    def _add_secret(tx: Transaction, account_id: int, server_id: int, secret_hash: str) -> None:
-        tx.put(
-            {
-                **keys.secret_key(secret_hash),
-                "entity": "secret",
-                "account_id": account_id,
-                "server_id": server_id,
-            },
-            condition="attribute_not_exists(PK)",
-        )

@@ -74,6 +74,13 @@ class StoreRepository:
         found = (from_item(Package, i) for i in items if i.get("entity") == "package")
         return {p.id: p for p in found}
 
+    def has_packages(self, account_id: int) -> bool:
+        """Whether the store has a package (a disabled one too): one key-only Query of one item."""
+        found, _ = self.table.query(
+            keys.store_pk(account_id), sk_prefix=keys.package_sk(0)[:5], limit=1, projection="PK, SK"
+        )
+        return bool(found)
+
     def catalog(self, account_id: int, *, with_packages: bool) -> StoreView:
         """Store (with its sales) + categories (+ packages): one Query."""
         last = keys.PACKAGES_LAST if with_packages else keys.CATEGORIES_LAST

@@ -41,6 +41,7 @@ from webstore.errors import Conflict, Invalid, NotFound
 from webstore.keys import account_pk, key, webhook_sk
 from webstore.repo.account import AccountRepository
 from webstore.repo.audit_log import Audit
+from webstore.repo.catalog_edits import CatalogEdits
 from webstore.repo.catalog_revision import bump_in
 from webstore.repo.sequences import IdAllocation, SequenceRepository
 from webstore.secret_box import SealBroken, SecretBox
@@ -258,9 +259,12 @@ class WebhookRepository:
             new_id = ids.take("webhook", above=max(taken, default=0))[0]
             created = endpoint.model_copy(update={"id": new_id})
             tx = Transaction(self.table)
-            tx.put(
-                AccountRepository(self.table).webhook_item(account_id, created, self.secrets),
-                condition="attribute_not_exists(PK)",
+            CatalogEdits(self.table).save_webhook(
+                tx,
+                account_id,
+                created,
+                self.secrets,
+                new=True,
                 fails=Conflict("The endpoint list changed meanwhile; try again"),
             )
             audit(created).add_to(tx, account_id)

@@ -158,3 +158,74 @@ def test_a_coupon_code_taken_outside_the_file_is_refused_on_import(demo: DemoSto
     assert str(on_import.value) == "A coupon with code 'plugin5' already exists"
     assert catalog_revision(services, A) == revision
     assert AccountRepository(demo.table).coupon_by_code(A, "PLUGIN5").code == "PLUGIN5"
+
+
+def test_a_server_made_and_changed_in_the_panel_or_by_import_is_the_same_record(demo: DemoStore) -> None:
+    """The panel's server and the import's are written by the same change (the server, its
+    secret's lookup item); a re-import without a secret keeps the panel's secret."""
+    from webstore.admin.servers import create_server, rename_server
+
+    services = get_services()
+    issued = create_server(services, A, "Lobby", actor=STAFF, now=NOW)
+    made, twin = issued.server_id, issued.server_id + 1
+    document = _document(demo)
+    document["servers"].append({"id": twin, "name": "Lobby", "next_check": 60, "secret": "twin-secret"})
+    result = import_catalog(demo.table, parse_catalog(document), now=NOW)
+    assert result.changes.added == {"server": [twin]}
+    account = keys.account_pk(A)
+    ours, theirs = (
+        _record(demo, account, keys.server_sk(made), made),
+        _record(demo, account, keys.server_sk(twin), twin),
+    )
+    assert theirs.pop("secret_hash") == keys.hash_secret("twin-secret")
+    assert ours.pop("secret_hash") == keys.hash_secret(issued.secret)
+    assert theirs == ours
+    for secret, server_id in ((issued.secret, made), ("twin-secret", twin)):
+        lookup = demo.table.get(keys.secret_key(keys.hash_secret(secret)), consistent=True)
+        assert lookup is not None
+        assert {k: v for k, v in lookup.items() if k not in ("PK", "SK")} == {
+            "entity": "secret",
+            "account_id": A,
+            "server_id": server_id,
+        }
+
+    # Renamed both ways; the export (no secrets) re-imported keeps both secrets.
+    rename_server(services, A, made, "Hub", actor=STAFF, now=LATER)
+    document = _document(demo)
+    document["servers"] = [{**s, "name": "Hub"} if s["id"] == twin else s for s in document["servers"]]
+    result = import_catalog(demo.table, parse_catalog(document), now=LATER)
+    assert result.changes.changed == {"server": [twin]}
+    assert result.server_secrets[made] is None and result.server_secrets[twin] is None
+    assert _record(demo, account, keys.server_sk(made), made)["name"] == "Hub"
+    assert {k: v for k, v in _record(demo, account, keys.server_sk(twin), twin).items()} == {
+        **theirs,
+        "name": "Hub",
+        "secret_hash": keys.hash_secret("twin-secret"),
+    }
+    assert demo.table.get(keys.secret_key(keys.hash_secret(issued.secret)), consistent=True) is not None
+
+
+def test_a_webhook_endpoint_made_in_the_panel_or_by_import_is_the_same_record(demo: DemoStore) -> None:
+    """Both sealed the same way (the stored secret opens to the one issued or given)."""
+    from webstore.admin.webhooks import add_endpoint
+    from webstore.repo.webhooks import WebhookRepository
+
+    services = get_services()
+    url = "https://hooks.example.com/store"
+    issued = add_endpoint(services, A, url, ["payment.completed"], actor=STAFF, now=NOW)
+    made, twin = issued.endpoint_id, issued.endpoint_id + 1
+    document = _document(demo)
+    document.setdefault("webhooks", []).append(
+        {"id": twin, "url": url, "events": ["payment.completed"], "secret": "twin-signing-secret"}
+    )
+    result = import_catalog(demo.table, parse_catalog(document), now=NOW, box=services.secrets)
+    assert result.changes.added == {"webhook": [twin]}
+    account = keys.account_pk(A)
+    ours, theirs = (
+        _record(demo, account, keys.webhook_sk(made), made),
+        _record(demo, account, keys.webhook_sk(twin), twin),
+    )
+    assert ours.pop("secret") != issued.secret and theirs.pop("secret") != "twin-signing-secret"
+    assert theirs == ours
+    opened = {e.id: e.secret for e in WebhookRepository(demo.table, services.secrets).endpoints(A)}
+    assert (opened[made], opened[twin]) == (issued.secret, "twin-signing-secret")

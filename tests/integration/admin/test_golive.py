@@ -234,3 +234,124 @@ def test_the_page_says_where_the_shop_is_and_whether_mail_goes_out(
     assert "sent from <code>store@mail.example.com</code>" in page
     assert not custom_domain("https://abc123.execute-api.eu-west-1.amazonaws.com")
     assert not custom_domain("http://127.0.0.1:8083") and not custom_domain("")
+
+
+def _status(body: str, row: str) -> str:
+    """The class and text of a row's status line (`ok`, `warn` or `todo`, then its words)."""
+    found = re.search(rf'<p class="status (\w+)" id="{row}-status">(.*?)</p>', body, re.S)
+    assert found, body
+    return f"{found.group(1)} {found.group(2)}"
+
+
+def test_the_legal_row_is_red_until_the_seller_and_the_policies_are_set_on_settings(
+    stripe_reachable: DemoStore,
+) -> None:
+    from functions.admin import get_store_settings, save_store_settings
+
+    owner = signed_in(Role.OWNER)
+    row = _status(owner.get(get_go_live.handler, "/go-live").body, "legal")
+    assert row.startswith("todo Missing: legal name, address, country, tax number"), row
+    assert 'href="/settings"' in row
+    settings = owner.get(get_store_settings.handler, "/settings")
+    store = StoreRepository(stripe_reachable.table).store(1)
+    fields = {
+        "revision": revision_of(settings.body),
+        "name": store.name,
+        "currency": store.currency,
+        "seller.legal_name": "Demo Craft SAS",
+        "seller.address": "1 rue de la Paix\n75002 Paris",
+        "seller.country": "fr",
+        "seller.tax_number": "FR12345678901",
+        "terms_url": "https://demo.example.com/terms",
+    }
+    assert owner.post(save_store_settings.handler, "/settings", fields).status == 303
+    row = _status(owner.get(get_go_live.handler, "/go-live").body, "legal")
+    assert row.startswith("todo Missing: refund policy URL."), row
+    settings = owner.get(get_store_settings.handler, "/settings")
+    fields.update(revision=revision_of(settings.body), refund_policy_url="https://demo.example.com/refunds")
+    assert owner.post(save_store_settings.handler, "/settings", fields).status == 303
+    row = _status(owner.get(get_go_live.handler, "/go-live").body, "legal")
+    assert row.startswith("ok Set: invoices name Demo Craft SAS (FR, tax number"), row
+    assert 'href="https://demo.example.com/refunds"' in row
+
+
+def test_the_tax_row_warns_without_tax_and_needs_the_stripe_keys_for_stripe_tax(
+    stripe_reachable: DemoStore,
+) -> None:
+    from functions.admin import get_tax_settings, save_tax_settings
+
+    owner = signed_in(Role.OWNER)
+
+    def set_tax(**fields: str) -> None:
+        page = owner.get(get_tax_settings.handler, "/settings/tax")
+        blank = {"rate": "0", "origin_country": "", "rates": "", "reverse_charge": "on"}
+        fields = {"revision": revision_of(page.body), **blank, **fields}
+        answer = owner.post(save_tax_settings.handler, "/settings/tax", fields)
+        assert answer.status == 303, answer.body
+
+    # The demo store: exclusive at a flat 0%, which charges nothing either.
+    row = _status(owner.get(get_go_live.handler, "/go-live").body, "tax")
+    assert row.startswith("warn No tax is charged (the mode is exclusive, but every rate is 0%)"), row
+    set_tax(mode="none", calculation="flat")
+    row = _status(owner.get(get_go_live.handler, "/go-live").body, "tax")
+    assert row.startswith("warn No tax is charged: prices") and "you pay it yourself" in row
+    assert 'href="/settings/tax"' in row and "docs/tax.md" in row
+
+    set_tax(mode="exclusive", calculation="flat", rate="20")
+    row = _status(owner.get(get_go_live.handler, "/go-live").body, "tax")
+    assert row.startswith("ok Tax is charged: prices are <strong>before tax</strong>"), row
+    assert "one rate of 20" in row
+
+    set_tax(mode="inclusive", calculation="stripe_tax", origin_country="FR")
+    row = _status(owner.get(get_go_live.handler, "/go-live").body, "tax")
+    assert row.startswith("todo Stripe Tax decides the tax, but the store has no Stripe keys"), row
+
+    assert save(owner, **KEYS)[0] == 303
+    row = _status(owner.get(get_go_live.handler, "/go-live").body, "tax")
+    assert row.startswith("ok Tax is charged: prices are <strong>tax included</strong>"), row
+    assert "Stripe Tax" in row and "the Stripe keys are set" in row
+
+
+def test_a_store_without_packages_gets_start_here_steps_until_its_first_package(
+    stripe_reachable: DemoStore,
+) -> None:
+    from datetime import UTC, datetime
+
+    from webstore.admin.store_setup import create_store
+
+    # The demo store has packages: no "Start here".
+    assert 'id="start-here"' not in signed_in(Role.OWNER).get(get_go_live.handler, "/go-live").body
+    services = get_services()
+    new = create_store(
+        services,
+        store_id=7,
+        name="Fresh Server",
+        currency="EUR",
+        owner_email="o@example.com",
+        now=datetime.now(UTC),
+    )
+    owner = signed_in(Role.OWNER, account_id=new.account_id)
+    page = owner.get(get_go_live.handler, "/go-live")
+    assert page.status == 200, page.body
+    steps = re.search(r'<section id="start-here".*?</section>', page.body, re.S)
+    assert steps, page.body
+    assert 'class="status ok" id="start-store">Name and currency: Fresh Server, EUR' in steps.group(0)
+    assert 'class="status todo" id="start-stripe">' in steps.group(0) and 'href="#stripe"' in steps.group(0)
+    assert 'class="status todo" id="start-package">' in steps.group(0) and 'href="/catalog"' in steps.group(0)
+    # A first category and package through the panel's catalog forms: the steps are gone.
+    from functions.admin import get_catalog_element, save_catalog_element
+    from tests.integration.admin.test_catalog_handlers import new_package
+
+    form = owner.get(get_catalog_element.handler, "/catalog/categories/new")
+    created = owner.post(
+        save_catalog_element.handler,
+        "/catalog/categories/new",
+        {"revision": revision_of(form.body), "name": "Ranks", "slug": "ranks", "order": "1"},
+    )
+    assert created.status == 303, created.body
+    category = created.headers["location"].split("/")[3].split("?")[0]
+    form = owner.get(get_catalog_element.handler, "/catalog/packages/new")
+    fields = new_package(owner, revision_of(form.body), category_id=category)
+    saved = owner.post(save_catalog_element.handler, "/catalog/packages/new", fields)
+    assert saved.status == 303, saved.body
+    assert 'id="start-here"' not in owner.get(get_go_live.handler, "/go-live").body
