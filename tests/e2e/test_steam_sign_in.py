@@ -5,6 +5,7 @@ assertion replayed, or tampered with, is refused. The storefront app in this pro
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qsl, urlencode, urlsplit
@@ -19,7 +20,7 @@ from tests.e2e.test_auth_page import storefront_in_process  # noqa: F401 (a fixt
 from tests.integration.operator.support import secret_headers
 from tests.integration.storefront.test_steam_sign_in import STEAM_ID
 from tests.support.demo import DemoStore
-from tests.support.invocation import invoke
+from tests.support.invocation import Response, invoke
 from tests.support.steam_openid import StandInSteam, running_steam
 from webstore import keys
 from webstore.repo.baskets import BasketRepository
@@ -95,12 +96,15 @@ def test_a_steam_player_signs_in_pays_and_is_queued_under_the_steam64_id(
         context.close()
 
     assert BasketRepository(demo.table).get(ident).complete
+
     # The plugin's poll, through the operator's handler (in a thread of its own: Playwright keeps
     # an event loop running in this one).
+    def poll() -> Response:
+        asyncio.set_event_loop(asyncio.new_event_loop())  # Mangum needs one in its thread
+        return invoke(get_due_players.handler, "GET", "/queue", headers=secret_headers(demo.server_secret))
+
     with ThreadPoolExecutor(1) as plugin:
-        due = plugin.submit(
-            invoke, get_due_players.handler, "GET", "/queue", headers=secret_headers(demo.server_secret)
-        ).result()
+        due = plugin.submit(poll).result()
     assert due.status == 200, due.body
     [player] = due.json()["players"]
     assert (player["uuid"], player["name"], player["id"]) == (STEAM_ID, STEAM_ID, basket.username_id)
