@@ -13,11 +13,18 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+from aws_lambda_powertools import Logger
+
 from webstore.catalog import StoreProfile
 from webstore.html import render
+from webstore.html.owner import OwnerTemplateError
 from webstore.mail.messages import MessageKind, Receipt, receipt
+from webstore.mail.overrides import context_of, render_override
 from webstore.recurring import RecurringPayment
+from webstore.repo.mail import TemplateOverride
 from webstore.storefront.theme import brand
+
+logger = Logger(child=True)
 
 DEFAULT_ACCENT = "#1f6feb"
 
@@ -100,9 +107,11 @@ def compose(
     recurring: RecurringPayment | None = None,
     manage_url: str | None = None,
     documents: Documents | None = None,
+    override: TemplateOverride | None = None,
 ) -> Composed:
     """The message `kind` for this event of `store`'s; `documents`: the payment's invoice (and
-    credit note) to link, when it has one."""
+    credit note) to link, when it has one; `override`: the owner's own template for `kind`
+    (the house's is used when it fails on this event's data: logged)."""
     look = brand(store)
     payment: Receipt | None = None
     subscription: Subscription | None = None
@@ -123,6 +132,24 @@ def compose(
         "manage_url": manage_url,
         "documents": documents,
     }
+    if override is not None:
+        data = context_of(
+            kind,
+            store,
+            payment=payment,
+            subscription=subscription,
+            manage_url=manage_url,
+            invoice=documents.invoice if documents else None,
+            credit_note=documents.credit_note if documents else None,
+        )
+        frame = {"brand": look, "store": store, "accent": context["accent"]}
+        try:
+            owned = render_override(kind, override, data, frame=frame)
+            return Composed(subject=owned.subject, html=owned.html, text=owned.text)
+        except OwnerTemplateError as error:
+            logger.warning(
+                "owner mail template failed; the house's sent", extra={"kind": kind, "error": str(error)}
+            )
     title = SUBJECTS[kind].format(store=store.name)
     return Composed(
         subject=title,

@@ -244,6 +244,7 @@ class MailDispatcher:
             recurring=context.recurring,
             manage_url=self._manage_url(event),
             documents=self._documents(event, kind),
+            override=self.repo.template(event.account_id, kind.value),
         )
         settings = context.settings
         return Message(
