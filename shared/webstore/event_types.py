@@ -30,3 +30,7 @@ class EventType(StrEnum):
 # Ours, not a webhook type (no endpoint receives it: its events name no endpoint): the clock's
 # "your subscription renews on …" for the mail consumer (webstore.subscriptions.notices).
 RENEWAL_UPCOMING = "recurring-payment.renewal-upcoming"
+
+# Ours, not a webhook type: an owner issued a gift card for an e-mail address (the operator
+# interface's `email`); the mail consumer sends "you received a gift card" (webstore.mail).
+GIFT_CARD_DELIVERY = "gift-card.delivery"

@@ -20,6 +20,7 @@ from webstore.html import render
 from webstore.html.owner import OwnerTemplateError
 from webstore.mail.messages import MessageKind, Receipt, receipt
 from webstore.mail.overrides import context_of, render_override
+from webstore.money import display
 from webstore.recurring import RecurringPayment
 from webstore.repo.mail import TemplateOverride
 from webstore.storefront.theme import brand
@@ -37,6 +38,7 @@ SUBJECTS = {
     MessageKind.EXPIRED: "Your {store} subscription has ended",
     MessageKind.REFUND: "Your refund from {store}",
     MessageKind.RENEWAL_NOTICE: "Your {store} subscription renews soon",
+    MessageKind.GIFT_CARD: "You received a {store} gift card",
 }
 
 
@@ -99,6 +101,19 @@ def subscription_of(
     )
 
 
+def gift_card_of(subject: dict[str, Any]) -> dict[str, str]:
+    """What "you received a gift card" says, from its event (webstore.operator.gift_cards)."""
+    expires = subject.get("expires_at")
+    return {
+        "code": str(subject.get("code") or ""),
+        "balance": display(Decimal(str(subject.get("balance") or 0)), str(subject.get("currency") or "")),
+        "expires_on": datetime.fromisoformat(expires).strftime("%B %-d, %Y")
+        if isinstance(expires, str)
+        else "",
+        "message": str(subject.get("message") or ""),
+    }
+
+
 def compose(
     kind: MessageKind,
     store: StoreProfile,
@@ -115,7 +130,10 @@ def compose(
     look = brand(store)
     payment: Receipt | None = None
     subscription: Subscription | None = None
-    if kind in (MessageKind.RECEIPT, MessageKind.REFUND):
+    card: dict[str, str] | None = None
+    if kind is MessageKind.GIFT_CARD:
+        card = gift_card_of(event_subject)
+    elif kind in (MessageKind.RECEIPT, MessageKind.REFUND):
         payment = receipt(event_subject)
     elif kind is MessageKind.RENEWAL_RECEIPT:
         payment = receipt(event_subject.get("last_payment") or {})
@@ -131,6 +149,7 @@ def compose(
         "subscription": subscription,
         "manage_url": manage_url,
         "documents": documents,
+        "gift_card": card,
     }
     if override is not None:
         data = context_of(
@@ -141,6 +160,7 @@ def compose(
             manage_url=manage_url,
             invoice=documents.invoice if documents else None,
             credit_note=documents.credit_note if documents else None,
+            gift_card=card,
         )
         frame = {"brand": look, "store": store, "accent": context["accent"]}
         try:

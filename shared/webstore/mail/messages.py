@@ -8,6 +8,7 @@
 | recurring-payment.cancellation.requested     | cancelled (with the date access ends)             |
 | recurring-payment.ended as expired           | expired                                           |
 | payment.refunded                             | refund issued                                     |
+| gift-card.delivery (ours: an issued card)    | gift card delivered, to the address given for it  |
 
 A renewal's own `payment.completed` sends nothing: its `recurring-payment.renewed` is the
 renewal receipt. A subscription ended by a cancellation was told at the request; one ended by
@@ -21,7 +22,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
-from webstore.event_types import RENEWAL_UPCOMING, EventType
+from webstore.event_types import GIFT_CARD_DELIVERY, RENEWAL_UPCOMING, EventType
 from webstore.recurring import RecurringStatus
 
 
@@ -34,6 +35,7 @@ class MessageKind(StrEnum):
     EXPIRED = "expired"
     REFUND = "refund"
     RENEWAL_NOTICE = "renewal_notice"
+    GIFT_CARD = "gift_card"
 
     @property
     def label(self) -> str:
@@ -49,6 +51,7 @@ LABELS = {
     MessageKind.EXPIRED: "Subscription expired",
     MessageKind.REFUND: "Refund issued",
     MessageKind.RENEWAL_NOTICE: "Renewal coming up",
+    MessageKind.GIFT_CARD: "Gift card delivered",
 }
 
 
@@ -61,6 +64,7 @@ MAIL_EVENT_TYPES = (
     EventType.RECURRING_CANCELLATION_REQUESTED,
     EventType.RECURRING_ENDED,
     RENEWAL_UPCOMING,
+    GIFT_CARD_DELIVERY,
 )
 
 
@@ -77,6 +81,8 @@ def kinds_for(event_type: str, subject: dict[str, Any], retries: int) -> list[Me
         return [MessageKind.RENEWAL_RECEIPT]
     if event_type == RENEWAL_UPCOMING:
         return [MessageKind.RENEWAL_NOTICE]
+    if event_type == GIFT_CARD_DELIVERY:
+        return [MessageKind.GIFT_CARD]
     status = (subject.get("status") or {}).get("id")
     if event_type == EventType.RECURRING_STATUS_CHANGED and status == RecurringStatus.PAST_DUE:
         last_try = int(subject.get("fail_count") or 0) >= retries
@@ -89,7 +95,10 @@ def kinds_for(event_type: str, subject: dict[str, Any], retries: int) -> list[Me
 
 
 def recipient(event_type: str, subject: dict[str, Any]) -> str:
-    """Where the message goes: the payment's e-mail ("" : the player gave none)."""
+    """Where the message goes: the payment's e-mail ("" : the player gave none); a gift card's
+    the address the owner gave for it."""
+    if event_type == GIFT_CARD_DELIVERY:
+        return str(subject.get("email") or "").strip()
     payment = subject if event_type.startswith("payment.") else subject.get("last_payment") or {}
     email = (payment.get("customer") or {}).get("email") or ""
     if not email and not event_type.startswith("payment."):

@@ -42,7 +42,9 @@ MAX_BODY_CHARS = 50_000
 
 # The variables each message's template has (and the docs list). Every kind has `store`.
 PAYMENT_KINDS = frozenset({MessageKind.RECEIPT, MessageKind.RENEWAL_RECEIPT, MessageKind.REFUND})
-SUBSCRIPTION_KINDS = frozenset(set(MessageKind) - {MessageKind.RECEIPT, MessageKind.REFUND})
+SUBSCRIPTION_KINDS = frozenset(
+    set(MessageKind) - {MessageKind.RECEIPT, MessageKind.REFUND, MessageKind.GIFT_CARD}
+)
 
 
 def variables(kind: str) -> tuple[str, ...]:
@@ -54,7 +56,9 @@ def variables(kind: str) -> tuple[str, ...]:
         names.append("credit_note")
     if kind in SUBSCRIPTION_KINDS:
         names.append("subscription")
-    if kind != MessageKind.REFUND:
+    if kind == MessageKind.GIFT_CARD:
+        names.append("gift_card")
+    elif kind != MessageKind.REFUND:
         names.append("manage_url")
     return tuple(names)
 
@@ -107,6 +111,7 @@ def context_of(
     manage_url: str | None,
     invoice: tuple[str, str] | None,
     credit_note: tuple[str, str] | None,
+    gift_card: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """The plain data a template of `kind` sees (exactly `variables(kind)`; a missing part is None)."""
     data: dict[str, Any] = {"store": {"name": store.name, "url": store.webstore_url}}
@@ -131,6 +136,8 @@ def context_of(
         )
     if "manage_url" in names:
         data["manage_url"] = manage_url or ""
+    if "gift_card" in names:
+        data["gift_card"] = gift_card
     return data
 
 
@@ -182,6 +189,12 @@ def sample_context(
         manage_url=manage,
         invoice=("INV-2026-0001", f"{base_url}/invoices/sample"),
         credit_note=("CN-2026-0001", f"{base_url}/invoices/sample/credit"),
+        gift_card={
+            "code": "8F3A21C0D9E4B7A6",
+            "balance": "$25.00 USD",
+            "expires_on": _day(SAMPLE_NOW + timedelta(days=365)),
+            "message": "Happy birthday, Alex!",
+        },
     )
 
 
