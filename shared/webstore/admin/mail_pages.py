@@ -22,7 +22,7 @@ from webstore.html.owner import OwnerTemplateError
 from webstore.mail import MailNotSent, Message
 from webstore.mail.compose import DEFAULT_ACCENT, SUBJECTS, Composed
 from webstore.mail.delivery import MailDispatcher
-from webstore.mail.messages import MessageKind
+from webstore.mail.messages import OWNER_KINDS, MessageKind
 from webstore.mail.overrides import check, editable, render_override, sample_context
 from webstore.repo import start_read
 from webstore.repo.audit_log import Audit
@@ -48,14 +48,14 @@ def mail_page(services: Services, session: StaffSession, typed: Mapping[str, str
     csrf = csrf_field(session) if session.may(Capability.SETTINGS_WRITE) else None
     settings = settings_read.result()
     if typed:
-        enabled = {k.value for k in MessageKind if typed.get(f"on_{k.value}")}
+        enabled = {k.value for k in OWNER_KINDS if typed.get(f"on_{k.value}")}
         from_name, reply_to = typed.get("from_name", ""), typed.get("reply_to", "")
     else:
-        enabled = {k.value for k in MessageKind if settings.enabled(k)}
+        enabled = {k.value for k in OWNER_KINDS if settings.enabled(k)}
         from_name, reply_to = settings.from_name, settings.reply_to
     body = fragment(
         "panel/mail/index.html",
-        kinds=list(MessageKind),
+        kinds=list(OWNER_KINDS),
         enabled=enabled,
         from_name=from_name,
         reply_to=reply_to,
@@ -75,7 +75,7 @@ def save_settings(services: Services, session: StaffSession, form: Mapping[str, 
         raise Invalid(f"From name: at most {MAX_NAME} characters, without line breaks, <, > or quotes")
     if reply_to and (len(reply_to) > 254 or parseaddr(reply_to)[1] != reply_to or "@" not in reply_to):
         raise Invalid("Reply-to: an e-mail address such as help@example.com, or empty")
-    disabled = [k.value for k in MessageKind if not form.get(f"on_{k.value}")]
+    disabled = [k.value for k in OWNER_KINDS if not form.get(f"on_{k.value}")]
     repo = MailRepository(services.table)
     current = repo.settings(session.account_id)
     wanted = MailSettings(

@@ -21,8 +21,9 @@ from webstore.errors import NotFound
 from webstore.events import DomainEvent
 from webstore.invoices.documents import invoice_path
 from webstore.mail import MailNotSent, MailSender, Message, NoMail
-from webstore.mail.compose import Documents, compose
+from webstore.mail.compose import Composed, Documents, compose
 from webstore.mail.messages import MessageKind, kinds_for, recipient
+from webstore.mail.sign_in import compose_sign_in
 from webstore.recurring import RecurringPayment
 from webstore.repo import start_read
 from webstore.repo.mail import ClaimState, MailRecord, MailRepository, MailSettings, Suppression
@@ -30,6 +31,7 @@ from webstore.repo.payments import PaymentRepository
 from webstore.repo.recurring_payments import RecurringPaymentRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
+from webstore.subscriptions.find_by_email import sign_in_url
 from webstore.subscriptions.manage_links import manage_url
 
 logger = Logger(child=True)
@@ -237,15 +239,11 @@ class MailDispatcher:
         return Outcome.SENT
 
     def _message(self, event: DomainEvent, kind: MessageKind, to: str, context: _Context) -> Message:
-        composed = compose(
-            kind,
-            context.store,
-            event.subject,
-            recurring=context.recurring,
-            manage_url=self._manage_url(event),
-            documents=self._documents(event, kind),
-            override=self.repo.template(event.account_id, kind.value),
-        )
+        if kind is MessageKind.SIGN_IN:
+            url = sign_in_url(self.services, event.account_id, event.subject)
+            composed = compose_sign_in(context.store, url)
+        else:
+            composed = self._composed(event, kind, context)
         settings = context.settings
         return Message(
             to=to,
@@ -257,4 +255,15 @@ class MailDispatcher:
             text=composed.text,
             idempotency_key=f"{event.id}.{kind.value}",
             tags={"account": str(event.account_id), "event": event.id, "kind": kind.value},
+        )
+
+    def _composed(self, event: DomainEvent, kind: MessageKind, context: _Context) -> Composed:
+        return compose(
+            kind,
+            context.store,
+            event.subject,
+            recurring=context.recurring,
+            manage_url=self._manage_url(event),
+            documents=self._documents(event, kind),
+            override=self.repo.template(event.account_id, kind.value),
         )

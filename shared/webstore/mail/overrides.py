@@ -33,7 +33,7 @@ from webstore.catalog import StoreProfile
 from webstore.errors import Invalid
 from webstore.html import render
 from webstore.html.owner import OwnerTemplateError, environment, render_owner, render_owner_fragment
-from webstore.mail.messages import MessageKind, Receipt, ReceiptLine, ReceiptRow
+from webstore.mail.messages import OWNER_KINDS, MessageKind, Receipt, ReceiptLine, ReceiptRow
 from webstore.money import display
 from webstore.repo.mail import TemplateOverride
 
@@ -43,7 +43,7 @@ MAX_BODY_CHARS = 50_000
 # The variables each message's template has (and the docs list). Every kind has `store`.
 PAYMENT_KINDS = frozenset({MessageKind.RECEIPT, MessageKind.RENEWAL_RECEIPT, MessageKind.REFUND})
 SUBSCRIPTION_KINDS = frozenset(
-    set(MessageKind) - {MessageKind.RECEIPT, MessageKind.REFUND, MessageKind.GIFT_CARD}
+    set(MessageKind) - {MessageKind.RECEIPT, MessageKind.REFUND, MessageKind.GIFT_CARD, MessageKind.SIGN_IN}
 )
 
 
@@ -64,7 +64,7 @@ def variables(kind: str) -> tuple[str, ...]:
 
 
 def editable(kind: str) -> bool:
-    return kind in {k.value for k in MessageKind}
+    return kind in {k.value for k in OWNER_KINDS}
 
 
 # --- the data a template sees ------------------------------------------------------------------

@@ -71,7 +71,7 @@ class MailSettings(BaseModel):
     renewal_notice_days: int = Field(default=3, ge=1, le=30)
 
     def enabled(self, kind: str) -> bool:
-        return kind not in self.disabled
+        return kind == "sign_in" or kind not in self.disabled
 
     def changes(self, before: MailSettings) -> str:
         """What changed since `before`, as the audit log says it ("no changes" when nothing did)."""
