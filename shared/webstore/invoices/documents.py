@@ -156,6 +156,20 @@ def document_view(payment: PaymentRecord, store: Store, credit: int | None = Non
     raise NotFound(NOT_FOUND)
 
 
+def document_file(payment: PaymentRecord, store: Store, credit: int | None = None) -> tuple[str, str]:
+    """The invoice (or credit note `credit`) as a file of its own: (file name, HTML), the hosted
+    page's document with its styles inline (it opens and prints offline); NotFound without one."""
+    from webstore.checkout.pages import branded  # the hosted pages' frame
+
+    view = document_view(payment, store, credit)
+    html = branded(
+        store, "hosted/invoice.html", f"{view.title} {view.number}", width="medium", doc=view,
+        reverse_charge=REVERSE_CHARGE,
+    )  # fmt: skip
+    name = "".join(c if c.isalnum() or c in "-_" else "-" for c in f"{view.title} {view.number}")
+    return f"{name}.html", str(html)
+
+
 def document_page(services: Services, token: str, credit: int | None) -> PageResult:
     """The hosted page of an invoice or credit note (one round trip: payment and store)."""
     from webstore.checkout.pages import branded  # the hosted pages' frame

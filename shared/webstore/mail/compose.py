@@ -18,6 +18,7 @@ from aws_lambda_powertools import Logger
 from webstore.catalog import StoreProfile
 from webstore.html import render
 from webstore.html.owner import OwnerTemplateError
+from webstore.mail import Attachment
 from webstore.mail.messages import MessageKind, Receipt, receipt
 from webstore.mail.overrides import context_of, render_override
 from webstore.money import display
@@ -62,6 +63,7 @@ class Documents:
 
     invoice: tuple[str, str]
     credit_note: tuple[str, str] | None = None
+    files: tuple[Attachment, ...] = ()  # the documents themselves, attached
 
 
 @dataclass(frozen=True)
