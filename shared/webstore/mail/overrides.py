@@ -319,7 +319,7 @@ class _Text(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag in ("style", "script", "head", "title"):
             self.skip = max(0, self.skip - 1)
-        elif tag in _BLOCKS:
+        elif tag in _BLOCKS and tag not in ("li", "tr"):  # the next item's start breaks the line
             self.out.append("\n")
         elif tag == "a" and self.links:
             href = self.links.pop()
