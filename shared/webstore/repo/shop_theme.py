@@ -43,6 +43,9 @@ class ShopLook(Model):
     package_layout: str = ""  # "", "grid", "list": every category's, else each category's own
     after_add: str = ""  # "": the basket after adding a package; "package": back to the package
     guest_prices: str = ""  # "": everyone sees prices; "hidden": only a logged-in player
+    maintenance: str = ""  # "": the shop is open; "on": the maintenance page (webstore.shop.maintenance)
+    maintenance_message: str = ""  # what the maintenance page says ("": the house's text)
+    maintenance_allow: str = ""  # who still sees the shop: "203.0.113.7/32, Notch" (IPs, networks, names)
 
 
 class ShopTheme(Model):

@@ -14,6 +14,7 @@ from webstore.errors import Invalid
 from webstore.repo.audit_log import Audit
 from webstore.repo.shop_theme import STALE, ShopLook, ShopThemeRepository
 from webstore.services import Services
+from webstore.shop.maintenance import parse_allow_list, parse_message
 
 COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
 URL = re.compile(r"^https?://[^\s<>\"']+$")
@@ -30,6 +31,9 @@ LABELS = {
     "package_layout": "Package layout",
     "after_add": "After adding to the basket",
     "guest_prices": "Prices for guests",
+    "maintenance": "Maintenance mode",
+    "maintenance_message": "Maintenance message",
+    "maintenance_allow": "Allowed during maintenance",
 }
 AFTER_ADD = ("", "package")
 GUEST_PRICES = ("", "hidden")
@@ -55,6 +59,10 @@ def parse_look(fields: Mapping[str, str]) -> ShopLook:
         raise Invalid("After adding to the basket: the basket or the package", field="after_add")
     if values["guest_prices"] not in GUEST_PRICES:
         raise Invalid("Prices for guests: shown or hidden", field="guest_prices")
+    if values["maintenance"] not in ("", "on"):
+        raise Invalid("Maintenance mode: on or off", field="maintenance")
+    values["maintenance_message"] = parse_message(fields.get("maintenance_message") or "")
+    _, values["maintenance_allow"] = parse_allow_list(values["maintenance_allow"])
     return ShopLook(**values)
 
 

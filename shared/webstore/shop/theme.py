@@ -24,7 +24,7 @@ from webstore.repo import start_read
 from webstore.repo.audit_log import Audit
 from webstore.repo.shop_theme import STALE, ShopLook, ShopTheme, ShopThemeRepository, TemplateVersion
 from webstore.services import Services
-from webstore.shop import assets
+from webstore.shop import assets, maintenance
 from webstore.shop.look import LABELS, parse_look
 from webstore.shop.pages import (
     Build,
@@ -35,6 +35,7 @@ from webstore.shop.pages import (
     build_login,
     build_package,
     content_security_policy,
+    maintenance_vars,
     origin,
     page_context,
     problem_vars,
@@ -65,6 +66,7 @@ PREVIEW_PAGE = {
     "checkout.html": "basket",
     "cms/page.html": "page",
     "error.html": "error",
+    "maintenance.html": "maintenance",
 }
 
 
@@ -126,6 +128,8 @@ def samples(data: ShopData, *, shop_url: str = "") -> list[Sample]:
     missing = NotFound("There is nothing at this address")
     context = page_context(data, visitor, missing.title, problem_vars(missing), asset_urls=urls)
     found.append(Sample("error", "error.html", missing.title, context))
+    context = page_context(data, visitor, maintenance.TITLE, maintenance_vars(data), asset_urls=urls)
+    found.append(Sample("maintenance", "maintenance.html", maintenance.TITLE, context))
     return found
 
 
