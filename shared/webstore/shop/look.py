@@ -29,6 +29,7 @@ LABELS = {
     "hero_text": "Hero text",
     "sale_banner": "Sale banner",
     "package_layout": "Package layout",
+    "header_style": "Header style",
     "after_add": "After adding to the basket",
     "guest_prices": "Prices for guests",
     "maintenance": "Maintenance mode",
@@ -37,6 +38,7 @@ LABELS = {
 }
 AFTER_ADD = ("", "package")
 GUEST_PRICES = ("", "hidden")
+HEADER_STYLES = ("", "compact", "centered")
 
 
 def parse_look(fields: Mapping[str, str]) -> ShopLook:
@@ -55,6 +57,8 @@ def parse_look(fields: Mapping[str, str]) -> ShopLook:
             raise Invalid(f"{LABELS[name]}: one line of at most {MAX_TEXT} characters", field=name)
     if values["package_layout"] not in LAYOUTS:
         raise Invalid("Package layout: each category's own, grid or list", field="package_layout")
+    if values["header_style"] not in HEADER_STYLES:
+        raise Invalid("Header style: banner, compact or centred", field="header_style")
     if values["after_add"] not in AFTER_ADD:
         raise Invalid("After adding to the basket: the basket or the package", field="after_add")
     if values["guest_prices"] not in GUEST_PRICES:
