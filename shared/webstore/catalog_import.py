@@ -30,6 +30,7 @@ from webstore.catalog import (
     PackageType,
     Page,
     Sale,
+    ShopBrand,
     Store,
     StoreProfile,
     WebhookEndpoint,
@@ -525,6 +526,7 @@ def import_catalog(
         checkout_key_hash=checkout_hash,
         gateways=gateways,
         steam_api_key_sealed=existing.steam_api_key_sealed if existing else None,
+        shop_brand=existing.shop_brand if existing else ShopBrand(),
     )
     # Every entity the file changes, planned as the panel's edits plan one, written the same way.
     edits = CatalogEdits(table)

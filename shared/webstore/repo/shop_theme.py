@@ -22,7 +22,7 @@ from datetime import datetime
 from pydantic import Field
 
 from webstore import keys
-from webstore.catalog import Model
+from webstore.catalog import Model, ShopBrand
 from webstore.db import Item, Table, Transaction, from_item, to_item
 from webstore.errors import Conflict, NotFound
 from webstore.repo.audit_log import Audit
@@ -68,6 +68,13 @@ class TemplateVersion(Model):
     source: str
     saved_at: datetime
     actor: str
+
+
+def shop_brand(look: ShopLook) -> ShopBrand:
+    """What of the look the hosted pages wear (the store item's copy)."""
+    return ShopBrand(
+        logo=look.logo, favicon=look.favicon, primary_color=look.primary_color, accent_color=look.accent_color
+    )
 
 
 def versions_pk(account_id: int) -> str:
@@ -146,5 +153,14 @@ class ShopThemeRepository:
                 tx.delete(
                     keys.key(versions_pk(account_id), version_sk(version.name, version.version - HISTORY))
                 )
+        brand = shop_brand(new.look)
+        if brand != shop_brand(seen.look):  # the hosted pages' copy (webstore.catalog.ShopBrand)
+            tx.update(
+                keys.key(keys.store_pk(account_id), keys.STORE_ITEM),
+                "SET shop_brand = :brand",
+                condition="attribute_exists(PK)",
+                values={":brand": brand.model_dump()},
+                fails=NotFound("Store not found"),
+            )
         audit.add_to(tx, account_id)
         tx.commit()
