@@ -64,6 +64,7 @@ from webstore.services import Services
 from webstore.subscriptions import planning
 from webstore.subscriptions.endings import Ending, add_ending, plan_ending
 from webstore.subscriptions.notices import NoticeReport, run_due_notices
+from webstore.subscriptions.renewal_tax import first_payment, price_renewal
 from webstore.subscriptions.renewals import Renewal, cycle_paid_by, record_renewal
 
 logger = logging.getLogger(__name__)
@@ -267,7 +268,9 @@ class _Run:
         self, rp: RecurringPayment, tiers: dict[int, Tier], view: StoreView, key: ScheduleKey
     ) -> Outcome:
         lines = planning.current_lines(rp, tiers, view)
-        amount = planning.renewal_amount(lines)
+        # Taxed for the first payment's buyer with the store's tax of the day (renewal_tax).
+        price = price_renewal(self.services, view.store, rp, lines, first_payment(self.services, rp))
+        amount = price.amount
         ids = planning.idempotency(rp)
         gateway = self._gateway or gateway_for(self.services, view.store)
         result = gateway.charge_saved(
@@ -280,7 +283,7 @@ class _Run:
             )
         )
         if result.status is ChargeStatus.PAID:
-            renewal = Renewal(rp, lines, tiers, key, self.claim, ids.order, result.reference)
+            renewal = Renewal(rp, lines, tiers, key, self.claim, ids.order, result.reference, price)
             payment = record_renewal(self.services, renewal, view, self.now)
             if payment is None:
                 return self.not_recorded(rp, key, result.reference, amount, gateway)
