@@ -7,18 +7,22 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from datetime import datetime
 from decimal import Decimal
 
 from webstore.basket import Basket
-from webstore.catalog import Store, TaxCalculation
+from webstore.catalog import Store, Tax, TaxCalculation, TaxMode
 from webstore.checkout.gateway_choice import stripe_of
 from webstore.errors import Invalid
 from webstore.html import PageResult
 from webstore.services import Services
 from webstore.storefront.baskets import Loaded, change
+from webstore.tax import renewal as taxed_buyer
 from webstore.tax import vat_ids
 from webstore.tax.countries import COUNTRIES, POSTAL_CODE_NEEDED
+from webstore.tax.model import PaymentTax, TaxEvidence
+from webstore.tax.renewal import TaxedBuyer
 from webstore.tax.stripe_tax import StripeTax
 
 logger = logging.getLogger(__name__)
@@ -32,10 +36,10 @@ def asks_for_country(store: Store) -> bool:
     return store.tax.charged and store.tax.calculation is not TaxCalculation.FLAT
 
 
-def check_country(value: str) -> str:
+def check_country(value: str, field: str = BILLING_COUNTRY) -> str:
     country = value.strip().upper()
     if country not in COUNTRIES:
-        raise Invalid("billing_country: choose your country from the list", field=BILLING_COUNTRY)
+        raise Invalid(f"{field}: choose your country from the list", field=field)
     return country
 
 
@@ -116,6 +120,54 @@ def calculate(services: Services, basket: Basket, store: Store, now: datetime) -
         references=[line.ident for line in basket.lines],
     )
     basket.reprice(store, now)
+
+
+def tax_for_buyer(
+    services: Services,
+    settings: Tax,
+    store: Store,
+    amounts: Sequence[Decimal],
+    buyer: TaxedBuyer,
+    currency: str,
+    references: Sequence[str] = (),
+) -> PaymentTax:
+    """The tax of line amounts for a known buyer outside a basket (a renewal, a manual payment):
+    the manual table or flat rate (pure), or one Stripe Tax calculation in the store's account."""
+    if settings.calculation is TaxCalculation.STRIPE_TAX:
+        gateway = stripe_of(services, store)
+        if gateway is None:
+            raise Invalid("This store calculates tax with Stripe Tax but has no Stripe account", field="tax")
+        quote = StripeTax(gateway.client()).quote(
+            settings,
+            amounts,
+            currency=currency,
+            country=buyer.country,
+            postal_code=buyer.postal_code,
+            vat_id=buyer.vat_id,
+            references=references,
+        )
+    else:
+        quote = taxed_buyer.manual_quote(settings, amounts, buyer, currency)
+    return taxed_buyer.taxed_payment(quote, buyer, currency)
+
+
+def manual_payment_tax(
+    services: Services, store: Store, amounts: Sequence[Decimal], country: str
+) -> PaymentTax | None:
+    """The tax inside a manual payment's price (operator API `createPayment`): the price is
+    what the buyer paid, so its tax is the part of each line that is tax (inclusive, whatever
+    the store's mode), at the rate of `country` (the given one, else the store's own); None when
+    the store charges no tax. Its evidence is the country the operator declared."""
+    settings = store.tax
+    if taxed_buyer.untaxed(settings) or not amounts:
+        return None
+    decided = country or (settings.origin_country or "")
+    evidence = TaxEvidence(
+        billing_country=country, decided=decided, agree=["billing_country"] if country else []
+    )
+    buyer = TaxedBuyer(country=decided, evidence=evidence)
+    inclusive = settings.model_copy(update={"mode": TaxMode.INCLUSIVE})
+    return tax_for_buyer(services, inclusive, store, amounts, buyer, store.currency)
 
 
 def refusal(basket: Basket, store: Store) -> str:

@@ -8,15 +8,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from webstore.catalog import Store, TaxCalculation
-from webstore.checkout.gateway_choice import stripe_of
-from webstore.errors import Invalid
+from webstore.catalog import Store
+from webstore.checkout.tax_details import tax_for_buyer
 from webstore.recurring import RecurringLine, RecurringPayment
 from webstore.repo.payments import PaymentRecord, PaymentRepository
 from webstore.services import Services
 from webstore.tax import renewal as renewal_tax
 from webstore.tax.model import PaymentTax
-from webstore.tax.stripe_tax import StripeTax
 
 
 @dataclass(frozen=True)
@@ -41,20 +39,6 @@ def price_renewal(
     if renewal_tax.untaxed(settings) or not amounts:
         return RenewalPrice(renewal_tax.charged(amounts, None), None)
     buyer = renewal_tax.buyer_of(first.tax if first else None, settings, first.country if first else "")
-    if settings.calculation is TaxCalculation.STRIPE_TAX:
-        gateway = stripe_of(services, store)
-        if gateway is None:
-            raise Invalid("This store calculates tax with Stripe Tax but has no Stripe account", field="tax")
-        quote = StripeTax(gateway.client()).quote(
-            settings,
-            amounts,
-            currency=rp.currency,
-            country=buyer.country,
-            postal_code=buyer.postal_code,
-            vat_id=buyer.vat_id,
-            references=[f"{rp.reference}-{i + 1}" for i in range(len(amounts))],
-        )
-    else:
-        quote = renewal_tax.manual_quote(settings, amounts, buyer, rp.currency)
-    tax = renewal_tax.taxed_payment(quote, buyer, rp.currency)
+    references = [f"{rp.reference}-{i + 1}" for i in range(len(amounts))]
+    tax = tax_for_buyer(services, settings, store, amounts, buyer, rp.currency, references)
     return RenewalPrice(renewal_tax.charged(amounts, tax), tax)
