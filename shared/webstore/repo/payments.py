@@ -225,6 +225,16 @@ class PaymentRepository:
     def add_payment(tx: Transaction, payment: PaymentRecord) -> None:
         tx.put(PaymentRepository.item(payment), condition="attribute_not_exists(PK)")
 
+    def set_tax_transaction(self, account_id: int, payment_id: int, transaction_id: str) -> None:
+        """Keep the Stripe Tax transaction made after the payment was recorded (a retry)."""
+        self.table.update(
+            self.key(account_id, payment_id),
+            "SET #tax.stripe_transaction_id = :txn",
+            condition="attribute_exists(#tax.stripe_calculation_id)",
+            names={"#tax": "tax"},
+            values={":txn": transaction_id},
+        )
+
     @staticmethod
     def add_invoice(tx: Transaction, payment: PaymentRecord, fails: Conflict) -> None:
         """Give a payment recorded before invoices its invoice number and document key, once

@@ -39,6 +39,7 @@ from webstore.errors import Conflict
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
 from webstore.payments import planning as payment_planning
+from webstore.payments import tax_retry
 from webstore.payments.events import recurring_event
 from webstore.payments.recording import run_pending_chunks
 from webstore.players import Tier
@@ -82,6 +83,7 @@ class OutcomeKind(StrEnum):
     TIMED_EXPIRY = "timed expiry"  # a timed one-off package ran out
     CHECKOUT_RECORDED = "checkout recorded"  # a stopped attempt's charge: its payment recorded
     CHECKOUT_REFUNDED = "checkout refunded"  # a stopped attempt closed, what it charged given back
+    TAX_RECORDED = "tax recorded"  # a payment's Stripe Tax transaction made on a retry
     STALE = "stale"  # the item no longer matched its record (moved, ended): removed
     BUSY = "busy"  # another run holds the item
     FAILED = "failed"  # an error: the item is released for the next run
@@ -202,6 +204,8 @@ class _Run:
                 return self.timed_expiry(due.key, item)
             if item.kind is ScheduleKind.CHECKOUT:
                 return self.checkout(due.key, item)
+            if item.kind is ScheduleKind.TAX:
+                return self.tax_transaction(due.key, item)
             return self.renewal(due.key, item)
         except Exception as error:  # one item's failure never stops the run; the next retries it
             logger.exception("subscriptions: processing %s failed", due.key.sk)
@@ -219,6 +223,16 @@ class _Run:
         ScheduleRepository.add_done(tx, key, self.claim)
         tx.commit()
         return Outcome(OutcomeKind.STALE, item.reference, item.account_id)
+
+    # --- Stripe Tax transactions not made at payment ----------------------------------------------
+
+    def tax_transaction(self, key: ScheduleKey, item: ScheduleItem) -> Outcome:
+        """Make the payment's Stripe Tax transaction (`payments.tax_retry`); Stripe's error
+        leaves the item for the next run (released by `process`)."""
+        made = tax_retry.retry(self.services, item.account_id, item.reference)
+        self.schedule.remove(key, self.claim)
+        kind = OutcomeKind.TAX_RECORDED if made else OutcomeKind.STALE
+        return Outcome(kind, item.reference, item.account_id, made or "nothing to record")
 
     # --- checkout attempts that stopped ---------------------------------------------------------
 

@@ -18,6 +18,7 @@ from webstore.checkout.tax_details import record_stripe_tax
 from webstore.errors import Conflict
 from webstore.event_types import EventType
 from webstore.payments import planning as payment_planning
+from webstore.payments import tax_retry
 from webstore.payments.core import add_paid_payment, add_payment_with_commands, take_payment_id
 from webstore.payments.events import recurring_event, status_events
 from webstore.payments.recording import run_pending_chunks
@@ -111,6 +112,8 @@ def record_renewal(
         for tier in _own_tiers(rp, tiers):
             PlayerTierRepository.add_change(tx, a, tier, planning.renewed_tier(tier, after.next_payment_at))
         ScheduleRepository.add_done(tx, renewal.item, renewal.claim)
+        if tax is not None and tax.stripe_calculation_id and not tax.stripe_transaction_id:
+            tax_retry.add_retry(tx, payment, now)  # Stripe out of reach: the clock makes it later
         ScheduleRepository.add_item(
             tx,
             next_key,
