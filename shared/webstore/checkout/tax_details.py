@@ -90,14 +90,50 @@ def set_billing(
             buyer.ip_country = ip_country
         buyer.vat_id, buyer.vat_id_status = "", vat_ids.VatIdStatus.NONE.value
         if vat_id.strip():
-            buyer.vat_id, _ = vat_ids.parse(vat_id)
-            buyer.vat_id_status = vat_ids.VatIdStatus.UNVERIFIED.value
+            buyer.vat_id, _ = vat_ids.parse(vat_id)  # the shape first: a 422 before Stripe
+            buyer.vat_id_status = verify_vat_id(services, store, buyer.vat_id, ident).value
         basket.country = country
         buyer.quote = None
         calculate(services, basket, store, now)
 
     change(services, ident, None, apply)
     return PageResult(redirect=checkout_url)
+
+
+# Stripe's verification of a customer tax ID (`tax_id.verification.status`) → the store's.
+_VERIFICATION = {
+    "verified": vat_ids.VatIdStatus.VALID,
+    "unverified": vat_ids.VatIdStatus.INVALID,  # the tax authority does not know it
+    "pending": vat_ids.VatIdStatus.UNVERIFIED,
+    "unavailable": vat_ids.VatIdStatus.UNVERIFIED,
+}
+
+
+def verify_vat_id(services: Services, store: Store, vat_id: str, ident: str) -> vat_ids.VatIdStatus:
+    """The VAT ID as Stripe's check of it stands now, for a store with a Stripe account: a
+    Customer with the ID (`tax_id_data`, type `eu_vat`), its `verification.status` read back.
+    Without Stripe, or when Stripe cannot be reached, the ID stays `unverified` (its shape was
+    checked). Stripe checks asynchronously: a `pending` answer is `unverified` here."""
+    gateway = stripe_of(services, store)
+    if gateway is None:
+        return vat_ids.VatIdStatus.UNVERIFIED
+    try:
+        client = gateway.client()
+        customer = client.v1.customers.create(
+            params={
+                "tax_id_data": [{"type": "eu_vat", "value": vat_id}],
+                "metadata": {"basket_ident": ident},
+            },
+            options={"idempotency_key": f"vat-{ident}-{vat_id}"},
+        )
+        found = client.v1.customers.tax_ids.list(str(customer["id"]))
+        status = str(
+            ((found.data[0].to_dict() if found.data else {}).get("verification") or {}).get("status")
+        )
+    except Exception as error:  # the shape stands; the checkout goes on
+        logger.warning("stripe: VAT ID not verified: %s", getattr(error, "code", error))
+        return vat_ids.VatIdStatus.UNVERIFIED
+    return _VERIFICATION.get(status, vat_ids.VatIdStatus.UNVERIFIED)
 
 
 def calculate(services: Services, basket: Basket, store: Store, now: datetime) -> None:
@@ -116,7 +152,8 @@ def calculate(services: Services, basket: Basket, store: Store, now: datetime) -
         currency=basket.currency,
         country=basket.taxed_country(store),
         postal_code=buyer.billing_postal_code,
-        vat_id=buyer.vat_id,
+        # An ID Stripe found not valid is not a business's: Stripe Tax charges the tax.
+        vat_id=buyer.vat_id if buyer.vat_id_status != vat_ids.VatIdStatus.INVALID else "",
         references=[line.ident for line in basket.lines],
     )
     basket.reprice(store, now)
