@@ -18,7 +18,8 @@ other people need from them, in one place.
   Both from the store item already read.
 
 - "Start here" while the store has no package: the first steps in order (name and currency,
-  Stripe keys, a first package), each marked done or not, with its page.
+  Stripe keys, a first package), each marked done or not, with its page, and the link back to
+  the first-sign-in setup (webstore.admin.setup_pages).
 
 Reads: the store item, the catalog revision, the servers, the last Stripe event's item and
 whether a package exists (one key-only item), issued together (one round trip).
