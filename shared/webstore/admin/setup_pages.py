@@ -97,17 +97,15 @@ def setup_page(
     error: DomainError | None = None,
 ) -> PanelPage:
     """One step's page (`step` None: where the setup resumes), with what was typed and why it
-    was refused after a refusal. Reads, side by side: the setup's progress, the catalog
-    revision, and what the step's form shows (categories and servers, the servers, the look)."""
+    was refused after a refusal. Reads, side by side (one round trip): the setup's progress,
+    the catalog revision, and what the step's form shows (categories, servers, the look)."""
     account_id = session.account_id
-    setups = SetupRepository(services.table)
-    # Consistent: the page a step's form redirects to sees the step passed.
-    progress_read = start_read(lambda: setups.progress(account_id, consistent=True))
     revision_read = start_read(DefinitionRepository(services.table).revision, account_id)
     categories_read = start_read(CatalogLists(services.table).categories, account_id)
     servers_read = start_read(AccountRepository(services.table).servers, account_id)
     look_read = start_read(ShopThemeRepository(services.table).live, account_id)
-    progress = progress_read.result()
+    # Consistent: the page a step's form redirects to sees the step passed.
+    progress = SetupRepository(services.table).progress(account_id, consistent=True)
     current = _step(step) if step else resume_at(progress)
     categories = categories_read.result()
     servers = sorted(servers_read.result().values(), key=lambda s: s.id)

@@ -160,7 +160,7 @@ def test_an_owner_goes_from_webstore_init_to_a_stripe_payment_whose_webhook_the_
             player.wait_for_selector("#payment-element[data-mounted=payment]", timeout=10_000)
             secret = player.evaluate("window.__stripe.calls")[1][1]
             assert pay_in_page(stripe_api, secret.split("_secret_")[0]) == "succeeded"
-            # No terms or refund policy set yet: the checkout asks for no consent.
+            # A one-off package: no renewal terms to consent to.
             assert player.locator("#consent").count() == 0
             player.get_by_role("button", name="Pay").click()
             player.wait_for_url(complete_url, timeout=30_000)
