@@ -64,7 +64,7 @@ def test_every_panel_route_but_the_sign_in_and_its_files_declares_a_capability_o
     }  # fmt: skip
     assert (
         len(_guarded()) == 78
-    )  # Go live, the setup, E-mails and their wording, Tax, Tax report, Shop → Look, Steam key, Discord among them
+    )  # Go live, the setup, E-mails and their wording, Tax, Tax report, Shop → Look, Steam key, Discord
 
 
 @pytest.mark.parametrize("role", list(Role))
