@@ -116,15 +116,19 @@ def _package(services: Services, account_id: int, package_ref: str) -> Package:
 def payment_fields(services: Services, account_id: int, package_ref: str) -> list[schemas.PaymentField]:
     """What a manual payment for this package must carry in `options`: its variables."""
     package = _package(services, account_id, package_ref)
-    return [
-        schemas.PaymentField(
-            name=name,
-            type="text",
-            rules="required",
-            description=f"Value of {{{name}}} in the package's commands",
+    fields = []
+    for name in package.variables:
+        options = package.variable_options.get(name)
+        choices = f": one of {', '.join(o.value for o in options)}" if options else ""
+        fields.append(
+            schemas.PaymentField(
+                name=name,
+                type="dropdown" if options else "text",
+                rules="required",
+                description=f"Value of {{{name}}} in the package's commands{choices}",
+            )
         )
-        for name in package.variables
-    ]
+    return fields
 
 
 # --- manual payments ------------------------------------------------------------------------
