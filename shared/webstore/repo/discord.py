@@ -104,6 +104,7 @@ class LinkState(BaseModel):
     verifier: str
     basket_ident: str
     until: datetime
+    back: str = ""  # where the finished page's "Back" goes ("": the basket's receipt)
 
 
 class DeliveryEntry(BaseModel):
