@@ -15,8 +15,8 @@ from webstore.admin.roles import Capability
 from webstore.admin.sessions import StaffSession
 from webstore.discord import DiscordApi, DiscordRefused, DiscordRetryLater
 from webstore.discord.app import api_of
+from webstore.discord.daily import reconcile_players
 from webstore.discord.http import HttpDiscord
-from webstore.discord.sync import RECONCILE, sync_player
 from webstore.domain.discord import RoleRule
 from webstore.errors import Invalid, NotFound
 from webstore.html import fragment
@@ -137,6 +137,7 @@ def connect(
     bot_id, bot_name, guilds = check_with_discord(make(client_id, secret, token))
     now = services.now()
     app = DiscordApp(
+        reconcile_sk=current.reconcile_sk if current else "",
         client_id=client_id,
         client_secret_sealed=box.seal(secret),
         bot_token_sealed=box.seal(token),
@@ -215,12 +216,4 @@ def reconcile(
         players = [int(raw)]
     else:
         players = repo.linked_players(session.account_id)
-    calls = owed = 0
-    for username_id in players:
-        result = sync_player(
-            services, api, session.account_id, username_id, now, trigger=RECONCILE, reconcile=True
-        )
-        calls += result.calls
-        owed += sum(1 for e in result.entries if e.status in ("retry", "refused"))
-    message = f"Reconciled {len(players)} player(s): {calls} change(s) made"
-    return done_at(PATH, message + (f", {owed} not applied (see the log)" if owed else ""))
+    return done_at(PATH, reconcile_players(services, api, session.account_id, players, now).describe())

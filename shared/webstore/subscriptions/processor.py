@@ -35,6 +35,7 @@ from webstore.catalog import CommandTrigger
 from webstore.checkout.checkout import gateway_for
 from webstore.checkout.gateway import ChargeStatus, OffSessionCharge, PaymentGateway
 from webstore.checkout.reconcile import Reconciled, reconcile
+from webstore.discord.daily import run_daily
 from webstore.errors import Conflict
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
@@ -79,6 +80,7 @@ class OutcomeKind(StrEnum):
     CANCELLED = "cancelled"  # the end of a cancelled subscription's paid period
     REPLACED = "replaced"  # its tiers belong to a newer subscription: ended without commands
     TIMED_EXPIRY = "timed expiry"  # a timed one-off package ran out
+    DISCORD_RECONCILED = "discord reconciled"  # a store's daily Discord roles check (docs/discord.md)
     CHECKOUT_RECORDED = "checkout recorded"  # a stopped attempt's charge: its payment recorded
     CHECKOUT_REFUNDED = "checkout refunded"  # a stopped attempt closed, what it charged given back
     STALE = "stale"  # the item no longer matched its record (moved, ended): removed
@@ -201,6 +203,8 @@ class _Run:
                 return self.timed_expiry(due.key, item)
             if item.kind is ScheduleKind.CHECKOUT:
                 return self.checkout(due.key, item)
+            if item.kind is ScheduleKind.DISCORD:
+                return self.discord(due.key, item)
             return self.renewal(due.key, item)
         except Exception as error:  # one item's failure never stops the run; the next retries it
             logger.exception("subscriptions: processing %s failed", due.key.sk)
@@ -235,6 +239,14 @@ class _Run:
             Reconciled.REFUNDED: OutcomeKind.CHECKOUT_REFUNDED,
         }.get(done.outcome, OutcomeKind.STALE)
         return Outcome(kind, item.reference, item.account_id, done.detail)
+
+    # --- a store's daily Discord reconciliation -------------------------------------------------
+
+    def discord(self, key: ScheduleKey, item: ScheduleItem) -> Outcome:
+        done = run_daily(self.services, key, item, self.claim, self.now)
+        if done is None:
+            return Outcome(OutcomeKind.STALE, item.reference, item.account_id)
+        return Outcome(OutcomeKind.DISCORD_RECONCILED, item.reference, item.account_id, done.describe())
 
     # --- subscriptions ---------------------------------------------------------------------------
 
