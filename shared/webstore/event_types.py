@@ -30,3 +30,7 @@ class EventType(StrEnum):
 # Ours, not a webhook type (no endpoint receives it: its events name no endpoint): the clock's
 # "your subscription renews on …" for the mail consumer (webstore.subscriptions.notices).
 RENEWAL_UPCOMING = "recurring-payment.renewal-upcoming"
+
+# Ours too: a timed one-off package ran out (the clock's expiry item), for the Discord consumer
+# (webstore.discord.sync): its roles go at the expiry, not at the next reconciliation.
+TIMED_PACKAGE_EXPIRED = "package.timed-expired"

@@ -37,7 +37,7 @@ from webstore.checkout.gateway import ChargeStatus, OffSessionCharge, PaymentGat
 from webstore.checkout.reconcile import Reconciled, reconcile
 from webstore.discord.daily import run_daily
 from webstore.errors import Conflict
-from webstore.event_types import EventType
+from webstore.event_types import TIMED_PACKAGE_EXPIRED, EventType
 from webstore.events import DomainEvent
 from webstore.payments import planning as payment_planning
 from webstore.payments.events import recurring_event
@@ -475,6 +475,7 @@ class _Run:
             tx = Transaction(self.services.table)
             RecurringPaymentRepository.add_timer(tx, expired, timer)
             ScheduleRepository.add_done(tx, key, self.claim)
+            OutboxRepository.add(tx, timed_expired_event(item.account_id, username_id, package_id, payment))
             room = payment_planning.MAX_TRANSACTION_ACTIONS - len(tx) - 2  # the plan, the sequences
             numbered = payment_planning.with_ids(commands, ids, payment.id)
             chunks = payment_planning.chunk_commands(numbered, room)
@@ -493,6 +494,22 @@ class _Run:
         return Outcome(
             OutcomeKind.TIMED_EXPIRY, item.reference, item.account_id, f"{len(commands)} expiry command(s)"
         )
+
+
+def timed_expired_event(
+    account_id: int, username_id: int, package_id: int, payment: PaymentRecord
+) -> DomainEvent:
+    """A timed package ran out (`TIMED_PACKAGE_EXPIRED`, not a webhook type): written with the
+    timer's change, so it says what is committed; the Discord consumer takes its roles away."""
+    return DomainEvent(
+        type=TIMED_PACKAGE_EXPIRED,
+        account_id=account_id,
+        subject={
+            "id": f"{payment.transaction_id}/{username_id}/{package_id}",
+            "transaction_id": payment.transaction_id,
+            "products": [{"id": package_id, "username": {"id": str(username_id)}}],
+        },
+    )
 
 
 def _timed_parts(reference: str) -> tuple[int, int]:
