@@ -97,6 +97,23 @@ def check_with_discord(api: DiscordApi) -> tuple[str, str, list[GuildView]]:
     return bot.id, bot.display_name, guilds
 
 
+def check_client(api: DiscordApi) -> None:
+    """The client id and secret, checked with Discord's token endpoint (client credentials)."""
+    try:
+        api.check_client()
+    except DiscordRefused as exc:
+        raise Invalid(
+            f"Client secret: Discord refused it with this client id ({exc.status}); copy it again "
+            "from the OAuth2 page",
+            field="client_secret",
+        ) from exc
+    except DiscordRetryLater as exc:
+        raise Invalid(
+            f"Discord could not be reached to check the client secret, try again: {exc}",
+            field="client_secret",
+        ) from exc
+
+
 def connect(
     services: Services,
     session: StaffSession,
@@ -104,8 +121,9 @@ def connect(
     *,
     api_factory: ApiFactory | None = None,
 ) -> str:
-    """Save the application and bot after checking the token with Discord. A secret left blank
-    keeps the stored one (the fields are write-only)."""
+    """Save the application and bot after checking the bot token and the client secret with
+    Discord (nothing saved when either is refused). A secret left blank keeps the stored one
+    (the fields are write-only)."""
     client_id = _snowflake(form.get("client_id", ""), "Client id", "client_id")
     secret, token = form.get("client_secret", "").strip(), form.get("bot_token", "").strip()
     public_key = form.get("public_key", "").strip().lower()
@@ -134,7 +152,9 @@ def connect(
             client_id=cid, client_secret=sec, bot_token=tok, base_url=services.settings.discord_api_url
         )
     )
-    bot_id, bot_name, guilds = check_with_discord(make(client_id, secret, token))
+    api = make(client_id, secret, token)
+    bot_id, bot_name, guilds = check_with_discord(api)
+    check_client(api)
     now = services.now()
     app = DiscordApp(
         reconcile_sk=current.reconcile_sk if current else "",

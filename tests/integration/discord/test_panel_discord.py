@@ -103,6 +103,12 @@ def test_a_wrong_token_or_id_is_refused_with_what_was_typed(demo: DemoStore, sta
     wrong = owner.post(connect_discord.handler, "/discord/app", app_fields(standin, bot_token="nope"))
     assert wrong.status == 422 and "Bot token: Discord refused it" in wrong.body
     assert DiscordRepository(demo.table).app(1) is None
+    typed = "wrong-secret-Q7x9"
+    secret = owner.post(connect_discord.handler, "/discord/app", app_fields(standin, client_secret=typed))
+    assert secret.status == 422
+    assert "Client secret: Discord refused it with this client id (401)" in unescape(secret.body)
+    assert typed not in secret.body  # write-only: not shown back
+    assert DiscordRepository(demo.table).app(1) is None  # nothing saved
     bad_id = owner.post(connect_discord.handler, "/discord/app", app_fields(standin, client_id="abc"))
     assert bad_id.status == 422 and "Client id" in bad_id.body
     no_rules = owner.post(save_discord_rule.handler, "/discord/rules", {"package_id": "1", "guild_id": GUILD})
