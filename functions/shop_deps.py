@@ -51,6 +51,7 @@ def visitor(request: Request) -> Visitor:
         player_id=_player(cookies.get(PLAYER_COOKIE)),
         csrf=csrf,
         accept_language=request.headers.get("accept-language", "")[:200],
+        ip=client_ip(request),
     )
 
 

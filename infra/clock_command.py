@@ -22,9 +22,7 @@ from infra.tools import Target, ToolFailure, add_target_options, check_table, on
 from webstore import services as services_module
 from webstore.db import Table
 from webstore.discord import local as local_discord
-from webstore.local_stream import LocalStream
 from webstore.mail import local as local_mail
-from webstore.repo.outbox import OutboxRepository
 from webstore.services import Services
 from webstore.settings import Settings
 from webstore.subscriptions import dead_letters
@@ -143,8 +141,7 @@ def _run(args: argparse.Namespace) -> int:
         check_table(target, client)
         services = dataclasses.replace(build_services(args, target), table=Table(client, target.table))
         if target.local is not None:  # events go to the store's webhooks from this process
-            services.stream = LocalStream(OutboxRepository(services.table), services_module.local_bus())
-            services.stream.attach(client)
+            services.stream = services_module.local_stream(services.table)
             dispatcher = local_webhooks.subscribe(services_module.local_bus(), services)
             mailer = local_mail.subscribe(services_module.local_bus(), services)
             roles = local_discord.subscribe(services_module.local_bus(), services)

@@ -223,6 +223,15 @@ def start_local_stream() -> LocalStream | None:
     return stream
 
 
+def stop_local_stream() -> None:
+    """Stop the table's stream once the bus consumers have stopped, so what they acknowledged
+    while stopping is flushed (their outbox items deleted) rather than published again at the
+    next start."""
+    stream = services_module.get_services().stream
+    if stream is not None:
+        stream.stop()
+
+
 def server_config(app: Any, config: LocalConfig, port: int) -> uvicorn.Config:
     """uvicorn for one interface. Without a trusted proxy, X-Forwarded-For is ignored: uvicorn
     believes it from 127.0.0.1 by default, so any local client could pick its address (and a
@@ -353,6 +362,7 @@ def run(config: LocalConfig) -> int:
         if state and not config.dynamodb_endpoint:
             state.restore(store, table)
             stack.enter_context(state.kept(store))
+        stack.callback(stop_local_stream)  # runs last: after every consumer below has stopped
         dispatcher = start_local_bus_consumers()
         stack.callback(dispatcher.stop)
         print(configure_mail(config, state.directory if state else None), flush=True)
@@ -360,9 +370,7 @@ def run(config: LocalConfig) -> int:
         stack.callback(mailer.stop)
         roles = start_local_discord()
         stack.callback(roles.stop)
-        stream = start_local_stream()
-        if stream is not None:
-            stack.callback(stream.stop)
+        start_local_stream()
         creds: dict[str, Any] = {}
         shop_store(catalog, config.catalog, config)
         if catalog:

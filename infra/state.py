@@ -19,6 +19,7 @@ Not kept: messages in flight on the embedded SQS queue (webhook deliveries waiti
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import json
 import os
 import secrets
@@ -159,6 +160,8 @@ class LocalState:
             self._write_snapshot(_Snapshot(max(folded) + 1, snapshot.tables, snapshot.keys))
             for segment in folded:
                 (self.directory / _segment_name(segment)).unlink()
+        del snapshot
+        _give_back_freed_memory()
 
     def _segments(self) -> list[int]:
         return sorted(int(p.name[8:-6]) for p in self.directory.glob("journal-*.jsonl"))
@@ -193,6 +196,16 @@ class LocalState:
 
 
 KEY_ATTRIBUTES = ("PK", "SK")
+
+
+def _give_back_freed_memory() -> None:
+    """Return the fold's freed peak to the system (glibc's `malloc_trim`). A fold parses the
+    snapshot and a 16 MB segment into Python objects, tens of MB that are freed when it ends but
+    stay in the fold thread's malloc arena: without the trim the serve process kept a 40 MB step
+    after its first fold (reused by later folds, never growing further); with it RSS goes back
+    to where it was. Elsewhere than glibc, nothing to do."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
 @dataclass

@@ -197,6 +197,18 @@ class StoreProfile(Model):
         return value
 
 
+class ShopBrand(Model):
+    """The shop's look (panel → Shop → Look) as every hosted page wears it: a copy kept on the
+    store item, written in the same transaction as the shop's live theme, so the hosted pages
+    (auth, checkout, receipt, manage, errors) have it in the read of the store they already
+    make. "" keeps the catalog's own (`logo`, `primary_color`, `accent_color`; no favicon)."""
+
+    logo: str = ""
+    favicon: str = ""
+    primary_color: str = ""
+    accent_color: str = ""
+
+
 class Store(StoreProfile):
     """The store (account) and its settings: one item, read with every storefront request."""
 
@@ -210,6 +222,8 @@ class Store(StoreProfile):
     # A Steam store's Steam Web API key, sealed (webstore.secret_box): with it the Steam sign-in
     # reads the player's persona name. Write-only (the panel's Settings), never in a catalog file.
     steam_api_key_sealed: str | None = None
+    # The shop's look on the hosted pages (kept by an import: the shop's theme owns it).
+    shop_brand: ShopBrand = Field(default_factory=ShopBrand)
 
 
 class Category(Model):

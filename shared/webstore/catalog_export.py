@@ -20,7 +20,9 @@ from webstore.gateway_settings import GatewaysSection
 from webstore.repo.account import AccountRepository
 from webstore.repo.definitions import DefinitionRepository, ImportedDefinitions
 from webstore.repo.gift_cards import GiftCardRepository
+from webstore.repo.shop_theme import ShopThemeRepository
 from webstore.secret_box import SecretBox
+from webstore.shop.catalog_section import ShopSection
 
 if TYPE_CHECKING:
     from webstore.repo import Table
@@ -43,6 +45,7 @@ def export_catalog(table: Table, account_id: int, box: SecretBox | None = None) 
         definitions.creator_codes(account_id),
         box,
         revision=definitions.revision(account_id),
+        shop=ShopSection.of(ShopThemeRepository(table).live(account_id)),
     )
 
 
@@ -53,6 +56,7 @@ def catalog_of(
     box: SecretBox | None = None,
     *,
     revision: int | None = None,
+    shop: ShopSection | None = None,
 ) -> CatalogFile:
     """The catalog file of what was read (a section not read is empty), in id order; `revision`:
     the catalog revision it was read at (an export carries it: an import then knows its age)."""
@@ -78,6 +82,7 @@ def catalog_of(
             "community_goals": _by_id(found.goals),
             "webhooks": [_webhook(item, box) for _, item in sorted(found.webhooks.items())],
             "gateways": GatewaysSection.of(store.gateways, box),
+            "shop": shop,
         }
     )
 

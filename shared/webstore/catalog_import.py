@@ -30,6 +30,7 @@ from webstore.catalog import (
     PackageType,
     Page,
     Sale,
+    ShopBrand,
     Store,
     StoreProfile,
     WebhookEndpoint,
@@ -46,9 +47,11 @@ from webstore.repo.webhooks import WebhookRepository
 from webstore.secret_box import SealBroken, SecretBox, secret_box
 from webstore.servers import Server
 from webstore.settings import get_settings
+from webstore.shop.catalog_section import ShopSection
 
 if TYPE_CHECKING:
     from webstore.repo import Item, Table
+    from webstore.shop.theme import CatalogTheme
 
 EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
 # Who and what an import is in the audit log (the panel's edits name the staff member instead).
@@ -115,6 +118,8 @@ class CatalogFile(Model):
     community_goals: list[CommunityGoal] = Field(default_factory=list)
     webhooks: list[WebhookEntry] = Field(default_factory=list)
     gateways: GatewaysSection = Field(default_factory=GatewaysSection)
+    # The shop's look and the owner's templates (docs/shop.md); absent: the shop's stay as they are.
+    shop: ShopSection | None = None
 
     def problems(self) -> list[Problem]:
         """What the models alone cannot see: references between sections and uniqueness."""
@@ -199,10 +204,22 @@ UNIQUE: tuple[tuple[str, str], ...] = (
 
 
 # The kinds of catalog entities a re-import makes equal to the file, in summary order.
-KINDS = ("store", "gateways", "package", "category", "page", "coupon", "sale", "goal", "server", "webhook")
+KINDS = (
+    "store",
+    "gateways",
+    "shop",
+    "package",
+    "category",
+    "page",
+    "coupon",
+    "sale",
+    "goal",
+    "server",
+    "webhook",
+)
 PLURALS = {"category": "categories"}
 # Kinds there is one of: named without a count (`~store settings`).
-SINGLE = {"store": "store settings", "gateways": "payment gateways"}
+SINGLE = {"store": "store settings", "gateways": "payment gateways", "shop": "shop look and templates"}
 
 
 @dataclass
@@ -525,7 +542,18 @@ def import_catalog(
         checkout_key_hash=checkout_hash,
         gateways=gateways,
         steam_api_key_sealed=existing.steam_api_key_sealed if existing else None,
+        shop_brand=existing.shop_brand if existing else ShopBrand(),
     )
+    # The shop's theme the file names, checked against the file's own data before any write.
+    shop_plan = _shop_plan(table, catalog, store, actor, now)
+    if shop_plan is not None:
+        changes.changed["shop"] = [account_id]
+        changes.details.append(
+            f"~ shop look and templates: {shop_plan.summary.removeprefix('catalog import: ')}"
+        )
+        if stale and not force:
+            assert base is not None
+            raise StaleCatalog(changes, base, current)
     # Every entity the file changes, planned as the panel's edits plan one, written the same way.
     edits = CatalogEdits(table)
     plans = _entity_plans(edits, imported, catalog, changes, store, existing)
@@ -539,6 +567,10 @@ def import_catalog(
     write_changes(edits, account_id, plans, claim=claim, box=box)
     new_revision = current if claim is None else current + 1
     definitions.overwrite(items)
+    if shop_plan is not None:
+        from webstore.shop.theme import write_catalog_theme
+
+        write_catalog_theme(table, account_id, shop_plan, actor=actor, now=now)
 
     still_there = set(imported.webhooks) | {w.id for w in catalog.webhooks}
     pinned = (imported.pinned_webhooks & still_there - set(changes.removed.get("webhook", []))) | set(
@@ -581,6 +613,26 @@ def import_catalog(
     summary = f"{subject}: {said}" if subject else said
     AuditLog(table).record(account_id, actor, action, summary, now)
     return ImportResult(account_id, public_token, checkout_key, secrets, changes, new_revision)
+
+
+def _shop_plan(
+    table: Table, catalog: CatalogFile, store: Store, actor: str, now: datetime
+) -> CatalogTheme | None:
+    """What the file's `shop` section changes of the shop's live theme (None: nothing, or no
+    section). Its templates render every page of the shop with the file's own store data first."""
+    if catalog.shop is None:
+        return None
+    from webstore.repo.store import StoreView
+    from webstore.shop.theme import catalog_theme
+
+    view = StoreView(
+        store=store,
+        pages=catalog.pages,
+        goals=catalog.community_goals,
+        categories=catalog.categories,
+        packages=catalog.packages,
+    )
+    return catalog_theme(table, view, catalog.shop, actor=actor, now=now)
 
 
 def _webhook_plans(

@@ -34,3 +34,11 @@ RENEWAL_UPCOMING = "recurring-payment.renewal-upcoming"
 # Ours too: a timed one-off package ran out (the clock's expiry item), for the Discord consumer
 # (webstore.discord.sync): its roles go at the expiry, not at the next reconciliation.
 TIMED_PACKAGE_EXPIRED = "package.timed-expired"
+
+# Ours, not a webhook type: an owner issued a gift card for an e-mail address (the operator
+# interface's `email`); the mail consumer sends "you received a gift card" (webstore.mail).
+GIFT_CARD_DELIVERY = "gift-card.delivery"
+
+# Ours, not a webhook type: "Find my subscriptions" matched an address; the mail consumer sends
+# its sign-in link (webstore.subscriptions.find_by_email).
+SIGN_IN_REQUESTED = "subscriptions.sign-in.requested"

@@ -191,6 +191,7 @@ class ScheduleKind(StrEnum):
     CHECKOUT = "checkout"  # a checkout attempt's reconciliation: recorded or refunded if it stopped
     NOTICE = "notice"  # "your subscription renews on …" (webstore.subscriptions.notices)
     DISCORD = "discord"  # a store's daily Discord role reconciliation (webstore.discord.daily)
+    TAX = "tax"  # a payment's Stripe Tax transaction that could not be made at payment: retried
 
 
 SCHEDULE_SHARDS = 8  # "due up to now" = SCHEDULE_SHARDS Queries; spreads a burst's writes

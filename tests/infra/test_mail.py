@@ -86,15 +86,14 @@ def test_only_the_senders_may_send_and_only_from_the_stage_identity(synth: Synth
         statements = [s for s in policy_statements(template, function) if "ses:" in str(s["Action"])]
         if statements:
             senders[handler] = statements
-    # The consumer, the panel's "Send again", "Find my subscriptions" (its sign-in link), and
-    # the `$default` functions of the panel and the storefront, which serve every route of their
-    # interface (they may do what those may).
+    # The consumer, the panel's "Send again" and "Send me a test", and the `$default` function
+    # of the panel, which serves every route of its interface (it may do what those may). The
+    # storefront sends nothing itself: "Find my subscriptions" writes its mail to the outbox.
     assert set(senders) == {
         SEND_MAIL,
         RESEND,
-        "functions.storefront.submit_find_subscriptions_page.handler",
+        "functions.admin.send_test_mail.handler",
         "functions.unmatched.admin_handler",
-        "functions.unmatched.storefront_handler",
     }
     for statements in senders.values():
         [statement] = statements

@@ -88,3 +88,38 @@ def test_a_write_outside_the_critical_section_is_refused(journaled: Any) -> None
     backend = dynamodb_backends[DEFAULT_ACCOUNT_ID]["us-east-1"]
     with pytest.raises(RuntimeError, match="outside its critical section"):
         backend.put_item("t", {**key("sneaky")})
+
+
+def test_a_query_on_the_key_reads_its_partition_not_the_table(
+    journaled: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """moto filters the whole table on each Query; the store reads only the partition asked for,
+    so a request does not slow down as the store grows. Paging, order and key conditions hold."""
+    from moto.dynamodb.models.dynamo_type import DynamoType
+
+    client, _ = journaled
+    for n in range(300):
+        client.put_item(TableName="t", Item={"PK": {"S": f"other#{n}"}, "SK": {"S": "x"}})
+    for n in range(5):
+        client.put_item(TableName="t", Item={**key(f"item#{n}"), "n": {"N": str(n)}})
+    compared = 0
+    equal = DynamoType.__eq__
+
+    def counting(self: Any, other: Any) -> bool:
+        nonlocal compared
+        compared += 1
+        return equal(self, other)
+
+    monkeypatch.setattr(DynamoType, "__eq__", counting)
+    query: dict[str, Any] = {
+        "TableName": "t",
+        "KeyConditionExpression": "PK = :pk AND begins_with(SK, :p)",
+        "ExpressionAttributeValues": {":pk": {"S": "A"}, ":p": {"S": "item#"}},
+    }
+    first = client.query(**query, Limit=2, ScanIndexForward=False)
+    rest = client.query(**query, ExclusiveStartKey=first["LastEvaluatedKey"], ScanIndexForward=False)
+    assert compared < 100  # the 300 other partitions are never looked at
+    found = [i["SK"]["S"] for i in first["Items"] + rest["Items"]]
+    assert found == [f"item#{n}" for n in (4, 3, 2, 1, 0)]
+    elsewhere = {":pk": {"S": "none"}, ":p": {"S": "item#"}}
+    assert client.query(**{**query, "ExpressionAttributeValues": elsewhere})["Items"] == []

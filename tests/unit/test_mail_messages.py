@@ -9,7 +9,7 @@ import pytest
 
 from webstore.catalog import StoreProfile
 from webstore.mail.compose import compose
-from webstore.mail.messages import MessageKind, kinds_for, receipt, recipient
+from webstore.mail.messages import OWNER_KINDS, MessageKind, kinds_for, receipt, recipient
 
 PAYMENT: dict[str, Any] = {
     "transaction_id": "tbx-7-0a0b0c0d",
@@ -95,7 +95,7 @@ STORE = StoreProfile(
 )
 
 
-@pytest.mark.parametrize("kind", list(MessageKind))
+@pytest.mark.parametrize("kind", list(OWNER_KINDS))  # the sign-in link: compose_sign_in
 def test_every_message_renders_html_and_text_in_the_brand_with_values_escaped(kind: MessageKind) -> None:
     subject = PAYMENT if kind in (MessageKind.RECEIPT, MessageKind.REFUND) else RECURRING
     hostile = {
@@ -124,3 +124,11 @@ def test_renewal_failed_carries_the_pay_link_and_the_manage_link() -> None:
 def test_cancelled_says_when_access_ends() -> None:
     composed = compose(MessageKind.CANCELLED, STORE, RECURRING)
     assert "You keep access until 1 July 2026" in composed.text
+
+
+def test_ours_gift_card_and_sign_in_go_to_the_address_they_carry() -> None:
+    subject = {"email": " alex@example.com ", "code": "ABC"}
+    assert kinds_for("gift-card.delivery", subject, 3) == [MessageKind.GIFT_CARD]
+    assert kinds_for("subscriptions.sign-in.requested", subject, 3) == [MessageKind.SIGN_IN]
+    assert recipient("gift-card.delivery", subject) == "alex@example.com"
+    assert recipient("subscriptions.sign-in.requested", subject) == "alex@example.com"

@@ -13,6 +13,7 @@ PAGE_CAPABILITIES: dict[str, Capability] = {
     "/discord": Capability.SETTINGS_READ,
     "/go-live": Capability.SETTINGS_READ,
     "/mail": Capability.SETTINGS_READ,
+    "/mail/templates/{kind}": Capability.SETTINGS_READ,
     "/payments": Capability.PAYMENTS_READ,
     "/payments/{transaction}": Capability.PAYMENTS_READ,
     "/players": Capability.PLAYERS_READ,

@@ -194,6 +194,11 @@ def export(services: Services, account_id: int) -> str:
 
 
 LAYOUTS = (("", "Each category's own"), ("grid", "Grid"), ("list", "List"))
+HEADER_STYLES = (
+    ("", "Banner: logo and name, the menu under them"),
+    ("compact", "Compact: one slim bar"),
+    ("centered", "Centred: a large logo over the name and menu"),
+)
 
 
 def look_page(
@@ -215,6 +220,7 @@ def look_page(
         shop_url=services.settings.shop_url,
         look=look,
         layouts=LAYOUTS,
+        header_styles=HEADER_STYLES,
         shown=[(look[name], label) for name, label in shop_look.LABELS.items()],
         csrf=csrf() or "",
         revision=typed.get("revision", str(live.revision)) if typed is not None else live.revision,

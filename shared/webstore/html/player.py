@@ -35,9 +35,10 @@ class Brand:
     url: str | None = None  # the store's site ("Back to …")
     theme: str = ""  # a stylesheet of CSS variables, allowed by its hash
     lang: str = "en"
+    favicon: str | None = None  # an http(s) URL (the shop's look)
 
     def __post_init__(self) -> None:
-        for field in ("logo", "url"):
+        for field in ("logo", "url", "favicon"):
             value = getattr(self, field)
             if value and not value.startswith(("https://", "http://")):
                 object.__setattr__(self, field, None)
@@ -46,7 +47,8 @@ class Brand:
     def policy(self, *form_targets: str, images: bool = False) -> str:
         """The policy of a page in this brand: its colours' sheet, and images when it shows any."""
         themes = (str(self.theme),) if self.theme else ()
-        return content_security_policy(*form_targets, themes=themes, images=images or bool(self.logo))
+        shown = images or bool(self.logo) or bool(self.favicon)
+        return content_security_policy(*form_targets, themes=themes, images=shown)
 
 
 UNBRANDED = Brand()
@@ -112,7 +114,7 @@ def problem_page(
     in `brand`, by default the one this request's use case named (`use_brand`)."""
     brand = brand or current_brand()
     if lang:
-        brand = Brand(brand.name, brand.logo, brand.url, brand.theme, lang)
+        brand = Brand(brand.name, brand.logo, brand.url, brand.theme, lang, brand.favicon)
     return page(
         "hosted/problem.html", brand=brand, title=title, message=message, link=link, link_text=link_text
     )

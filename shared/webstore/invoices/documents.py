@@ -97,6 +97,7 @@ class DocumentView:
     gross: Decimal
     inclusive: bool
     corrects: str = ""  # a credit note: the invoice it corrects
+    vat_id_status: str = ""  # as checked at checkout: valid | invalid | unverified
     paid: Decimal = Decimal(0)  # an invoice: what the buyer paid (gift cards are payments)
     credit_links: tuple[tuple[str, str], ...] = ()  # an invoice: its credit notes (number, link)
 
@@ -113,6 +114,7 @@ def document_view(payment: PaymentRecord, store: Store, credit: int | None = Non
         "email": payment.email,
         "country": taxes.country,
         "vat_id": taxes.vat_id,
+        "vat_id_status": taxes.vat_id_status,
         "reverse_charge": taxes.reverse_charge,
         "currency": payment.currency,
         "transaction_id": payment.transaction_id,
@@ -154,6 +156,20 @@ def document_view(payment: PaymentRecord, store: Store, credit: int | None = Non
                 **common,  # type: ignore[arg-type]
             )
     raise NotFound(NOT_FOUND)
+
+
+def document_file(payment: PaymentRecord, store: Store, credit: int | None = None) -> tuple[str, str]:
+    """The invoice (or credit note `credit`) as a file of its own: (file name, HTML), the hosted
+    page's document with its styles inline (it opens and prints offline); NotFound without one."""
+    from webstore.checkout.pages import branded  # the hosted pages' frame
+
+    view = document_view(payment, store, credit)
+    html = branded(
+        store, "hosted/invoice.html", f"{view.title} {view.number}", width="medium", doc=view,
+        reverse_charge=REVERSE_CHARGE,
+    )  # fmt: skip
+    name = "".join(c if c.isalnum() or c in "-_" else "-" for c in f"{view.title} {view.number}")
+    return f"{name}.html", str(html)
 
 
 def document_page(services: Services, token: str, credit: int | None) -> PageResult:

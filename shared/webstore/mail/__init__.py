@@ -1,10 +1,12 @@
 """E-mail to players: the port (a message and a sender), its adapters, and the messages the
 platform's domain events become (docs/mail.md).
 
-The port is `MailSender.send(message) -> provider message id`. Adapters: `ses.SesSender` (Amazon
-SES v2 `SendEmail`, AWS), `smtp.SmtpSender` (an SMTP relay, `webstore serve --smtp`) and
-`smtp.FileSender` (`.eml` files in the local stack's state directory). Nothing here imports the
-AWS SDK: the composition root (webstore.services) hands the SES adapter its client.
+The port is `MailSender.send(message) -> provider message id`; a message may carry attachments
+(the payment's invoice). Adapters: `ses.SesSender` (Amazon SES v2 `SendEmail`, AWS: simple
+content, or raw MIME when the message has attachments), `smtp.SmtpSender` (an SMTP relay,
+`webstore serve --smtp`) and `smtp.FileSender` (`.eml` files in the local stack's state
+directory). Nothing here imports the AWS SDK: the composition root (webstore.services) hands
+the SES adapter its client.
 """
 
 from __future__ import annotations
@@ -18,6 +20,15 @@ if TYPE_CHECKING:
 
 class MailNotSent(Exception):
     """The provider refused or could not take the message (retried like a failed webhook)."""
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file the message carries (the payment's invoice): its name, MIME type and bytes."""
+
+    filename: str
+    content_type: str  # e.g. "text/html"
+    data: bytes
 
 
 @dataclass(frozen=True)
@@ -37,6 +48,7 @@ class Message:
     # Where a provider's later report (delivered, bounced, complained) belongs: `account`, and
     # for an event's message `event` and `kind` (SES message tags; webstore.mail.feedback).
     tags: dict[str, str] = field(default_factory=dict)
+    attachments: tuple[Attachment, ...] = ()
 
     @property
     def sender(self) -> str:
@@ -54,7 +66,8 @@ class Message:
         }
 
     def mime(self) -> EmailMessage:
-        """The message as MIME (multipart/alternative: plain text, then HTML)."""
+        """The message as MIME (multipart/alternative: plain text, then HTML; with attachments,
+        that inside multipart/mixed, then each file)."""
         from email.message import EmailMessage
         from email.utils import make_msgid
 
@@ -70,6 +83,11 @@ class Message:
             mime[name] = value
         mime.set_content(self.text)
         mime.add_alternative(self.html, subtype="html")
+        for attachment in self.attachments:
+            maintype, _, subtype = attachment.content_type.partition("/")
+            mime.add_attachment(
+                attachment.data, maintype=maintype, subtype=subtype, filename=attachment.filename
+            )
         return mime
 
 

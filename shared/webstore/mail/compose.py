@@ -13,11 +13,20 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+from aws_lambda_powertools import Logger
+
 from webstore.catalog import StoreProfile
 from webstore.html import render
+from webstore.html.owner import OwnerTemplateError
+from webstore.mail import Attachment
 from webstore.mail.messages import MessageKind, Receipt, receipt
+from webstore.mail.overrides import context_of, render_override
+from webstore.money import display
 from webstore.recurring import RecurringPayment
+from webstore.repo.mail import TemplateOverride
 from webstore.storefront.theme import brand
+
+logger = Logger(child=True)
 
 DEFAULT_ACCENT = "#1f6feb"
 
@@ -30,6 +39,7 @@ SUBJECTS = {
     MessageKind.EXPIRED: "Your {store} subscription has ended",
     MessageKind.REFUND: "Your refund from {store}",
     MessageKind.RENEWAL_NOTICE: "Your {store} subscription renews soon",
+    MessageKind.GIFT_CARD: "You received a {store} gift card",
 }
 
 
@@ -53,6 +63,7 @@ class Documents:
 
     invoice: tuple[str, str]
     credit_note: tuple[str, str] | None = None
+    files: tuple[Attachment, ...] = ()  # the documents themselves, attached
 
 
 @dataclass(frozen=True)
@@ -92,6 +103,19 @@ def subscription_of(
     )
 
 
+def gift_card_of(subject: dict[str, Any]) -> dict[str, str]:
+    """What "you received a gift card" says, from its event (webstore.operator.gift_cards)."""
+    expires = subject.get("expires_at")
+    return {
+        "code": str(subject.get("code") or ""),
+        "balance": display(Decimal(str(subject.get("balance") or 0)), str(subject.get("currency") or "")),
+        "expires_on": datetime.fromisoformat(expires).strftime("%B %-d, %Y")
+        if isinstance(expires, str)
+        else "",
+        "message": str(subject.get("message") or ""),
+    }
+
+
 def compose(
     kind: MessageKind,
     store: StoreProfile,
@@ -100,13 +124,18 @@ def compose(
     recurring: RecurringPayment | None = None,
     manage_url: str | None = None,
     documents: Documents | None = None,
+    override: TemplateOverride | None = None,
 ) -> Composed:
     """The message `kind` for this event of `store`'s; `documents`: the payment's invoice (and
-    credit note) to link, when it has one."""
+    credit note) to link, when it has one; `override`: the owner's own template for `kind`
+    (the house's is used when it fails on this event's data: logged)."""
     look = brand(store)
     payment: Receipt | None = None
     subscription: Subscription | None = None
-    if kind in (MessageKind.RECEIPT, MessageKind.REFUND):
+    card: dict[str, str] | None = None
+    if kind is MessageKind.GIFT_CARD:
+        card = gift_card_of(event_subject)
+    elif kind in (MessageKind.RECEIPT, MessageKind.REFUND):
         payment = receipt(event_subject)
     elif kind is MessageKind.RENEWAL_RECEIPT:
         payment = receipt(event_subject.get("last_payment") or {})
@@ -122,7 +151,27 @@ def compose(
         "subscription": subscription,
         "manage_url": manage_url,
         "documents": documents,
+        "gift_card": card,
     }
+    if override is not None:
+        data = context_of(
+            kind,
+            store,
+            payment=payment,
+            subscription=subscription,
+            manage_url=manage_url,
+            invoice=documents.invoice if documents else None,
+            credit_note=documents.credit_note if documents else None,
+            gift_card=card,
+        )
+        frame = {"brand": look, "store": store, "accent": context["accent"]}
+        try:
+            owned = render_override(kind, override, data, frame=frame)
+            return Composed(subject=owned.subject, html=owned.html, text=owned.text)
+        except OwnerTemplateError as error:
+            logger.warning(
+                "owner mail template failed; the house's sent", extra={"kind": kind, "error": str(error)}
+            )
     title = SUBJECTS[kind].format(store=store.name)
     return Composed(
         subject=title,

@@ -19,10 +19,11 @@ from aws_lambda_powertools import Logger
 from webstore.catalog import Store
 from webstore.errors import NotFound
 from webstore.events import DomainEvent
-from webstore.invoices.documents import invoice_path
-from webstore.mail import MailNotSent, MailSender, Message, NoMail
-from webstore.mail.compose import Documents, compose
+from webstore.invoices.documents import document_file, invoice_path
+from webstore.mail import Attachment, MailNotSent, MailSender, Message, NoMail
+from webstore.mail.compose import Composed, Documents, compose
 from webstore.mail.messages import MessageKind, kinds_for, recipient
+from webstore.mail.sign_in import compose_sign_in
 from webstore.recurring import RecurringPayment
 from webstore.repo import start_read
 from webstore.repo.mail import ClaimState, MailRecord, MailRepository, MailSettings, Suppression
@@ -30,6 +31,7 @@ from webstore.repo.payments import PaymentRepository
 from webstore.repo.recurring_payments import RecurringPaymentRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
+from webstore.subscriptions.find_by_email import sign_in_url
 from webstore.subscriptions.manage_links import manage_url
 
 logger = Logger(child=True)
@@ -145,7 +147,7 @@ class MailDispatcher:
             event.account_id, reference, consistent=False
         )
 
-    def _documents(self, event: DomainEvent, kind: MessageKind) -> Documents | None:
+    def _documents(self, event: DomainEvent, kind: MessageKind, store: Store) -> Documents | None:
         """The invoice of the payment a receipt or refund message is about (and the refund's
         credit note: the payment's latest): one GetItem of the payment by its id. None when the
         payment has no invoice (recorded before invoices existed) or cannot be read."""
@@ -166,10 +168,15 @@ class MailDispatcher:
         if payment.invoice is None or path is None:
             return None
         credit = None
+        files = [document_file(payment, store)]
         if kind is MessageKind.REFUND and payment.refunds:
             note = payment.refunds[-1].credit_note
             credit = (note.credit_label, base + (invoice_path(payment, note.number) or ""))
-        return Documents(invoice=(payment.invoice.invoice_label, base + path), credit_note=credit)
+            files.append(document_file(payment, store, note.number))
+        attached = tuple(Attachment(name, "text/html", html.encode()) for name, html in files)
+        return Documents(
+            invoice=(payment.invoice.invoice_label, base + path), credit_note=credit, files=attached
+        )
 
     def _manage_url(self, event: DomainEvent) -> str | None:
         subject = event.subject
@@ -237,14 +244,13 @@ class MailDispatcher:
         return Outcome.SENT
 
     def _message(self, event: DomainEvent, kind: MessageKind, to: str, context: _Context) -> Message:
-        composed = compose(
-            kind,
-            context.store,
-            event.subject,
-            recurring=context.recurring,
-            manage_url=self._manage_url(event),
-            documents=self._documents(event, kind),
-        )
+        documents = None
+        if kind is MessageKind.SIGN_IN:
+            url = sign_in_url(self.services, event.account_id, event.subject)
+            composed = compose_sign_in(context.store, url)
+        else:
+            documents = self._documents(event, kind, context.store)
+            composed = self._composed(event, kind, context, documents)
         settings = context.settings
         return Message(
             to=to,
@@ -256,4 +262,18 @@ class MailDispatcher:
             text=composed.text,
             idempotency_key=f"{event.id}.{kind.value}",
             tags={"account": str(event.account_id), "event": event.id, "kind": kind.value},
+            attachments=documents.files if documents else (),
+        )
+
+    def _composed(
+        self, event: DomainEvent, kind: MessageKind, context: _Context, documents: Documents | None
+    ) -> Composed:
+        return compose(
+            kind,
+            context.store,
+            event.subject,
+            recurring=context.recurring,
+            manage_url=self._manage_url(event),
+            documents=documents,
+            override=self.repo.template(event.account_id, kind.value),
         )

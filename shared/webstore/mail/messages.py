@@ -8,6 +8,8 @@
 | recurring-payment.cancellation.requested     | cancelled (with the date access ends)             |
 | recurring-payment.ended as expired           | expired                                           |
 | payment.refunded                             | refund issued                                     |
+| gift-card.delivery (ours: an issued card)    | gift card delivered, to the address given for it  |
+| subscriptions.sign-in.requested (ours)       | the sign-in link of "Find my subscriptions"      |
 
 A renewal's own `payment.completed` sends nothing: its `recurring-payment.renewed` is the
 renewal receipt. A subscription ended by a cancellation was told at the request; one ended by
@@ -21,7 +23,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
-from webstore.event_types import RENEWAL_UPCOMING, EventType
+from webstore.event_types import GIFT_CARD_DELIVERY, RENEWAL_UPCOMING, SIGN_IN_REQUESTED, EventType
 from webstore.recurring import RecurringStatus
 
 
@@ -34,6 +36,8 @@ class MessageKind(StrEnum):
     EXPIRED = "expired"
     REFUND = "refund"
     RENEWAL_NOTICE = "renewal_notice"
+    GIFT_CARD = "gift_card"
+    SIGN_IN = "sign_in"  # "Find my subscriptions": always sent, in the house's words
 
     @property
     def label(self) -> str:
@@ -49,7 +53,12 @@ LABELS = {
     MessageKind.EXPIRED: "Subscription expired",
     MessageKind.REFUND: "Refund issued",
     MessageKind.RENEWAL_NOTICE: "Renewal coming up",
+    MessageKind.GIFT_CARD: "Gift card delivered",
+    MessageKind.SIGN_IN: "Sign-in link (Find my subscriptions)",
 }
+
+# The messages an owner switches on or off and words (the sign-in link is always sent, as is).
+OWNER_KINDS = tuple(k for k in MessageKind if k is not MessageKind.SIGN_IN)
 
 
 # The event types some message comes from (the bus rule of the mail queue lets only these through).
@@ -61,6 +70,8 @@ MAIL_EVENT_TYPES = (
     EventType.RECURRING_CANCELLATION_REQUESTED,
     EventType.RECURRING_ENDED,
     RENEWAL_UPCOMING,
+    GIFT_CARD_DELIVERY,
+    SIGN_IN_REQUESTED,
 )
 
 
@@ -77,6 +88,10 @@ def kinds_for(event_type: str, subject: dict[str, Any], retries: int) -> list[Me
         return [MessageKind.RENEWAL_RECEIPT]
     if event_type == RENEWAL_UPCOMING:
         return [MessageKind.RENEWAL_NOTICE]
+    if event_type == GIFT_CARD_DELIVERY:
+        return [MessageKind.GIFT_CARD]
+    if event_type == SIGN_IN_REQUESTED:
+        return [MessageKind.SIGN_IN]
     status = (subject.get("status") or {}).get("id")
     if event_type == EventType.RECURRING_STATUS_CHANGED and status == RecurringStatus.PAST_DUE:
         last_try = int(subject.get("fail_count") or 0) >= retries
@@ -89,7 +104,10 @@ def kinds_for(event_type: str, subject: dict[str, Any], retries: int) -> list[Me
 
 
 def recipient(event_type: str, subject: dict[str, Any]) -> str:
-    """Where the message goes: the payment's e-mail ("" : the player gave none)."""
+    """Where the message goes: the payment's e-mail ("" : the player gave none); a gift card's
+    the address the owner gave for it."""
+    if event_type in (GIFT_CARD_DELIVERY, SIGN_IN_REQUESTED):
+        return str(subject.get("email") or "").strip()
     payment = subject if event_type.startswith("payment.") else subject.get("last_payment") or {}
     email = (payment.get("customer") or {}).get("email") or ""
     if not email and not event_type.startswith("payment."):

@@ -1,6 +1,7 @@
-"""The SES adapter: Amazon SES v2 `SendEmail` with simple content (subject, HTML, text), the
-transactional headers, and the stage's configuration set (deliveries, bounces and complaints
-published to the bus: infra/aws/mail.py). The client is made by the composition root."""
+"""The SES adapter: Amazon SES v2 `SendEmail` with simple content (subject, HTML, text, the
+transactional headers), or raw content (the message's own MIME, `Message.mime`) when it has
+attachments; the stage's configuration set (deliveries, bounces and complaints published to the
+bus: infra/aws/mail.py) either way. The client is made by the composition root."""
 
 from __future__ import annotations
 
@@ -39,7 +40,10 @@ class SesSender:
                 *({"Name": f"webstore-{k}", "Value": _tag(v)} for k, v in message.tags.items()),
             ],
         }
-        if message.reply_to:
+        if message.attachments:  # raw: the MIME carries recipient, subject, bodies, headers, files
+            params["Content"] = {"Raw": {"Data": bytes(message.mime())}}
+            del params["Destination"]  # the To header (given both, a recipient could get two)
+        elif message.reply_to:
             params["ReplyToAddresses"] = [message.reply_to]
         if self.configuration_set:
             params["ConfigurationSetName"] = self.configuration_set

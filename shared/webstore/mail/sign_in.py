@@ -1,6 +1,7 @@
-"""The "Find my subscriptions" sign-in message (templates/mail/sign_in.*): not one of the
-messages domain events become (webstore.mail.messages) but sent at once by the hosted form's
-use case (webstore.subscriptions.find_by_email), in the store's brand like them."""
+"""The "Find my subscriptions" sign-in message (templates/mail/sign_in.*), in the store's brand
+like the others: the mail consumer sends it from the `subscriptions.sign-in.requested` event
+the hosted form's use case writes (webstore.subscriptions.find_by_email), always in the
+house's words (an owner neither switches it off nor rewrites it)."""
 
 from __future__ import annotations
 

@@ -13,13 +13,18 @@ from decimal import Decimal
 from webstore import keys
 from webstore.catalog import GiftCard
 from webstore.errors import Invalid, NotFound
+from webstore.event_types import GIFT_CARD_DELIVERY
+from webstore.events import DomainEvent
 from webstore.operator import schemas
 from webstore.operator.client_times import parse_client_datetime
+from webstore.payments.events import event_id
 from webstore.repo import Transaction, start_read
 from webstore.repo.gift_cards import GiftCardRepository
+from webstore.repo.outbox import OutboxRepository
 from webstore.repo.sequences import IdAllocation, SequenceRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
+from webstore.storefront.inputs import check_email
 
 
 def card_id(ref: str) -> int:
@@ -75,9 +80,13 @@ def create_gift_card(
     services: Services, account_id: int, body: schemas.GiftCardCreate
 ) -> schemas.GiftCardView:
     """A new card in the store's currency with a random 16-character number, its id taken in the
-    same transaction (the id sequence is read beside the store)."""
+    same transaction (the id sequence is read beside the store); given an `email`, the card's
+    delivery event in that transaction too (the mail consumer sends it once)."""
     now = services.now()
     expires_at = parse_expiry(body.expires_at, now) if body.expires_at else None
+    recipient = check_email(body.email)
+    if body.message and recipient is None:
+        raise Invalid("message is said in the card's e-mail: give the email to send it to", field="message")
     sequences = SequenceRepository(services.table)
     ids_read = start_read(sequences.read, account_id)
     store = StoreRepository(services.table).store(account_id)
@@ -96,9 +105,32 @@ def create_gift_card(
         )
         tx = services.transaction()
         cards.add_new(tx, account_id, card)
+        if recipient is not None:
+            OutboxRepository.add(tx, delivery_event(account_id, card, recipient, body.message, now))
         return tx, card
 
     return gift_card_view(sequences.write(account_id, build, first_read=ids_read))
+
+
+def delivery_event(account_id: int, card: GiftCard, email: str, message: str, now: datetime) -> DomainEvent:
+    """ "You received a gift card": for no webhook endpoint (e-mail only), its id from the card,
+    so the card is e-mailed once."""
+    return DomainEvent(
+        type=GIFT_CARD_DELIVERY,
+        account_id=account_id,
+        subject={
+            "id": card.id,
+            "code": card.card_number,
+            "balance": _amount(card.balance),
+            "currency": card.currency,
+            "expires_at": card.expires_at.isoformat() if card.expires_at else None,
+            "email": email,
+            "message": message,
+        },
+        id=event_id(account_id, f"giftcard:{card.id}", GIFT_CARD_DELIVERY),
+        date=now.isoformat(timespec="seconds"),
+        endpoints=(),
+    )
 
 
 def top_up_gift_card(

@@ -437,11 +437,14 @@ class GiftCardView(Wire):
 
 class GiftCardCreate(BaseModel):
     """POST /gift-cards: JSON from the C# SDK (amount as a number, ISO `expires_at`), form from
-    the legacy plugin (no `expires_at`)."""
+    the legacy plugin (no `expires_at`). Ours, optional (clients that do not send them are
+    unaffected): `email`, where the card is e-mailed once, and `message`, said in that e-mail."""
 
     amount: Decimal = Field(gt=0, le=Decimal("1000000"), max_digits=14, decimal_places=4)
     note: str = Field(default="", max_length=1000)
     expires_at: str | None = Field(default=None, max_length=40)
+    email: str = Field(default="", max_length=254)
+    message: str = Field(default="", max_length=1000)
 
 
 class GiftCardTopUp(BaseModel):

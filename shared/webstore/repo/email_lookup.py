@@ -68,9 +68,11 @@ class EmailLookupRepository:
         recurring.sort(key=lambda r: r.created_at, reverse=True)
         return EmailHistory(payments, recurring)
 
-    def add_sign_in(self, account_id: int, nonce: str, email: str, expires_at: int) -> None:
-        """The link's single-use item, holding the address it lists (deleted by TTL)."""
-        self.table.put(
+    @staticmethod
+    def add_sign_in(tx: Transaction, account_id: int, nonce: str, email: str, expires_at: int) -> None:
+        """The link's single-use item, holding the address it lists (deleted by TTL), in `tx`
+        (with the outbox item of its mail)."""
+        tx.put(
             {
                 **keys.sign_in_link_key(account_id, nonce),
                 "entity": "sign_in_link",

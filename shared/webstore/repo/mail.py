@@ -5,6 +5,7 @@
 | the store's e-mail settings | SK `MAILSETTINGS`                                              | none    |
 | one message (claim and log) | SK `MAIL#<event id>#<kind>`                                    | 90 days |
 | a suppressed address        | SK `MAILSUPPRESSED#<digest of the address>`                    | none    |
+| an owner's template         | SK `MAILTPL#<kind>`                                            | none    |
 |   … in the log (GSI1)       | `MAILLOG#<account>` / `<created>#<event id>#<kind>`            |         |
 
 The message item is the idempotency record of (event, message kind): a conditional UpdateItem
@@ -35,6 +36,7 @@ from webstore.repo.audit_log import Audit, changed
 
 SETTINGS_SK = "MAILSETTINGS"
 SUPPRESSED_PREFIX = "MAILSUPPRESSED#"
+TEMPLATE_PREFIX = "MAILTPL#"
 MESSAGE_PREFIX = "MAIL#"
 ENTITY = "mail_message"
 RETENTION = timedelta(days=90)
@@ -69,7 +71,7 @@ class MailSettings(BaseModel):
     renewal_notice_days: int = Field(default=3, ge=1, le=30)
 
     def enabled(self, kind: str) -> bool:
-        return kind not in self.disabled
+        return kind == "sign_in" or kind not in self.disabled
 
     def changes(self, before: MailSettings) -> str:
         """What changed since `before`, as the audit log says it ("no changes" when nothing did)."""
@@ -101,6 +103,18 @@ class MailRecord(BaseModel):
     @property
     def can_resend(self) -> bool:
         return self.status in (MailStatus.FAILED, MailStatus.UNKNOWN) and self.event_subject is not None
+
+
+class TemplateOverride(BaseModel):
+    """An owner's own subject and body for one message kind (webstore.mail.overrides): sandboxed
+    Jinja sources; `text` "" : the plain text is derived from the HTML."""
+
+    subject: str
+    html: str
+    text: str = ""
+    version: int = 1
+    saved_at: datetime | None = None
+    actor: str = ""
 
 
 class Suppression(BaseModel):
@@ -170,6 +184,41 @@ class MailRepository:
         data = settings.model_dump(mode="json")
         tx = Transaction(self.table)
         tx.put({**key(account_pk(account_id), SETTINGS_SK), "entity": "mail_settings", **data})
+        audit.add_to(tx, account_id)
+        tx.commit()
+
+    # --- the owner's templates ---
+
+    def template(self, account_id: int, kind: str) -> TemplateOverride | None:
+        """The owner's template for `kind` (None: the house's): one GetItem."""
+        item = self.table.get(key(account_pk(account_id), f"{TEMPLATE_PREFIX}{kind}"))
+        if item is None:
+            return None
+        return TemplateOverride.model_validate(
+            {k: v for k, v in item.items() if k in TemplateOverride.model_fields}
+        )
+
+    def templates(self, account_id: int) -> dict[str, TemplateOverride]:
+        """Every overridden kind's template (one Query)."""
+        items, _ = self.table.query(account_pk(account_id), sk_prefix=TEMPLATE_PREFIX)
+        return {
+            str(i["SK"]).removeprefix(TEMPLATE_PREFIX): TemplateOverride.model_validate(
+                {k: v for k, v in i.items() if k in TemplateOverride.model_fields}
+            )
+            for i in items
+        }
+
+    def save_template(
+        self, account_id: int, kind: str, template: TemplateOverride | None, audit: Audit
+    ) -> None:
+        """Store the owner's template for `kind` (None: back to the house's) with `audit`, in
+        one transaction."""
+        item_key = key(account_pk(account_id), f"{TEMPLATE_PREFIX}{kind}")
+        tx = Transaction(self.table)
+        if template is None:
+            tx.delete(item_key)
+        else:
+            tx.put({**item_key, "entity": "mail_template", **template.model_dump(mode="json")})
         audit.add_to(tx, account_id)
         tx.commit()
 

@@ -47,3 +47,17 @@ def due_notices(table: Table, shard: int, now: datetime) -> list[DueItem]:
         found.extend(DueItem(ScheduleKey(i["PK"], i["SK"]), from_item(ScheduleItem, i)) for i in items)
         if start is None:
             return found
+
+
+def noticed(table: Table, account_id: int) -> set[str]:
+    """The references of the account's subscriptions that have a notice item (every shard's
+    partition read whole: the backfill's, a one-off; scripts/backfill_renewal_notices.py)."""
+    found: set[str] = set()
+    for shard in range(SCHEDULE_SHARDS):
+        start = None
+        while True:
+            items, start = table.query(keys.notice_pk(shard), start_key=start, consistent=True)
+            found.update(str(i["reference"]) for i in items if int(i.get("account_id", 0)) == account_id)
+            if start is None:
+                break
+    return found

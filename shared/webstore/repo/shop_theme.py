@@ -22,7 +22,7 @@ from datetime import datetime
 from pydantic import Field
 
 from webstore import keys
-from webstore.catalog import Model
+from webstore.catalog import Model, ShopBrand
 from webstore.db import Item, Table, Transaction, from_item, to_item
 from webstore.errors import Conflict, NotFound
 from webstore.repo.audit_log import Audit
@@ -43,6 +43,10 @@ class ShopLook(Model):
     package_layout: str = ""  # "", "grid", "list": every category's, else each category's own
     after_add: str = ""  # "": the basket after adding a package; "package": back to the package
     guest_prices: str = ""  # "": everyone sees prices; "hidden": only a logged-in player
+    header_style: str = ""  # "": banner (logo, name, menu under it); "compact": one slim bar; "centered"
+    maintenance: str = ""  # "": the shop is open; "on": the maintenance page (webstore.shop.maintenance)
+    maintenance_message: str = ""  # what the maintenance page says ("": the house's text)
+    maintenance_allow: str = ""  # who still sees the shop: "203.0.113.7/32, Notch" (IPs, networks, names)
 
 
 class ShopTheme(Model):
@@ -64,6 +68,13 @@ class TemplateVersion(Model):
     source: str
     saved_at: datetime
     actor: str
+
+
+def shop_brand(look: ShopLook) -> ShopBrand:
+    """What of the look the hosted pages wear (the store item's copy)."""
+    return ShopBrand(
+        logo=look.logo, favicon=look.favicon, primary_color=look.primary_color, accent_color=look.accent_color
+    )
 
 
 def versions_pk(account_id: int) -> str:
@@ -142,5 +153,14 @@ class ShopThemeRepository:
                 tx.delete(
                     keys.key(versions_pk(account_id), version_sk(version.name, version.version - HISTORY))
                 )
+        brand = shop_brand(new.look)
+        if brand != shop_brand(seen.look):  # the hosted pages' copy (webstore.catalog.ShopBrand)
+            tx.update(
+                keys.key(keys.store_pk(account_id), keys.STORE_ITEM),
+                "SET shop_brand = :brand",
+                condition="attribute_exists(PK)",
+                values={":brand": brand.model_dump()},
+                fails=NotFound("Store not found"),
+            )
         audit.add_to(tx, account_id)
         tx.commit()

@@ -122,6 +122,7 @@ class Builder:
             "favicon": _http_url(look.favicon),
             "hero_text": look.hero_text,
             "after_add": look.after_add or "basket",
+            "header_style": look.header_style or "banner",
             "prices_shown": not look.guest_prices or self._logged_in(),
             "webstore_url": store.webstore_url,
             "lang": html_lang(self.data.language),

@@ -17,11 +17,12 @@ from pydantic import ValidationError
 
 from webstore.basket import Basket
 from webstore.errors import Conflict, DomainError, Invalid, NotFound
+from webstore.repo.shop_theme import ShopThemeRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
 from webstore.shop import pages
 from webstore.shop.pages import ShopResult
-from webstore.shop.reads import Visitor, own_basket_ident, shop_account
+from webstore.shop.reads import Visitor, own_basket_ident, read_shop, shop_account
 from webstore.storefront import basket_auth, baskets
 from webstore.storefront.schemas import AddPackage, NewBasket, PackageQuantity, RemovePackage
 
@@ -79,6 +80,17 @@ def _current(services: Services, visitor: Visitor) -> str | None:
     return own_basket_ident(shop_account(services), visitor.basket_ident)
 
 
+def closed(services: Services, visitor: Visitor) -> ShopResult | None:
+    """Maintenance mode: the maintenance page, changing nothing, for a visitor the shop is
+    closed to; None when it is open to them. One GetItem of the live theme (the page's whole
+    read only while maintenance is on)."""
+    look = ShopThemeRepository(services.table).shown(shop_account(services)).look
+    if not look.maintenance:
+        return None
+    data = read_shop(services, visitor)
+    return pages.maintenance_page(services, data, visitor) if pages.closed_to(data, visitor) else None
+
+
 def _done(basket: Basket, target: str = BASKET) -> ShopResult:
     return ShopResult(redirect=target, basket=basket.ident, player=basket.username_id or 0)
 
@@ -89,6 +101,8 @@ def _done(basket: Basket, target: str = BASKET) -> ShopResult:
 def add_package(services: Services, visitor: Visitor, fields: Mapping[str, str], ip: str) -> ShopResult:
     """Add a package (quantity, its variables, a gift to another player) to the visitor's
     basket, making one when they have none (or theirs is paid for)."""
+    if (shut := closed(services, visitor)) is not None:
+        return shut
     package_id = fields.get("package_id", "").strip()
     try:
         variables = {k[4:]: v for k, v in fields.items() if k.startswith("var_")}
@@ -125,6 +139,8 @@ def add_package(services: Services, visitor: Visitor, fields: Mapping[str, str],
 def _basket_change(
     services: Services, visitor: Visitor, change: Callable[[str], Basket], fields: Mapping[str, str]
 ) -> ShopResult:
+    if (shut := closed(services, visitor)) is not None:
+        return shut
     try:
         ident = _current(services, visitor)
         if ident is None:
@@ -284,6 +300,8 @@ def log_out(services: Services, visitor: Visitor) -> ShopResult:
 
 def check_out(services: Services, visitor: Visitor) -> ShopResult:
     """To the hosted checkout of the visitor's basket (its address from the settings)."""
+    if (shut := closed(services, visitor)) is not None:
+        return shut
     try:
         ident = _current(services, visitor)
         if ident is None:

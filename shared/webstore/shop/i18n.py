@@ -46,6 +46,8 @@ PYTHON_TEXTS = (
     "Total",
     "Amount due",
     "%(sale)s: %(percent)s%% off",
+    "Back soon",
+    "The shop is closed for maintenance. Please come back soon.",
 )
 DOMAIN = "shop"
 SOURCE_LANGUAGE = "en"

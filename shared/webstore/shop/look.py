@@ -5,57 +5,19 @@ template: on condition of the revision the form read, with its audit entry, one 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from datetime import datetime
 
 from webstore.catalog import Store
-from webstore.errors import Invalid
 from webstore.repo.audit_log import Audit
 from webstore.repo.shop_theme import STALE, ShopLook, ShopThemeRepository
 from webstore.services import Services
-
-COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
-URL = re.compile(r"^https?://[^\s<>\"']+$")
-MAX_URL = 2000
-MAX_TEXT = 300
-LAYOUTS = ("", "grid", "list")
-LABELS = {
-    "logo": "Logo",
-    "favicon": "Favicon",
-    "primary_color": "Brand colour",
-    "accent_color": "Accent colour",
-    "hero_text": "Hero text",
-    "sale_banner": "Sale banner",
-    "package_layout": "Package layout",
-    "after_add": "After adding to the basket",
-    "guest_prices": "Prices for guests",
-}
-AFTER_ADD = ("", "package")
-GUEST_PRICES = ("", "hidden")
+from webstore.shop.look_rules import LABELS, checked_look
 
 
 def parse_look(fields: Mapping[str, str]) -> ShopLook:
     """The form's look, or Invalid naming the field and what it should be."""
-    values = {name: (fields.get(name) or "").strip() for name in LABELS}
-    for name in ("logo", "favicon"):
-        value = values[name]
-        if value and (len(value) > MAX_URL or not URL.match(value)):
-            raise Invalid(f"{LABELS[name]}: an http(s) address of at most {MAX_URL} characters", field=name)
-    for name in ("primary_color", "accent_color"):
-        if values[name] and not COLOR.match(values[name]):
-            raise Invalid(f"{LABELS[name]}: a colour as #rrggbb (e.g. #1a5fb4)", field=name)
-        values[name] = values[name].lower()
-    for name in ("hero_text", "sale_banner"):
-        if len(values[name]) > MAX_TEXT or any(ord(c) < 32 for c in values[name]):
-            raise Invalid(f"{LABELS[name]}: one line of at most {MAX_TEXT} characters", field=name)
-    if values["package_layout"] not in LAYOUTS:
-        raise Invalid("Package layout: each category's own, grid or list", field="package_layout")
-    if values["after_add"] not in AFTER_ADD:
-        raise Invalid("After adding to the basket: the basket or the package", field="after_add")
-    if values["guest_prices"] not in GUEST_PRICES:
-        raise Invalid("Prices for guests: shown or hidden", field="guest_prices")
-    return ShopLook(**values)
+    return ShopLook(**checked_look(fields))
 
 
 def save_look(

@@ -17,7 +17,7 @@ from webstore.html.owner import OwnerTemplateError, render_owner, sanitize, tran
 from webstore.identity.steam import is_steam_store
 from webstore.repo.shop_theme import ShopTheme
 from webstore.services import Services
-from webstore.shop import assets
+from webstore.shop import assets, maintenance
 from webstore.shop.context import Builder
 from webstore.shop.i18n import messages
 from webstore.shop.reads import ShopData, Visitor, read_shop
@@ -134,11 +134,60 @@ def render_page(
     status: int = 200,
     **extra: Any,
 ) -> ShopResult:
+    """The page, or the maintenance page when the shop is closed to this visitor."""
+    if template not in maintenance.OPEN_TEMPLATES and closed_to(data, visitor):
+        return maintenance_page(services, data, visitor)
+    return _rendered(services, data, visitor, template, title, status, extra)
+
+
+def _rendered(
+    services: Services,
+    data: ShopData,
+    visitor: Visitor,
+    template: str,
+    title: str,
+    status: int,
+    extra: dict[str, Any],
+    headers: dict[str, str] | None = None,
+) -> ShopResult:
     context = page_context(data, visitor, title, extra)
     html = render_themed(template, data.theme, context)
     checkout = origin(services.settings.storefront_url)
-    return ShopResult(
-        status, html, csp=content_security_policy(context["store"]["theme_style"], checkout_origin=checkout)
+    policy = content_security_policy(context["store"]["theme_style"], checkout_origin=checkout)
+    return ShopResult(status, html, csp=policy, headers=headers or {})
+
+
+def closed_to(data: ShopData, visitor: Visitor) -> bool:
+    """Maintenance mode is on and its allow-list names neither the visitor's address nor the
+    player their basket is logged in as."""
+    look = data.theme.look
+    username = data.basket.username if data.basket is not None else None
+    return maintenance.closed(look.maintenance, look.maintenance_allow, visitor.ip, username)
+
+
+def maintenance_vars(data: ShopData) -> dict[str, Any]:
+    """`maintenance`: `message` (the owner's, else the house's in the page's language) and
+    `login` (the allow-list names players: the page links the log-in page)."""
+    look = data.theme.look
+    try:
+        allowed, _ = maintenance.parse_allow_list(look.maintenance_allow)
+    except DomainError:
+        allowed = maintenance.AllowList()
+    message = look.maintenance_message or translate(messages(data.language), maintenance.DEFAULT_MESSAGE, {})
+    return {"maintenance": {"message": message, "login": bool(allowed.names)}}
+
+
+def maintenance_page(services: Services, data: ShopData, visitor: Visitor) -> ShopResult:
+    """The theme's `maintenance.html`: 503, come back later (`Retry-After`)."""
+    return _rendered(
+        services,
+        data,
+        visitor,
+        "maintenance.html",
+        maintenance.TITLE,
+        503,
+        maintenance_vars(data),
+        maintenance.retry_after(),
     )
 
 

@@ -37,6 +37,7 @@ class Visitor:
     player_id: int | None = None
     csrf: str = ""
     accept_language: str = ""  # the request's header, for the page's language
+    ip: str = ""  # the address the request came from (maintenance mode's allow-list)
 
 
 @dataclass

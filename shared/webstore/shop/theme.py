@@ -20,11 +20,13 @@ from typing import Any
 
 from webstore.errors import Conflict, DomainError, Invalid, NotFound
 from webstore.html.owner import THEME, OwnerTemplateError, check_template, render_owner
-from webstore.repo import start_read
+from webstore.repo import Table, start_read
 from webstore.repo.audit_log import Audit
 from webstore.repo.shop_theme import STALE, ShopLook, ShopTheme, ShopThemeRepository, TemplateVersion
+from webstore.repo.store import StoreView
 from webstore.services import Services
-from webstore.shop import assets
+from webstore.shop import assets, maintenance
+from webstore.shop.catalog_section import ShopSection
 from webstore.shop.look import LABELS, parse_look
 from webstore.shop.pages import (
     Build,
@@ -35,6 +37,7 @@ from webstore.shop.pages import (
     build_login,
     build_package,
     content_security_policy,
+    maintenance_vars,
     origin,
     page_context,
     problem_vars,
@@ -65,6 +68,7 @@ PREVIEW_PAGE = {
     "checkout.html": "basket",
     "cms/page.html": "page",
     "error.html": "error",
+    "maintenance.html": "maintenance",
 }
 
 
@@ -126,6 +130,8 @@ def samples(data: ShopData, *, shop_url: str = "") -> list[Sample]:
     missing = NotFound("There is nothing at this address")
     context = page_context(data, visitor, missing.title, problem_vars(missing), asset_urls=urls)
     found.append(Sample("error", "error.html", missing.title, context))
+    context = page_context(data, visitor, maintenance.TITLE, maintenance_vars(data), asset_urls=urls)
+    found.append(Sample("maintenance", "maintenance.html", maintenance.TITLE, context))
     return found
 
 
@@ -392,6 +398,7 @@ __all__ = [
     "EDITABLE",
     "DomainError",
     "Sample",
+    "catalog_theme",
     "check",
     "editable",
     "export_file",
@@ -406,4 +413,74 @@ __all__ = [
     "read_for_edit",
     "samples",
     "save",
+    "write_catalog_theme",
 ]
+
+
+# --- the theme in the catalog file (`shop`) ----------------------------------------------------
+
+
+@dataclass
+class CatalogTheme:
+    """What a catalog file's `shop` section changes: the live theme it replaces, the new one,
+    the template versions it saves."""
+
+    live: ShopTheme
+    new: ShopTheme
+    saved: list[TemplateVersion]
+    summary: str
+
+
+def catalog_theme(
+    table: Table, view: StoreView, section: ShopSection, *, actor: str, now: datetime
+) -> CatalogTheme | None:
+    """The live theme a catalog file's `shop` section makes (its templates published, every
+    other file the house's, its look), checked against the file's own store data (`view`)
+    before anything is written: Invalid naming `shop.templates.<file>` and the line. None when
+    the shop already is what the section says (an export imported again writes nothing)."""
+    account_id = view.store.id
+    live = ShopThemeRepository(table).live(account_id)
+    templates = section.templates
+    unknown = sorted(set(templates) - set(EDITABLE))
+    if unknown:
+        raise Invalid(f"shop.templates: the shop has no template named {', '.join(unknown)}", field="shop")
+    look = ShopLook(**section.look.model_dump())
+    if templates == live.sources and look == live.look:
+        return None
+    pages = samples(ShopData(view=view, basket=None, now=now, theme=live))
+    for name, source in templates.items():
+        try:
+            check_template(name, source)
+        except OwnerTemplateError as error:
+            raise Invalid(f"shop.templates.{name}: {error}", field="shop") from error
+    refused = failures(templates, pages)
+    if refused:
+        raise Invalid(f"shop.templates.{refused[0].name}: {refused[0]}", field="shop")
+    failing = {e.name for e in failures(live.sources, pages)}
+    new = _next(live, now)
+    saved: list[TemplateVersion] = []
+    for name in sorted(set(templates) | set(live.sources)):
+        if name not in templates:
+            _published(new, live, name, 0, None, failing)
+        elif live.sources.get(name) != templates[name]:
+            version = live.latest.get(name, 0) + 1
+            new.latest[name] = version
+            saved.append(
+                TemplateVersion(name=name, version=version, source=templates[name], saved_at=now, actor=actor)
+            )
+            _published(new, live, name, version, templates[name], failing)
+    new.look = look
+    _fits(new)
+    changed = [v.name for v in saved] + sorted(set(live.sources) - set(templates))
+    said = ", ".join(changed) or "no template"
+    summary = f"catalog import: {said} changed" + ("; the look changed" if look != live.look else "")
+    return CatalogTheme(live, new, saved, summary)
+
+
+def write_catalog_theme(
+    table: Table, account_id: int, plan: CatalogTheme, *, actor: str, now: datetime
+) -> None:
+    """Write what `catalog_theme` planned: one transaction with its audit entry (Conflict when an
+    editor changed the theme meanwhile)."""
+    audit = Audit(actor, "shop.theme.import", plan.summary, now)
+    ShopThemeRepository(table).change(account_id, plan.live, plan.new, plan.saved, audit)

@@ -10,7 +10,7 @@ allows by its hash (`Brand.policy`, webstore.html.player).
 
 from __future__ import annotations
 
-from webstore.catalog import StoreProfile
+from webstore.catalog import Store, StoreProfile
 from webstore.html.player import Brand, use_brand
 
 WHITE = "#ffffff"
@@ -56,9 +56,22 @@ def theme_style(store: StoreProfile) -> str:
 
 
 def brand(store: StoreProfile) -> Brand:
-    """How the store's player-facing pages show it: name, logo, colours, the way back to its site."""
+    """How the store's player-facing pages show it: name, logo, colours, the way back to its
+    site; the shop's look (panel → Shop → Look, `Store.shop_brand`) over the catalog's logo and
+    colours, and its favicon."""
+    look = store.shop_brand if isinstance(store, Store) else None
+    favicon = ""
+    if look is not None:
+        update = {n: getattr(look, n) for n in ("logo", "primary_color", "accent_color") if getattr(look, n)}
+        store = store.model_copy(update=update) if update else store
+        favicon = look.favicon
     return Brand(
-        name=store.name, logo=store.logo, url=store.webstore_url, theme=theme_style(store), lang=store.lang
+        name=store.name,
+        logo=store.logo,
+        url=store.webstore_url,
+        theme=theme_style(store),
+        lang=store.lang,
+        favicon=favicon or None,
     )
 
 

@@ -19,18 +19,21 @@ import hmac
 import re
 import secrets
 from dataclasses import dataclass
+from datetime import datetime
 from functools import cache
+from typing import Any
 
 from aws_lambda_powertools import Logger
 
 from webstore import keys
 from webstore.errors import Gone, Invalid, NotFound, Throttled
+from webstore.event_types import SIGN_IN_REQUESTED
+from webstore.events import DomainEvent
 from webstore.html import Page, PageResult
 from webstore.html.player import Brand, content_security_policy, page
-from webstore.mail import MailNotSent, Message
-from webstore.mail.sign_in import compose_sign_in
+from webstore.payments.events import event_id
 from webstore.repo.email_lookup import EmailHistory, EmailLookupRepository
-from webstore.repo.mail import MailRepository
+from webstore.repo.outbox import OutboxRepository
 from webstore.repo.store import StoreRepository
 from webstore.repo.throttle import ThrottleRepository
 from webstore.services import Services
@@ -116,34 +119,38 @@ def request_link(services: Services, public_token: str, email: str) -> PageResul
     if lookup.has_payments(store.id, address):
         nonce = secrets.token_urlsafe(16)
         expires = now + LINK_SECONDS
-        lookup.add_sign_in(store.id, nonce, address, expires)
-        link = f"{nonce}.{expires}.{_mac(services, store.id, nonce, expires)}"
-        settings = MailRepository(services.table).settings(store.id)
-        composed = compose_sign_in(store, link_url(services, public_token, link))
-        _send(
-            services,
-            Message(
-                to=address,
-                from_address=services.settings.mail_from,
-                from_name=settings.from_name or store.name,
-                reply_to=settings.reply_to,
-                subject=composed.subject,
-                html=composed.html,
-                text=composed.text,
-                idempotency_key=f"sign-in.{nonce}",
-                tags={"account": str(store.id)},
-            ),
+        tx = services.transaction()
+        lookup.add_sign_in(tx, store.id, nonce, address, expires)
+        OutboxRepository.add(
+            tx, sign_in_event(store.id, public_token, nonce, address, expires, services.now())
         )
+        tx.commit()
     return PageResult(html=_form(brand, store.name, notice=SENT))
 
 
-def _send(services: Services, message: Message) -> None:
-    """Hand the link to the mail port. A refusal is logged, not shown: the answer must not
-    differ from an unknown address's (the player asks again)."""
-    try:
-        services.mail_sender().send(message)
-    except MailNotSent as refusal:
-        logger.warning("sign-in link not sent", extra={"error": str(refusal)})
+def sign_in_event(
+    account_id: int, public_token: str, nonce: str, email: str, expires: int, now: datetime
+) -> DomainEvent:
+    """The link's mail, for the mail consumer (no webhook endpoint): the link's parts but not its
+    MAC (the consumer, which holds the stage key, makes the link), so neither the outbox nor the
+    mail log holds a link that opens."""
+    return DomainEvent(
+        type=SIGN_IN_REQUESTED,
+        account_id=account_id,
+        subject={"email": email, "public_token": public_token, "nonce": nonce, "expires": expires},
+        id=event_id(account_id, f"sign-in:{nonce}", SIGN_IN_REQUESTED),
+        date=now.isoformat(timespec="seconds"),
+        endpoints=(),
+    )
+
+
+def sign_in_url(services: Services, account_id: int, subject: dict[str, Any]) -> str:
+    """The link a sign-in event's mail carries (ValueError: not a sign-in event's subject)."""
+    nonce, expires, token = subject.get("nonce"), subject.get("expires"), subject.get("public_token")
+    if not isinstance(nonce, str) or not isinstance(expires, int) or not isinstance(token, str):
+        raise ValueError("not a sign-in event")
+    link = f"{nonce}.{expires}.{_mac(services, account_id, nonce, expires)}"
+    return link_url(services, token, link)
 
 
 @dataclass(frozen=True)

@@ -31,12 +31,12 @@ from webstore.event_types import RENEWAL_UPCOMING
 from webstore.events import DomainEvent
 from webstore.payments.events import event_id, recurring_subject
 from webstore.recurring import SCHEDULE_SHARDS, RecurringPayment, RecurringStatus
-from webstore.repo import Transaction
+from webstore.repo import Table, Transaction
 from webstore.repo.mail import MailRepository
 from webstore.repo.outbox import OutboxRepository
 from webstore.repo.payments import PaymentRepository
 from webstore.repo.recurring_payments import RecurringPaymentRepository
-from webstore.repo.renewal_notices import add_notice, due_notices, notice_key
+from webstore.repo.renewal_notices import add_notice, due_notices, notice_key, noticed
 from webstore.repo.schedule import DueItem, ScheduleRepository
 from webstore.services import Services
 
@@ -165,3 +165,27 @@ def notice_event(services: Services, recurring: RecurringPayment, now: datetime)
         date=now.isoformat(timespec="seconds"),
         endpoints=(),
     )
+
+
+def backfill_notices(table: Table, account_id: int, now: datetime, page: int = 100) -> int:
+    """Give the account's ongoing subscriptions of a week or longer that have no notice item
+    (started before notices existed) theirs, due when a new one's would be or now if that has
+    passed (the clock then decides, as for any item); how many. A subscription that has an item
+    is left alone, so a second run adds nothing (scripts/backfill_renewal_notices.py)."""
+    have = noticed(table, account_id)
+    subscriptions = RecurringPaymentRepository(table)
+    added = 0
+    below: int | None = None
+    while True:
+        found, below = subscriptions.newest(account_id, below, page)
+        for recurring in found:
+            due = first_notice_at(recurring)
+            if recurring.reference in have or not recurring.ongoing or due is None:
+                continue
+            tx = Transaction(table)
+            add_notice(tx, account_id, recurring.reference, max(due, now))
+            tx.commit()
+            have.add(recurring.reference)
+            added += 1
+        if below is None:
+            return added

@@ -65,6 +65,7 @@ PAGES: dict[str, list[tuple[str, dict[str, str], int, str]]] = {
     "getWebhook": [("/webhooks/{endpoint}", {}, 1, "")],
     "getWebhookDelivery": [("/webhooks/deliveries/{delivery}", {}, 1, "")],
     "getMail": [("/mail", {}, 1, "")],
+    "getMailTemplate": [("/mail/templates/receipt", {}, 1, "")],
     "getDiscord": [("/discord", {}, 1, "")],
     "getShopTemplates": [("/shop", {}, 1, "")],
     "getShopTemplateEditor": [("/shop/editor", {"name": "index.html"}, 1, "")],

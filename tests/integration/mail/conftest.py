@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from email import message_from_string
+from email.message import EmailMessage
+from email.policy import default
 from typing import Any
 
 import boto3
@@ -32,8 +35,38 @@ def ses(aws: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[], lis
     services_module.reset()
     boto3.client("sesv2", region_name=REGION).create_email_identity(EmailIdentity=SENDER_DOMAIN)
     local_bus().published.clear()
-    yield lambda: list(ses_backends[DEFAULT_ACCOUNT_ID][REGION].sent_messages)
+    yield lambda: [as_sent(m) for m in ses_backends[DEFAULT_ACCOUNT_ID][REGION].sent_messages]
     services_module.reset()
+
+
+@dataclass
+class RawSent:
+    """A raw message moto's SES kept (one with attachments), read as its simple messages are:
+    `subject`, `body` (the HTML part), `destinations`; `mime` the parsed message."""
+
+    id: str
+    source: str
+    subject: str
+    body: str
+    destinations: dict[str, list[str]]
+    mime: EmailMessage
+
+
+def as_sent(message: Any) -> Any:
+    raw = getattr(message, "raw_data", None)
+    if raw is None:
+        return message
+    mime = message_from_string(raw, policy=default)
+    assert isinstance(mime, EmailMessage)
+    html = mime.get_body(("html",))
+    return RawSent(
+        id=message.id,
+        source=message.source,
+        subject=str(mime["Subject"]),
+        body=html.get_content() if html is not None else "",
+        destinations={"ToAddresses": list(message.destinations)},
+        mime=mime,
+    )
 
 
 @dataclass

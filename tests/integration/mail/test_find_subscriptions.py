@@ -10,6 +10,8 @@ from datetime import timedelta
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
+import boto3
+import pytest
 import time_machine
 
 from functions.storefront import (
@@ -22,14 +24,34 @@ from functions.storefront import (
 from tests.support.cancellation import buy_subscription
 from tests.support.demo import DemoStore
 from tests.support.invocation import Invoke, Response
+from webstore.event_types import SIGN_IN_REQUESTED
+from webstore.repo.mail import MailRepository, MailStatus
 from webstore.services import get_services
 from webstore.subscriptions import find_by_email
 from webstore.subscriptions.manage_links import manage_url
+
+from .conftest import REGION, SENDER_DOMAIN, MailQueue, published
 
 EMAIL = "steve@example.com"
 FORM = {"content-type": "application/x-www-form-urlencoded"}
 
 Sent = Callable[[], list[Any]]
+
+
+@pytest.fixture
+def sent(ses: Sent, mail_queue: MailQueue) -> Sent:
+    """The sign-in mails so far: the outbox's sign-in events delivered to the mail consumer (each
+    once), then what SES (moto) was handed."""
+    delivered: set[str] = set()
+
+    def mails() -> list[Any]:
+        events = [e for e in published(SIGN_IN_REQUESTED) if e.id not in delivered]
+        for start in range(0, len(events), 10):
+            assert mail_queue.deliver(events[start : start + 10]) == {"batchItemFailures": []}
+        delivered.update(e.id for e in events)
+        return ses()
+
+    return mails
 
 
 def ask(invoke: Invoke, demo: DemoStore, email: str) -> Response:
@@ -59,14 +81,14 @@ def test_the_form_is_a_branded_page(invoke: Invoke, demo: DemoStore) -> None:
     assert 'name="email"' in page.body and 'method="post"' in page.body
 
 
-def test_a_known_address_gets_one_link_that_works_once(invoke: Invoke, demo: DemoStore, ses: Sent) -> None:
+def test_a_known_address_gets_one_link_that_works_once(invoke: Invoke, demo: DemoStore, sent: Sent) -> None:
     bought = buy_subscription(invoke, demo, email=EMAIL)
 
     answer = ask(invoke, demo, "  Steve@Example.com ")
 
     assert answer.status == 200
     assert find_by_email.SENT in answer.body
-    [message] = ses()
+    [message] = sent()
     assert message.destinations["ToAddresses"] == ["Steve@Example.com"]
     assert message.subject.startswith("Your sign-in link for ")
     path = link_path(message)
@@ -83,7 +105,7 @@ def test_a_known_address_gets_one_link_that_works_once(invoke: Invoke, demo: Dem
 
 
 def test_an_unknown_address_gets_the_same_answer_and_no_mail(
-    invoke: Invoke, demo: DemoStore, ses: Sent
+    invoke: Invoke, demo: DemoStore, sent: Sent
 ) -> None:
     buy_subscription(invoke, demo, email=EMAIL)
 
@@ -92,13 +114,13 @@ def test_an_unknown_address_gets_the_same_answer_and_no_mail(
 
     assert unknown.status == known.status == 200
     assert unknown.body == known.body
-    assert len(ses()) == 1  # the known address's only
+    assert len(sent()) == 1  # the known address's only
 
 
-def test_a_link_expires_after_30_minutes(invoke: Invoke, demo: DemoStore, ses: Sent) -> None:
+def test_a_link_expires_after_30_minutes(invoke: Invoke, demo: DemoStore, sent: Sent) -> None:
     buy_subscription(invoke, demo, email=EMAIL)
     ask(invoke, demo, EMAIL)
-    [message] = ses()
+    [message] = sent()
 
     with time_machine.travel(get_services().now() + timedelta(minutes=31), tick=False):
         late = open_link(invoke, link_path(message))
@@ -106,10 +128,10 @@ def test_a_link_expires_after_30_minutes(invoke: Invoke, demo: DemoStore, ses: S
     assert late.status == 410
 
 
-def test_a_tampered_link_is_refused(invoke: Invoke, demo: DemoStore, ses: Sent) -> None:
+def test_a_tampered_link_is_refused(invoke: Invoke, demo: DemoStore, sent: Sent) -> None:
     buy_subscription(invoke, demo, email=EMAIL)
     ask(invoke, demo, EMAIL)
-    path = link_path(ses()[0])
+    path = link_path(sent()[0])
     nonce, expires, mac = urlsplit(path).path.rsplit("/", 1)[1].split(".")
     prefix = path.rsplit("/", 1)[0]
 
@@ -120,22 +142,22 @@ def test_a_tampered_link_is_refused(invoke: Invoke, demo: DemoStore, ses: Sent) 
     assert open_link(invoke, path).status == 200  # the genuine link was not used up by those
 
 
-def test_a_bad_address_re_renders_the_form(invoke: Invoke, demo: DemoStore, ses: Sent) -> None:
+def test_a_bad_address_re_renders_the_form(invoke: Invoke, demo: DemoStore, sent: Sent) -> None:
     answer = ask(invoke, demo, "not-an-address")
 
     assert answer.status == 422
     assert "email is not an email address" in answer.body
     assert 'value="not-an-address"' in answer.body
-    assert ses() == []
+    assert sent() == []
 
 
-def test_the_form_is_throttled_per_address(invoke: Invoke, demo: DemoStore, ses: Sent) -> None:
+def test_the_form_is_throttled_per_address(invoke: Invoke, demo: DemoStore, sent: Sent) -> None:
     buy_subscription(invoke, demo, email=EMAIL)
 
     answers = [ask(invoke, demo, EMAIL).status for _ in range(find_by_email.MAX_REQUESTS + 1)]
 
     assert answers == [200] * find_by_email.MAX_REQUESTS + [429]
-    assert len(ses()) == find_by_email.MAX_REQUESTS
+    assert len(sent()) == find_by_email.MAX_REQUESTS
     assert ask(invoke, demo, "other@example.com").status == 200  # another address is not held up
 
 
@@ -147,6 +169,34 @@ def test_a_link_the_provider_refuses_answers_the_same(invoke: Invoke, demo: Demo
 
     assert answer.status == 200
     assert find_by_email.SENT in answer.body
+
+
+def test_the_request_only_writes_the_link_and_its_mail_which_the_consumer_sends_once(
+    invoke: Invoke, demo: DemoStore, ses: Sent, mail_queue: MailQueue
+) -> None:
+    buy_subscription(invoke, demo, email=EMAIL)
+    sesv2 = boto3.client("sesv2", region_name=REGION)
+    sesv2.delete_email_identity(EmailIdentity=SENDER_DOMAIN)  # SES refuses the first try
+
+    answer = ask(invoke, demo, EMAIL)
+
+    assert answer.status == 200 and find_by_email.SENT in answer.body
+    assert ses() == []  # nothing sent on the request path
+    [event] = published(SIGN_IN_REQUESTED)
+    assert event.endpoints == ()
+    assert set(event.subject) == {"email", "public_token", "nonce", "expires"}  # no link that opens
+    failed = mail_queue.deliver([event])
+    assert len(failed["batchItemFailures"]) == 1  # retried by the queue
+    assert ses() == []
+    sesv2.create_email_identity(EmailIdentity=SENDER_DOMAIN)
+
+    assert mail_queue.deliver([event]) == {"batchItemFailures": []}  # the retry
+    assert mail_queue.deliver([event]) == {"batchItemFailures": []}  # a redelivery after it
+
+    [message] = ses()
+    assert open_link(invoke, link_path(message)).status == 200
+    [record] = [r for r in MailRepository(demo.table).log(1) if r.kind == "sign_in"]
+    assert record.status is MailStatus.SENT and record.recipient == EMAIL
 
 
 def test_the_receipt_and_the_manage_page_link_to_the_form(invoke: Invoke, demo: DemoStore) -> None:

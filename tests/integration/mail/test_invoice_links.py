@@ -7,6 +7,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from email import message_from_bytes
+from email.message import EmailMessage
+from email.policy import default
+from pathlib import Path
 from typing import Any
 
 import time_machine
@@ -20,7 +24,10 @@ from tests.support.invocation import Invoke
 from tests.support.panel import signed_in
 from webstore.admin.roles import Role
 from webstore.event_types import EventType
+from webstore.mail.delivery import MailDispatcher, Outcome
+from webstore.mail.smtp import FileSender
 from webstore.repo.payments import PaymentRepository
+from webstore.services import get_services
 
 from .conftest import MailQueue, published
 
@@ -91,3 +98,58 @@ def test_the_renewal_receipt_links_the_renewal_payments_own_invoice(
     assert f"Your invoice {renewal.invoice.invoice_label}" in message.body
     [url] = set(links(message.body, "Your invoice"))
     assert renewal.invoice.invoice_label in open_document(invoke, url)
+
+
+def _attachments(mime: EmailMessage) -> list[tuple[str, str, str]]:
+    """(file name, MIME type, content) of each attachment."""
+    return [
+        (str(part.get_filename()), part.get_content_type(), str(part.get_content()))
+        for part in mime.iter_attachments()
+    ]
+
+
+def test_the_receipt_and_the_refund_carry_their_documents_as_files_through_ses(
+    invoke: Invoke, demo: DemoStore, ses: Sent, mail_queue: MailQueue
+) -> None:
+    bought = buy_subscription(invoke, demo, email=EMAIL)
+    mail_queue.deliver(published(EventType.PAYMENT_COMPLETED))
+    [receipt] = ses()
+    payment = PaymentRepository(demo.table).by_transaction(1, bought.reference)
+    assert payment.invoice is not None
+    number = payment.invoice.invoice_label
+    assert receipt.mime.get_content_type() == "multipart/mixed"
+    assert receipt.mime["Auto-Submitted"] == "auto-generated"
+    [(name, kind, html)] = _attachments(receipt.mime)
+    assert (name, kind) == (f"Invoice-{number}.html", "text/html")
+    assert number in html and "<style>" in html  # a document of its own, styles inline
+    assert receipt.mime.get_body(("plain",)) is not None  # the text part is still there
+
+    owner = signed_in(Role.OWNER)
+    owner.post(refund_payment.handler, f"/payments/{bought.reference}/refund", {"confirm": "yes"})
+    mail_queue.deliver(published(EventType.PAYMENT_REFUNDED))
+    [_, refund] = ses()
+    [note] = PaymentRepository(demo.table).by_transaction(1, bought.reference).refunds
+    files = _attachments(refund.mime)
+    assert [(n, k) for n, k, _ in files] == [
+        (f"Invoice-{number}.html", "text/html"),
+        (f"Credit-note-{note.credit_note.credit_label}.html", "text/html"),
+    ]
+    assert "Credit note" in files[1][2]
+
+
+def test_the_local_outbox_eml_carries_the_invoice(
+    invoke: Invoke, demo: DemoStore, ses: Sent, tmp_path: Path
+) -> None:
+    buy_subscription(invoke, demo, email=EMAIL)
+    [event] = published(EventType.PAYMENT_COMPLETED)
+
+    result = MailDispatcher(get_services(), sender=FileSender(tmp_path)).dispatch(event)
+
+    assert result.outcomes == {"receipt": Outcome.SENT}
+    [eml] = tmp_path.glob("*.eml")
+    mime = message_from_bytes(eml.read_bytes(), policy=default)
+    assert isinstance(mime, EmailMessage)
+    [(name, kind, html)] = _attachments(mime)
+    assert name.startswith("Invoice-") and name.endswith(".html") and kind == "text/html"
+    assert "Invoice" in html
+    assert ses() == []  # the .eml, not SES

@@ -8,20 +8,24 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 import time_machine
 
+from scripts import backfill_renewal_notices
 from tests.integration.subscriptions.support import run
 from tests.support.cancellation import buy_subscription
 from tests.support.demo import DemoStore
 from tests.support.invocation import Invoke
 from webstore.event_types import RENEWAL_UPCOMING, EventType
 from webstore.recurring import SCHEDULE_SHARDS
+from webstore.repo import Transaction, renewal_notices
 from webstore.repo.audit_log import Audit
 from webstore.repo.mail import MailRepository, MailSettings
 from webstore.repo.recurring_payments import RecurringPaymentRepository
 from webstore.repo.renewal_notices import due_notices
 from webstore.repo.schedule import ScheduleRepository
 from webstore.services import get_services
+from webstore.subscriptions.notices import backfill_notices
 from webstore.subscriptions.processor import OutcomeKind, backlog
 
 from .conftest import MailQueue, published
@@ -136,3 +140,50 @@ def demo_store_name(demo: DemoStore) -> str:
     from webstore.repo.store import StoreRepository
 
     return StoreRepository(demo.table).store(1).name
+
+
+def test_the_backfill_gives_older_subscriptions_their_notice_once(
+    invoke: Invoke, demo: DemoStore, ses: Sent, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with time_machine.travel(START, tick=False) as traveller:
+        older = buy_subscription(invoke, demo, email=EMAIL)
+        noticed = buy_subscription(invoke, demo, username="Steve", email=EMAIL)
+        # `older` as a subscription started before notices existed: no item.
+        schedule = ScheduleRepository(demo.table)
+        for shard in range(SCHEDULE_SHARDS):
+            for due in due_notices(demo.table, shard, RENEWAL):
+                if due.item.reference == older.reference:
+                    tx = Transaction(demo.table)
+                    schedule.add_done(tx, due.key)
+                    tx.commit()
+        assert older.reference not in renewal_notices.noticed(demo.table, 1)
+
+        assert backfill_renewal_notices.main(["--table", "t", "--account", "1"], demo.table, START) == 0
+        assert "account 1: 1 subscriptions given" in capsys.readouterr().out
+        assert backfill_notices(demo.table, 1, START) == 0  # a second run adds nothing
+        assert {older.reference, noticed.reference} <= renewal_notices.noticed(demo.table, 1)
+
+        at = RENEWAL - timedelta(days=3) + timedelta(minutes=1)
+        traveller.move_to(at)
+        assert sorted(run(at).notices.sent) == sorted([older.reference, noticed.reference])
+        assert run(at + timedelta(hours=1)).notices.sent == []
+
+
+def test_a_cancel_undone_after_the_notice_is_not_told_again(
+    invoke: Invoke, demo: DemoStore, ses: Sent
+) -> None:
+    """The notice was sent for this renewal; cancelling and undoing it changes nothing about it."""
+    with time_machine.travel(START, tick=False) as traveller:
+        bought = buy_subscription(invoke, demo, email=EMAIL)
+        run(START + timedelta(hours=1))
+        at = RENEWAL - timedelta(days=3) + timedelta(minutes=1)
+        traveller.move_to(at)
+        assert run(at).notices.sent == [bought.reference]
+        repo = RecurringPaymentRepository(demo.table)
+        repo.request_cancel(1, bought.reference, at, "test")
+        repo.abort_cancel(1, bought.reference, at + timedelta(hours=1))
+        later = at + timedelta(days=1)
+        traveller.move_to(later)
+
+        assert run(later).notices.sent == []
+        assert len(notices()) == 1

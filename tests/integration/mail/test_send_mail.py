@@ -88,7 +88,7 @@ def test_a_refused_message_is_retried_and_logged_then_sent_once(
     assert len(response["batchItemFailures"]) == 1  # the record is retried by SQS
     [record] = MailRepository(demo.table).log(1)
     assert record.status is MailStatus.FAILED
-    assert "not verified" in record.error
+    assert "MessageRejected" in record.error  # the identity is not verified
     assert ses() == []
 
     sesv2.create_email_identity(EmailIdentity=SENDER_DOMAIN)

@@ -174,3 +174,21 @@ def test_prices_hidden_from_guests_show_once_a_player_logs_in(owner: PanelClient
     assert "$2.50 USD" in player.get(get_category.handler, "/category/items").body
     refused = save(owner, LOOK | {"guest_prices": "sometimes"})
     assert refused.status == 422 and "Prices for guests: shown or hidden" in refused.body
+
+
+@pytest.mark.parametrize(("style", "size"), [("", 40), ("compact", 28), ("centered", 72)])
+def test_the_header_style_saves_and_the_shop_renders_it(owner: PanelClient, style: str, size: int) -> None:
+    assert save(owner, LOOK | {"header_style": style}).status == 303
+    form = owner.get(get_shop_look.handler, "/shop/look").body
+    assert f'<option value="{style}" selected>' in form
+    for handler, path in ((get_home.handler, "/"), (get_category.handler, "/category/items")):
+        body = ShopClient().get(handler, path).body
+        assert f'<header class="site header-{style or "banner"}" id="site-header">' in body
+        assert f'<img src="https://cdn.example.com/logo.png" alt="" width="{size}" height="{size}">' in body
+    assert ShopThemeRepository(get_services().table).live(1).look.header_style == style
+
+
+def test_an_unknown_header_style_is_refused(owner: PanelClient) -> None:
+    refused = save(owner, LOOK | {"header_style": "sideways"})
+    assert refused.status == 422 and "Header style: banner, compact or centred" in refused.body
+    assert ShopThemeRepository(get_services().table).live(1).look.header_style == ""
