@@ -31,6 +31,7 @@ REF = "#/components/schemas/{model}"
 RULES: tuple[tuple[Interface, str, str], ...] = (
     (Interface.STOREFRONT, r"^/(auth|checkout)/", "Hosted pages"),
     (Interface.STOREFRONT, r"^/webhooks/", "Payment processor webhooks"),
+    (Interface.STOREFRONT, r"^/discord/interactions/", "Discord"),
     (Interface.STOREFRONT, r"/(coupons|giftcards|creator-codes)(/remove)?$", "Basket discounts"),
     (Interface.STOREFRONT, r"/dynamic-packages$|/tiers/|/ident/", "Players"),
     (Interface.STOREFRONT, r"/baskets", "Baskets"),
@@ -86,9 +87,12 @@ PARAMETERS: dict[str, Any] = {
     "before": 3,
     "idempotency-key": "manual-2025-06-01-steve-1",
     "stripe-signature": "t=1748800000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd",
+    "x-signature-ed25519": "5f" * 64,  # Discord's Ed25519 signature, hex
+    "x-signature-timestamp": "1748800000",
 }
 
 REQUEST_BODIES: dict[str, Any] = {
+    "receiveDiscordInteraction": {"type": 2, "data": {"name": "link"}},
     "addBasketPackage": {"package_id": "pkg_2_10", "quantity": 1},
     "applyCoupon": {"coupon_code": "WELCOME10"},
     "removeCoupon": {"coupon_code": "WELCOME10"},
@@ -148,6 +152,12 @@ EVENT_FIELDS = ("username_id", "username", "event_type", "event_date", "ip")
 # Operations that read their body themselves (JSON or a form: webstore.operator.bodies), so
 # FastAPI cannot see it: its schema, declared here. Form bodies carry the same fields.
 MANUAL_BODIES: dict[str, type[BaseModel] | dict[str, Any]] = {
+    # Discord's interaction, read raw (the signature covers the bytes): PING or a command.
+    "receiveDiscordInteraction": {
+        "type": "object",
+        "properties": {"type": {"type": "integer"}, "data": {"type": "object"}},
+        "required": ["type"],
+    },
     "createCoupon": operator_schemas.CouponCreate,
     "createGiftCard": operator_schemas.GiftCardCreate,
     "topUpGiftCard": operator_schemas.GiftCardTopUp,
@@ -172,6 +182,10 @@ MANUAL_BODIES: dict[str, type[BaseModel] | dict[str, Any]] = {
 
 # The success bodies of the operations that take no input (the demo store's, trimmed).
 RESPONSES: dict[str, Any] = {
+    "receiveDiscordInteraction": {
+        "type": 4,
+        "data": {"content": "Link your Discord account to the store here: https://…", "flags": 64},
+    },
     "getInformation": {
         "account": {
             "id": 1,

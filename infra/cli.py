@@ -57,6 +57,12 @@ def main(argv: list[str] | None = None) -> int:
         metavar="URL",
         help="Steam's OpenID endpoint (or a stand-in) for stores of Steam games (WEBSTORE_STEAM_OPENID_URL)",
     )
+    serve.add_argument(
+        "--discord-base-url",
+        metavar="URL",
+        help="Discord (or a stand-in, tests/support/discord_standin.py) for the stores' Discord roles: "
+        "its API at URL/api/v10, its OAuth2 consent page at URL/oauth2/authorize",
+    )
     serve.add_argument("--credentials-file", type=Path, help="write the URLs and keys here as JSON")
     serve.add_argument(
         "--state-dir",
@@ -187,6 +193,7 @@ def main(argv: list[str] | None = None) -> int:
                 trusted_proxy=args.trusted_proxy,
                 clock_interval=args.clock_interval,
                 stripe_api_base=args.stripe_api_base,
+                discord_base_url=args.discord_base_url,
                 force=args.force,
                 smtp=args.smtp,
             )

@@ -188,6 +188,7 @@ def build_services(args: argparse.Namespace, target: Target) -> Services:
             "allow_private_webhooks": True,  # serve's receivers are on loopback, as serve allows
             **({"webhook_key": local["webhook_key"]} if local.get("webhook_key") else {}),
             **(local.get("mail") or {}),  # serve's e-mail transport (.eml files, --smtp)
+            **(local.get("discord") or {}),  # serve's Discord (--discord-base-url)
         }
     else:
         given = {

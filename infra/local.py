@@ -79,6 +79,9 @@ class LocalConfig:
     clock_interval: float = DEFAULT_CLOCK_INTERVAL
     # The Stripe API the stores' Stripe keys talk to (a localstripe address); None: Stripe's.
     stripe_api_base: str | None = None
+    # Discord for the stores' roles (a stand-in's address): its API under /api/v10, its OAuth2
+    # consent page at /oauth2/authorize; None: Discord's (docs/discord.md).
+    discord_base_url: str | None = None
     # Import the catalog file even unchanged, over the panel's changes, removing what it lacks.
     force: bool = False
     # E-mail to players (docs/mail.md): relay to this SMTP server (host:port); None: write each
@@ -128,6 +131,10 @@ def configure_environment(config: LocalConfig) -> None:
         os.environ["WEBSTORE_STRIPE_API_BASE"] = config.stripe_api_base
     if config.identity_base_url:
         os.environ["WEBSTORE_IDENTITY_BASE_URL"] = config.identity_base_url
+    if config.discord_base_url:
+        base = config.discord_base_url.rstrip("/")
+        os.environ["WEBSTORE_DISCORD_API_URL"] = f"{base}/api/v10"
+        os.environ["WEBSTORE_DISCORD_AUTHORIZE_URL"] = f"{base}/oauth2/authorize"
     if config.steam_openid_url:
         os.environ["WEBSTORE_STEAM_OPENID_URL"] = config.steam_openid_url
     services_module.reset()
@@ -544,6 +551,12 @@ def tool_access(config: LocalConfig, endpoint: str) -> dict[str, Any]:
         "admin_url": admin_url(config),
         "shop_url": shop_url(config),
         "webhook_key": os.environ.get("WEBSTORE_WEBHOOK_KEY"),
+        # Where serve's Discord is, so `webstore clock run`'s role changes go there too.
+        "discord": {
+            name: os.environ[f"WEBSTORE_{name.upper()}"]
+            for name in ("discord_api_url", "discord_authorize_url")
+            if os.environ.get(f"WEBSTORE_{name.upper()}")
+        },
         # Where serve's e-mail goes, so `webstore clock run`'s messages go there too.
         "mail": {
             name: os.environ[f"WEBSTORE_{name.upper()}"]

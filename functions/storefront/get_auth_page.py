@@ -23,8 +23,13 @@ async def endpoint(
     svc: ServicesDep,
     basket_ident: str,
     return_url: str | None = Query(None, alias="returnUrl"),
+    discord: str = Query("", max_length=1),
 ) -> Response:
-    return render(lambda: auth_page.show(svc, basket_ident, return_url), problem_title=auth_page.TITLE)
+    """`discord=1`: the "Also link my Discord account" box ticked (`/discord/link?store=`)."""
+    return render(
+        lambda: auth_page.show(svc, basket_ident, return_url, link_discord=discord == "1"),
+        problem_title=auth_page.TITLE,
+    )
 
 
 handler = lambda_handler(ROUTE, endpoint)

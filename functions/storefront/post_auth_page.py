@@ -24,7 +24,9 @@ async def endpoint(svc: ServicesDep, basket_ident: str, request: Request) -> Res
     return_url = form.get("returnUrl") or request.query_params.get("returnUrl")
     username = form.get("username") or ""
     return render(
-        lambda: auth_page.submit(svc, basket_ident, return_url, username),
+        lambda: auth_page.submit(
+            svc, basket_ident, return_url, username, link_discord=form.get("discord") == "1"
+        ),
         problem_title=auth_page.TITLE,
     )
 

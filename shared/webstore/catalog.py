@@ -440,6 +440,9 @@ class WebhookEndpoint(Model):
     validated: bool = False
     # Off: receives nothing (the panel's "disable"); kept with its log and secret.
     disabled: bool = False
+    # What it receives: "tebex", the signed webhook envelope; "discord", a Discord channel
+    # webhook URL that gets purchases as Discord embeds (webstore.discord.embeds; no handshake).
+    format: Literal["tebex", "discord"] = "tebex"
 
 
 Store.model_rebuild()

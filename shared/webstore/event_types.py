@@ -31,6 +31,10 @@ class EventType(StrEnum):
 # "your subscription renews on …" for the mail consumer (webstore.subscriptions.notices).
 RENEWAL_UPCOMING = "recurring-payment.renewal-upcoming"
 
+# Ours too: a timed one-off package ran out (the clock's expiry item), for the Discord consumer
+# (webstore.discord.sync): its roles go at the expiry, not at the next reconciliation.
+TIMED_PACKAGE_EXPIRED = "package.timed-expired"
+
 # Ours, not a webhook type: an owner issued a gift card for an e-mail address (the operator
 # interface's `email`); the mail consumer sends "you received a gift card" (webstore.mail).
 GIFT_CARD_DELIVERY = "gift-card.delivery"

@@ -42,6 +42,7 @@ def test_credentials_file_has_exactly_the_documented_keys(local_stack: dict[str,
         "operator_url",
         "webhook_key",
         "mail",  # serve's e-mail transport, for the clock's e-mails (docs/mail.md)
+        "discord",  # serve's Discord (--discord-base-url), for the clock's role changes
     }
     assert local_stack["headless_url"].endswith("/api/accounts/" + local_stack["public_token"])
     assert local_stack["server_secret"] == local_stack["servers"][0]["secret"]

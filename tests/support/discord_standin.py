@@ -6,7 +6,8 @@ Discord does:
 
 - `GET /oauth2/authorize` (a page with an "Authorize" button for `signed_in`, the user "logged in
   to Discord"; it redirects to `redirect_uri?code=…&state=…`), `POST /oauth2/token` (client Basic
-  auth, the code once, the same `redirect_uri`, PKCE S256 checked), `GET /users/@me` (Bearer: the
+  auth, 401 `invalid_client` for a wrong pair; the code once, the same `redirect_uri`, PKCE S256
+  checked; or `client_credentials`, the application owner's token), `GET /users/@me` (Bearer: the
   user; Bot: the bot), `GET /users/@me/guilds` (the bot's guilds);
 - `GET /guilds/{g}/roles`, `GET /guilds/{g}/members/{u}` (404 code 10007 when not a member),
   `PUT /guilds/{g}/members/{u}` (an access token with `guilds.join`; 201 with the roles, 204 and
@@ -312,6 +313,14 @@ class StandInDiscord:
         if auth != expected:
             return 401, {"error": "invalid_client"}
         form = {k: v[0] for k, v in parse_qs(body.decode()).items()}
+        if form.get("grant_type") == "client_credentials":  # the application owner's own token
+            scopes = form.get("scope", "identify")
+            return 200, {
+                "access_token": secrets.token_urlsafe(16),
+                "token_type": "Bearer",
+                "expires_in": 604800,
+                "scope": scopes,
+            }
         grant = self._codes.pop(form.get("code", ""), None)
         if grant is None or form.get("grant_type") != "authorization_code":
             return 400, {"error": "invalid_grant", "error_description": 'Invalid "code" in request.'}

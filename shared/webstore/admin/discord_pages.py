@@ -15,8 +15,8 @@ from webstore.admin.roles import Capability
 from webstore.admin.sessions import StaffSession
 from webstore.discord import DiscordApi, DiscordRefused, DiscordRetryLater
 from webstore.discord.app import api_of
+from webstore.discord.daily import reconcile_players
 from webstore.discord.http import HttpDiscord
-from webstore.discord.sync import RECONCILE, sync_player
 from webstore.domain.discord import RoleRule
 from webstore.errors import Invalid, NotFound
 from webstore.html import fragment
@@ -97,6 +97,23 @@ def check_with_discord(api: DiscordApi) -> tuple[str, str, list[GuildView]]:
     return bot.id, bot.display_name, guilds
 
 
+def check_client(api: DiscordApi) -> None:
+    """The client id and secret, checked with Discord's token endpoint (client credentials)."""
+    try:
+        api.check_client()
+    except DiscordRefused as exc:
+        raise Invalid(
+            f"Client secret: Discord refused it with this client id ({exc.status}); copy it again "
+            "from the OAuth2 page",
+            field="client_secret",
+        ) from exc
+    except DiscordRetryLater as exc:
+        raise Invalid(
+            f"Discord could not be reached to check the client secret, try again: {exc}",
+            field="client_secret",
+        ) from exc
+
+
 def connect(
     services: Services,
     session: StaffSession,
@@ -104,8 +121,9 @@ def connect(
     *,
     api_factory: ApiFactory | None = None,
 ) -> str:
-    """Save the application and bot after checking the token with Discord. A secret left blank
-    keeps the stored one (the fields are write-only)."""
+    """Save the application and bot after checking the bot token and the client secret with
+    Discord (nothing saved when either is refused). A secret left blank keeps the stored one
+    (the fields are write-only)."""
     client_id = _snowflake(form.get("client_id", ""), "Client id", "client_id")
     secret, token = form.get("client_secret", "").strip(), form.get("bot_token", "").strip()
     public_key = form.get("public_key", "").strip().lower()
@@ -134,9 +152,12 @@ def connect(
             client_id=cid, client_secret=sec, bot_token=tok, base_url=services.settings.discord_api_url
         )
     )
-    bot_id, bot_name, guilds = check_with_discord(make(client_id, secret, token))
+    api = make(client_id, secret, token)
+    bot_id, bot_name, guilds = check_with_discord(api)
+    check_client(api)
     now = services.now()
     app = DiscordApp(
+        reconcile_sk=current.reconcile_sk if current else "",
         client_id=client_id,
         client_secret_sealed=box.seal(secret),
         bot_token_sealed=box.seal(token),
@@ -215,12 +236,4 @@ def reconcile(
         players = [int(raw)]
     else:
         players = repo.linked_players(session.account_id)
-    calls = owed = 0
-    for username_id in players:
-        result = sync_player(
-            services, api, session.account_id, username_id, now, trigger=RECONCILE, reconcile=True
-        )
-        calls += result.calls
-        owed += sum(1 for e in result.entries if e.status in ("retry", "refused"))
-    message = f"Reconciled {len(players)} player(s): {calls} change(s) made"
-    return done_at(PATH, message + (f", {owed} not applied (see the log)" if owed else ""))
+    return done_at(PATH, reconcile_players(services, api, session.account_id, players, now).describe())

@@ -58,6 +58,7 @@ def add_endpoint(services: Services, session: StaffSession, form: dict[str, str]
         form.get("events", "").replace(",", " ").split(),
         actor=actor(session),
         now=services.now(),
+        format=form.get("format", "tebex"),
     )
     return secret_page(
         "Signing secret",

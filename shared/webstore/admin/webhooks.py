@@ -28,6 +28,7 @@ from pydantic import HttpUrl, TypeAdapter, ValidationError
 
 from webstore import keys
 from webstore.catalog import WebhookEndpoint
+from webstore.discord.embeds import check_webhook_url
 from webstore.errors import Invalid, NotFound
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
@@ -57,6 +58,7 @@ class EndpointView:
     events: list[str]
     validated: bool
     disabled: bool
+    format: str = "tebex"  # "discord": a Discord channel webhook (its URL's token not shown)
 
 
 @dataclass(frozen=True)
@@ -125,15 +127,37 @@ def delivery(services: Services, account_id: int, delivery_ref: str) -> Delivery
 
 
 def add_endpoint(
-    services: Services, account_id: int, url: str, events: list[str], *, actor: str, now: datetime
+    services: Services,
+    account_id: int,
+    url: str,
+    events: list[str],
+    *,
+    actor: str,
+    now: datetime,
+    format: str = "tebex",
 ) -> Issued:
-    """A new endpoint under the next `webhook` id, with a new signing secret (returned once)."""
+    """A new endpoint under the next `webhook` id, with a new signing secret (returned once).
+    `format` "discord": a Discord channel webhook URL, posted purchases as embeds
+    (webstore.discord.embeds); it has no handshake and, unless told otherwise, gets purchases."""
     checked_url = check_url(url)
     checked_events = check_events(events)
+    if format not in ("tebex", "discord"):
+        raise Invalid("format: tebex or discord", field="format")
+    discord = format == "discord"
+    if discord:
+        check_webhook_url(checked_url)
+        checked_events = checked_events or [EventType.PAYMENT_COMPLETED.value]
     secret = keys.new_secret()
     created = _repo(services).create_endpoint(
         account_id,
-        WebhookEndpoint(id=1, url=checked_url, events=checked_events, secret=secret),
+        WebhookEndpoint(
+            id=1,
+            url=checked_url,
+            events=checked_events,
+            secret=secret,
+            format="discord" if discord else "tebex",
+            validated=discord,  # Discord echoes nothing: its first message is the check
+        ),
         lambda made: Audit(actor, "webhook.create", f"webhook endpoint {made.id} {checked_url}", now),
     )
     return Issued(created.id, secret)
@@ -295,4 +319,7 @@ def _stored(services: Services, account_id: int, endpoint_id: int) -> WebhookEnd
 
 
 def _view(stored: WebhookEndpoint) -> EndpointView:
-    return EndpointView(stored.id, str(stored.url), list(stored.events), stored.validated, stored.disabled)
+    url = str(stored.url)
+    if stored.format == "discord":  # the URL's last segment is the webhook's token: a secret
+        url = url.rsplit("/", 1)[0] + "/…"
+    return EndpointView(stored.id, url, list(stored.events), stored.validated, stored.disabled, stored.format)

@@ -100,6 +100,7 @@ def gateway_for(services: Services, store: Store) -> PaymentGateway:
 
 
 def checkout_page(services: Services, ident: str) -> PageResult:
+    discord = start_read(DiscordRepository(services.table).app, keys.account_of(ident, "Basket"))
     loaded = load(services, ident, None)
     basket = loaded.basket
     in_brand_of(loaded.store)
@@ -118,16 +119,34 @@ def checkout_page(services: Services, ident: str) -> PageResult:
             ),
         )
     reprice(basket, loaded.store, services.now())
+    # "Link Discord" for a player logged in to a store that connected Discord (docs/discord.md).
+    discord_url = discord_link_of(services, ident) if discord.result() and basket.username_id else None
     gateway = gateway_for(services, loaded.store)
     if isinstance(gateway, StripeGateway):  # the Payment Element instead of the card form
         return stripe_page.page(
-            services, basket, loaded.store, gateway, return_url=return_url(services, ident)
+            services,
+            basket,
+            loaded.store,
+            gateway,
+            return_url=return_url(services, ident),
+            discord_url=discord_url,
         )
-    return PageResult(html=_form(services, basket, store=loaded.store))
+    return PageResult(html=_form(services, basket, store=loaded.store, discord_url=discord_url))
+
+
+def discord_link_of(services: Services, ident: str) -> str:
+    """The "Link Discord" link of a basket's pages (checkout, receipt): webstore.discord.linking."""
+    return f"{services.settings.storefront_url}/discord/link?basket={ident}"
 
 
 def _form(
-    services: Services, basket: Basket, error: str = "", *, store: Store | None = None, field: str = ""
+    services: Services,
+    basket: Basket,
+    error: str = "",
+    *,
+    store: Store | None = None,
+    field: str = "",
+    discord_url: str | None = None,
 ) -> str:
     """The checkout form (with `error`: again, after a refused payment). Without `store` (a
     path that did not read it) the page is unbranded."""
@@ -140,6 +159,7 @@ def _form(
         attempt_key=secrets.token_urlsafe(24),
         error=error,
         error_field=field,
+        discord_url=discord_url,
     )
     return pages.checkout_page(view)
 
@@ -800,8 +820,6 @@ def receipt(services: Services, ident: str) -> PageResult:
         manage_url=f"{checkout_url(services, ident)}/subscription"
         if any(line.type is PackageType.SUBSCRIPTION for line in basket.lines)
         else None,
-        discord_url=f"{services.settings.storefront_url}/discord/link?basket={ident}"
-        if discord.result()
-        else None,
+        discord_url=discord_link_of(services, ident) if discord.result() else None,
     )
     return PageResult(html=pages.receipt_page(view))

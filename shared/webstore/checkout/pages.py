@@ -98,6 +98,7 @@ class CheckoutView:
     error_field: str = ""  # the form field the error is about ("email"), marked invalid
     cancel_url: str = ""
     billing: BillingForm | None = None
+    discord_url: str | None = None  # "Link Discord", when the store connected Discord (docs/discord.md)
 
     @classmethod
     def of(
@@ -110,6 +111,7 @@ class CheckoutView:
         attempt_key: str,
         error: str = "",
         error_field: str = "",
+        discord_url: str | None = None,
     ) -> CheckoutView:
         """The page of a priced basket (`Basket.reprice` as of `now`), for any gateway."""
         return cls(
@@ -123,6 +125,7 @@ class CheckoutView:
             error_field=error_field,
             cancel_url=basket.cancel_url,
             billing=BillingForm.of(basket, store, pay_url.removesuffix("/pay") + "/billing"),
+            discord_url=discord_url,
         )
 
 

@@ -94,6 +94,7 @@ def page(
     *,
     return_url: str,
     error: str = "",
+    discord_url: str | None = None,
 ) -> PageResult:
     """The checkout page of a Stripe store: the basket and the Payment Element."""
     from stripe import StripeError
@@ -118,6 +119,12 @@ def page(
             js_url=services.settings.stripe_js_url,
         )
     view = pages.CheckoutView.of(
-        basket, store, services.now(), pay_url=pay_url, attempt_key=secrets.token_urlsafe(24), error=error
+        basket,
+        store,
+        services.now(),
+        pay_url=pay_url,
+        attempt_key=secrets.token_urlsafe(24),
+        error=error,
+        discord_url=discord_url,
     )
     return PageResult(html=pages.checkout_page(view, payment_method=method))

@@ -108,6 +108,10 @@ class DiscordApi(Protocol):
 
     def current_user(self, access_token: str) -> DiscordUser: ...
 
+    def check_client(self) -> None:
+        """The client id and secret checked (OAuth2 client credentials); DiscordRefused if wrong."""
+        ...
+
     # The bot's side (the store's bot token).
     def bot_user(self) -> DiscordUser: ...
 

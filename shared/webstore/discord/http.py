@@ -250,6 +250,16 @@ class HttpDiscord:
             scopes=frozenset(str(body.get("scope") or "").split()),
         )
 
+    def check_client(self) -> None:
+        """The client id and secret, checked with Discord: a client-credentials grant (which
+        Discord gives an application's owner) answers 401 `invalid_client` for a wrong pair."""
+        self._call(
+            "POST",
+            "/oauth2/token",
+            data={"grant_type": "client_credentials", "scope": "identify"},
+            basic=(self.client_id, self._client_secret),
+        )
+
     def current_user(self, access_token: str) -> DiscordUser:
         return _user(self._call("GET", "/users/@me", auth=f"Bearer {access_token}").json())
 

@@ -1,6 +1,7 @@
 """A player links their Discord account: OAuth2 with the store's application, state and PKCE.
 
-`start` (the receipt's "Link Discord"): the paid basket names the player; a one-use state (the
+`start` ("Link Discord" on the receipt or the checkout page, or the hosted auth page's "Also link
+my Discord account"): the basket the player logged in to names them; a one-use state (the
 account's prefix, then 32 random hex digits, as public tokens are) and a PKCE verifier are kept
 ten minutes (repo.discord), and the player goes to Discord's consent page with the S256
 challenge. `finish` (Discord sends them back to `/discord/link`): the state is taken once
@@ -19,16 +20,21 @@ from datetime import datetime, timedelta
 from urllib.parse import urlencode
 
 from webstore import keys
+from webstore.basket import Basket
+from webstore.catalog import Store
 from webstore.checkout import pages
+from webstore.checkout.checkout import checkout_url, receipt_url
 from webstore.discord import DiscordRefused, DiscordRetryLater
 from webstore.discord.app import api_of
 from webstore.discord.sync import sync_player
 from webstore.errors import Invalid, NotFound
 from webstore.html import PageResult
-from webstore.repo.discord import DiscordLink, DiscordRepository, LinkState
+from webstore.repo.discord import DiscordApp, DiscordLink, DiscordRepository, LinkState
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
-from webstore.storefront.baskets import load
+from webstore.storefront.baskets import create_basket, load
+from webstore.storefront.credentials import verified
+from webstore.storefront.schemas import NewBasket
 from webstore.storefront.theme import in_brand_of
 
 STATE_LIFETIME = timedelta(minutes=10)
@@ -48,25 +54,51 @@ def challenge_of(verifier: str) -> str:
 
 
 def start(services: Services, basket_ident: str, now: datetime) -> PageResult:
+    """`?basket=`: from the receipt (back to it) or the checkout page (back to it)."""
     loaded = load(services, basket_ident, None)
     basket, store = loaded.basket, loaded.store
     in_brand_of(store)
-    repo = DiscordRepository(services.table)
-    app = repo.app(basket.account_id)
+    app = DiscordRepository(services.table).app(basket.account_id)
     if app is None:
         raise NotFound("This store has not connected Discord")
-    if not basket.complete or basket.username_id is None:
-        raise Invalid("Link Discord from the receipt of a paid basket", field="basket_ident")
+    back = receipt_url(services, basket_ident) if basket.complete else checkout_url(services, basket_ident)
+    return to_discord(services, basket, store, app, now, back=back)
+
+
+def start_for_store(services: Services, public_token: str, ip: str) -> PageResult:
+    """`?store=` (the `/link` command's link): the player is not known yet, so a basket of the
+    store is opened for them (returning to the store's site) and they log in on the hosted auth
+    page with "Also link my Discord account" ticked, which then sends them to Discord."""
+    store = verified(StoreRepository(services.table).store(keys.account_of(public_token)), public_token)
+    in_brand_of(store)
+    if DiscordRepository(services.table).app(store.id) is None:
+        raise NotFound("This store has not connected Discord")
+    if not store.webstore_url:
+        raise Invalid("This store has no site to return to: link Discord at checkout", field="store")
+    home = store.webstore_url
+    basket = create_basket(services, public_token, NewBasket(complete_url=home, cancel_url=home), ip)
+    query = urlencode({"returnUrl": home, "discord": "1"})
+    return PageResult(redirect=f"{services.settings.storefront_url}/auth/{basket.ident}?{query}")
+
+
+def to_discord(
+    services: Services, basket: Basket, store: Store, app: DiscordApp, now: datetime, *, back: str
+) -> PageResult:
+    """To Discord's consent page for the player `basket` is logged in to, with a one-use state
+    and the PKCE challenge; `back` is where the finished page's "Back" leads."""
+    if basket.username_id is None:
+        raise Invalid("Log in with your username before linking Discord", field="basket_ident")
     state = keys.new_public_token(basket.account_id)
     verifier = secrets.token_urlsafe(48)
-    repo.save_state(
+    DiscordRepository(services.table).save_state(
         basket.account_id,
         LinkState(
             state=state,
             username_id=basket.username_id,
             verifier=verifier,
-            basket_ident=basket_ident,
+            basket_ident=basket.ident,
             until=now + STATE_LIFETIME,
+            back=back,
         ),
     )
     scopes = "identify guilds.join" if app.guilds_join else "identify"
@@ -91,7 +123,7 @@ def finish(services: Services, code: str, state: str, error: str, now: datetime)
     taken = repo.take_state(account_id, state)
     if taken is None or taken.until <= now:
         raise Invalid("This link has expired or was used: start again from your receipt", field="state")
-    receipt = f"{services.settings.storefront_url}/checkout/{taken.basket_ident}/receipt"
+    receipt = taken.back or receipt_url(services, taken.basket_ident)
     if error or not code:
         text = "Discord was not linked: you declined on Discord's page."
         return PageResult(

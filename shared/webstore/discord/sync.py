@@ -23,7 +23,7 @@ from typing import Any
 
 from webstore.discord import UNKNOWN_MEMBER, DiscordApi, DiscordRefused, DiscordRetryLater
 from webstore.discord.entitlements import GuildRoles, RoleChange, guild_roles, role_change, standing_packages
-from webstore.event_types import EventType
+from webstore.event_types import TIMED_PACKAGE_EXPIRED, EventType
 from webstore.events import DomainEvent
 from webstore.repo.discord import DeliveryEntry, DiscordLink, DiscordRepository, new_delivery_id
 from webstore.repo.players import PlayerRepository
@@ -246,8 +246,8 @@ def _answer(exc: DiscordRefused | DiscordRetryLater) -> str:
 
 # The events after which a player's roles may differ: a payment completed, refunded or disputed
 # (a chargeback opens a dispute; winning one may make the payment complete again), a subscription
-# started, renewed, ended or changed status. A renewal is among them and sends nothing: nothing
-# differs.
+# started, renewed, ended or changed status; a timed package expired. A renewal is among them
+# and sends nothing: nothing differs.
 ROLE_EVENT_TYPES = frozenset(
     {
         EventType.PAYMENT_COMPLETED,
@@ -260,6 +260,7 @@ ROLE_EVENT_TYPES = frozenset(
         EventType.RECURRING_RENEWED,
         EventType.RECURRING_ENDED,
         EventType.RECURRING_STATUS_CHANGED,
+        TIMED_PACKAGE_EXPIRED,  # a timed package ran out (the clock's expiry item)
     }
 )
 

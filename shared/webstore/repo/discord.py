@@ -28,7 +28,9 @@ from pydantic import BaseModel, Field
 from webstore.db import ConditionFailed, Item, Table, Transaction
 from webstore.domain.discord import RoleRule
 from webstore.keys import account_pk, key
+from webstore.recurring import ScheduleItem, ScheduleKind
 from webstore.repo.audit_log import Audit
+from webstore.repo.schedule import ScheduleKey, ScheduleRepository, schedule_key
 
 PREFIX = "DISCORD#"
 APP_SK = "DISCORD#APP"
@@ -39,6 +41,8 @@ HELD_PREFIX = "DISCORD#HELD#"
 LOG_PREFIX = "DISCORD#LOG#"
 STATE_PREFIX = "DISCORD#STATE#"
 LOG_RETENTION = timedelta(days=90)
+RECONCILE_EVERY = timedelta(days=1)
+RECONCILE_REFERENCE = "discord"  # the daily reconciliation's schedule reference (one per store)
 ANSWER_CHARS = 1000
 
 
@@ -80,6 +84,7 @@ class DiscordApp(BaseModel):
     bot_name: str = ""
     guilds: list[GuildView] = Field(default_factory=list)  # checked with Discord on save
     updated_at: datetime
+    reconcile_sk: str = ""  # the SK of its daily reconciliation's schedule item (webstore.discord.daily)
 
     def guild(self, guild_id: str) -> GuildView | None:
         return next((g for g in self.guilds if g.id == guild_id), None)
@@ -104,6 +109,7 @@ class LinkState(BaseModel):
     verifier: str
     basket_ident: str
     until: datetime
+    back: str = ""  # where the finished page's "Back" goes ("": the basket's receipt)
 
 
 class DeliveryEntry(BaseModel):
@@ -133,11 +139,45 @@ class DiscordRepository:
         return DiscordApp.model_validate(item) if item else None
 
     def save_app(self, account_id: int, app: DiscordApp, audit: Audit) -> None:
+        """The application, and (the first time, or when it has none) its daily reconciliation's
+        schedule item, due a day after `updated_at`, in the same transaction. An `app` that names
+        no item keeps the stored one's."""
         tx = Transaction(self.table)
+        if not app.reconcile_sk:
+            stored = self.app(account_id)
+            app = app.model_copy(update={"reconcile_sk": stored.reconcile_sk if stored else ""})
+        if not app.reconcile_sk:
+            due = app.updated_at + RECONCILE_EVERY
+            item_key = schedule_key(ScheduleKind.DISCORD, account_id, RECONCILE_REFERENCE, due)
+            item = ScheduleItem(
+                kind=ScheduleKind.DISCORD, account_id=account_id, reference=RECONCILE_REFERENCE, due_at=due
+            )
+            ScheduleRepository.add_item(tx, item_key, item)
+            app = app.model_copy(update={"reconcile_sk": item_key.sk})
         tx.put(
             {**key(account_pk(account_id), APP_SK), "entity": "discord_app", **app.model_dump(mode="json")}
         )
         audit.add_to(tx, account_id)
+        tx.commit()
+
+    def reconciled(
+        self, account_id: int, done: ScheduleKey, claim: str, previous_sk: str, due: datetime
+    ) -> None:
+        """The daily item done under `claim` and the next one put, due at `due`, the application
+        pointing at it (on condition that it still points at the done one): one transaction."""
+        next_key = schedule_key(ScheduleKind.DISCORD, account_id, RECONCILE_REFERENCE, due)
+        tx = Transaction(self.table)
+        ScheduleRepository.add_done(tx, done, claim)
+        item = ScheduleItem(
+            kind=ScheduleKind.DISCORD, account_id=account_id, reference=RECONCILE_REFERENCE, due_at=due
+        )
+        ScheduleRepository.add_item(tx, next_key, item)
+        tx.update(
+            key(account_pk(account_id), APP_SK),
+            "SET reconcile_sk = :next",
+            condition="reconcile_sk = :previous",
+            values={":next": next_key.sk, ":previous": previous_sk},
+        )
         tx.commit()
 
     # --- package rules ---

@@ -35,8 +35,9 @@ from webstore.catalog import CommandTrigger
 from webstore.checkout.checkout import gateway_for
 from webstore.checkout.gateway import ChargeStatus, OffSessionCharge, PaymentGateway
 from webstore.checkout.reconcile import Reconciled, reconcile
+from webstore.discord.daily import run_daily
 from webstore.errors import Conflict
-from webstore.event_types import EventType
+from webstore.event_types import TIMED_PACKAGE_EXPIRED, EventType
 from webstore.events import DomainEvent
 from webstore.payments import planning as payment_planning
 from webstore.payments import tax_retry
@@ -81,6 +82,7 @@ class OutcomeKind(StrEnum):
     CANCELLED = "cancelled"  # the end of a cancelled subscription's paid period
     REPLACED = "replaced"  # its tiers belong to a newer subscription: ended without commands
     TIMED_EXPIRY = "timed expiry"  # a timed one-off package ran out
+    DISCORD_RECONCILED = "discord reconciled"  # a store's daily Discord roles check (docs/discord.md)
     CHECKOUT_RECORDED = "checkout recorded"  # a stopped attempt's charge: its payment recorded
     CHECKOUT_REFUNDED = "checkout refunded"  # a stopped attempt closed, what it charged given back
     TAX_RECORDED = "tax recorded"  # a payment's Stripe Tax transaction made on a retry
@@ -204,6 +206,8 @@ class _Run:
                 return self.timed_expiry(due.key, item)
             if item.kind is ScheduleKind.CHECKOUT:
                 return self.checkout(due.key, item)
+            if item.kind is ScheduleKind.DISCORD:
+                return self.discord(due.key, item)
             if item.kind is ScheduleKind.TAX:
                 return self.tax_transaction(due.key, item)
             return self.renewal(due.key, item)
@@ -250,6 +254,14 @@ class _Run:
             Reconciled.REFUNDED: OutcomeKind.CHECKOUT_REFUNDED,
         }.get(done.outcome, OutcomeKind.STALE)
         return Outcome(kind, item.reference, item.account_id, done.detail)
+
+    # --- a store's daily Discord reconciliation -------------------------------------------------
+
+    def discord(self, key: ScheduleKey, item: ScheduleItem) -> Outcome:
+        done = run_daily(self.services, key, item, self.claim, self.now)
+        if done is None:
+            return Outcome(OutcomeKind.STALE, item.reference, item.account_id)
+        return Outcome(OutcomeKind.DISCORD_RECONCILED, item.reference, item.account_id, done.describe())
 
     # --- subscriptions ---------------------------------------------------------------------------
 
@@ -480,6 +492,7 @@ class _Run:
             tx = Transaction(self.services.table)
             RecurringPaymentRepository.add_timer(tx, expired, timer)
             ScheduleRepository.add_done(tx, key, self.claim)
+            OutboxRepository.add(tx, timed_expired_event(item.account_id, username_id, package_id, payment))
             room = payment_planning.MAX_TRANSACTION_ACTIONS - len(tx) - 2  # the plan, the sequences
             numbered = payment_planning.with_ids(commands, ids, payment.id)
             chunks = payment_planning.chunk_commands(numbered, room)
@@ -498,6 +511,22 @@ class _Run:
         return Outcome(
             OutcomeKind.TIMED_EXPIRY, item.reference, item.account_id, f"{len(commands)} expiry command(s)"
         )
+
+
+def timed_expired_event(
+    account_id: int, username_id: int, package_id: int, payment: PaymentRecord
+) -> DomainEvent:
+    """A timed package ran out (`TIMED_PACKAGE_EXPIRED`, not a webhook type): written with the
+    timer's change, so it says what is committed; the Discord consumer takes its roles away."""
+    return DomainEvent(
+        type=TIMED_PACKAGE_EXPIRED,
+        account_id=account_id,
+        subject={
+            "id": f"{payment.transaction_id}/{username_id}/{package_id}",
+            "transaction_id": payment.transaction_id,
+            "products": [{"id": package_id, "username": {"id": str(username_id)}}],
+        },
+    )
 
 
 def _timed_parts(reference: str) -> tuple[int, int]:

@@ -24,6 +24,7 @@ from enum import StrEnum
 from aws_lambda_powertools import Logger
 
 from webstore.catalog import WebhookEndpoint
+from webstore.discord.embeds import message as discord_message
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
 from webstore.repo.webhooks import (
@@ -126,7 +127,7 @@ class WebhookDispatcher:
 
     def validate(self, account_id: int, endpoint: WebhookEndpoint) -> bool:
         """The handshake; True when the endpoint is (now) validated. Also for the catalog import."""
-        if endpoint.validated:
+        if endpoint.validated or is_discord(endpoint):  # Discord echoes nothing: no handshake
             return True
         try:
             target = self._target(endpoint)
@@ -151,7 +152,11 @@ class WebhookDispatcher:
         except UrlRefused as refusal:
             self._record_refusal(account_id, endpoint, event.id, event.type, refusal)
             return EndpointOutcome(endpoint.id, Outcome.REFUSED, str(refusal))
-        if not endpoint.validated and not self._validate(account_id, endpoint, target):
+        if (
+            not endpoint.validated
+            and not is_discord(endpoint)
+            and not self._validate(account_id, endpoint, target)
+        ):
             return EndpointOutcome(endpoint.id, Outcome.NOT_VALIDATED)
         claim = self.store.claim(
             account_id,
@@ -168,7 +173,8 @@ class WebhookDispatcher:
         if claim.state is ClaimState.BUSY:
             return EndpointOutcome(endpoint.id, Outcome.BUSY)
         attempted_at = self.services.now()
-        response = self._post(endpoint, target, encode_body(envelope(event)))
+        body = discord_message(event) if is_discord(endpoint) else envelope(event)
+        response = self._post(endpoint, target, encode_body(body))
         self._record(account_id, endpoint, event.id, event.type, claim.attempt, response)
         outcome = AttemptOutcome(
             attempt=claim.attempt,
@@ -243,6 +249,11 @@ class WebhookDispatcher:
         self._record(
             account_id, endpoint, event_id, event_type, 0, HttpResult(None, b"", 0, f"refused: {refusal}")
         )
+
+
+def is_discord(endpoint: WebhookEndpoint) -> bool:
+    """A Discord channel webhook: Discord embeds instead of the envelope (webstore.discord.embeds)."""
+    return endpoint.format == "discord"
 
 
 def _failure(response: HttpResult) -> str:

@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 
-from functions.storefront import discord_link, get_checkout_receipt
+from functions.storefront import create_basket, discord_link, get_checkout_receipt
 from tests.integration.storefront.test_pay_prices_now import basket_with
 from tests.integration.subscriptions.support import pay_form
 from tests.integration.subscriptions.test_endings import steve_id
@@ -104,7 +104,7 @@ def test_a_forged_state_or_a_declined_consent_links_nothing(
     assert standin.calls == []
 
 
-def test_no_link_without_a_connected_store_or_a_paid_basket(
+def test_no_link_without_a_connected_store_or_a_logged_in_player(
     demo: DemoStore, invoke: Invoke, standin: StandInDiscord
 ) -> None:
     ident = paid_basket(invoke, demo)
@@ -112,7 +112,9 @@ def test_no_link_without_a_connected_store_or_a_paid_basket(
     assert receipt.status == 200 and "Link Discord" not in receipt.body
     assert invoke(discord_link.handler, "GET", "/discord/link", query={"basket": ident}).status == 404
     connect(standin)
-    unpaid = basket_with(invoke, demo, {"package_id": 10})
-    assert invoke(discord_link.handler, "GET", "/discord/link", query={"basket": unpaid}).status == 422
+    created = invoke(create_basket.handler, "POST", f"/api/accounts/{demo.token}/baskets", body={})
+    anonymous = created.json()["data"]["ident"]
+    refused = invoke(discord_link.handler, "GET", "/discord/link", query={"basket": anonymous})
+    assert refused.status == 422 and "Log in with your username" in refused.body
     assert challenge_of("a" * 43) != challenge_of("b" * 43)
     assert get_services().settings.discord_authorize_url == standin.authorize_url

@@ -103,6 +103,12 @@ def test_a_wrong_token_or_id_is_refused_with_what_was_typed(demo: DemoStore, sta
     wrong = owner.post(connect_discord.handler, "/discord/app", app_fields(standin, bot_token="nope"))
     assert wrong.status == 422 and "Bot token: Discord refused it" in wrong.body
     assert DiscordRepository(demo.table).app(1) is None
+    typed = "wrong-secret-Q7x9"
+    secret = owner.post(connect_discord.handler, "/discord/app", app_fields(standin, client_secret=typed))
+    assert secret.status == 422
+    assert "Client secret: Discord refused it with this client id (401)" in unescape(secret.body)
+    assert typed not in secret.body  # write-only: not shown back
+    assert DiscordRepository(demo.table).app(1) is None  # nothing saved
     bad_id = owner.post(connect_discord.handler, "/discord/app", app_fields(standin, client_id="abc"))
     assert bad_id.status == 422 and "Client id" in bad_id.body
     no_rules = owner.post(save_discord_rule.handler, "/discord/rules", {"package_id": "1", "guild_id": GUILD})
@@ -141,3 +147,24 @@ def test_readonly_sees_no_forms_and_may_not_post(demo: DemoStore, standin: Stand
     page = reader.get(get_discord.handler, "/discord")
     assert page.status == 200 and "<form" not in page.body.split("<h1>Discord</h1>", 1)[1]
     assert reader.post(connect_discord.handler, "/discord/app", app_fields(standin)).status == 403
+
+
+def test_the_owner_adds_a_discord_webhook_from_the_webhooks_form(
+    demo: DemoStore, standin: StandInDiscord
+) -> None:
+    from functions.admin import get_webhooks, post_webhook
+
+    owner = signed_in(Role.OWNER, email="hooks-owner@example.com")
+    form = owner.get(get_webhooks.handler, "/webhooks")
+    assert form.status == 200 and '<option value="discord"' in form.body
+    refused = owner.post(
+        post_webhook.handler, "/webhooks", {"format": "discord", "url": "https://example.com/hook"}
+    )
+    assert refused.status == 422 and "a Discord webhook URL" in refused.body
+    assert '<option value="discord" selected>' in refused.body  # what was chosen, kept
+    url = "https://discord.com/api/webhooks/123456789012345678/secret-webhook-token"
+    added = owner.post(post_webhook.handler, "/webhooks", {"format": "discord", "url": url})
+    assert added.status in (200, 303), added.body
+    listing = owner.get(get_webhooks.handler, "/webhooks").body
+    assert "<td>Discord</td>" in listing and "payment.completed" in listing
+    assert "secret-webhook-token" not in listing  # the URL's token is a secret
