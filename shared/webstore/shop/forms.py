@@ -20,6 +20,7 @@ from webstore.errors import Conflict, DomainError, Invalid, NotFound
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
 from webstore.shop import pages
+from webstore.shop.i18n import chosen_language, html_lang
 from webstore.shop.pages import ShopResult
 from webstore.shop.reads import Visitor, own_basket_ident, shop_account
 from webstore.storefront import basket_auth, baskets
@@ -298,3 +299,16 @@ def check_out(services: Services, visitor: Visitor) -> ShopResult:
     except DomainError as error:
         return pages.basket(services, visitor, error=error.detail, status=error.status)
     return ShopResult(redirect=f"{services.settings.storefront_url.rstrip('/')}/checkout/{basket.ident}")
+
+
+# --- the language switcher ---------------------------------------------------------------------
+
+
+def switch_language(language: str | None, next_path: str | None) -> ShopResult:
+    """The switcher's link (`GET /language?lang=de&next=/basket`): remember the language in the
+    visitor's `shop_lang` cookie and go back to the page (a path of the shop, else the home
+    page). A language the shop does not have is refused (404), nothing remembered."""
+    code = chosen_language(language)
+    if not code:
+        raise NotFound("This shop does not speak that language")
+    return ShopResult(redirect=safe_next(next_path, "/"), language=html_lang(code))

@@ -36,6 +36,7 @@ PYTHON_TEXTS = (
     "There is no such category in this store",
     "There is no such package in this store",
     "There is no such page in this store",
+    "This shop does not speak that language",
     "Your basket is empty: add a package first",
     "Enter your username",
     "This basket is paid for; start a new one",
@@ -52,6 +53,14 @@ SOURCE_LANGUAGE = "en"
 LANGUAGES = ("en", "de", "fr", "es", "pt_BR")  # gettext's names; pages say `pt-BR`
 _BY_PRIMARY = {"en": "en", "de": "de", "fr": "fr", "es": "es", "pt": "pt_BR"}
 MAX_ACCEPT_LANGUAGE = 200  # characters of the header read
+# The switcher's names: each language in itself (a visitor who reads none of the others finds theirs).
+LANGUAGE_NAMES = {
+    "en": "English",
+    "de": "Deutsch",
+    "fr": "Français",
+    "es": "Español",
+    "pt_BR": "Português (Brasil)",
+}
 
 
 def language_of(tag: str) -> str | None:
@@ -62,8 +71,17 @@ def language_of(tag: str) -> str | None:
     return _BY_PRIMARY.get(tag.split("-", 1)[0])
 
 
-def choose(accept_language: str, store_language: str) -> str:
-    """The visitor's first language the shop has (by `q`), else the store's, else English."""
+def chosen_language(value: str | None) -> str:
+    """A language the visitor picked in the switcher (`de`, `pt-BR`), if the shop has it; else ""."""
+    found = language_of((value or "")[:16])
+    return found or ""
+
+
+def choose(accept_language: str, store_language: str, chosen: str = "") -> str:
+    """The visitor's pick in the switcher, else their first language the shop has (by `q`),
+    else the store's, else English."""
+    if chosen_language(chosen):
+        return chosen_language(chosen)
     wanted: list[tuple[float, int, str]] = []
     for n, part in enumerate(accept_language[:MAX_ACCEPT_LANGUAGE].split(",")):
         tag, _, params = part.partition(";")
