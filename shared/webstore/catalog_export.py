@@ -20,7 +20,9 @@ from webstore.gateway_settings import GatewaysSection
 from webstore.repo.account import AccountRepository
 from webstore.repo.definitions import DefinitionRepository, ImportedDefinitions
 from webstore.repo.gift_cards import GiftCardRepository
+from webstore.repo.shop_theme import ShopThemeRepository
 from webstore.secret_box import SecretBox
+from webstore.shop import translations
 
 if TYPE_CHECKING:
     from webstore.repo import Table
@@ -37,13 +39,15 @@ def export_catalog(table: Table, account_id: int, box: SecretBox | None = None) 
     found = definitions.imported(account_id)
     if found.store is None:
         raise NotFound(f"Store {account_id} not found")
-    return catalog_of(
+    catalog = catalog_of(
         found,
         GiftCardRepository(table).all(account_id),
         definitions.creator_codes(account_id),
         box,
         revision=definitions.revision(account_id),
     )
+    shop_translations = translations.documents(ShopThemeRepository(table).live(account_id))
+    return catalog.model_copy(update={"shop_translations": shop_translations or None})
 
 
 def catalog_of(

@@ -46,6 +46,7 @@ from webstore.repo.webhooks import WebhookRepository
 from webstore.secret_box import SealBroken, SecretBox, secret_box
 from webstore.servers import Server
 from webstore.settings import get_settings
+from webstore.shop import translations
 
 if TYPE_CHECKING:
     from webstore.repo import Item, Table
@@ -115,6 +116,9 @@ class CatalogFile(Model):
     community_goals: list[CommunityGoal] = Field(default_factory=list)
     webhooks: list[WebhookEntry] = Field(default_factory=list)
     gateways: GatewaysSection = Field(default_factory=GatewaysSection)
+    # The shop's translation files (docs/shop.md): language -> {text: the owner's wording}.
+    # Absent: an import leaves the store's as they are; present: the store has exactly these.
+    shop_translations: dict[str, dict[str, str]] | None = None
 
     def problems(self) -> list[Problem]:
         """What the models alone cannot see: references between sections and uniqueness."""
@@ -489,6 +493,8 @@ def import_catalog(
 
     imported = definitions.imported(account_id)
     existing = imported.store
+    if catalog.shop_translations is not None:  # checked before anything is written
+        translations.check_all(table, account_id, catalog.shop_translations)
     box = _webhook_box(catalog, imported, box)
     changes = plan_changes(imported, catalog, box, force=force)
     base = revision if revision is not None else catalog.revision
@@ -580,6 +586,8 @@ def import_catalog(
         )
     summary = f"{subject}: {said}" if subject else said
     AuditLog(table).record(account_id, actor, action, summary, now)
+    if catalog.shop_translations is not None:
+        translations.replace_all(table, account_id, catalog.shop_translations, actor=actor, now=now)
     return ImportResult(account_id, public_token, checkout_key, secrets, changes, new_revision)
 
 

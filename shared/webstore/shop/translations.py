@@ -22,13 +22,16 @@ import re
 from collections.abc import Mapping
 from datetime import datetime
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from webstore.errors import Invalid, NotFound
 from webstore.repo.audit_log import Audit
 from webstore.repo.shop_theme import STALE, ShopTheme, ShopThemeRepository, TemplateVersion
-from webstore.services import Services
 from webstore.shop.i18n import LANGUAGE_NAMES, LANGUAGES, html_lang, messages
+
+if TYPE_CHECKING:
+    from webstore.repo import Table
+    from webstore.services import Services
 
 CODES = tuple(html_lang(code) for code in LANGUAGES)  # en, de, fr, es, pt-BR
 MAX_FILE_CHARS = 32_000
@@ -204,12 +207,17 @@ def checked_documents(theme: ShopTheme, given: Mapping[str, Any]) -> dict[str, s
     return texts
 
 
+def check_all(table: Table, account_id: int, given: Mapping[str, Any]) -> None:
+    """A catalog file's `shop_translations` checked before its import writes anything."""
+    checked_documents(ShopThemeRepository(table).live(account_id), given)
+
+
 def replace_all(
-    services: Services, account_id: int, given: Mapping[str, Any], *, actor: str, now: datetime
+    table: Table, account_id: int, given: Mapping[str, Any], *, actor: str, now: datetime
 ) -> list[str]:
     """Serve exactly the files `given` (a catalog import: a language it leaves out goes back to
     the catalogs alone), each changed one saved as a version. The languages changed."""
-    repository = ShopThemeRepository(services.table)
+    repository = ShopThemeRepository(table)
     live = repository.live(account_id)
     texts = checked_documents(live, given)
     changed = sorted(
