@@ -298,7 +298,12 @@ def check_out(services: Services, visitor: Visitor) -> ShopResult:
             return ShopResult(redirect=f"/login?next={BASKET}")
     except DomainError as error:
         return pages.basket(services, visitor, error=error.detail, status=error.status)
-    return ShopResult(redirect=f"{services.settings.storefront_url.rstrip('/')}/checkout/{basket.ident}")
+    # The switcher's pick goes along (the checkout remembers it for the receipt and after).
+    picked = chosen_language(visitor.language)
+    language = f"?lang={html_lang(picked)}" if picked else ""
+    return ShopResult(
+        redirect=f"{services.settings.storefront_url.rstrip('/')}/checkout/{basket.ident}{language}"
+    )
 
 
 # --- the language switcher ---------------------------------------------------------------------

@@ -48,6 +48,29 @@ PYTHON_TEXTS = (
     "Amount due",
     "%(sale)s: %(percent)s%% off",
 )
+# The hosted pages' own texts (docs/shop.md, "The hosted pages"): the house templates'
+# `"…"|trans` texts are extracted from the files (`HOSTED_TEMPLATES`); these are the texts
+# their Python passes (titles, total rows, dates' labels, how to cancel).
+HOSTED_TEMPLATES = ("layout/player.html", "macros/order.html", "hosted/*.html")
+HOSTED_TEXTS = (
+    "Checkout",
+    "Receipt",
+    "Your subscription",
+    "Your subscriptions",
+    "VAT",
+    "Discounts",
+    "Sale",
+    "Amount paid",
+    "Total due",
+    "Total paid",
+    "Next payment",
+    "Ends on",
+    "Ended on",
+    "Cancel any time from the “Manage or cancel your subscription” link on your receipt. You"
+    " keep what you paid for until the end of the current period and are not charged again.",
+    "Cancel any time from the “Manage or cancel your subscription” link on this receipt. You"
+    " keep what you paid for until the end of the current period and are not charged again.",
+)
 DOMAIN = "shop"
 SOURCE_LANGUAGE = "en"
 LANGUAGES = ("en", "de", "fr", "es", "pt_BR")  # gettext's names; pages say `pt-BR`

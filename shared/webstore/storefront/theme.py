@@ -11,7 +11,7 @@ allows by its hash (`Brand.policy`, webstore.html.player).
 from __future__ import annotations
 
 from webstore.catalog import StoreProfile
-from webstore.html.player import Brand, use_brand
+from webstore.html.player import Brand, page_language, use_brand
 
 WHITE = "#ffffff"
 INK = "#000000"
@@ -58,7 +58,11 @@ def theme_style(store: StoreProfile) -> str:
 def brand(store: StoreProfile) -> Brand:
     """How the store's player-facing pages show it: name, logo, colours, the way back to its site."""
     return Brand(
-        name=store.name, logo=store.logo, url=store.webstore_url, theme=theme_style(store), lang=store.lang
+        name=store.name,
+        logo=store.logo,
+        url=store.webstore_url,
+        theme=theme_style(store),
+        lang=page_language(store.lang),
     )
 
 
