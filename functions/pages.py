@@ -9,11 +9,20 @@ from urllib.parse import parse_qs
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from functions.observability import logger
 from webstore.errors import DomainError, Throttled
 from webstore.html import PageResult
-from webstore.html.player import UNBRANDED, brand_scope, content_security_policy, current_brand, problem_page
+from webstore.html.player import (
+    UNBRANDED,
+    brand_scope,
+    content_security_policy,
+    current_brand,
+    problem_page,
+    request_language,
+)
+from webstore.shop.i18n import chosen_language, html_lang
 
 UNEXPECTED = "Something went wrong on our side; please try again in a moment."
 NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
@@ -83,3 +92,43 @@ def render(
     if retry_after is not None:
         response.headers["Retry-After"] = str(retry_after)
     return response
+
+
+LANGUAGE_COOKIE = "webstore_lang"
+
+
+class PageLanguage:
+    """The hosted pages' language wishes (docs/shop.md, "The hosted pages"): `?lang=de` (the
+    shop's switcher carries the player's pick to the checkout that way; remembered in the
+    `webstore_lang` cookie for the pages after it: the receipt, the manage page), else that
+    cookie, and the Accept-Language header; `webstore.html.player.page_language` weighs them
+    against the store's language."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        asked = chosen_language(request.query_params.get("lang"))
+        chosen = asked or chosen_language(request.cookies.get(LANGUAGE_COOKIE))
+        request_language(
+            html_lang(chosen) if chosen else "", request.headers.get("accept-language", "")[:200]
+        )
+        if not asked:
+            await self.app(scope, receive, send)
+            return
+        secure = "; Secure" if scope.get("scheme") == "https" else ""
+        cookie = (
+            f"{LANGUAGE_COOKIE}={html_lang(asked)}; Max-Age=31536000; Path=/; HttpOnly; SameSite=lax{secure}"
+        )
+
+        async def remembering(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [*message.get("headers", []), (b"set-cookie", cookie.encode())]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, remembering)

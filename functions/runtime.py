@@ -296,6 +296,7 @@ def _declared(route: Route) -> Callable[[Request], Any]:
 
 
 def build_app(interface: Interface, operations: Iterable[tuple[Route, Endpoint]]) -> FastAPI:
+    operations = list(operations)
     title, version = TITLES[interface]
     # The shop is a website, not an API: no /docs (its pages stay out of every document).
     docs = None if interface is Interface.SHOP else "/docs"
@@ -321,6 +322,11 @@ def build_app(interface: Interface, operations: Iterable[tuple[Route, Endpoint]]
             )
     _complete_document(app, interface)
     app.add_middleware(RequestHygiene, interface=interface)
+    if any(route.html for route, _ in operations) and interface is Interface.STOREFRONT:
+        # the hosted pages' language (functions.pages)
+        from functions.pages import PageLanguage
+
+        app.add_middleware(PageLanguage)
     return app
 
 

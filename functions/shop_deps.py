@@ -31,6 +31,7 @@ from webstore.shop.reads import Visitor
 BASKET_COOKIE = "shop_basket"
 PLAYER_COOKIE = "shop_player"
 CSRF_COOKIE = "shop_csrf"
+LANGUAGE_COOKIE = "shop_lang"
 CSRF_FIELD = "csrf"
 COOKIE_DAYS = 30
 MAX_FIELDS = 40  # a package's variables (20) and the form's own
@@ -52,7 +53,19 @@ def visitor(request: Request) -> Visitor:
         csrf=csrf,
         accept_language=request.headers.get("accept-language", "")[:200],
         ip=client_ip(request),
+        language=(cookies.get(LANGUAGE_COOKIE) or "")[:16],
+        path=_own_address(request),
     )
+
+
+def _own_address(request: Request) -> str:
+    """A page's own path and query (the switcher's way back); "" for a form's answer."""
+    if request.method != "GET":
+        return ""
+    if request.url.path == "/language":  # the switcher's own refusal: back home from there
+        return "/"
+    query = request.url.query
+    return request.url.path + (f"?{query}" if query else "")
 
 
 def page_visitor(request: Request) -> Visitor:
@@ -109,6 +122,8 @@ def respond(request: Request, services: Services, result: ShopResult) -> Respons
             response.set_cookie(BASKET_COOKIE, result.basket, max_age=COOKIE_DAYS * 86400, **options)  # type: ignore[arg-type]
         else:
             response.delete_cookie(BASKET_COOKIE, **options)  # type: ignore[arg-type]
+    if result.language:
+        response.set_cookie(LANGUAGE_COOKIE, result.language, max_age=365 * 86400, **options)  # type: ignore[arg-type]
     if result.player is not None:
         if result.player:
             response.set_cookie(PLAYER_COOKIE, str(result.player), max_age=COOKIE_DAYS * 86400, **options)  # type: ignore[arg-type]

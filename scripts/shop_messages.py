@@ -21,8 +21,17 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
+from webstore.html import TEMPLATES
 from webstore.html.owner import THEME
-from webstore.shop.i18n import DOMAIN, LANGUAGES, LOCALE, PYTHON_TEXTS, SOURCE_LANGUAGE
+from webstore.shop.i18n import (
+    DOMAIN,
+    HOSTED_TEMPLATES,
+    HOSTED_TEXTS,
+    LANGUAGES,
+    LOCALE,
+    PYTHON_TEXTS,
+    SOURCE_LANGUAGE,
+)
 
 TRANS = re.compile(r'"((?:[^"\\]|\\.)*)"\s*\|\s*trans\b')
 
@@ -34,7 +43,14 @@ def extracted() -> dict[str, list[tuple[str, int]]]:
         for number, line in enumerate(path.read_text().splitlines(), start=1):
             for match in TRANS.finditer(line):
                 found.setdefault(match.group(1), []).append((path.relative_to(THEME).as_posix(), number))
-    for text in PYTHON_TEXTS:  # what the shop's Python passes to the templates
+    for pattern in HOSTED_TEMPLATES:  # the hosted pages (checkout, receipt, auth, …)
+        for path in sorted(TEMPLATES.glob(pattern)):
+            for number, line in enumerate(path.read_text().splitlines(), start=1):
+                for match in TRANS.finditer(line):
+                    found.setdefault(match.group(1), []).append(
+                        (path.relative_to(TEMPLATES).as_posix(), number)
+                    )
+    for text in (*PYTHON_TEXTS, *HOSTED_TEXTS):  # what the shop's and the hosted pages' Python pass
         found.setdefault(text, []).append(("i18n.py", 0))
     return found
 

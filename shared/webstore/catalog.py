@@ -158,6 +158,10 @@ class StoreProfile(Model):
     # Minecraft online mode: players are the Mojang accounts their names resolve to (real UUID
     # and casing, webstore.identity); false: offline-mode identities (the name's offline UUID).
     online_mode: bool = False
+    # Bedrock players through Geyser/Floodgate (docs/decisions.md, "Bedrock names"): the
+    # proxy's `username-prefix` ("." by default); "" = Java names only. A name starting with it
+    # is a Bedrock player's: the prefix, then their Xbox gamertag (webstore.repo.users).
+    bedrock_prefix: str = Field(default="", max_length=4, pattern=r"^[!-/:-@\[-^`{-~]*$")
     log_events: bool = False
     disabled: bool = False
     supports_usernames: bool = True

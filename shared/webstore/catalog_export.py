@@ -22,6 +22,7 @@ from webstore.repo.definitions import DefinitionRepository, ImportedDefinitions
 from webstore.repo.gift_cards import GiftCardRepository
 from webstore.repo.shop_theme import ShopThemeRepository
 from webstore.secret_box import SecretBox
+from webstore.shop import translations
 from webstore.shop.catalog_section import ShopSection
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ def export_catalog(table: Table, account_id: int, box: SecretBox | None = None) 
     found = definitions.imported(account_id)
     if found.store is None:
         raise NotFound(f"Store {account_id} not found")
-    return catalog_of(
+    catalog = catalog_of(
         found,
         GiftCardRepository(table).all(account_id),
         definitions.creator_codes(account_id),
@@ -47,6 +48,8 @@ def export_catalog(table: Table, account_id: int, box: SecretBox | None = None) 
         revision=definitions.revision(account_id),
         shop=ShopSection.of(ShopThemeRepository(table).live(account_id)),
     )
+    shop_translations = translations.documents(ShopThemeRepository(table).live(account_id))
+    return catalog.model_copy(update={"shop_translations": shop_translations or None})
 
 
 def catalog_of(

@@ -47,6 +47,7 @@ from webstore.repo.webhooks import WebhookRepository
 from webstore.secret_box import SealBroken, SecretBox, secret_box
 from webstore.servers import Server
 from webstore.settings import get_settings
+from webstore.shop import translations
 from webstore.shop.catalog_section import ShopSection
 
 if TYPE_CHECKING:
@@ -120,6 +121,9 @@ class CatalogFile(Model):
     gateways: GatewaysSection = Field(default_factory=GatewaysSection)
     # The shop's look and the owner's templates (docs/shop.md); absent: the shop's stay as they are.
     shop: ShopSection | None = None
+    # The shop's translation files (docs/shop.md): language -> {text: the owner's wording}.
+    # Absent: an import leaves the store's as they are; present: the store has exactly these.
+    shop_translations: dict[str, dict[str, str]] | None = None
 
     def problems(self) -> list[Problem]:
         """What the models alone cannot see: references between sections and uniqueness."""
@@ -506,6 +510,8 @@ def import_catalog(
 
     imported = definitions.imported(account_id)
     existing = imported.store
+    if catalog.shop_translations is not None:  # checked before anything is written
+        translations.check_all(table, account_id, catalog.shop_translations)
     box = _webhook_box(catalog, imported, box)
     changes = plan_changes(imported, catalog, box, force=force)
     base = revision if revision is not None else catalog.revision
@@ -612,6 +618,8 @@ def import_catalog(
         )
     summary = f"{subject}: {said}" if subject else said
     AuditLog(table).record(account_id, actor, action, summary, now)
+    if catalog.shop_translations is not None:
+        translations.replace_all(table, account_id, catalog.shop_translations, actor=actor, now=now)
     return ImportResult(account_id, public_token, checkout_key, secrets, changes, new_revision)
 
 

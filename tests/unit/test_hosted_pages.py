@@ -195,8 +195,9 @@ def test_the_receipt_links_the_subscriptions_page_when_it_has_one() -> None:
     )
     page = checkout_pages.receipt_page(view)
     href = "https://shop.test/subscriptions/tok?a=&#34;b&#34;"
-    assert f'<a id=manage href="{href}">Manage or cancel your subscription</a>' in page
-    assert "<dt>Next renewal</dt><dd>1 July 2026</dd>" in page and "on this receipt" in page
+    # The store is German: so is its receipt.
+    assert f'<a id=manage href="{href}">Abonnement verwalten oder kündigen</a>' in page
+    assert "<dt>Nächste Verlängerung</dt><dd>1 July 2026</dd>" in page and "auf dieser Quittung" in page
     without = checkout_pages.receipt_page(receipt_view(store()))
     assert "id=manage" not in without and "Your subscription" not in without
 
@@ -230,7 +231,7 @@ def test_a_refusal_after_the_store_was_read_is_in_its_brand_with_a_way_back() ->
     response = render(refuse, problem_title="Cannot log in")
     body = bytes(response.body).decode()
     assert response.status_code == 409 and '<strong id="store-name">Demo &lt;Craft&gt;</strong>' in body
-    assert '<a id="back-to-store" href="https://shop.test/">Back to Demo &lt;Craft&gt;</a>' in body
+    assert '<a id="back-to-store" href="https://shop.test/">Zurück zu Demo &lt;Craft&gt;</a>' in body
     policy = response.headers["content-security-policy"]
     assert (
         all(f"'sha256-{digest}'" in policy for digest in style_hashes(body)) and len(style_hashes(body)) == 2

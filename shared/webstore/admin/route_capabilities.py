@@ -28,6 +28,7 @@ PAGE_CAPABILITIES: dict[str, Capability] = {
     "/shop/editor": Capability.SETTINGS_READ,
     "/shop/look": Capability.SETTINGS_READ,
     "/shop/theme": Capability.SETTINGS_READ,
+    "/shop/translations": Capability.SETTINGS_READ,
     "/staff": Capability.STAFF_READ,
     "/subscriptions": Capability.PAYMENTS_READ,
     "/subscriptions/{reference}": Capability.PAYMENTS_READ,

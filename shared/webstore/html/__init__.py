@@ -91,6 +91,13 @@ def configure(env: Environment) -> Environment:
     env.filters["long_date"] = long_date
     env.filters["percent"] = percent
     env.globals["inline"] = inline
+    from jinja2 import pass_context
+
+    from webstore.html.player import translated
+
+    # Marked as reading the context so that Jinja never folds `"Pay"|trans` into the compiled
+    # template: the text depends on the page's language, known only when it renders.
+    env.filters["trans"] = pass_context(lambda _context, text, **params: translated(text, **params))
     return env
 
 

@@ -97,8 +97,44 @@ def stylesheet_hash() -> str:
 
 
 def page(template: str, /, *, brand: Brand, title: str, width: str = "", **context: Any) -> str:
-    """A player-facing page: `template` (extending layout/player.html) in `brand`."""
-    return render(template, brand=brand, title=title, width=width, **context)
+    """A player-facing page: `template` (extending layout/player.html) in `brand`, its texts
+    (`"…"|trans`) in the brand's language."""
+    token = _rendering.set(brand.lang)
+    try:
+        return render(template, brand=brand, title=title, width=width, **context)
+    finally:
+        _rendering.reset(token)
+
+
+# --- the language of the hosted pages (docs/shop.md, "The hosted pages") ---------------------
+# The request's wishes (the HTTP side sets them: the switcher's pick carried as `?lang=` or the
+# `webstore_lang` cookie, and Accept-Language), the store's language the default; the shop's
+# catalogs translate the pages (`trans`, webstore.html.configure).
+_requested: ContextVar[tuple[str, str]] = ContextVar("requested_language", default=("", ""))
+_rendering: ContextVar[str] = ContextVar("rendering_language", default="en")
+
+
+def request_language(chosen: str, accept_language: str) -> None:
+    """This request's wishes: a language picked (`de`, or ""), the Accept-Language header."""
+    _requested.set((chosen, accept_language))
+
+
+def page_language(store_language: str) -> str:
+    """A hosted page's language (`de`, `pt-BR`): the visitor's pick, else their browser's first
+    language the shop's catalogs have, else the store's, else English (as the shop chooses)."""
+    from webstore.shop.i18n import choose, html_lang
+
+    chosen, accept_language = _requested.get()
+    return html_lang(choose(accept_language, store_language, chosen))
+
+
+def translated(text: object, **params: object) -> str:
+    """`{{ "Pay now"|trans }}` on a house page: the text in the page's language (the shop's
+    catalogs), `%(name)s` placeholders filled; a text the catalogs lack prints as written."""
+    from webstore.html.owner import translate
+    from webstore.shop.i18n import language_of, messages
+
+    return translate(messages(language_of(_rendering.get()) or "en"), str(text), params)
 
 
 def problem_page(
@@ -113,6 +149,8 @@ def problem_page(
     """A page that explains why there is nothing to do here, with a way on (see problem.html);
     in `brand`, by default the one this request's use case named (`use_brand`)."""
     brand = brand or current_brand()
+    if not lang and brand == UNBRANDED:  # no store to take it from: the visitor's language
+        lang = page_language("")
     if lang:
         brand = Brand(brand.name, brand.logo, brand.url, brand.theme, lang, brand.favicon)
     return page(

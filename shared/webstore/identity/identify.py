@@ -36,6 +36,7 @@ from webstore.repo.users import (
     User,
     UserRepository,
     check_username,
+    is_bedrock_name,
 )
 from webstore.services import Services
 
@@ -89,13 +90,16 @@ def identify(
     Steam store a Steam64 id (the name a Steam sign-in gives) is that Steam account's player."""
     if is_steam_store(store) and STEAM64.match((username or "").strip()):
         return identify_steam(services, username.strip())
-    username = check_username(username, field)
+    username = check_username(username, field, store)
     users = UserRepository(services.table)
-    if not store.online_mode:
+    # A Bedrock player (Floodgate) has no Java account to resolve, even in an online-mode
+    # store: their identity is the offline one of their name (docs/decisions.md, "Bedrock names").
+    bedrock = is_bedrock_name(username, store.bedrock_prefix)
+    if not store.online_mode or bedrock:
         user = known.offline if known is not None else users.find(username)
         if user is not None:
             return Identification(user)
-        account = identities_for(services, store).resolve(username)
+        account = (OfflineIdentities() if bedrock else identities_for(services, store)).resolve(username)
         assert account is not None  # offline: every name is a player
         return Identification(User(users.next_id(), username, account.dashed_uuid), new_offline=True)
 

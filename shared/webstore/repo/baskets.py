@@ -169,7 +169,7 @@ class BasketRepository:
                 offline=user_of_item(offline) if offline else None,
                 online=resolution_of_item(online) if online else None,
             )
-            result.user = result.registry.user_for(result.store.online_mode)
+            result.user = result.registry.user_for(result.store, reads.username)
         if (item := found.get("attempt")) is not None:
             result.attempt = from_item(CheckoutAttempt, item)
         for code in reads.coupon_codes:

@@ -60,6 +60,8 @@ class ShopTheme(Model):
     latest: dict[str, int] = Field(default_factory=dict)  # name -> newest saved version
     changed_at: datetime | None = None
     look: ShopLook = Field(default_factory=ShopLook)
+    # language (`de`, `pt-BR`) -> the owner's translation file as saved (webstore.shop.translations)
+    translations: dict[str, str] = Field(default_factory=dict)
 
 
 class TemplateVersion(Model):

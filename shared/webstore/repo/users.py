@@ -22,11 +22,18 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from webstore import keys
-from webstore.catalog import Store
+from webstore.catalog import Store, StoreProfile
 from webstore.db import TTL_ATTRIBUTE, Item, Table, Transaction, from_item
 from webstore.errors import Conflict, Invalid
 
 USERNAME = re.compile(r"^[A-Za-z0-9_]{3,16}$")  # Minecraft's rule for Java Edition names
+# A Bedrock player's name through Geyser/Floodgate (docs/decisions.md, "Bedrock names"): the
+# store's prefix (1 to 4 ASCII symbols: no letter, digit, underscore or space), then the Xbox
+# gamertag: 1 to 16 letters, digits and single spaces (Floodgate writes a space as `_` unless
+# told not to), not starting or ending with a space.
+BEDROCK_PREFIX = re.compile(r"^[!-/:-@\[-^`{-~]{1,4}")
+GAMERTAG = re.compile(r"^(?=.{1,16}$)[A-Za-z0-9_]+(?: [A-Za-z0-9_]+)*$")
+JAVA_RULE = "A username is 3 to 16 letters, digits or underscores"
 
 
 @dataclass(frozen=True)
@@ -52,9 +59,10 @@ class RegistryRead:
     offline: User | None = None
     online: CachedResolution | None = None
 
-    def user_for(self, online_mode: bool) -> User | None:
-        """The registered user of the store's mode, however old (what fulfilment uses)."""
-        if online_mode:
+    def user_for(self, store: StoreProfile, username: str) -> User | None:
+        """The registered user of the store's mode, however old (what fulfilment uses); a
+        Bedrock player's is the offline one in either mode."""
+        if store.online_mode and not is_bedrock_name(username, store.bedrock_prefix):
             return self.online.user if self.online else None
         return self.offline
 
@@ -82,11 +90,32 @@ def resolution_of_item(item: Item) -> CachedResolution:
     return CachedResolution(user_of_item(item), datetime.fromtimestamp(int(item["resolved_at"]), UTC))
 
 
-def check_username(username: str, field: str = "username") -> str:
+def is_bedrock_name(username: str, prefix: str | None) -> bool:
+    """`username` is a Bedrock player's under `prefix` (None: under any prefix a store may set)."""
+    if prefix is None:
+        found = BEDROCK_PREFIX.match(username)
+        return found is not None and bool(GAMERTAG.match(username[found.end() :]))
+    return bool(prefix) and username.startswith(prefix) and bool(GAMERTAG.match(username[len(prefix) :]))
+
+
+def check_username(username: str, field: str = "username", store: StoreProfile | None = None) -> str:
+    """The platform's one username rule: Java Edition's, or, in a store that accepts Bedrock
+    players (`bedrock_prefix`), the prefix and a gamertag. Without the store (a check before
+    the store is read) a Bedrock name under any prefix passes; the use case checks it again
+    with the store (`webstore.identity.identify`)."""
     username = (username or "").strip()
-    if not USERNAME.match(username):
-        raise Invalid("A username is 3 to 16 letters, digits or underscores", field=field)
-    return username
+    if USERNAME.match(username):
+        return username
+    prefix = store.bedrock_prefix if store is not None else None
+    if is_bedrock_name(username, prefix):
+        return username
+    if prefix:
+        raise Invalid(
+            f"{JAVA_RULE}; a Bedrock player's is {prefix!r} then their gamertag"
+            " (up to 16 letters, digits or spaces)",
+            field=field,
+        )
+    raise Invalid(JAVA_RULE, field=field)
 
 
 def _user_attributes(user: User) -> Item:

@@ -16,9 +16,10 @@ from webstore.checkout.summary import mask_card, order_summary
 from webstore.html.owner import sanitize, translate
 from webstore.money import round_money, symbol
 from webstore.pricing import PricingContext, active_sales
-from webstore.shop.i18n import html_lang, messages
+from webstore.shop.i18n import html_lang
 from webstore.shop.look import branded
 from webstore.shop.reads import ShopData
+from webstore.shop.translations import page_texts
 from webstore.storefront import schemas
 from webstore.storefront.theme import theme_style
 from webstore.storefront.views import (
@@ -84,7 +85,7 @@ class Builder:
         self.ctx = PricingContext(store=self.store, sales=self.store.sales, now=self.now)
         self.csrf = csrf
         self.assets = dict(assets)
-        self.translations = messages(data.language)
+        self.translations = page_texts(data.theme, data.language)
 
     # --- common to every page ---
 

@@ -21,6 +21,7 @@ from webstore.repo.shop_theme import ShopThemeRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
 from webstore.shop import pages
+from webstore.shop.i18n import chosen_language, html_lang
 from webstore.shop.pages import ShopResult
 from webstore.shop.reads import Visitor, own_basket_ident, read_shop, shop_account
 from webstore.storefront import basket_auth, baskets
@@ -315,4 +316,22 @@ def check_out(services: Services, visitor: Visitor) -> ShopResult:
             return ShopResult(redirect=f"/login?next={BASKET}")
     except DomainError as error:
         return pages.basket(services, visitor, error=error.detail, status=error.status)
-    return ShopResult(redirect=f"{services.settings.storefront_url.rstrip('/')}/checkout/{basket.ident}")
+    # The switcher's pick goes along (the checkout remembers it for the receipt and after).
+    picked = chosen_language(visitor.language)
+    language = f"?lang={html_lang(picked)}" if picked else ""
+    return ShopResult(
+        redirect=f"{services.settings.storefront_url.rstrip('/')}/checkout/{basket.ident}{language}"
+    )
+
+
+# --- the language switcher ---------------------------------------------------------------------
+
+
+def switch_language(language: str | None, next_path: str | None) -> ShopResult:
+    """The switcher's link (`GET /language?lang=de&next=/basket`): remember the language in the
+    visitor's `shop_lang` cookie and go back to the page (a path of the shop, else the home
+    page). A language the shop does not have is refused (404), nothing remembered."""
+    code = chosen_language(language)
+    if not code:
+        raise NotFound("This shop does not speak that language")
+    return ShopResult(redirect=safe_next(next_path, "/"), language=html_lang(code))

@@ -36,6 +36,7 @@ PYTHON_TEXTS = (
     "There is no such category in this store",
     "There is no such package in this store",
     "There is no such page in this store",
+    "This shop does not speak that language",
     "Your basket is empty: add a package first",
     "Enter your username",
     "This basket is paid for; start a new one",
@@ -49,11 +50,42 @@ PYTHON_TEXTS = (
     "Back soon",
     "The shop is closed for maintenance. Please come back soon.",
 )
+# The hosted pages' own texts (docs/shop.md, "The hosted pages"): the house templates'
+# `"…"|trans` texts are extracted from the files (`HOSTED_TEMPLATES`); these are the texts
+# their Python passes (titles, total rows, dates' labels, how to cancel).
+HOSTED_TEMPLATES = ("layout/player.html", "macros/order.html", "hosted/*.html")
+HOSTED_TEXTS = (
+    "Checkout",
+    "Receipt",
+    "Your subscription",
+    "Your subscriptions",
+    "VAT",
+    "Discounts",
+    "Sale",
+    "Amount paid",
+    "Total due",
+    "Total paid",
+    "Next payment",
+    "Ends on",
+    "Ended on",
+    "Cancel any time from the “Manage or cancel your subscription” link on your receipt. You"
+    " keep what you paid for until the end of the current period and are not charged again.",
+    "Cancel any time from the “Manage or cancel your subscription” link on this receipt. You"
+    " keep what you paid for until the end of the current period and are not charged again.",
+)
 DOMAIN = "shop"
 SOURCE_LANGUAGE = "en"
 LANGUAGES = ("en", "de", "fr", "es", "pt_BR")  # gettext's names; pages say `pt-BR`
 _BY_PRIMARY = {"en": "en", "de": "de", "fr": "fr", "es": "es", "pt": "pt_BR"}
 MAX_ACCEPT_LANGUAGE = 200  # characters of the header read
+# The switcher's names: each language in itself (a visitor who reads none of the others finds theirs).
+LANGUAGE_NAMES = {
+    "en": "English",
+    "de": "Deutsch",
+    "fr": "Français",
+    "es": "Español",
+    "pt_BR": "Português (Brasil)",
+}
 
 
 def language_of(tag: str) -> str | None:
@@ -64,8 +96,17 @@ def language_of(tag: str) -> str | None:
     return _BY_PRIMARY.get(tag.split("-", 1)[0])
 
 
-def choose(accept_language: str, store_language: str) -> str:
-    """The visitor's first language the shop has (by `q`), else the store's, else English."""
+def chosen_language(value: str | None) -> str:
+    """A language the visitor picked in the switcher (`de`, `pt-BR`), if the shop has it; else ""."""
+    found = language_of((value or "")[:16])
+    return found or ""
+
+
+def choose(accept_language: str, store_language: str, chosen: str = "") -> str:
+    """The visitor's pick in the switcher, else their first language the shop has (by `q`),
+    else the store's, else English."""
+    if chosen_language(chosen):
+        return chosen_language(chosen)
     wanted: list[tuple[float, int, str]] = []
     for n, part in enumerate(accept_language[:MAX_ACCEPT_LANGUAGE].split(",")):
         tag, _, params = part.partition(";")

@@ -10,7 +10,7 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from webstore.errors import DomainError, NotFound
 from webstore.html.owner import OwnerTemplateError, render_owner, sanitize, translate
@@ -19,8 +19,9 @@ from webstore.repo.shop_theme import ShopTheme
 from webstore.services import Services
 from webstore.shop import assets, maintenance
 from webstore.shop.context import Builder
-from webstore.shop.i18n import messages
+from webstore.shop.i18n import LANGUAGE_NAMES, html_lang
 from webstore.shop.reads import ShopData, Visitor, read_shop
+from webstore.shop.translations import page_texts
 from webstore.storefront.views import visible_packages
 
 log = logging.getLogger(__name__)
@@ -38,6 +39,7 @@ class ShopResult:
     csp: str = ""
     basket: str | None = None
     player: int | None = None
+    language: str | None = None  # the switcher's pick to remember (`shop_lang`)
     headers: dict[str, str] = field(default_factory=dict)
 
 
@@ -104,7 +106,39 @@ def page_context(
     asset_urls: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     builder = Builder(data, csrf=visitor.csrf, assets=asset_urls or assets.urls())
-    return localized(builder.common(title) | extra, messages(data.language))
+    here = visitor.path or form_page(extra)
+    context = builder.common(title) | {"languages": switcher(data.language, here)} | extra
+    return localized(context, page_texts(data.theme, data.language))
+
+
+SWITCH_PATH = "/language"
+
+
+def form_page(extra: dict[str, Any]) -> str:
+    """Where the switcher returns to from a page a form answered (a refusal): the page the form
+    is on, not the form's address."""
+    package = extra.get("package")
+    if isinstance(package, dict) and package.get("url"):
+        return str(package["url"])
+    if "username" in extra:
+        return "/login"
+    if "problem" in extra:
+        return "/"
+    return "/basket"
+
+
+def switcher(current: str, here: str) -> list[dict[str, Any]]:
+    """The language switcher: each language's link (`GET /language?lang=de&next=<this page>`),
+    the page's own marked `current`."""
+    return [
+        {
+            "code": html_lang(code),
+            "name": name,
+            "current": code == current,
+            "url": f"{SWITCH_PATH}?{urlencode({'lang': html_lang(code), 'next': here or '/'})}",
+        }
+        for code, name in LANGUAGE_NAMES.items()
+    ]
 
 
 def localized(context: dict[str, Any], translations: Mapping[str, str]) -> dict[str, Any]:
@@ -173,7 +207,8 @@ def maintenance_vars(data: ShopData) -> dict[str, Any]:
         allowed, _ = maintenance.parse_allow_list(look.maintenance_allow)
     except DomainError:
         allowed = maintenance.AllowList()
-    message = look.maintenance_message or translate(messages(data.language), maintenance.DEFAULT_MESSAGE, {})
+    texts = page_texts(data.theme, data.language)
+    message = look.maintenance_message or translate(texts, maintenance.DEFAULT_MESSAGE, {})
     return {"maintenance": {"message": message, "login": bool(allowed.names)}}
 
 

@@ -38,6 +38,8 @@ class Visitor:
     csrf: str = ""
     accept_language: str = ""  # the request's header, for the page's language
     ip: str = ""  # the address the request came from (maintenance mode's allow-list)
+    language: str = ""  # the language picked in the switcher (the `shop_lang` cookie)
+    path: str = ""  # the page's own address (path and query) for the switcher's way back
 
 
 @dataclass
@@ -104,7 +106,7 @@ def read_shop(services: Services, visitor: Visitor, *, account_id: int | None = 
     theme = theme_future.result()
     if view.store.disabled:
         raise NotFound("This store is closed")
-    language = choose(visitor.accept_language, view.store.lang)
+    language = choose(visitor.accept_language, view.store.lang, visitor.language)
     return ShopData(
         view=view,
         basket=basket,

@@ -11,7 +11,7 @@ allows by its hash (`Brand.policy`, webstore.html.player).
 from __future__ import annotations
 
 from webstore.catalog import Store, StoreProfile
-from webstore.html.player import Brand, use_brand
+from webstore.html.player import Brand, page_language, use_brand
 
 WHITE = "#ffffff"
 INK = "#000000"
@@ -70,7 +70,7 @@ def brand(store: StoreProfile) -> Brand:
         logo=store.logo,
         url=store.webstore_url,
         theme=theme_style(store),
-        lang=store.lang,
+        lang=page_language(store.lang),
         favicon=favicon or None,
     )
 

@@ -63,8 +63,8 @@ def test_every_panel_route_but_the_sign_in_and_its_files_declares_a_capability_o
         "startTotp", "confirmTotp", "removeTotp",
     }  # fmt: skip
     assert (
-        len(_guarded()) == 78
-    )  # Go live, the setup, E-mails and their wording, Tax, Tax report, Shop → Look, Steam key, Discord
+        len(_guarded()) == 80
+    )  # Go live, the setup, translations, E-mails and their wording, Tax, Tax report, Shop → Look, Steam key
 
 
 @pytest.mark.parametrize("role", list(Role))

@@ -26,7 +26,12 @@ from webstore import keys
 from webstore.checkout import checkout
 from webstore.payments import planning
 
-PACKAGES = {10: {}, 11: {"variable_data": {"world": "survival"}}, 13: {"variable_data": {"note": "hi"}}, 20: {}}
+PACKAGES = {
+    10: {},
+    11: {"variable_data": {"world": "survival"}},
+    13: {"variable_data": {"note": "hi"}},
+    20: {},
+}
 
 lines = st.lists(st.tuples(st.sampled_from(sorted(PACKAGES)), st.integers(1, 6)), min_size=1, max_size=4)
 codes = st.lists(st.sampled_from(["WELCOME10", "SWORD1", "BIG5"]), max_size=3, unique=True)

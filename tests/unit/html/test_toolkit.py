@@ -40,7 +40,8 @@ def test_a_player_page_is_branded_and_its_styles_are_the_ones_its_policy_allows(
     assert html.startswith('<!doctype html>\n<html lang="de">')
     assert '<strong id="store-name">Demo &lt;Craft&gt;</strong>' in html
     assert '<img src="https://img.test/logo.png"' in html and "It &lt;expired&gt;." in html
-    assert '<a id="back-to-store" href="https://shop.test/">Back to Demo &lt;Craft&gt;</a>' in html
+    # A German brand's page is German (the shop's catalogs), the store's name still escaped.
+    assert '<a id="back-to-store" href="https://shop.test/">Zurück zu Demo &lt;Craft&gt;</a>' in html
     assert [style_hash(s) for s in inline_styles(html)] == [stylesheet_hash(), style_hash(theme)]
     policy = brand.policy()
     for digest in (stylesheet_hash(), style_hash(theme)):
