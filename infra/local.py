@@ -292,8 +292,11 @@ def shop_url(config: LocalConfig) -> str:
 def shop_store(catalog: CatalogFile | None, path: Path | None, config: LocalConfig) -> None:
     """The shop sells for the imported store (WEBSTORE_SHOP_STORE_ID). The demo store's own site
     is the shop, wherever `--shop-port` puts it (its file says the default address), so every
-    "back to the store" link (the receipt's, the auth page's) lands there."""
+    "back to the store" link (the receipt's, the auth page's) lands there. Without a catalog
+    (`--no-catalog`), store 1: the one `webstore init --local` makes unless told another id."""
     if catalog is None:
+        os.environ.setdefault("WEBSTORE_SHOP_STORE_ID", "1")
+        services_module.reset()
         return
     os.environ["WEBSTORE_SHOP_STORE_ID"] = str(catalog.store.id)
     if path is not None and path.resolve() == DEMO_CATALOG.resolve():

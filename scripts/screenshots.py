@@ -152,7 +152,7 @@ def build_baskets(headless_url: str) -> list[Basket]:
             [
                 {"package_id": 10, "quantity": 2},
                 {"package_id": 20, "quantity": 3},
-                {"package_id": 11, "quantity": 1, "variable_data": {"note": "For the <b>base</b> fund"}},
+                {"package_id": 13, "quantity": 1, "variable_data": {"note": "For the <b>base</b> fund"}},
             ],
         )
         codes = f"{headless_url}/baskets/{ident}"

@@ -352,15 +352,25 @@ class Basket(Model):
         if sold_as is not None and sold_as != line.type.value:
             raise Invalid(f"type: this package is sold as {line.type.value}", field="type")
         if variable_data:
-            line.variable_data = {k: str(v) for k, v in variable_data.items()}
+            # null is "not chosen" (a shop's dropdown left empty sends it): required, below.
+            line.variable_data = {k: str(v) for k, v in variable_data.items() if v is not None}
         if package:
-            line.unit_record_bytes = record_size.unit_bytes(package, line.variable_data)
             missing = [v for v in package.variables if not line.variable_data.get(v, "").strip()]
             if missing:
                 raise Invalid(
                     f"variable_data.{missing[0]} is required by this package",
                     field=f"variable_data.{missing[0]}",
                 )
+            for name, options in package.variable_options.items():
+                value = package.variable_value(name, line.variable_data[name])
+                if value is None:
+                    choices = ", ".join(option.value for option in options)
+                    raise Invalid(
+                        f"variable_data.{name} must be one of: {choices} (or an option's id)",
+                        field=f"variable_data.{name}",
+                    )
+                line.variable_data[name] = value
+            line.unit_record_bytes = record_size.unit_bytes(package, line.variable_data)
         if gift_to and self.username and gift_to.lower() == self.username.lower():
             gift_to = None  # a gift to oneself is one's own line
         if gift_to and (line.dynamic or (package and package.disable_gifting) or not store.supports_gifting):

@@ -12,7 +12,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import Field, HttpUrl, field_validator
+from pydantic import Field, HttpUrl, field_validator, model_validator
 
 from webstore.gateway_settings import StoredGateways
 from webstore.model import Int32, Name
@@ -258,6 +258,14 @@ class PackageCommand(Model):
     slots: int = Field(default=0, ge=0, le=100)
 
 
+class VariableOption(Model):
+    """One choice of a dropdown variable: `name` is what the buyer sees, `value` what the
+    variable then holds (what fills `{identifier}` in the package's commands)."""
+
+    name: Name
+    value: Annotated[str, Field(min_length=1, max_length=500)]
+
+
 class Package(Model):
     id: Int32
     category_id: Int32
@@ -279,9 +287,33 @@ class Package(Model):
     creator_meta_data: dict[str, str] = Field(default_factory=dict)
     options: list[str] = Field(default_factory=list)
     variables: list[str] = Field(default_factory=list)
+    # Dropdown variables: an identifier of `variables` -> its choices, in order (docs/catalog.md).
+    # A variable not named here is free text.
+    variable_options: dict[str, list[VariableOption]] = Field(default_factory=dict)
     commands: list[PackageCommand] = Field(default_factory=list)
     created_at: datetime
     updated_at: datetime
+
+    @model_validator(mode="after")
+    def _options_of_its_variables(self) -> Package:
+        for name, options in self.variable_options.items():
+            if name not in self.variables:
+                raise ValueError(f"variable_options.{name}: not one of the package's variables")
+            values = [option.value for option in options]
+            if not values or len(set(values)) != len(values):
+                raise ValueError(f"variable_options.{name}: one or more options, each value once")
+        return self
+
+    def variable_value(self, name: str, given: str) -> str | None:
+        """What variable `name` holds when a buyer sent `given`: free text as given; for a
+        dropdown, the option whose value it is, else the option whose id (its position from 1,
+        as the storefront numbers them) it is. None: no option of the dropdown."""
+        options = self.variable_options.get(name)
+        if options is None:
+            return given
+        by_value = {option.value: option.value for option in options}
+        by_id = {str(i): option.value for i, option in enumerate(options, start=1)}
+        return by_value.get(given) or by_id.get(given.strip())
 
     @property
     def ident(self) -> str:

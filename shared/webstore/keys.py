@@ -297,6 +297,9 @@ def processor_event_sk(gateway: str, name: str) -> str:
     return f"{PROCESSOR_EVENT_PREFIX}{gateway}#{name}"
 
 
+SETUP_ITEM = "SETUP"  # the panel's first-sign-in setup: the steps done, skipped or finished
+
+
 # Global partitions.
 
 

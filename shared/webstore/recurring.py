@@ -190,6 +190,7 @@ class ScheduleKind(StrEnum):
     EXPIRY = "expiry"  # a timed one-off package's end
     CHECKOUT = "checkout"  # a checkout attempt's reconciliation: recorded or refunded if it stopped
     NOTICE = "notice"  # "your subscription renews on …" (webstore.subscriptions.notices)
+    TAX = "tax"  # a payment's Stripe Tax transaction that could not be made at payment: retried
 
 
 SCHEDULE_SHARDS = 8  # "due up to now" = SCHEDULE_SHARDS Queries; spreads a burst's writes

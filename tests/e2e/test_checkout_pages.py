@@ -71,7 +71,7 @@ def test_on_a_phone_nothing_scrolls_sideways_and_the_rows_add_up(
         local_stack,
         {"package_id": 10, "quantity": 2},
         {"package_id": 20, "quantity": 3},
-        {"package_id": 11, "quantity": 1, "variable_data": {"note": LONG_NOTE}},
+        {"package_id": 13, "quantity": 1, "variable_data": {"note": LONG_NOTE}},
         codes=True,
     )
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)

@@ -105,3 +105,30 @@ def test_on_a_phone_a_business_buyer_gets_the_reverse_charge(
         ident = checkout.rstrip("/").rsplit("/", 1)[1]
         basket = http.get(f"{taxed_stack['headless_url']}/baskets/{ident}").json()["data"]
     assert (basket["sales_tax"], basket["total_price"], basket["country"]) == (0, 5, "FR")
+
+
+@pytest.mark.parametrize(
+    ("country", "rate", "tax", "total"), [("FR", "20%", "1.00", "6.00"), ("DE", "19%", "0.95", "5.95")]
+)
+def test_the_same_basket_bought_from_france_and_germany_has_its_invoice(
+    taxed_stack: dict[str, Any], browser: Browser, country: str, rate: str, tax: str, total: str
+) -> None:
+    """2 x 2.50 bought from each country: the checkout's tax row, the receipt, then the invoice
+    page the receipt links (the buyer's country, the line's rate and tax, the totals)."""
+    checkout = make_basket(taxed_stack, {"package_id": 10, "quantity": 2})
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    page.goto(checkout)
+    choose_country(page, country)
+    assert shown_rows(page)["VAT"] == Decimal(tax) and shown_rows(page)["Total due"] == Decimal(total)
+    with page.expect_navigation():
+        page.click("#pay")
+    assert page.url.endswith("/receipt") and shown_rows(page)["Total paid"] == Decimal(total)
+    with page.expect_navigation():
+        page.click("#invoice")
+    assert "/invoices/" in page.url
+    assert page.locator("#buyer-country").inner_text() == country
+    lines = page.locator("table tr").all_inner_texts()
+    assert any(rate in line and tax in line for line in lines), lines
+    assert tax in page.locator("#tax-total").inner_text()
+    assert total in page.locator("#gross-total").inner_text()
+    page.context.close()

@@ -34,7 +34,7 @@ def test_plugin_runs_every_command_once(local_stack: dict[str, Any]) -> None:
             "/payments",
             json={
                 "ign": "E2EPlayer",
-                "packages": [{"id": 1}, {"id": 10}, {"id": 11, "options": {"note": "hi"}}, {"id": 20}],
+                "packages": [{"id": 1}, {"id": 10}, {"id": 11, "options": {"world": "survival"}}, {"id": 20}],
                 "price": 14.48,
                 "note": "e2e",
             },

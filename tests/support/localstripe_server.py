@@ -19,8 +19,9 @@ at it. What localstripe 1.15.10 lacks, and what this adds (docs/stripe.md, "Test
   `GET /v1/account` answers an account (`acct_localstripe`; `charges_enabled` false for a key
   whose body starts with `inactive`, an account not activated yet).
 - No webhook endpoints API. Added: `POST /v1/webhook_endpoints` (url, enabled_events; the
-  signing secret in the answer, as Stripe shows it on creation) and `GET /v1/webhook_endpoints`
-  (the list, without secrets).
+  signing secret in the answer, as Stripe shows it on creation; from then on localstripe's own
+  events of those types are delivered there, signed with that secret, as Stripe delivers them)
+  and `GET /v1/webhook_endpoints` (the list, without secrets).
 - No Stripe Tax: added by tests/support/localstripe_tax.py (calculations, transactions and
   reversals, registrations).
 """
@@ -34,7 +35,7 @@ import sys
 from typing import Any
 
 from aiohttp import web
-from localstripe import resources, server
+from localstripe import resources, server, webhooks
 from localstripe.errors import UserError
 
 from tests.support import localstripe_tax
@@ -110,7 +111,9 @@ async def create_endpoint(request: web.Request) -> web.StreamResponse:
         "livemode": False,
     }
     _endpoints.append(endpoint)
-    return web.json_response({**endpoint, "secret": f"whsec_{secrets.token_hex(16)}"})
+    secret = f"whsec_{secrets.token_hex(16)}"
+    webhooks.register_webhook(endpoint["id"], str(data["url"]), secret, events)
+    return web.json_response({**endpoint, "secret": secret})
 
 
 async def list_endpoints(request: web.Request) -> web.StreamResponse:

@@ -18,6 +18,10 @@ stripe_tax) calls, with Stripe's documented request and response shapes, in memo
   partial with `flat_amount`): `tax.transaction` objects (`tax_…`, type transaction | reversal).
 - `GET /v1/tax/transactions/{id}`.
 A reference is unique per transaction (Stripe refuses a second; so here).
+
+For the tests' failures on demand (not Stripe's): `POST /_test/tax/transactions_failing` with
+`on=1` makes every `create_from_calculation` answer 500 `api_error` (Stripe out of order) until
+`on=0`.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ _registrations: list[dict[str, Any]] = []
 _calculations: dict[str, dict[str, Any]] = {}
 _transactions: dict[str, dict[str, Any]] = {}
 _references: set[str] = set()
+_failing = {"transactions": False}
 
 
 def _error(message: str, status: int = 400) -> web.Response:
@@ -221,8 +226,18 @@ def _reference(reference: str | None) -> web.Response | None:
     return None
 
 
+async def transactions_failing(request: web.Request) -> web.StreamResponse:
+    _failing["transactions"] = (await request.post()).get("on") == "1"
+    return web.json_response({"failing": _failing["transactions"]})
+
+
 async def create_from_calculation(request: web.Request) -> web.StreamResponse:
     data = await request.post()
+    if _failing["transactions"]:
+        return web.json_response(
+            {"error": {"message": "An error occurred with our connection to Stripe.", "type": "api_error"}},
+            status=500,
+        )
     calculation = _calculations.get(data.get("calculation", ""))
     if calculation is None:
         return _error("No such calculation", 404)
@@ -295,3 +310,4 @@ def install(app: web.Application) -> None:
     app.router.add_post("/v1/tax/transactions/create_from_calculation", create_from_calculation)
     app.router.add_post("/v1/tax/transactions/create_reversal", create_reversal)
     app.router.add_get("/v1/tax/transactions/{id}", get_transaction)
+    app.router.add_post("/_test/tax/transactions_failing", transactions_failing)

@@ -204,3 +204,55 @@ def test_a_stripe_quote_is_reused_while_it_fits_and_dropped_when_the_lines_chang
     taxed.lines[0].quantity = 2  # the basket changed: the quote no longer answers for it
     taxed.reprice(shop, NOW)
     assert taxed.tax_pending(shop) and taxed.buyer_tax.quote is None
+
+
+# --- renewals -------------------------------------------------------------------------------
+
+first_taxes = st.builds(
+    lambda country, vat: (country, vat),
+    st.sampled_from(["FR", "DE", "HU", "US", ""]),
+    st.sampled_from(["", "FR40303265045", "HU12345678"]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(amounts, min_size=1, max_size=4), modes, first_taxes, currencies, st.booleans())
+def test_a_renewal_is_priced_through_the_renewal_path_for_the_first_payments_buyer(
+    line_amounts: list[D], mode: TaxMode, first: tuple[str, str], currency: str, table_changed: bool
+) -> None:
+    """What the processor charges (webstore.tax.renewal): the agreed amounts taxed for the
+    first payment's country and VAT ID at the rates of the day; lines + tax on top = charged,
+    inclusive charges exactly the agreed amount, the evidence is the first payment's."""
+    from webstore.tax import renewal
+    from webstore.tax.model import PaymentTax
+
+    country, vat_id = first
+    amounts_now = [a.quantize(quantum(currency)) for a in line_amounts]
+    evidence = decide(country, country)
+    first_tax = PaymentTax(
+        calculation=TaxCalculation.MANUAL, inclusive=mode is TaxMode.INCLUSIVE, country=country,
+        currency=currency, lines=[], net=D(0), tax=D(0), gross=D(0), vat_id=vat_id,
+        vat_id_status="unverified" if vat_id else "", evidence=evidence,
+    )  # fmt: skip
+    rates_now = {**EU_STANDARD_RATES, **({"FR": D("21.5"), "HU": D("5")} if table_changed else {})}
+    tax = Tax(mode=mode, calculation=TaxCalculation.MANUAL, rates=rates_now, origin_country="DE")
+    buyer = renewal.buyer_of(first_tax if country else None, tax, "")
+    assert buyer.country == (country or "DE")
+    if renewal.untaxed(tax):
+        assert renewal.charged(amounts_now, None) == sum(amounts_now, D(0))
+        return
+    paid = renewal.taxed_payment(renewal.manual_quote(tax, amounts_now, buyer, currency), buyer, currency)
+    charged = renewal.charged(amounts_now, paid)
+    assert all(line.net + line.tax == line.gross for line in paid.lines)
+    assert paid.net + paid.tax == paid.gross
+    assert all(t.tax == t.tax.quantize(quantum(currency)) and t.tax >= 0 for t in paid.lines)
+    if mode is TaxMode.INCLUSIVE:
+        assert charged == sum(amounts_now, D(0)) == paid.gross
+    else:
+        assert charged == sum(amounts_now, D(0)) + paid.tax == paid.gross
+    reverse = bool(vat_id) and vat_id[:2] == country and country != "DE"
+    assert paid.reverse_charge == reverse
+    expected_rate = D(0) if reverse else rates_now.get(buyer.country, D(0))
+    assert {line.rate for line in paid.lines} == {expected_rate}
+    if country:  # a first payment without a country kept no buyer: nothing of it carries over
+        assert paid.vat_id == vat_id and paid.evidence == evidence

@@ -13,20 +13,23 @@ other people need from them, in one place.
 - Each server's plugin URL, and a confirmed secret rotation (the new secret is shown once, by
   the servers' own route: only its hash is stored, so there is nothing to reveal).
 - The seller's legal details the invoices need (`seller.*` on Settings) and the terms and
-  refund policy links the checkout shows (`legal_status`), and the store's tax mode
+  refund policy (`legal_status`): the URLs the checkout links to, or the shop's pages of those
+  slugs (`policy_links`: `terms`, `refunds`/`refund-policy`), and the store's tax mode
   (`tax_status`: none is a warning saying what the owner takes on; Stripe Tax needs the keys).
   Both from the store item already read.
 
 - "Start here" while the store has no package: the first steps in order (name and currency,
-  Stripe keys, a first package), each marked done or not, with its page.
+  Stripe keys, a first package), each marked done or not, with its page, and the link back to
+  the first-sign-in setup (webstore.admin.setup_pages).
 
-Reads: the store item, the catalog revision, the servers, the last Stripe event's item and
-whether a package exists (one key-only item), issued together (one round trip).
+Reads: the store item with its pages (one Query), the catalog revision, the servers, the last
+Stripe event's item and whether a package exists (one key-only item), issued together (one
+round trip).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from urllib.parse import urlsplit
@@ -35,7 +38,7 @@ from webstore.admin import catalog as edits
 from webstore.admin import servers as server_cases
 from webstore.admin.catalog_pages import revision_of
 from webstore.admin.flow import NONE_TYPED, PanelPage, done_at
-from webstore.catalog import Store, TaxCalculation, TaxMode
+from webstore.catalog import Page, Store, TaxCalculation, TaxMode
 from webstore.checkout.stripe_setup import (
     SECRET_FIELDS,
     STRIPE_EVENTS,
@@ -88,14 +91,37 @@ _SELLER_FIELDS = (
 )
 
 
-def legal_status(store: Store) -> Row:
+# The shop's pages that stand for a policy URL (webstore.shop.context.LEGAL_SLUGS puts `terms`
+# and `refunds` in every shop page's footer; `refund-policy` is the other name owners give it).
+POLICY_PAGES = {"terms": ("terms",), "refunds": ("refunds", "refund-policy")}
+
+
+def policy_links(store: Store, pages: Sequence[Page], shop_url: str) -> dict[str, str]:
+    """Where players read the terms (`terms`) and the refund policy (`refunds`): the store's
+    URL, else its shop page of that slug (shown to players: not disabled, not private), at the
+    shop's address; a policy with neither is left out."""
+    shown = {p.slug for p in pages if not (p.disabled or p.private)}
+    urls = {"terms": store.terms_url or "", "refunds": store.refund_policy_url or ""}
+    links = {}
+    for kind, slugs in POLICY_PAGES.items():
+        slug = next((s for s in slugs if s in shown), None)
+        if urls[kind]:
+            links[kind] = urls[kind]
+        elif slug is not None:
+            links[kind] = f"{shop_url.rstrip('/')}/page/{slug}" if shop_url else f"/page/{slug}"
+    return links
+
+
+def legal_status(store: Store, links: Mapping[str, str] | None = None) -> Row:
     """Red while the seller's legal name, address, country or tax number (what an invoice names)
-    or the terms or refund policy URL (what the checkout links to) is blank."""
+    is blank, or the terms or the refund policy has neither its URL (what the checkout links to)
+    nor a shop page (`links`: policy_links; by default the URLs only)."""
+    links = policy_links(store, (), "") if links is None else links
     missing = [label for name, label in _SELLER_FIELDS if not str(getattr(store.seller, name)).strip()]
-    if not store.terms_url:
-        missing.append("terms URL")
-    if not store.refund_policy_url:
-        missing.append("refund policy URL")
+    if "terms" not in links:
+        missing.append("terms (URL or shop page)")
+    if "refunds" not in links:
+        missing.append("refund policy (URL or shop page)")
     return Row("todo" if missing else "ok", tuple(missing))
 
 
@@ -131,7 +157,9 @@ def go_live_page(
     last_read = start_read(ProcessorEventRepository(services.table).last_received, account_id, STRIPE)
     stores = StoreRepository(services.table)
     packages_read = start_read(stores.has_packages, account_id)
-    store = stores.store(account_id)
+    view = stores.pages(account_id)  # the store and its pages (the policy pages): one Query
+    store = view.store
+    links = policy_links(store, view.pages, services.settings.shop_url)
     revision, servers, last_event = revision_read.result(), servers_read.result(), last_read.result()
     has_packages = packages_read.result()
     stripe = stripe_status(services, store.public_token, store.gateways.stripe)
@@ -165,10 +193,12 @@ def go_live_page(
         mail_transport=services.settings.mail_transport,
         mail_from=services.settings.mail_from,
         servers=servers,
-        legal=legal_status(store),
+        legal=legal_status(store, links),
         seller=store.seller,
-        terms_url=store.terms_url or "",
-        refund_policy_url=store.refund_policy_url or "",
+        terms_url=links.get("terms", ""),
+        refund_policy_url=links.get("refunds", ""),
+        terms_is_page=not store.terms_url,
+        refunds_is_page=not store.refund_policy_url,
         tax=store.tax,
         tax_row=tax_status(store, stripe.connected),
         start_here=not has_packages,

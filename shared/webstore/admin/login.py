@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from webstore.admin import sessions, staff
+from webstore.admin import sessions, setup_pages, staff
 from webstore.admin.layout import bare_page, safe_next
 from webstore.errors import Unauthorized
 from webstore.html import PageResult, fragment
@@ -37,10 +37,12 @@ def submit(
     now: datetime,
     code: str = "",
 ) -> SignedIn | PageResult:
-    """Sign in: the session cookie and the page to go to, or the form again with the one
-    message every refusal has (401). Throttled (429) past the allowed failures."""
+    """Sign in: the session cookie and the page to go to (the setup, for an owner of a store
+    with no package yet: setup_pages.landing), or the form again with the one message every
+    refusal has (401). Throttled (429) past the allowed failures."""
     try:
         member = staff.sign_in(services, email, password, client, now, code)
     except Unauthorized as refused:
         return form(next_path, email=email, error=refused.detail, status=401)
-    return SignedIn(sessions.issue(services, member, now), safe_next(next_path))
+    location = setup_pages.landing(services, member.account_id, member.role, safe_next(next_path))
+    return SignedIn(sessions.issue(services, member, now), location)

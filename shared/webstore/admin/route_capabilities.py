@@ -23,6 +23,7 @@ PAGE_CAPABILITIES: dict[str, Capability] = {
     "/servers/{server_id}": Capability.QUEUE_READ,
     "/settings": Capability.SETTINGS_READ,
     "/settings/tax": Capability.SETTINGS_READ,
+    "/setup": Capability.CATALOG_WRITE,
     "/shop": Capability.SETTINGS_READ,
     "/shop/editor": Capability.SETTINGS_READ,
     "/shop/look": Capability.SETTINGS_READ,

@@ -49,6 +49,7 @@ from webstore.events import DomainEvent
 from webstore.html import PageResult
 from webstore.invoices.documents import checkout_invoice_path
 from webstore.money import ZERO
+from webstore.payments import tax_retry
 from webstore.payments.order import Order, OrderLine
 from webstore.payments.recording import EarlyEffectsRead, effect_keys, fulfil, resume, start_effects_read
 from webstore.payments.subject import SubjectLine, SubjectPayment, payment_subject
@@ -535,15 +536,19 @@ def settle(
     try:
         shown = view.store if view is not None else None
         tax = payment_tax(basket, charge.card_country, flat_rate=shown.tax.rate if shown else ZERO)
+        tax_pending = False
         if tax is not None and tax.stripe_calculation_id:
             taxing = shown or StoreRepository(services.table).store(basket.account_id)
             tax.stripe_transaction_id = tax_details.record_stripe_tax(
                 services, taxing, tax.stripe_calculation_id, order_key(basket.ident)
             )
+            tax_pending = tax.stripe_transaction_id is None
         order = _order(basket, amount_due, gateway.name, key, charge.saved_method, tax)
 
         def completing(tx: Transaction, payment: PaymentRecord) -> None:
             CheckoutAttemptRepository.add_completion(tx, basket, key, payment.transaction_id, now)
+            if tax_pending:  # Stripe out of reach: the clock makes the tax transaction later
+                tax_retry.add_retry(tx, payment, now)
 
         payment = fulfil(services, order, view, buyer, early=early, with_payment=completing)
     except Exception as error:

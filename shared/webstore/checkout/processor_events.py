@@ -30,7 +30,7 @@ from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import Conflict, DomainError, NotFound
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
-from webstore.payments.changes import change_payment
+from webstore.payments.changes import change_payment, credit_chargeback
 from webstore.payments.events import status_events
 from webstore.payments.refunds import sync_stripe_refunds
 from webstore.repo import start_read
@@ -207,7 +207,14 @@ def _dispute_opened(services: Services, store: Store, gateway: StripeGateway, ob
     payment = _payment_of(services, store, gateway, obj.get("payment_intent"))
     if payment is None or payment.status is not PaymentStatus.COMPLETE:
         return "ignored"
-    change_payment(services, store.id, payment.transaction_id, PaymentStatus.CHARGEBACK.value, None)
+    change_payment(
+        services,
+        store.id,
+        payment.transaction_id,
+        PaymentStatus.CHARGEBACK.value,
+        None,
+        final_chargeback=False,  # the dispute may still be won: its credit note waits for a loss
+    )
     return "handled"
 
 
@@ -232,6 +239,7 @@ def _dispute_closed(services: Services, store: Store, gateway: StripeGateway, ob
         )
         events += status_events(payment, EventType.PAYMENT_DISPUTE_LOST)
     elif not won:
+        payment = credit_chargeback(services, payment)  # lost: the sale is reversed
         events += status_events(payment, EventType.PAYMENT_DISPUTE_LOST)
     elif payment.status is PaymentStatus.COMPLETE:
         events += status_events(payment, EventType.PAYMENT_DISPUTE_WON)

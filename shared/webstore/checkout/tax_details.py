@@ -7,18 +7,22 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from datetime import datetime
 from decimal import Decimal
 
 from webstore.basket import Basket
-from webstore.catalog import Store, TaxCalculation
+from webstore.catalog import Store, Tax, TaxCalculation, TaxMode
 from webstore.checkout.gateway_choice import stripe_of
 from webstore.errors import Invalid
 from webstore.html import PageResult
 from webstore.services import Services
 from webstore.storefront.baskets import Loaded, change
+from webstore.tax import renewal as taxed_buyer
 from webstore.tax import vat_ids
 from webstore.tax.countries import COUNTRIES, POSTAL_CODE_NEEDED
+from webstore.tax.model import PaymentTax, TaxEvidence
+from webstore.tax.renewal import TaxedBuyer
 from webstore.tax.stripe_tax import StripeTax
 
 logger = logging.getLogger(__name__)
@@ -32,10 +36,10 @@ def asks_for_country(store: Store) -> bool:
     return store.tax.charged and store.tax.calculation is not TaxCalculation.FLAT
 
 
-def check_country(value: str) -> str:
+def check_country(value: str, field: str = BILLING_COUNTRY) -> str:
     country = value.strip().upper()
     if country not in COUNTRIES:
-        raise Invalid("billing_country: choose your country from the list", field=BILLING_COUNTRY)
+        raise Invalid(f"{field}: choose your country from the list", field=field)
     return country
 
 
@@ -86,14 +90,50 @@ def set_billing(
             buyer.ip_country = ip_country
         buyer.vat_id, buyer.vat_id_status = "", vat_ids.VatIdStatus.NONE.value
         if vat_id.strip():
-            buyer.vat_id, _ = vat_ids.parse(vat_id)
-            buyer.vat_id_status = vat_ids.VatIdStatus.UNVERIFIED.value
+            buyer.vat_id, _ = vat_ids.parse(vat_id)  # the shape first: a 422 before Stripe
+            buyer.vat_id_status = verify_vat_id(services, store, buyer.vat_id, ident).value
         basket.country = country
         buyer.quote = None
         calculate(services, basket, store, now)
 
     change(services, ident, None, apply)
     return PageResult(redirect=checkout_url)
+
+
+# Stripe's verification of a customer tax ID (`tax_id.verification.status`) → the store's.
+_VERIFICATION = {
+    "verified": vat_ids.VatIdStatus.VALID,
+    "unverified": vat_ids.VatIdStatus.INVALID,  # the tax authority does not know it
+    "pending": vat_ids.VatIdStatus.UNVERIFIED,
+    "unavailable": vat_ids.VatIdStatus.UNVERIFIED,
+}
+
+
+def verify_vat_id(services: Services, store: Store, vat_id: str, ident: str) -> vat_ids.VatIdStatus:
+    """The VAT ID as Stripe's check of it stands now, for a store with a Stripe account: a
+    Customer with the ID (`tax_id_data`, type `eu_vat`), its `verification.status` read back.
+    Without Stripe, or when Stripe cannot be reached, the ID stays `unverified` (its shape was
+    checked). Stripe checks asynchronously: a `pending` answer is `unverified` here."""
+    gateway = stripe_of(services, store)
+    if gateway is None:
+        return vat_ids.VatIdStatus.UNVERIFIED
+    try:
+        client = gateway.client()
+        customer = client.v1.customers.create(
+            params={
+                "tax_id_data": [{"type": "eu_vat", "value": vat_id}],
+                "metadata": {"basket_ident": ident},
+            },
+            options={"idempotency_key": f"vat-{ident}-{vat_id}"},
+        )
+        found = client.v1.customers.tax_ids.list(str(customer["id"]))
+        status = str(
+            ((found.data[0].to_dict() if found.data else {}).get("verification") or {}).get("status")
+        )
+    except Exception as error:  # the shape stands; the checkout goes on
+        logger.warning("stripe: VAT ID not verified: %s", getattr(error, "code", error))
+        return vat_ids.VatIdStatus.UNVERIFIED
+    return _VERIFICATION.get(status, vat_ids.VatIdStatus.UNVERIFIED)
 
 
 def calculate(services: Services, basket: Basket, store: Store, now: datetime) -> None:
@@ -112,10 +152,59 @@ def calculate(services: Services, basket: Basket, store: Store, now: datetime) -
         currency=basket.currency,
         country=basket.taxed_country(store),
         postal_code=buyer.billing_postal_code,
-        vat_id=buyer.vat_id,
+        # An ID Stripe found not valid is not a business's: Stripe Tax charges the tax.
+        vat_id=buyer.vat_id if buyer.vat_id_status != vat_ids.VatIdStatus.INVALID else "",
         references=[line.ident for line in basket.lines],
     )
     basket.reprice(store, now)
+
+
+def tax_for_buyer(
+    services: Services,
+    settings: Tax,
+    store: Store,
+    amounts: Sequence[Decimal],
+    buyer: TaxedBuyer,
+    currency: str,
+    references: Sequence[str] = (),
+) -> PaymentTax:
+    """The tax of line amounts for a known buyer outside a basket (a renewal, a manual payment):
+    the manual table or flat rate (pure), or one Stripe Tax calculation in the store's account."""
+    if settings.calculation is TaxCalculation.STRIPE_TAX:
+        gateway = stripe_of(services, store)
+        if gateway is None:
+            raise Invalid("This store calculates tax with Stripe Tax but has no Stripe account", field="tax")
+        quote = StripeTax(gateway.client()).quote(
+            settings,
+            amounts,
+            currency=currency,
+            country=buyer.country,
+            postal_code=buyer.postal_code,
+            vat_id=buyer.vat_id,
+            references=references,
+        )
+    else:
+        quote = taxed_buyer.manual_quote(settings, amounts, buyer, currency)
+    return taxed_buyer.taxed_payment(quote, buyer, currency)
+
+
+def manual_payment_tax(
+    services: Services, store: Store, amounts: Sequence[Decimal], country: str
+) -> PaymentTax | None:
+    """The tax inside a manual payment's price (operator API `createPayment`): the price is
+    what the buyer paid, so its tax is the part of each line that is tax (inclusive, whatever
+    the store's mode), at the rate of `country` (the given one, else the store's own); None when
+    the store charges no tax. Its evidence is the country the operator declared."""
+    settings = store.tax
+    if taxed_buyer.untaxed(settings) or not amounts:
+        return None
+    decided = country or (settings.origin_country or "")
+    evidence = TaxEvidence(
+        billing_country=country, decided=decided, agree=["billing_country"] if country else []
+    )
+    buyer = TaxedBuyer(country=decided, evidence=evidence)
+    inclusive = settings.model_copy(update={"mode": TaxMode.INCLUSIVE})
+    return tax_for_buyer(services, inclusive, store, amounts, buyer, store.currency)
 
 
 def refusal(basket: Basket, store: Store) -> str:

@@ -97,6 +97,7 @@ class DocumentView:
     gross: Decimal
     inclusive: bool
     corrects: str = ""  # a credit note: the invoice it corrects
+    vat_id_status: str = ""  # as checked at checkout: valid | invalid | unverified
     paid: Decimal = Decimal(0)  # an invoice: what the buyer paid (gift cards are payments)
     credit_links: tuple[tuple[str, str], ...] = ()  # an invoice: its credit notes (number, link)
 
@@ -113,6 +114,7 @@ def document_view(payment: PaymentRecord, store: Store, credit: int | None = Non
         "email": payment.email,
         "country": taxes.country,
         "vat_id": taxes.vat_id,
+        "vat_id_status": taxes.vat_id_status,
         "reverse_charge": taxes.reverse_charge,
         "currency": payment.currency,
         "transaction_id": payment.transaction_id,

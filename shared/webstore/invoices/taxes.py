@@ -47,6 +47,7 @@ class PaymentTaxes:
     lines: list[TaxLine]
     country: str  # the buyer's country (ISO 3166-1 alpha-2), "" when unknown
     vat_id: str = ""  # the business buyer's VAT ID
+    vat_id_status: str = ""  # valid | invalid | unverified (webstore.tax.vat_ids.VatIdStatus)
     reverse_charge: bool = False  # the buyer accounts for the VAT (B2B across EU borders)
     inclusive: bool = False  # the prices shown included the tax
 
@@ -130,6 +131,7 @@ def _recorded(payment: PaymentRecord) -> PaymentTaxes:
         lines,
         recorded.country or payment.country,
         vat_id=recorded.vat_id,
+        vat_id_status=recorded.vat_id_status,
         reverse_charge=recorded.reverse_charge,
         inclusive=recorded.inclusive,
     )

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from webstore import keys
 from webstore.catalog import Package
+from webstore.checkout.tax_details import check_country, manual_payment_tax
 from webstore.domain.gateways import MANUAL, gateway_id
 from webstore.errors import Invalid, NotFound
 from webstore.identity.identify import identify_now
@@ -115,15 +116,19 @@ def _package(services: Services, account_id: int, package_ref: str) -> Package:
 def payment_fields(services: Services, account_id: int, package_ref: str) -> list[schemas.PaymentField]:
     """What a manual payment for this package must carry in `options`: its variables."""
     package = _package(services, account_id, package_ref)
-    return [
-        schemas.PaymentField(
-            name=name,
-            type="text",
-            rules="required",
-            description=f"Value of {{{name}}} in the package's commands",
+    fields = []
+    for name in package.variables:
+        options = package.variable_options.get(name)
+        choices = f": one of {', '.join(o.value for o in options)}" if options else ""
+        fields.append(
+            schemas.PaymentField(
+                name=name,
+                type="dropdown" if options else "text",
+                rules="required",
+                description=f"Value of {{{name}}} in the package's commands{choices}",
+            )
         )
-        for name in package.variables
-    ]
+    return fields
 
 
 # --- manual payments ------------------------------------------------------------------------
@@ -144,6 +149,9 @@ class ManualPayment(BaseModel):
     )
     note: str = Field(default="", max_length=1000)
     email: str = Field(default="", max_length=254)
+    # The buyer's country (ISO 3166-1 alpha-2) the tax is for; absent: the store's own country
+    # (docs/tax-model.md, "Manual payments").
+    country: str = Field(default="", max_length=2)
 
 
 def create_manual_payment(
@@ -163,7 +171,11 @@ def create_manual_payment(
         places = MINOR_UNITS.get(store.currency.upper(), 2)
         raise Invalid(f"price has more than {places} decimal places ({store.currency})", field="price")
     prices = split_price(body.price, [p.price for p in packages], store.currency)
+    country = check_country(body.country, "country") if body.country else ""
+    tax = manual_payment_tax(services, store, prices, country)
     order = Order(
+        tax=tax,
+        country=tax.country if tax is not None else country,
         account_id=account_id,
         idempotency_key=idempotency_key or f"manual-{uuid.uuid4().hex}",
         username=body.ign,

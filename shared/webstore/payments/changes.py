@@ -50,6 +50,7 @@ def change_payment(
     refund_reference: str = "status",
     withdraw: bool = True,
     audit: Callable[[PaymentRecord, PaymentRecord], Audit] | None = None,
+    final_chargeback: bool = True,
 ) -> PaymentRecord:
     """Change status and/or reassign the payment to another player; the payment as it is now.
     A refund of a payment a processor took goes back through it first (unless it reports the
@@ -85,6 +86,9 @@ def change_payment(
     if change is None and new_owner is None:
         return payment
     refunding = new_status is PaymentStatus.REFUND and change is not None
+    # A chargeback reverses the sale: a final one (set through the API or the panel, or a lost
+    # dispute) gets its credit note like a full refund; a dispute still open does not yet.
+    charged_back = new_status is PaymentStatus.CHARGEBACK and change is not None and final_chargeback
     if refunding and not refunded_at_processor:
         refund_at_processor(services, payment)
 
@@ -121,9 +125,10 @@ def change_payment(
             plan = planning.undoing(planned, payment, withdrawn)
             commands = planning.with_ids(plan, ids.take("command", len(plan)), payment.id)
             first_chunk = planning.plan_commands(updated, new_plan, commands, room - enqueue_cost(withdrawn))
-        if refunding:
+        if refunding or (charged_back and payment.refundable_amount > 0):
             rest = payment.refundable_amount
-            updated.refunds.append(credit_note_for(ids, payment, rest, refund_reference, now))
+            reference = CHARGEBACK_REFERENCE if charged_back else refund_reference
+            updated.refunds.append(credit_note_for(ids, payment, rest, reference, now))
         tx = Transaction(services.table)
         PaymentRepository.add_change(
             tx,
@@ -154,16 +159,49 @@ def change_payment(
         return tx, updated
 
     try:
-        first_read = ids_read if new_plan is not None or refunding else IdAllocation.unread(account_id)
+        taking = new_plan is not None or refunding or charged_back
+        first_read = ids_read if taking else IdAllocation.unread(account_id)
         updated = sequences.write(account_id, build, first_read=first_read)
     except Conflict as error:
         raise Conflict("The payment changed meanwhile; read it again and retry") from error
     if change is not None and change.trigger is not None:
         run_pending_chunks(services, updated, change.trigger.value)
-    if refunding:
+    if refunding or (charged_back and len(updated.refunds) > len(payment.refunds)):
         from webstore.payments.refunds import reverse_tax  # beside the partial refunds
 
         reverse_tax(services, updated, updated.refunds[-1])
+    return updated
+
+
+CHARGEBACK_REFERENCE = "chargeback"
+
+
+def credit_chargeback(services: Services, payment: PaymentRecord) -> PaymentRecord:
+    """The credit note of a chargeback that became final after it was recorded (a dispute
+    lost): what was still refundable, in one transaction with its number; then the tax
+    reversal. Once: a payment with a chargeback credit note, or nothing left, is returned as is."""
+    if payment.status is not PaymentStatus.CHARGEBACK or payment.refundable_amount <= 0:
+        return payment
+    if any(r.reference == CHARGEBACK_REFERENCE for r in payment.refunds):
+        return payment
+    now = services.now()
+
+    def build(ids: IdAllocation) -> tuple[Transaction, PaymentRecord]:
+        updated = payment.model_copy(deep=True)
+        updated.refunds.append(
+            credit_note_for(ids, payment, payment.refundable_amount, CHARGEBACK_REFERENCE, now)
+        )
+        updated.updated_at = now
+        tx = Transaction(services.table)
+        PaymentRepository.add_change(
+            tx, payment, updated, None, fails=Conflict("The payment changed meanwhile; read it again")
+        )
+        return tx, updated
+
+    updated = SequenceRepository(services.table).write(payment.account_id, build)
+    from webstore.payments.refunds import reverse_tax
+
+    reverse_tax(services, updated, updated.refunds[-1])
     return updated
 
 

@@ -60,6 +60,13 @@ def payment_lines(
                 f"Package {package.id} needs a value for {', '.join(missing)}",
                 field=f"packages.{index}.options",
             )
+        given = {k: v for k, v in line.variables.items() if k in package.variables}
+        variables = {k: package.variable_value(k, v) for k, v in given.items()}
+        for name, value in variables.items():
+            if value is None:
+                choices = ", ".join(o.value for o in package.variable_options[name])
+                message = f"Package {package.id}: {name} must be one of {choices}"
+                raise Invalid(message, field=f"packages.{index}.options")
         lines.append(
             PaymentLine(
                 package_id=package.id,
@@ -69,7 +76,7 @@ def payment_lines(
                 quantity=line.quantity,
                 base_price=package.price,
                 price=line.paid_price,
-                variables={k: v for k, v in line.variables.items() if k in package.variables},
+                variables={k: v for k, v in variables.items() if v is not None},
                 username_id=receiver.id,
                 username=receiver.username,
                 uuid=receiver.uuid,

@@ -189,6 +189,16 @@ class PaymentRepository:
         )
         return [from_item(PaymentRecord, i) for i in items]
 
+    def oldest_first(self, account_id: int, first: int, limit: int) -> list[PaymentRecord]:
+        """Payments from id `first` on, oldest (lowest id) first: one Query of at most `limit`."""
+        items, _ = self.table.query(
+            keys.account_pk(account_id),
+            sk_between=(keys.payment_sk(first), keys.payment_sk(keys.INT32_MAX)),
+            forward=True,
+            limit=limit,
+        )
+        return [from_item(PaymentRecord, i) for i in items]
+
     def payment_count(self, account_id: int) -> int:
         item = self.table.get(keys.key(keys.account_pk(account_id), keys.SEQUENCES_ITEM))
         return int((item or {}).get("payment", 0))
@@ -214,6 +224,31 @@ class PaymentRepository:
     @staticmethod
     def add_payment(tx: Transaction, payment: PaymentRecord) -> None:
         tx.put(PaymentRepository.item(payment), condition="attribute_not_exists(PK)")
+
+    def set_tax_transaction(self, account_id: int, payment_id: int, transaction_id: str) -> None:
+        """Keep the Stripe Tax transaction made after the payment was recorded (a retry)."""
+        self.table.update(
+            self.key(account_id, payment_id),
+            "SET #tax.stripe_transaction_id = :txn",
+            condition="attribute_exists(#tax.stripe_calculation_id)",
+            names={"#tax": "tax"},
+            values={":txn": transaction_id},
+        )
+
+    @staticmethod
+    def add_invoice(tx: Transaction, payment: PaymentRecord, fails: Conflict) -> None:
+        """Give a payment recorded before invoices its invoice number and document key, once
+        (refused with `fails` when it has one already)."""
+        assert payment.invoice is not None
+        tx.update(
+            PaymentRepository.key(payment.account_id, payment.id),
+            "SET invoice = :invoice, document_key = :key",
+            condition=(
+                "attribute_exists(PK) AND (attribute_not_exists(invoice) OR attribute_type(invoice, :null))"
+            ),
+            values={":invoice": payment.invoice.model_dump(), ":key": payment.document_key, ":null": "NULL"},
+            fails=fails,
+        )
 
     @staticmethod
     def add_chunk_done(tx: Transaction, payment: PaymentRecord, trigger: str, done: int) -> None:

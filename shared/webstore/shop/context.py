@@ -227,7 +227,15 @@ class Builder:
             else None,
             "disable_quantity": shown.disable_quantity,
             "disable_gifting": not gifting,
-            "variables": [{"name": v, "label": v.replace("_", " ").capitalize()} for v in package.variables],
+            "variables": [
+                {
+                    "name": v,
+                    "label": v.replace("_", " ").capitalize(),
+                    # a dropdown's choices ({name, value}); [] for free text
+                    "options": [o.model_dump() for o in package.variable_options.get(v, [])],
+                }
+                for v in package.variables
+            ],
             "category_id": package.category_id,
         }
 

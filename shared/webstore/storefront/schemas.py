@@ -69,7 +69,8 @@ class AddPackage(Request):
         Annotated[
             dict[
                 Annotated[str, Field(max_length=64)],
-                Annotated[str, Field(max_length=500)] | int | float | bool,
+                # null: a dropdown left unchosen (answered as missing, naming the variable)
+                Annotated[str, Field(max_length=500)] | int | float | bool | None,
             ],
             Field(max_length=20),
             COMMAND_MAP,
@@ -203,15 +204,34 @@ class IdentUser(Wire):
     meta: dict[str, Any]
 
 
+class PackageVariableOption(Wire):
+    """A dropdown variable's choice: `{id, name, value, price, percentage}` as the platform's
+    shops read it. Our options change no price (`price` and `percentage` are 0)."""
+
+    id: int
+    name: str
+    value: str
+    price: Money
+    percentage: Money
+
+
 class PackageVariable(Wire):
     """A variable the buyer fills in (`variable_data.{identifier}`): `{id, identifier,
-    description, type}` as the platform's published package shape has it. Our catalog's
-    variables are free text (`type: "text"`, no `options`: those are for dropdowns)."""
+    description, type, options?}` as the platform's published package shape has it: free text
+    is `type: "text"` without `options`, a dropdown `type: "dropdown"` with them."""
 
     id: int
     identifier: str
     description: str
     type: str
+    options: list[PackageVariableOption] | None = None
+
+    @model_serializer(mode="wrap")
+    def _options_only_for_dropdowns(self, handler: Any) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("options") is None:
+            data.pop("options", None)
+        return data
 
 
 class Package(Wire):

@@ -105,21 +105,35 @@ def package_view(package: Package, view: StoreView, ctx: PricingContext) -> sche
         user_limit=package.user_limit,
         creator_meta_data=package.creator_meta_data,
         options=package.options,
-        variables=variable_views(package.variables),
+        variables=variable_views(package),
         created_at=iso(package.created_at),
         updated_at=iso(package.updated_at),
     )
 
 
-def variable_views(identifiers: list[str]) -> list[schemas.PackageVariable] | None:
-    """A package's variables as objects (ids count from 1 in the package's order); None (left
-    out) when it has none."""
-    return [
-        schemas.PackageVariable(
-            id=i, identifier=name, description=name.replace("_", " ").capitalize(), type="text"
+def variable_views(package: Package) -> list[schemas.PackageVariable] | None:
+    """A package's variables as objects (ids count from 1 in the package's order, and so do a
+    dropdown's options); None (left out) when it has none."""
+    views = []
+    for i, name in enumerate(package.variables, start=1):
+        options = package.variable_options.get(name)
+        views.append(
+            schemas.PackageVariable(
+                id=i,
+                identifier=name,
+                description=name.replace("_", " ").capitalize(),
+                type="dropdown" if options else "text",
+                options=[
+                    schemas.PackageVariableOption(
+                        id=n, name=o.name, value=o.value, price=ZERO, percentage=ZERO
+                    )
+                    for n, o in enumerate(options, start=1)
+                ]
+                if options
+                else None,
+            )
         )
-        for i, name in enumerate(identifiers, start=1)
-    ] or None
+    return views or None
 
 
 def dynamic_package_views(

@@ -32,6 +32,7 @@ from webstore.repo.store import StoreRepository
 from webstore.services import Services
 from webstore.subscriptions import planning
 from webstore.subscriptions.processor import CLAIM_SECONDS
+from webstore.subscriptions.renewal_tax import first_payment, price_renewal
 from webstore.subscriptions.renewals import Renewal, cycle_paid_by, record_renewal
 
 logger = logging.getLogger(__name__)
@@ -141,9 +142,10 @@ def _record(
         if planning.due_action(rp, rp.schedule_sk, tiers) is not planning.DueAction.CHARGE:
             raise _Refuse("the subscription cannot renew any more")
         lines = planning.current_lines(rp, tiers, view)
-        if planning.renewal_amount(lines) != charge.amount:
+        price = price_renewal(services, view.store, rp, lines, first_payment(services, rp))
+        if price.amount != charge.amount:
             raise _Refuse("the charge is not the renewal's amount")
-        renewal = Renewal(rp, lines, tiers, item, claim, order_key, charge.reference)
+        renewal = Renewal(rp, lines, tiers, item, claim, order_key, charge.reference, price)
         payment = record_renewal(services, renewal, view, now)
     except BaseException:
         schedule.release(item, claim)

@@ -20,6 +20,7 @@ from webstore.players import Tier, TierStatus
 from webstore.recurring import RecurringLine, RecurringPayment, RecurringStatus, RenewalAction, TimedPackage
 from webstore.repo.payments import PaymentLine, PaymentRecord
 from webstore.repo.store import StoreView
+from webstore.tax.model import PaymentTax
 
 # Why a subscription ended, as its subject's `cancel_reason` shows it.
 REASON_DECLINED = "The renewal payment was declined"
@@ -381,6 +382,7 @@ def subscription_payment(
     now: datetime,
     *,
     checkout_attempt: str | None = None,
+    tax: PaymentTax | None = None,
 ) -> PaymentRecord:
     """A payment the subscription itself makes (a renewal, a tier upgrade): buyer, currency,
     gateway, e-mail and custom fields are the subscription's; `payment_id` is the one taken in
@@ -401,6 +403,7 @@ def subscription_payment(
         idempotency_key=idempotency_key,
         checkout_attempt=checkout_attempt,
         recurring_payment_reference=recurring.reference,
+        tax=tax,
         created_at=now,
         updated_at=now,
     )

@@ -39,6 +39,7 @@ from webstore.errors import Conflict
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
 from webstore.payments import planning as payment_planning
+from webstore.payments import tax_retry
 from webstore.payments.events import recurring_event
 from webstore.payments.recording import run_pending_chunks
 from webstore.players import Tier
@@ -64,6 +65,7 @@ from webstore.services import Services
 from webstore.subscriptions import planning
 from webstore.subscriptions.endings import Ending, add_ending, plan_ending
 from webstore.subscriptions.notices import NoticeReport, run_due_notices
+from webstore.subscriptions.renewal_tax import first_payment, price_renewal
 from webstore.subscriptions.renewals import Renewal, cycle_paid_by, record_renewal
 
 logger = logging.getLogger(__name__)
@@ -81,6 +83,7 @@ class OutcomeKind(StrEnum):
     TIMED_EXPIRY = "timed expiry"  # a timed one-off package ran out
     CHECKOUT_RECORDED = "checkout recorded"  # a stopped attempt's charge: its payment recorded
     CHECKOUT_REFUNDED = "checkout refunded"  # a stopped attempt closed, what it charged given back
+    TAX_RECORDED = "tax recorded"  # a payment's Stripe Tax transaction made on a retry
     STALE = "stale"  # the item no longer matched its record (moved, ended): removed
     BUSY = "busy"  # another run holds the item
     FAILED = "failed"  # an error: the item is released for the next run
@@ -201,6 +204,8 @@ class _Run:
                 return self.timed_expiry(due.key, item)
             if item.kind is ScheduleKind.CHECKOUT:
                 return self.checkout(due.key, item)
+            if item.kind is ScheduleKind.TAX:
+                return self.tax_transaction(due.key, item)
             return self.renewal(due.key, item)
         except Exception as error:  # one item's failure never stops the run; the next retries it
             logger.exception("subscriptions: processing %s failed", due.key.sk)
@@ -218,6 +223,16 @@ class _Run:
         ScheduleRepository.add_done(tx, key, self.claim)
         tx.commit()
         return Outcome(OutcomeKind.STALE, item.reference, item.account_id)
+
+    # --- Stripe Tax transactions not made at payment ----------------------------------------------
+
+    def tax_transaction(self, key: ScheduleKey, item: ScheduleItem) -> Outcome:
+        """Make the payment's Stripe Tax transaction (`payments.tax_retry`); Stripe's error
+        leaves the item for the next run (released by `process`)."""
+        made = tax_retry.retry(self.services, item.account_id, item.reference)
+        self.schedule.remove(key, self.claim)
+        kind = OutcomeKind.TAX_RECORDED if made else OutcomeKind.STALE
+        return Outcome(kind, item.reference, item.account_id, made or "nothing to record")
 
     # --- checkout attempts that stopped ---------------------------------------------------------
 
@@ -267,7 +282,9 @@ class _Run:
         self, rp: RecurringPayment, tiers: dict[int, Tier], view: StoreView, key: ScheduleKey
     ) -> Outcome:
         lines = planning.current_lines(rp, tiers, view)
-        amount = planning.renewal_amount(lines)
+        # Taxed for the first payment's buyer with the store's tax of the day (renewal_tax).
+        price = price_renewal(self.services, view.store, rp, lines, first_payment(self.services, rp))
+        amount = price.amount
         ids = planning.idempotency(rp)
         gateway = self._gateway or gateway_for(self.services, view.store)
         result = gateway.charge_saved(
@@ -280,7 +297,7 @@ class _Run:
             )
         )
         if result.status is ChargeStatus.PAID:
-            renewal = Renewal(rp, lines, tiers, key, self.claim, ids.order, result.reference)
+            renewal = Renewal(rp, lines, tiers, key, self.claim, ids.order, result.reference, price)
             payment = record_renewal(self.services, renewal, view, self.now)
             if payment is None:
                 return self.not_recorded(rp, key, result.reference, amount, gateway)

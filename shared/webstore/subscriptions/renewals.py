@@ -14,9 +14,11 @@ from datetime import datetime
 
 from webstore import contention, keys
 from webstore.catalog import CommandTrigger
+from webstore.checkout.tax_details import record_stripe_tax
 from webstore.errors import Conflict
 from webstore.event_types import EventType
 from webstore.payments import planning as payment_planning
+from webstore.payments import tax_retry
 from webstore.payments.core import add_paid_payment, add_payment_with_commands, take_payment_id
 from webstore.payments.events import recurring_event, status_events
 from webstore.payments.recording import run_pending_chunks
@@ -35,6 +37,7 @@ from webstore.repo.store import StoreView
 from webstore.repo.users import User
 from webstore.services import Services
 from webstore.subscriptions import planning
+from webstore.subscriptions.renewal_tax import RenewalPrice
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,7 @@ class Renewal:
     claim: str
     order_key: str  # fulfilment's idempotency key of this cycle
     gateway_reference: str
+    price: RenewalPrice | None = None  # what was charged and its tax (None: the lines' sum, untaxed)
 
 
 def record_renewal(
@@ -68,7 +72,12 @@ def record_renewal(
         month=payment_planning.month_of(now),
         goal_ids=tuple(goal.id for goal in view.goals),
     )
-    amount = planning.renewal_amount(renewal.lines)
+    amount = renewal.price.amount if renewal.price else planning.renewal_amount(renewal.lines)
+    tax = renewal.price.tax.model_copy() if renewal.price and renewal.price.tax else None
+    if tax is not None and tax.stripe_calculation_id:  # Stripe's tax reports hold the renewal
+        tax.stripe_transaction_id = record_stripe_tax(
+            services, view.store, tax.stripe_calculation_id, renewal.order_key
+        )
     tiers = renewal.tiers
     # The first payment, for the events' subject: read beside the first effects read.
     initial_read = start_read(PaymentRepository(services.table).get, a, rp.initial_payment_id)
@@ -87,6 +96,7 @@ def record_renewal(
             renewal.order_key,
             now,
             checkout_attempt=renewal.gateway_reference or None,  # refunds and duplicates find it
+            tax=tax,
         )
         payment_id = payment.id
         after = planning.renewed(rp, renewal.lines, payment_id, payment.transaction_id, "", now)
@@ -102,6 +112,8 @@ def record_renewal(
         for tier in _own_tiers(rp, tiers):
             PlayerTierRepository.add_change(tx, a, tier, planning.renewed_tier(tier, after.next_payment_at))
         ScheduleRepository.add_done(tx, renewal.item, renewal.claim)
+        if tax is not None and tax.stripe_calculation_id and not tax.stripe_transaction_id:
+            tax_retry.add_retry(tx, payment, now)  # Stripe out of reach: the clock makes it later
         ScheduleRepository.add_item(
             tx,
             next_key,

@@ -114,11 +114,13 @@ class StripeTax:
             stripe_calculation_id=str(found["id"]),
         )
 
-    def record(self, calculation_id: str, reference: str) -> str:
-        """The tax transaction of a paid calculation (idempotent per reference)."""
+    def record(self, calculation_id: str, reference: str, attempt: str = "") -> str:
+        """The tax transaction of a paid calculation (idempotent per reference). A retry after a
+        failure names its `attempt`: Stripe answers a key it saw with the same (failed) answer,
+        while the reference, unique per transaction at Stripe, still keeps it to one."""
         created = self._client.v1.tax.transactions.create_from_calculation(
             params={"calculation": calculation_id, "reference": reference},
-            options={"idempotency_key": f"taxtxn-{reference}"},
+            options={"idempotency_key": f"taxtxn-{reference}{'-' + attempt if attempt else ''}"},
         )
         return str(_plain(created)["id"])
 

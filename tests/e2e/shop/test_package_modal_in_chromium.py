@@ -49,11 +49,11 @@ def test_a_card_opens_the_package_in_place_and_adds_from_there(
 
         view.click()
         expect(dialog).to_be_visible()
-        dialog.get_by_label("Note").fill("from the modal")
+        dialog.get_by_label("World").select_option(label="Creative")
         dialog.get_by_label("Quantity").fill("2")
         dialog.get_by_role("button", name="Add to basket").click()
         page.wait_for_url(f"{shop}/basket")
-        expect(page.locator("#basket")).to_contain_text("note: from the modal")
+        expect(page.locator("#basket")).to_contain_text("world: creative")
         expect(page.get_by_label("Quantity of 1,000 Coins")).to_have_value("2")
     finally:
         context.close()

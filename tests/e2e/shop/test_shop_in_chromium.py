@@ -63,10 +63,10 @@ def test_a_player_buys_in_the_shop(
         expect(page.get_by_role("heading", level=1)).to_have_text("Items")
         page.get_by_role("link", name="1,000 Coins").first.click()
         expect(page.get_by_role("heading", level=1)).to_have_text("1,000 Coins")
-        page.get_by_label("Note").fill("for the e2e")
+        page.get_by_label("World").select_option(label="Creative")  # a dropdown variable
         page.get_by_role("button", name="Add to basket").click()
         page.wait_for_url(f"{shop}/basket")
-        expect(page.locator("#basket")).to_contain_text("note: for the e2e")
+        expect(page.locator("#basket")).to_contain_text("world: creative")
 
         page.get_by_label("Coupon").fill("WELCOME10")
         submit(page, "form[action='/basket/coupons']", "Apply", javascript=javascript)

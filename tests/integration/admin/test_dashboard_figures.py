@@ -36,7 +36,9 @@ def order(key: str, *, account: int = 1, username: str = "Steve", price: str = "
         username=username,
         lines=[
             OrderLine(package_id=10, paid_price=Decimal("2.50")),
-            OrderLine(package_id=11, paid_price=Decimal(price) - Decimal("2.50"), variables={"note": "x"}),
+            OrderLine(
+                package_id=11, paid_price=Decimal(price) - Decimal("2.50"), variables={"world": "survival"}
+            ),
         ],
         price_paid=Decimal(price),
         currency="USD",

@@ -265,14 +265,70 @@ def test_the_legal_row_is_red_until_the_seller_and_the_policies_are_set_on_setti
         "terms_url": "https://demo.example.com/terms",
     }
     assert owner.post(save_store_settings.handler, "/settings", fields).status == 303
+    # The demo store's refund policy is a shop page (`refunds`): green, saying the checkout lacks it.
     row = _status(owner.get(get_go_live.handler, "/go-live").body, "legal")
-    assert row.startswith("todo Missing: refund policy URL."), row
+    assert row.startswith("ok Set: invoices name Demo Craft SAS"), row
+    assert "the refund policy is a page of your shop" in row and "/page/refunds" in row
     settings = owner.get(get_store_settings.handler, "/settings")
     fields.update(revision=revision_of(settings.body), refund_policy_url="https://demo.example.com/refunds")
     assert owner.post(save_store_settings.handler, "/settings", fields).status == 303
     row = _status(owner.get(get_go_live.handler, "/go-live").body, "legal")
     assert row.startswith("ok Set: invoices name Demo Craft SAS (FR, tax number"), row
-    assert 'href="https://demo.example.com/refunds"' in row
+    assert 'href="https://demo.example.com/refunds"' in row and "the checkout links to both" in row
+
+
+def test_the_legal_row_reads_the_shops_terms_and_refunds_pages_too(stripe_reachable: DemoStore) -> None:
+    """A store whose policies are pages of its shop (slug `terms`, `refunds`, made or edited on
+    the panel's catalog page form) turns green without the URLs; a disabled page, or a page of
+    another slug, does not count."""
+    from functions.admin import (
+        get_catalog_element,
+        get_store_settings,
+        save_catalog_element,
+        save_store_settings,
+    )
+
+    owner = signed_in(Role.OWNER)
+    store = StoreRepository(stripe_reachable.table).store(1)
+    settings = owner.get(get_store_settings.handler, "/settings")
+    seller = {
+        "revision": revision_of(settings.body),
+        "name": store.name,
+        "currency": store.currency,
+        "seller.legal_name": "Demo Craft SAS",
+        "seller.address": "1 rue de la Paix",
+        "seller.country": "FR",
+        "seller.tax_number": "FR12345678901",
+    }
+    assert owner.post(save_store_settings.handler, "/settings", seller).status == 303
+    row = _status(owner.get(get_go_live.handler, "/go-live").body, "legal")
+    # The demo store has a `refunds` page, no terms URL and no terms page.
+    assert row.startswith("todo Missing: terms (URL or shop page)."), row
+    assert 'href="/catalog/pages"' in row
+
+    def add_page(slug: str, **extra: str) -> None:
+        form = owner.get(get_catalog_element.handler, "/catalog/pages/new")
+        fields = {"revision": revision_of(form.body), "title": slug.title(), "slug": slug}
+        saved = owner.post(save_catalog_element.handler, "/catalog/pages/new", {**fields, **extra})
+        assert saved.status == 303, saved.body
+
+    add_page("terms", disabled="on", content="<p>Draft</p>")  # players cannot read it: no
+    row = _status(owner.get(get_go_live.handler, "/go-live").body, "legal")
+    assert row.startswith("todo Missing: terms (URL or shop page)."), row
+    add_page("terms-of-sale", content="<p>Terms</p>")  # another slug: a page, not the terms
+    assert _status(owner.get(get_go_live.handler, "/go-live").body, "legal").startswith("todo")
+    form = owner.get(get_catalog_element.handler, "/catalog/pages/3")
+    saved = owner.post(
+        save_catalog_element.handler,
+        "/catalog/pages/3",
+        {"revision": revision_of(form.body), "title": "Terms", "slug": "terms", "content": "<p>Terms</p>"},
+    )
+    assert saved.status == 303, saved.body
+    row = _status(owner.get(get_go_live.handler, "/go-live").body, "legal")
+    shop = get_services().settings.shop_url.rstrip("/")
+    assert row.startswith("ok Set: invoices name Demo Craft SAS"), row
+    assert f'href="{shop}/page/terms"' in row and f'href="{shop}/page/refunds"' in row
+    assert "both are a page of your shop" in row and "the checkout links only" in row
 
 
 def test_the_tax_row_warns_without_tax_and_needs_the_stripe_keys_for_stripe_tax(

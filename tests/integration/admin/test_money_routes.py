@@ -233,7 +233,7 @@ def test_what_players_typed_is_escaped_on_every_money_page(demo: DemoStore) -> N
             idempotency_key="xss",
             username="Steve",
             email="steve@example.test",
-            lines=[OrderLine(package_id=11, paid_price=Decimal(5), variables={"note": evil})],
+            lines=[OrderLine(package_id=13, paid_price=Decimal(5), variables={"note": evil})],
             price_paid=Decimal(5),
             currency="USD",
             custom={"message": evil, evil: [evil]},

@@ -50,7 +50,10 @@ def plugin_runs(invoke: Invoke, demo: DemoStore, ids: list[int]) -> None:
 
 def bought(invoke: Invoke, demo: DemoStore, ign: str = "Steve") -> dict[str, Any]:
     return manual_payment(
-        invoke, demo.server_secret, ign=ign, packages=[{"id": 10}, {"id": 11, "options": {"note": "gg"}}]
+        invoke,
+        demo.server_secret,
+        ign=ign,
+        packages=[{"id": 10}, {"id": 11, "options": {"world": "survival"}}],
     )
 
 

@@ -42,6 +42,7 @@ PAGES: dict[str, list[tuple[str, dict[str, str], int, str]]] = {
     "getStoreSettings": [("/settings", {}, 1, "")],
     "getTaxSettings": [("/settings/tax", {}, 1, "")],
     "getGoLive": [("/go-live", {}, 1, "")],
+    "getSetup": [("/setup", {}, 1, ""), ("/setup", {"step": "package"}, 1, "")],
     "searchPayments": [
         ("/payments", {}, 1, ""),
         ("/payments", {"player": "Steve"}, 2, "the name is looked up, then its payments"),

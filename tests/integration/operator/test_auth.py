@@ -133,7 +133,10 @@ def test_secret_of_another_account_sees_nothing_of_this_one(
     mine = secret_headers(demo.server_secret)
     theirs = secret_headers(other_store.server_secrets[1] or "")
     payment = manual_payment(
-        invoke, demo.server_secret, ign="Alex", packages=[{"id": 10}, {"id": 11, "options": {"note": "x"}}]
+        invoke,
+        demo.server_secret,
+        ign="Alex",
+        packages=[{"id": 10}, {"id": 11, "options": {"world": "survival"}}],
     )
     txn = payment["txn_id"]
 

@@ -60,7 +60,7 @@ def test_manual_payment_records_and_queues_everything(demo: DemoStore, invoke: I
         invoke,
         demo.server_secret,
         ign="Steve",
-        packages=[{"id": 1}, {"id": 10}, {"id": 11, "options": {"note": "hello"}}],
+        packages=[{"id": 1}, {"id": 10}, {"id": 11, "options": {"world": "survival"}}],
         price=12.49,
         note="paid on discord",
         email="steve@example.test",
@@ -119,7 +119,7 @@ def test_variables_are_filled_and_required(demo: DemoStore, invoke: Invoke) -> N
     fields = invoke(
         get_payment_fields.handler, "GET", "/payments/fields/11", headers=secret_headers(demo.server_secret)
     )
-    assert [f["name"] for f in fields.json()] == ["note"]
+    assert [(f["name"], f["type"]) for f in fields.json()] == [("world", "dropdown")]
     assert (
         invoke(
             get_payment_fields.handler,
@@ -136,7 +136,7 @@ def test_variables_are_filled_and_required(demo: DemoStore, invoke: Invoke) -> N
         headers=secret_headers(demo.server_secret),
         body={"ign": "Steve", "packages": [{"id": 11}], "price": 5},
     )
-    assert missing.status == 422 and "note" in missing.json()["error_message"]
+    assert missing.status == 422 and "world" in missing.json()["error_message"]
 
 
 @pytest.mark.parametrize(

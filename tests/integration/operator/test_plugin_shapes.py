@@ -115,7 +115,10 @@ def test_buycraftx_parses_queue_uuids_and_csharp_parses_command_payments(
     demo: DemoStore, invoke: Invoke
 ) -> None:
     manual_payment(
-        invoke, demo.server_secret, ign="Steve", packages=[{"id": 10}, {"id": 11, "options": {"note": "x"}}]
+        invoke,
+        demo.server_secret,
+        ign="Steve",
+        packages=[{"id": 10}, {"id": 11, "options": {"world": "survival"}}],
     )
     h = {"X-Buycraft-Secret": demo.server_secret}
     due = client_shapes.BxDuePlayers.model_validate(

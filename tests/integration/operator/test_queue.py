@@ -54,7 +54,10 @@ def delete(invoke: Invoke, demo: DemoStore, ids: list[int], **kwargs: Any) -> in
 
 def test_queue_shapes_and_placeholders(demo: DemoStore, invoke: Invoke, clock: Clock) -> None:
     manual_payment(
-        invoke, demo.server_secret, ign="Steve", packages=[{"id": 10}, {"id": 11, "options": {"note": "gg"}}]
+        invoke,
+        demo.server_secret,
+        ign="Steve",
+        packages=[{"id": 10}, {"id": 11, "options": {"world": "survival"}}],
     )
     response = poll(invoke, demo)
     assert response.status == 200
@@ -165,7 +168,10 @@ def test_delete_is_idempotent_and_deleted_commands_never_return(
     demo: DemoStore, invoke: Invoke, clock: Clock
 ) -> None:
     manual_payment(
-        invoke, demo.server_secret, ign="Steve", packages=[{"id": 10}, {"id": 11, "options": {"note": "a"}}]
+        invoke,
+        demo.server_secret,
+        ign="Steve",
+        packages=[{"id": 10}, {"id": 11, "options": {"world": "survival"}}],
     )
     player_id = poll(invoke, demo).json()["players"][0]["id"]
     [sword] = online(invoke, demo, player_id)
@@ -223,7 +229,7 @@ def test_concurrent_overlapping_deletes(
         invoke,
         demo.server_secret,
         ign="Steve",
-        packages=[{"id": 11, "options": {"note": "n"}}] * 12 + [{"id": 20}] * 12,
+        packages=[{"id": 11, "options": {"world": "survival"}}] * 12 + [{"id": 20}] * 12,
         price=50,
     )
     player_id = poll(invoke, demo).json()["players"][0]["id"]
@@ -251,7 +257,10 @@ def test_concurrent_overlapping_deletes(
 def test_delete_with_the_ids_in_the_query_string(demo: DemoStore, invoke: Invoke, clock: Clock) -> None:
     """`DELETE /queue?ids[]=1&ids[]=2` with no body (a public plugin client sends it so)."""
     manual_payment(
-        invoke, demo.server_secret, ign="Steve", packages=[{"id": 10}, {"id": 11, "options": {"note": "a"}}]
+        invoke,
+        demo.server_secret,
+        ign="Steve",
+        packages=[{"id": 10}, {"id": 11, "options": {"world": "survival"}}],
     )
     player_id = poll(invoke, demo).json()["players"][0]["id"]
     [sword] = online(invoke, demo, player_id)

@@ -82,20 +82,20 @@ def test_adding_a_package_makes_a_basket_remembered_in_an_httponly_cookie(player
     answer = player.post(
         post_basket_package.handler,
         "/basket/packages",
-        {"package_id": "11", "var_note": "for <b>me</b>", "quantity": "2"},
+        {"package_id": "13", "var_note": "for <b>me</b>", "quantity": "2"},
     )
     assert answer.status == 303 and answer.headers["location"] == "/basket"
     cookie = next(c for c in answer.cookies if c.startswith("shop_basket="))
     assert "HttpOnly" in cookie and "SameSite=lax" in cookie
     page = player.get(get_basket.handler, "/basket").body
-    assert "1,000 Coins" in page and "note: for &lt;b&gt;me&lt;/b&gt;" in page and 'value="2"' in page
+    assert "Shout-out" in page and "note: for &lt;b&gt;me&lt;/b&gt;" in page and 'value="2"' in page
     assert basket_of(player).lines[0].variable_data == {"note": "for <b>me</b>"}
 
 
 def test_a_refused_add_shows_the_package_page_with_the_reason(shopping: ShopClient) -> None:
     answer = shopping.post(post_basket_package.handler, "/basket/packages", {"package_id": "11"})
     assert answer.status == 422 and "location" not in answer.headers
-    assert 'id="form-error">variable_data.note is required by this package<' in answer.body
+    assert 'id="form-error">variable_data.world is required by this package<' in answer.body
     assert "<h1>1,000 Coins</h1>" in answer.body
 
 
@@ -172,7 +172,7 @@ def test_a_refused_name_is_the_login_page_with_the_reason(player: ShopClient) ->
 
 def test_a_gift_is_a_line_for_the_other_player(shopping: ShopClient) -> None:
     shopping.post(post_login.handler, "/login", {"username": "Notch"})
-    add(shopping, "11", var_note="hi", gift_to="Jeb_")
+    add(shopping, "11", var_world="creative", gift_to="Jeb_")
     page = shopping.get(get_basket.handler, "/basket").body
     assert "Gift for Jeb_" in page
     assert [line.gift_username for line in basket_of(shopping).lines] == [None, "Jeb_"]

@@ -66,7 +66,12 @@ def test_a_package_page_has_its_description_price_period_and_form(player: ShopCl
     assert page.status == 200, page.body
     content = main_of(page.body)
     assert "<h1>1,000 Coins</h1>" in content and "$5.00 USD" in content
-    assert 'name="var_note"' in content and 'name="quantity"' in content and 'name="gift_to"' in content
+    assert 'name="quantity"' in content and 'name="gift_to"' in content
+    # a dropdown variable is a select of its options; free text an input
+    assert '<select id="var-world" name="var_world" required>' in content
+    assert '<option value="survival">Survival</option><option value="creative">Creative</option>' in content
+    shout = main_of(player.get(get_package.handler, "/package/13").body)
+    assert '<input id="var-note" name="var_note" required maxlength="500">' in shout
     assert 'method="post" action="/basket/packages"' in content
     vip = main_of(player.get(get_package.handler, "/package/1").body)
     assert "/ month" in vip and 'name="quantity"' not in vip  # a subscription, no quantity

@@ -178,9 +178,9 @@ def test_subscription_line_is_recurring_and_disable_quantity_holds_one(
 
 def test_variables_are_required_and_kept(demo: DemoStore, invoke: Invoke) -> None:
     ident = create(demo, invoke)["ident"]
-    assert_error(add(invoke, ident, package_id=11), 422, "variable_data.note")
-    assert_error(add(invoke, ident, package_id=11, variable_data={"note": "  "}), 422, "variable_data.note")
-    assert add(invoke, ident, package_id=11, variable_data={"note": "for my base", "extra": 5}).status == 200
+    assert_error(add(invoke, ident, package_id=13), 422, "variable_data.note")
+    assert_error(add(invoke, ident, package_id=13, variable_data={"note": "  "}), 422, "variable_data.note")
+    assert add(invoke, ident, package_id=13, variable_data={"note": "for my base", "extra": 5}).status == 200
     stored = BasketRepository(demo.table).get(ident)
     assert stored.lines[0].variable_data == {"note": "for my base", "extra": "5"}
 

@@ -72,7 +72,7 @@ def everything(demo: DemoStore, invoke: Invoke) -> str:
         invoke,
         {"package_id": 10, "quantity": 2},
         {"package_id": 20, "quantity": 3},
-        {"package_id": 11, "quantity": 1, "variable_data": {"note": XSS}},
+        {"package_id": 13, "quantity": 1, "variable_data": {"note": XSS}},
     )
     apply(invoke, ident, apply_coupon.handler, "coupons", "coupon_code", "SWORD1")
     apply(invoke, ident, apply_coupon.handler, "coupons", "coupon_code", "WELCOME10")

@@ -223,7 +223,7 @@ def put_card(demo: DemoStore, number: str, **fields: Any) -> None:
 
 def test_gift_cards_cover_the_total_in_order(demo: DemoStore, invoke: Invoke) -> None:
     ident = create(demo, invoke)["ident"]
-    add(invoke, ident, package_id=11, quantity=3, variable_data={"note": "hi"})  # 15.00
+    add(invoke, ident, package_id=11, quantity=3, variable_data={"world": "survival"})  # 15.00
     put_card(demo, "CARD-2")
     assert code(invoke, ident, "giftcards", "GIFT-0000-0000-0001").status == 200
     assert code(invoke, ident, "giftcards", "card-2").status == 200

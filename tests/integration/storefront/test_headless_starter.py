@@ -17,6 +17,7 @@ from functions.storefront import (
 )
 from tests.support.demo import DemoStore
 from tests.support.invocation import Invoke
+from webstore.repo.baskets import BasketRepository
 
 ORIGIN = "http://localhost:3000"  # the starter's own origin: the demo store's site
 
@@ -49,10 +50,41 @@ def test_package_variables_are_objects_and_absent_when_none(demo: DemoStore, inv
     """getPackage(id) → `MaybePackageWithVariables`: `variables?: PackageVariable[]` read as
     `{id, identifier, description, type, options?}`; gift.vue/index.vue test `if (pkg.variables)`
     before opening the variables step, so a package without any must not carry `[]`."""
-    coins = data(invoke(get_package.handler, "GET", f"{accounts(demo)}/packages/11"))
-    assert coins["variables"] == [{"id": 1, "identifier": "note", "description": "Note", "type": "text"}]
+    shout = data(invoke(get_package.handler, "GET", f"{accounts(demo)}/packages/13"))
+    assert shout["variables"] == [{"id": 1, "identifier": "note", "description": "Note", "type": "text"}]
     sword = data(invoke(get_package.handler, "GET", f"{accounts(demo)}/packages/10"))
     assert "variables" not in sword
+
+
+def test_a_dropdown_variable_is_drawn_and_its_option_id_buys(demo: DemoStore, invoke: Invoke) -> None:
+    """pages/index/package/[id]/variables.vue draws a `Dropdown` only when `variable.type &&
+    variable.options`, with `valueKey="id"` (`option.name` shown): the demo's "1,000 Coins" has
+    a dropdown, so the starter can buy it. Its add is `addPackageToBasket(ident, id, 1,
+    variableData)` with the route's `id` as a string and `variableData[identifier]` the chosen
+    option's `id` (a number), or `null` when none was chosen."""
+    coins = data(invoke(get_package.handler, "GET", f"{accounts(demo)}/packages/11"))
+    [world] = coins["variables"]
+    assert world["type"] == "dropdown" and world["identifier"] == "world"
+    assert [(o["id"], o["name"], o["value"]) for o in world["options"]] == [
+        (1, "Survival", "survival"),
+        (2, "Creative", "creative"),
+    ]
+    assert all(o["price"] == 0 and o["percentage"] == 0 for o in world["options"])
+    ident = data(invoke(create_basket.handler, "POST", f"{accounts(demo)}/baskets", body={}))["ident"]
+
+    def add(variable_data: dict[str, Any]) -> Any:
+        body = {"package_id": "11", "quantity": 1, "variable_data": variable_data}
+        return invoke(add_basket_package.handler, "POST", f"/api/baskets/{ident}/packages", body=body)
+
+    unchosen = add({"world": None})
+    assert unchosen.status == 422
+    assert unchosen.json()["detail"] == "variable_data.world is required by this package"
+    wrong = add({"world": 3})
+    assert wrong.status == 422 and "must be one of: survival, creative" in wrong.json()["detail"]
+    [line] = data(add({"world": 2}))["packages"]
+    assert line["id"] == 11
+    [stored] = BasketRepository(demo.table).get(ident).lines
+    assert stored.variable_data == {"world": "creative"}  # the option's value fills {world}
 
 
 def test_hosted_log_in_returns_with_success_and_the_cart_item_image_is_a_string(

@@ -31,6 +31,7 @@ from tests.support.localstripe import (
 from webstore import services as services_module
 from webstore.catalog_import import import_catalog, parse_catalog
 from webstore.event_types import EventType
+from webstore.repo.payments import PaymentRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import get_services, local_bus
 
@@ -294,12 +295,20 @@ def test_a_dispute_opens_a_chargeback_and_closes_won_or_lost(
         deliver(invoke, stripe_store, event("charge.dispute.created", dispute)).json()["result"] == "handled"
     )
     assert payment_status(invoke, stripe_store, payment["txn_id"]) == "Chargeback"
+    assert credit_notes(stripe_store, payment["txn_id"]) == []  # open: it may still be won
     assert EventType.PAYMENT_DISPUTE_OPENED in published_types()
     assert invoke_user(invoke, stripe_store)["chargebackRate"] == 1.0  # the dispute counts
     closed = event("charge.dispute.closed", {**dispute, "status": outcome})
     assert deliver(invoke, stripe_store, closed).json()["result"] == "handled"
     assert payment_status(invoke, stripe_store, payment["txn_id"]) == status
     assert published_types()[-2:] == [final, EventType.PAYMENT_DISPUTE_CLOSED]
+    # Lost: the sale is reversed by a credit note of the whole payment (docs/tax.md); won: none.
+    assert credit_notes(stripe_store, payment["txn_id"]) == (["chargeback"] if outcome == "lost" else [])
+
+
+def credit_notes(demo: DemoStore, txn: str) -> list[str]:
+    found = PaymentRepository(demo.table).by_transaction(ACCOUNT, txn)
+    return [refund.reference for refund in found.refunds]
 
 
 def test_a_dispute_closed_before_its_opening_arrives_is_not_opened_again(

@@ -53,7 +53,7 @@ def test_lines_carry_the_catalog_and_the_receiver() -> None:
         (OrderLine(package_id=999, paid_price=Decimal(1)), "packages.0.id"),
         (OrderLine(package_id=1, quantity=2, paid_price=Decimal(1)), "packages.0.quantity"),  # one at a time
         (OrderLine(package_id=12, quantity=2, paid_price=Decimal(1)), "packages.0.quantity"),  # user_limit 1
-        (OrderLine(package_id=11, paid_price=Decimal(1)), "packages.0.options"),  # needs {note}
+        (OrderLine(package_id=13, paid_price=Decimal(1)), "packages.0.options"),  # needs {note}
         (OrderLine(package_id=5, dynamic=True, paid_price=Decimal(1)), "packages.0"),  # no name
     ],
 )
@@ -64,7 +64,7 @@ def test_lines_the_catalog_refuses_name_the_field(line: OrderLine, field: str) -
 
 
 def test_only_the_package_variables_are_kept() -> None:
-    [line] = lines_of(OrderLine(package_id=11, paid_price=Decimal(5), variables={"note": "hi", "other": "x"}))
+    [line] = lines_of(OrderLine(package_id=13, paid_price=Decimal(5), variables={"note": "hi", "other": "x"}))
     assert line.variables == {"note": "hi"}
 
 
@@ -88,12 +88,12 @@ def test_split_price_adds_up_to_the_total() -> None:
 def test_commands_per_unit_and_trigger_with_variables_filled() -> None:
     lines = lines_of(
         OrderLine(package_id=10, quantity=2, paid_price=Decimal(5)),
-        OrderLine(package_id=11, paid_price=Decimal(5), variables={"note": "hi"}),
+        OrderLine(package_id=13, paid_price=Decimal(5), variables={"note": "hi"}),
     )
     view = demo_view()
-    view.packages[3].commands[0].command = "eco give {username} 1000 {note} {id}"
+    view.packages[5].commands[0].command = "eco give {username} 1000 {note} {id}"
     purchase = planning.commands_for(lines, view, CommandTrigger.PURCHASE, NOW)
-    assert [(c.server_id, c.package_id) for c in purchase] == [(1, 10), (2, 10), (1, 10), (2, 10), (1, 11)]
+    assert [(c.server_id, c.package_id) for c in purchase] == [(1, 10), (2, 10), (1, 10), (2, 10), (1, 13)]
     assert purchase[-1].command == "eco give {username} 1000 hi {id}"  # {id} stays for the plugin
     assert planning.commands_for(lines, view, CommandTrigger.REFUND, NOW) == []
 
