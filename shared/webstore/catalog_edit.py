@@ -10,7 +10,8 @@ community goal or sidebar module; the store settings; the gateways) is:
    `check_catalog`, so a mistake reads exactly as `webstore import` prints it;
 3. the element before and after compared: nothing differs → "no changes", nothing written, no
    id taken; else one transaction writes the element's items, claims the catalog revision,
-   takes a new element's id from its sequence and adds the audit entry (`field: old → new`).
+   takes a new element's id from its sequence and adds the audit entry (`field: old → new`),
+   and the domain events the caller asked for (`events`: a new gift card's delivery e-mail).
 
 The revision claimed is the one the client read (a panel form's `revision` field): a change
 made since refuses the edit ("changed by someone else, reload"). A writer with no revision of
@@ -22,7 +23,7 @@ it did not see, and a panel form read before it is refused in turn.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -33,9 +34,11 @@ from webstore.catalog_export import catalog_document, catalog_of
 from webstore.catalog_file import CatalogError, check_catalog
 from webstore.catalog_import import CatalogFile
 from webstore.errors import Conflict, Invalid, NotFound
+from webstore.events import DomainEvent
 from webstore.repo.catalog_edits import CatalogEdits, CatalogState, Contention
 from webstore.repo.catalog_revision import stale_revision
 from webstore.repo.definitions import DefinitionRepository
+from webstore.repo.outbox import OutboxRepository
 from webstore.services import Services
 
 # Shown before a problem's path by check_catalog; the panel shows the path alone.
@@ -100,6 +103,9 @@ class Saved:
 
 
 Apply = Callable[[dict[str, Any], CatalogState], tuple[int | None, str]]
+# The domain events an edit writes in its own transaction (the outbox), from the element as it
+# saves it (its id and the catalog checked): a new gift card's delivery, when it has a recipient.
+Events = Callable[[int | None, CatalogFile], Sequence[DomainEvent]]
 
 
 def catalog_revision(services: Services, account_id: int) -> int:
@@ -118,10 +124,12 @@ def save_element(
     revision: int | None,
     now: datetime,
     covers: Collection[str] | None = None,
+    events: Events | None = None,
 ) -> Saved:
     """Create (`element_id` None: the kind's next id) or change one element to `values` (the
     element as a catalog file has it, without its id). `covers`: the fields the form shows;
-    the element's other fields are kept (None: `values` is the whole element)."""
+    the element's other fields are kept (None: `values` is the whole element). `events`: what
+    the change also writes to the outbox, in its transaction (nothing when nothing changed)."""
     kind = _kind(kind_name)
 
     def apply(document: dict[str, Any], state: CatalogState) -> tuple[int | None, str]:
@@ -140,7 +148,9 @@ def save_element(
         entries[index] = {**stamped, **kept, "id": element_id}
         return element_id, "update"
 
-    return _edit(services, account_id, kind.name, apply, actor=actor, revision=revision, now=now)
+    return _edit(
+        services, account_id, kind.name, apply, actor=actor, revision=revision, now=now, events=events
+    )
 
 
 def delete_element(
@@ -269,6 +279,7 @@ def _edit(
     actor: str,
     revision: int | None,
     now: datetime,
+    events: Events | None = None,
 ) -> Saved:
     edits = CatalogEdits(services.table)
     for _ in range(MAX_ATTEMPTS):
@@ -282,7 +293,7 @@ def _edit(
             raise stale_revision()  # a stale form: refused before any work
         try:
             return _apply_and_write(
-                services, edits, state, account_id, kind_name, apply, actor, revision, now
+                services, edits, state, account_id, kind_name, apply, actor, revision, now, events
             )
         except (_Lost, Contention):
             continue
@@ -299,6 +310,7 @@ def _apply_and_write(
     actor: str,
     revision: int | None,
     now: datetime,
+    events: Events | None,
 ) -> Saved:
     document = catalog_document(catalog_of(state.found, state.gift_cards))
     before_doc = copy.deepcopy(document)
@@ -327,6 +339,8 @@ def _apply_and_write(
         edits.claim(tx, account_id, state.revision, fails=_Lost("catalog moved on"))
     change = _plan(services, state, catalog, kind_name, element_id, verb)
     write_change(edits, tx, account_id, change, state.ids)
+    if events is not None:
+        OutboxRepository.add_all(tx, list(events(element_id, catalog)))
     subject = _describe(kind_name, element_id, document if verb != "delete" else before_doc)
     edits.audit(tx, account_id, actor, f"catalog.{kind_name}.{verb}", summary(subject, changes), now)
     edits.commit(tx, state.ids)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from webstore.catalog_edit import (
     KINDS,
     CatalogInvalid,
+    Events,
     Kind,
     Saved,
     catalog_revision,
@@ -19,6 +20,7 @@ from webstore.catalog_edit import (
 __all__ = [
     "KINDS",
     "CatalogInvalid",
+    "Events",
     "Kind",
     "Saved",
     "catalog_revision",

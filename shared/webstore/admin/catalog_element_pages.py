@@ -15,8 +15,11 @@ from webstore.admin import catalog as edits
 from webstore.admin.catalog_forms import covered, form_values, read_form, render_fields
 from webstore.admin.catalog_pages import SECTIONS, Section, element_ref, revision_of, section_of
 from webstore.admin.flow import PanelPage
+from webstore.catalog_import import CatalogFile
 from webstore.errors import DomainError, NotFound
+from webstore.events import DomainEvent
 from webstore.html import Markup, fragment
+from webstore.operator.gift_cards import delivery_event, delivery_recipient
 from webstore.repo import start_read
 from webstore.repo.account import AccountRepository
 from webstore.repo.catalog_lists import CatalogLists
@@ -159,6 +162,8 @@ def save_action(
     (422 a mistake, 409 changed meanwhile), nothing is written."""
     section = section_of(path)
     element_id = element_ref(ref)
+    creating_card = section.kind == "gift_card" and element_id is None
+    delivery = _delivery(account_id, form, now) if creating_card else None
     saved = edits.save_element(
         services,
         account_id,
@@ -169,9 +174,26 @@ def save_action(
         revision=revision_of(form),
         now=now,
         covers=covered(section.kind),
+        events=delivery,
     )
     done = "No+changes" if saved.unchanged else "Saved"
     return f"/catalog/{section.path}/{saved.element_id}?done={done}"
+
+
+def _delivery(account_id: int, form: dict[str, str], now: datetime) -> edits.Events | None:
+    """A new gift card's e-mail (the form's "Send it to" and "Message"): its delivery event,
+    written with the card, as the operator interface's `POST /gift-cards` writes it. Checked
+    before anything is saved (a bad address, or a message with no address, refuses the card)."""
+    message = form.get("message", "").strip()
+    recipient = delivery_recipient(form.get("email", ""), message)
+    if recipient is None:
+        return None
+
+    def events(card_id: int | None, catalog: CatalogFile) -> list[DomainEvent]:
+        card = next(c for c in catalog.gift_cards if c.id == card_id)
+        return [delivery_event(account_id, card, recipient, message, now)]
+
+    return events
 
 
 def form_again(

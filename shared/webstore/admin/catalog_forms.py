@@ -193,6 +193,15 @@ FORMS: dict[str, tuple[FormField, ...]] = {
     ),
 }
 
+# Fields a new element's form shows that are not the element's: they go with the edit (a new
+# gift card's recipient and message: its delivery e-mail, `catalog_element_pages`).
+ALONGSIDE: dict[str, tuple[FormField, ...]] = {
+    "gift_card": (
+        FormField("email", "Send it to (e-mail)", hint="optional: the card is e-mailed there once"),
+        FormField("message", "Message", "textarea", hint="optional: said in that e-mail"),
+    ),
+}
+
 COMMAND_FIELDS = ("server_id", "command", "trigger", "require_online", "delay", "slots")
 TRIGGERS = tuple(t.value for t in CommandTrigger)
 BLANK_COMMAND_ROWS = 2
@@ -368,6 +377,8 @@ def render_fields(
         for field in FORMS[kind]
         if creating or not field.create_only
     ]
+    if creating:
+        views.extend(field_view(field, values, ()) for field in ALONGSIDE.get(kind, ()))
     commands = command_rows(values, (options or {}).get("server_id", ())) if kind == "package" else None
     return fragment("panel/catalog/fields.html", fields=views, commands=commands)
 

@@ -26,6 +26,9 @@ from webstore.repo.store import StoreRepository
 from webstore.services import Services
 from webstore.storefront.inputs import check_email
 
+# A new card's message (said in its e-mail): the operator interface's `message` allows as much.
+MAX_MESSAGE = 1000
+
 
 def card_id(ref: str) -> int:
     if not (ref.isascii() and ref.isdigit()) or not 1 <= int(ref) <= keys.INT32_MAX:
@@ -84,9 +87,7 @@ def create_gift_card(
     delivery event in that transaction too (the mail consumer sends it once)."""
     now = services.now()
     expires_at = parse_expiry(body.expires_at, now) if body.expires_at else None
-    recipient = check_email(body.email)
-    if body.message and recipient is None:
-        raise Invalid("message is said in the card's e-mail: give the email to send it to", field="message")
+    recipient = delivery_recipient(body.email, body.message)
     sequences = SequenceRepository(services.table)
     ids_read = start_read(sequences.read, account_id)
     store = StoreRepository(services.table).store(account_id)
@@ -110,6 +111,17 @@ def create_gift_card(
         return tx, card
 
     return gift_card_view(sequences.write(account_id, build, first_read=ids_read))
+
+
+def delivery_recipient(email: str, message: str) -> str | None:
+    """Where a new card is e-mailed (None: nowhere, the owner hands it over); its `message` is
+    said in that e-mail, so it needs the address."""
+    recipient = check_email(email)
+    if len(message) > MAX_MESSAGE:
+        raise Invalid(f"message is longer than {MAX_MESSAGE:,} characters", field="message")
+    if message and recipient is None:
+        raise Invalid("message is said in the card's e-mail: give the email to send it to", field="message")
+    return recipient
 
 
 def delivery_event(account_id: int, card: GiftCard, email: str, message: str, now: datetime) -> DomainEvent:

@@ -74,6 +74,16 @@ def test_a_gift_cards_balance_is_read_only_when_creating() -> None:
     assert "balance" not in read_form("gift_card", {"card_number": "GIFT-1", "balance": "5"}, creating=False)
 
 
+def test_a_new_gift_cards_recipient_is_shown_but_not_part_of_the_card() -> None:
+    typed = {"card_number": "ABCD-1234", "balance": "5", "email": "a@b.test", "message": "Hi <b>"}
+    new = str(render_fields("gift_card", typed, creating=True))
+    assert 'name="email"' in new and 'value="a@b.test"' in new and "Hi &lt;b&gt;" in new
+    assert 'name="email"' not in str(render_fields("gift_card", typed, creating=False))
+    read = read_form("gift_card", typed, creating=True)
+    assert "email" not in read and "message" not in read
+    assert not {"email", "message"} & covered("gift_card")
+
+
 def test_every_demo_element_reads_back_as_itself() -> None:
     data = demo_catalog_data()
     for kind, section in (("package", "packages"), ("category", "categories"), ("coupon", "coupons")):
