@@ -16,6 +16,7 @@ cookie (docs/shop.md, "Caching at the edge"). Every other response is `no-store`
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import re
 import secrets
 from collections.abc import Callable
@@ -25,7 +26,8 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from functions.deps import ServicesDep, client_ip
+from functions.deps import ServicesDep
+from functions.deps import client_ip as connection_ip
 from functions.observability import logger
 from functions.pages import form_fields
 from webstore.errors import DomainError, Forbidden
@@ -52,6 +54,19 @@ SHARED = {
 SHOP_COOKIES = (BASKET_COOKIE, PLAYER_COOKIE, CSRF_COOKIE)
 # A form field carrying the token (an owner's template may add a form to any page).
 _TOKEN_FIELD = re.compile(r"""name\s*=\s*["']?csrf\b""", re.IGNORECASE)
+
+
+def client_ip(request: Request) -> str:
+    """The visitor's address: in AWS the shop is reached through CloudFront, which names the
+    viewer in `CloudFront-Viewer-Address` (`ip:port`); else the connection's. A caller of the
+    API's own endpoint could write that header, as a headless shop passes `ip_address` to the
+    storefront: the basket's address is what its client says, never an authorization."""
+    viewer = request.headers.get("cloudfront-viewer-address", "")
+    host = viewer.rpartition(":")[0]
+    try:
+        return str(ipaddress.ip_address(host))
+    except ValueError:
+        return connection_ip(request)
 
 
 def _player(value: str | None) -> int | None:

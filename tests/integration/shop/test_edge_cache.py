@@ -64,3 +64,20 @@ def test_errors_are_never_shared(player: ShopClient) -> None:
     for handler, path in [(get_category.handler, "/category/nope"), (get_page.handler, "/page/nope")]:
         page = player.get(handler, path)
         assert page.status == 404 and page.headers["cache-control"] == "no-store", path
+
+
+def test_the_basket_records_the_viewers_address_cloudfront_names() -> None:
+    """Behind CloudFront the connection is the edge's: the basket takes the viewer's address
+    from `CloudFront-Viewer-Address`, and the connection's when it is absent or malformed."""
+    from starlette.requests import Request
+
+    from functions.shop_deps import client_ip
+
+    def request(header: str | None) -> Request:
+        headers = [(b"cloudfront-viewer-address", header.encode())] if header is not None else []
+        return Request({"type": "http", "headers": headers, "client": ("203.0.113.9", 443)})
+
+    assert client_ip(request("198.51.100.7:46532")) == "198.51.100.7"
+    assert client_ip(request("2001:db8::1:46532")) == "2001:db8::1"
+    assert client_ip(request(None)) == "203.0.113.9"
+    assert client_ip(request("not-an-address:1")) == "203.0.113.9"
