@@ -284,6 +284,8 @@ def test_functions_share_runtime_layer_tracing_and_settings(
     # docs/deploy.md, "Assets": how many functions carry the stripe layer.
     print("functions per layer set:", layer_counts)
     assert 0 < layer_counts.get(("base", "stripe", "crypto"), 0) < sum(layer_counts.values()) / 4
+    # ... and cryptography only where a secret is sealed or opened (webstore.sealing): about half.
+    assert layer_counts.get(("base",), 0) > sum(layer_counts.values()) / 3
 
 
 def test_the_stage_key_is_generated_and_only_its_declared_readers_read_it(
