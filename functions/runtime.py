@@ -298,9 +298,12 @@ def _declared(route: Route) -> Callable[[Request], Any]:
 def build_app(interface: Interface, operations: Iterable[tuple[Route, Endpoint]]) -> FastAPI:
     operations = list(operations)
     title, version = TITLES[interface]
+    app = FastAPI(title=title, version=version, docs_url=None, redoc_url=None)
     # The shop is a website, not an API: no /docs (its pages stay out of every document).
-    docs = None if interface is Interface.SHOP else "/docs"
-    app = FastAPI(title=title, version=version, docs_url=docs, redoc_url=None)
+    if interface is not Interface.SHOP:
+        from functions.api_docs import add_docs
+
+        add_docs(app)
     app.router.route_class = _StrictJsonRoute  # every body is read by one strict JSON parser
     _install_error_handlers(app, interface)
     for route, endpoint in operations:

@@ -3,14 +3,21 @@ every form, and the one way a shop use case's result becomes a response.
 
 - `shop_basket` (the basket ident) and `shop_player` (its player's id, for the one-round-trip
   read of their tiers): HttpOnly, SameSite=Lax, Secure when the shop is served over https.
-- `shop_csrf`: a random token set by the first page (HttpOnly too: the forms carry it in a
-  hidden field); every form must send the same value, compared in constant time (double
-  submit). A form without it, or with another, is refused (403) and changes nothing.
+- `shop_csrf`: a random token set by the first page with a form (HttpOnly too: the forms carry
+  it in a hidden field); every form must send the same value, compared in constant time
+  (double submit). A form without it, or with another, is refused (403) and changes nothing.
+
+Pages that do not depend on the player (home, category, custom pages: `shared_page`) are
+cacheable at the edge for a short time when the visitor has none of the shop's cookies: such a
+page is the same for every cookie-less visitor of a language, carries no token and sets no
+cookie (docs/shop.md, "Caching at the edge"). Every other response is `no-store`.
 """
 
 from __future__ import annotations
 
 import hmac
+import ipaddress
+import re
 import secrets
 from collections.abc import Callable
 from dataclasses import replace
@@ -19,7 +26,8 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from functions.deps import ServicesDep, client_ip
+from functions.deps import ServicesDep
+from functions.deps import client_ip as connection_ip
 from functions.observability import logger
 from functions.pages import form_fields
 from webstore.errors import DomainError, Forbidden
@@ -36,6 +44,30 @@ CSRF_FIELD = "csrf"
 COOKIE_DAYS = 30
 MAX_FIELDS = 40  # a package's variables (20) and the form's own
 NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "same-origin"}
+# A page shared by every cookie-less visitor: browsers ask again each time (max-age=0), the CDN
+# keeps it a minute (s-maxage), keyed on the language header and the cookies (infra/aws/edge.py).
+EDGE_CACHE_SECONDS = 60
+SHARED = {
+    "Cache-Control": f"public, max-age=0, s-maxage={EDGE_CACHE_SECONDS}",
+    "Vary": "Accept-Language, Cookie",
+    "Referrer-Policy": "same-origin",
+}
+SHOP_COOKIES = (BASKET_COOKIE, PLAYER_COOKIE, CSRF_COOKIE)
+# A form field carrying the token (an owner's template may add a form to any page).
+_TOKEN_FIELD = re.compile(r"""name\s*=\s*["']?csrf\b""", re.IGNORECASE)
+
+
+def client_ip(request: Request) -> str:
+    """The visitor's address: in AWS the shop is reached through CloudFront, which names the
+    viewer in `CloudFront-Viewer-Address` (`ip:port`); else the connection's. A caller of the
+    API's own endpoint could write that header, as a headless shop passes `ip_address` to the
+    storefront: the basket's address is what its client says, never an authorization."""
+    viewer = request.headers.get("cloudfront-viewer-address", "")
+    host = viewer.rpartition(":")[0]
+    try:
+        return str(ipaddress.ip_address(host))
+    except ValueError:
+        return connection_ip(request)
 
 
 def _player(value: str | None) -> int | None:
@@ -95,8 +127,9 @@ def _secure(request: Request, services: Services) -> bool:
     return services.settings.shop_url.startswith("https://") or request.url.scheme == "https"
 
 
-def respond(request: Request, services: Services, result: ShopResult) -> Response:
-    """A page (HTML with its policy, never cached, never framed) or a 303, with the cookies."""
+def respond(request: Request, services: Services, result: ShopResult, *, shared: bool = False) -> Response:
+    """A page (HTML with its policy, never framed; `no-store` unless `shared`) or a 303, with
+    the cookies."""
     response: Response
     if result.redirect:
         response = RedirectResponse(result.redirect, status_code=303, headers=NO_STORE)
@@ -106,7 +139,7 @@ def respond(request: Request, services: Services, result: ShopResult) -> Respons
             status_code=result.status,
             headers={
                 "Content-Security-Policy": result.csp,
-                **NO_STORE,
+                **(SHARED if shared else NO_STORE),
                 "X-Content-Type-Options": "nosniff",
                 "X-Frame-Options": "DENY",
                 **result.headers,
@@ -142,6 +175,29 @@ def shop_page(request: Request, services: Services, use_case: Callable[[], ShopR
     return respond(request, services, result)
 
 
+def shared_page(request: Request, services: Services, use_case: Callable[[Visitor], ShopResult]) -> Response:
+    """A page that does not depend on the player, for the visitor the request carries. With
+    none of the shop's cookies it is shared at the edge when it is a 200 that changes no cookie
+    and has no form (an owner's template may add one: that page is rendered again with a fresh
+    token, and not shared); anyone else gets `shop_page`'s private page."""
+    if any(request.cookies.get(name) for name in SHOP_COOKIES):
+        return shop_page(request, services, lambda: use_case(page_visitor(request)))
+    try:
+        result = use_case(visitor(request))
+        if _TOKEN_FIELD.search(result.html):
+            result = use_case(page_visitor(request))
+    except DomainError as error:
+        return error_response(request, services, error)
+    shared = (
+        result.status == 200
+        and not result.redirect
+        and result.basket is None
+        and result.player is None
+        and not getattr(request.state, "new_csrf", None)
+    )
+    return respond(request, services, result, shared=shared)
+
+
 def error_response(request: Request, services: Services, error: DomainError) -> Response:
     try:
         result = pages.not_found(services, page_visitor(request), error)
@@ -162,6 +218,7 @@ __all__ = [
     "client_ip",
     "error_response",
     "respond",
+    "shared_page",
     "shop_page",
     "visitor",
 ]

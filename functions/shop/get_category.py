@@ -4,7 +4,7 @@ from fastapi import Request
 from fastapi.responses import Response
 
 from functions.runtime import READ, Interface, Route, lambda_handler
-from functions.shop_deps import ServicesDep, VisitorDep, shop_page
+from functions.shop_deps import ServicesDep, shared_page
 from webstore.shop import pages
 
 ROUTE = Route(
@@ -18,8 +18,8 @@ ROUTE = Route(
 )
 
 
-async def endpoint(request: Request, category: str, svc: ServicesDep, who: VisitorDep) -> Response:
-    return shop_page(request, svc, lambda: pages.category(svc, who, category))
+async def endpoint(request: Request, category: str, svc: ServicesDep) -> Response:
+    return shared_page(request, svc, lambda who: pages.category(svc, who, category))
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -1,4 +1,5 @@
-"""The four HTTP APIs (storefront, operator, the control panel, the players' shop) and, per
+"""The four HTTP APIs (storefront, operator, the control panel, the players' shop: behind its
+CloudFront distribution, infra/aws/edge.py) and, per
 interface, one Lambda function per operation of the route table.
 
 The APIs (stage, throttling, access logs, CORS, custom domain) live in the main stack; each
@@ -100,8 +101,10 @@ class Apis(Construct):
         self.operator, self.operator_stage, self.operator_url = operator.api, operator.stage, operator.url
         admin = self._api(Interface.ADMIN, None, config.admin_throttle, config.admin_domain)
         self.admin, self.admin_stage, self.admin_url = admin.api, admin.stage, admin.url
-        shop = self._api(Interface.SHOP, None, config.shop_throttle, config.shop_domain)
-        self.shop, self.shop_stage, self.shop_url = shop.api, shop.stage, shop.url
+        # The shop's address is its CloudFront distribution's (infra/aws/edge.py), which holds the
+        # shop's custom domain; the API behind it keeps its execute-api endpoint as the origin.
+        shop = self._api(Interface.SHOP, None, config.shop_throttle, None)
+        self.shop, self.shop_stage = shop.api, shop.stage
 
     def api(self, interface: Interface) -> apigwv2.HttpApi:
         return {

@@ -3,7 +3,9 @@
 from the template, so the figure in the docs cannot drift from what the stack creates.
 
 Billed by the month whatever the traffic: an alarm per metric it reads, a Secrets Manager secret,
-a customer-managed KMS key, a dashboard. Plus what the stage does by itself when nobody uses it:
+a customer-managed KMS key, a dashboard. Counted at $0 so the table shows them: the shop's
+CloudFront distribution and its assets bucket (billed per request, per GB out and per GB-month
+stored: the static files are a few hundred KB). Plus what the stage does by itself when nobody uses it:
 the clock (an EventBridge rule, free) invokes the subscription processor every minute, which
 publishes one custom metric (ScheduleOverdueSeconds; the others only when not zero) and writes a
 few log lines. Everything else (functions, APIs, the table on demand, queues, the bus, the pipe,
@@ -32,6 +34,7 @@ CLOCK_RUN_SECONDS = Decimal("0.15")  # billed duration of an idle run, rounded u
 CLOCK_LOG_BYTES = 1_500  # its START/END/REPORT lines, the summary and the metric line
 CLOCK_CUSTOM_METRICS = 1  # ScheduleOverdueSeconds
 CENT_HUNDREDTH = Decimal("0.0001")
+NO_STANDING_CHARGE = Decimal(0)  # billed per request, per GB out, per GB-month stored
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,8 @@ def standing_lines(templates: Iterable[dict[str, Any]], *, clock_memory_mb: int)
         CostLine("Secrets Manager secrets", count("AWS::SecretsManager::Secret"), SECRET),
         CostLine("KMS customer-managed keys", count("AWS::KMS::Key"), KMS_KEY),
         CostLine("CloudWatch dashboards", count("AWS::CloudWatch::Dashboard"), DASHBOARD),
+        CostLine("CloudFront distributions", count("AWS::CloudFront::Distribution"), NO_STANDING_CHARGE),
+        CostLine("S3 buckets", count("AWS::S3::Bucket"), NO_STANDING_CHARGE),
         CostLine("custom metrics (the clock)", CLOCK_CUSTOM_METRICS, CUSTOM_METRIC),
         CostLine("clock invocations", CLOCK_RUNS, LAMBDA_REQUEST),
         CostLine(

@@ -56,6 +56,56 @@ WEBHOOK_KEY_NOT_ROTATED = (
     "then re-import each store's catalog (`webstore import`), which seals its secrets anew."
 )
 
+# The shop's edge (infra/aws/edge.py).
+EDGE_FINDINGS = {
+    "AwsSolutions-S1": (
+        "The assets bucket holds the shop's public, content-hashed CSS and scripts, read only "
+        "by CloudFront through Origin Access Control; server access logs would record nothing "
+        "the distribution's requests do not."
+    ),
+    "AwsSolutions-CFR1": "A shop sells to players in any country: no geographic restriction.",
+    "AwsSolutions-CFR2": (
+        "AWS WAF is $5 a month per web ACL plus $1 per rule before any request, above an idle "
+        "stage's whole budget (docs/deploy.md); the API's stage throttling and the functions' "
+        "own guards (CSRF, the failure guard) stay in place behind the distribution."
+    ),
+    "AwsSolutions-CFR3": (
+        "Standard access logs need a log bucket with ACLs; the API's access logs behind the "
+        "distribution record every request that reaches a function (cached hits excepted)."
+    ),
+    "AwsSolutions-CFR4": (
+        "Without a custom domain the distribution answers on its cloudfront.net name with "
+        "CloudFront's default certificate, whose security policy CloudFront fixes; with "
+        "`shopDomain` the minimum is TLS 1.2 (2021)."
+    ),
+}
+BUCKET_DEPLOYMENT_FINDINGS = {
+    f"AwsSolutions-IAM4[Policy::{BASIC_EXECUTION_ROLE}]": (
+        "CDK's BucketDeployment function (it uploads the shop's static files at deploy time) "
+        "writes its own logs."
+    ),
+    "AwsSolutions-IAM5[Action::s3:GetObject*]": (
+        "BucketDeployment's grant: read the deployment's asset objects from CDK's asset bucket "
+        "and the destination's keys (content-hashed names are unknown until deploy)."
+    ),
+    "AwsSolutions-IAM5[Action::s3:GetBucket*]": "BucketDeployment's read of its two buckets' metadata.",
+    "AwsSolutions-IAM5[Action::s3:List*]": "BucketDeployment lists the destination prefix it syncs.",
+    "AwsSolutions-IAM5[Action::s3:DeleteObject*]": (
+        "BucketDeployment's grant on its destination bucket (the shop's assets alone); with "
+        "`prune` off it deletes nothing."
+    ),
+    "AwsSolutions-IAM5[Action::s3:Abort*]": "BucketDeployment's multipart uploads to the assets bucket.",
+    "AwsSolutions-L1": (
+        "BucketDeployment's function runtime is chosen by CDK (it runs the AWS CLI at deploy "
+        "time, never for a player's request); it moves with CDK upgrades."
+    ),
+}
+CDK_ASSETS = "arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*"
+BUCKET_DEPLOYMENT_RESOURCES = (
+    "BucketDeployment's grant covers every key under its asset bucket's and destination's "
+    "prefixes: the uploaded names are known only at deploy time."
+)
+
 
 def _acknowledge(scope: IConstruct, finding: str, reason: str) -> None:
     Validations.of(scope).acknowledge(Acknowledgment(id=finding, reason=reason))
@@ -76,3 +126,12 @@ def acknowledge_findings(stack: WebstoreStack) -> None:
     _acknowledge(stack.outbox.role, "AwsSolutions-IAM5[Resource::*]", OUTBOX_PIPE_LIST_STREAMS)
     _acknowledge(stack.clock.dead_letters, "AwsSolutions-SQS3", CLOCK_DEAD_LETTERS_IS_A_DLQ)
     _acknowledge(stack.data.webhook_key, "AwsSolutions-SMG4", WEBHOOK_KEY_NOT_ROTATED)
+    for finding, reason in EDGE_FINDINGS.items():
+        _acknowledge(stack.edge, finding, reason)
+    for child in stack.node.children:  # CDK's one BucketDeployment function per stack
+        if child.node.id.startswith("Custom::CDKBucketDeployment"):
+            for finding, reason in BUCKET_DEPLOYMENT_FINDINGS.items():
+                _acknowledge(child, finding, reason)
+            bucket = stack.get_logical_id(stack.edge.bucket.node.default_child)  # type: ignore[arg-type]
+            for resource in (f"<{bucket}.Arn>/*", CDK_ASSETS):
+                _acknowledge(child, f"AwsSolutions-IAM5[Resource::{resource}]", BUCKET_DEPLOYMENT_RESOURCES)

@@ -15,6 +15,7 @@ from infra.aws import bundling, layers
 from infra.aws.apis import Apis, Operations, operation_stacks
 from infra.aws.config import StageConfig
 from infra.aws.data import Data
+from infra.aws.edge import ShopEdge
 from infra.aws.events import Events
 from infra.aws.functions import ARCHITECTURE, RUNTIME, Shared
 from infra.aws.mail import Mail
@@ -25,7 +26,7 @@ from infra.aws.schedule import Clock
 
 class WebstoreStack(Stack):
     """Table, bus, outbox pipe, webhook pipeline, the four APIs with a function per operation,
-    alarms, dashboard.
+    the shop's CloudFront distribution and assets bucket, alarms, dashboard.
 
     Environment-agnostic (no account or region) so `cdk synth` runs offline with no credentials.
     """
@@ -41,6 +42,7 @@ class WebstoreStack(Stack):
         self.data = Data(self, "Data", config=config)
         self.bus = events.EventBus(self, "Bus", event_bus_name=config.prefix)
         self.apis = Apis(self, "Apis", config=config)
+        self.edge = ShopEdge(self, "ShopEdge", config=config, api=self.apis.shop)
         self.layers = {
             name: lambda_.LayerVersion(
                 self,
@@ -70,7 +72,7 @@ class WebstoreStack(Stack):
             storefront_url=self.apis.storefront_url,
             operator_url=self.apis.operator_url,
             admin_url=self.apis.admin_url,
-            shop_url=self.apis.shop_url,
+            shop_url=self.edge.url,
             webhook_key=self.data.webhook_key,
             mail=self.mail.wiring if self.mail else None,
         )
@@ -136,7 +138,10 @@ class WebstoreStack(Stack):
         )
         CfnOutput(self, "OperatorUrl", value=self.apis.operator_url, description="Operator API base URL")
         CfnOutput(self, "AdminUrl", value=self.apis.admin_url, description="The control panel (sign in here)")
-        CfnOutput(self, "ShopUrl", value=self.apis.shop_url, description="The players' shop")
+        CfnOutput(self, "ShopUrl", value=self.edge.url, description="The players' shop (CloudFront)")
+        CfnOutput(
+            self, "ShopAssetsBucket", value=self.edge.bucket.bucket_name, description="The shop's files"
+        )
         CfnOutput(
             self, "TableName", value=self.data.table.table_name, description="for `webstore import --table`"
         )

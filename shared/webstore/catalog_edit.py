@@ -26,6 +26,7 @@ import copy
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from webstore.catalog_changes import EntityChange, write_change
@@ -39,6 +40,7 @@ from webstore.repo.catalog_edits import CatalogEdits, CatalogState, Contention
 from webstore.repo.catalog_revision import stale_revision
 from webstore.repo.definitions import DefinitionRepository
 from webstore.repo.outbox import OutboxRepository
+from webstore.sealing import seal
 from webstore.services import Services
 
 # Shown before a problem's path by check_catalog; the panel shows the path alone.
@@ -373,7 +375,8 @@ def _plan(
     update: dict[str, Any] = {**fields, "sales": catalog.sales}
     if kind_name == "gateways":
         try:
-            update["gateways"] = catalog.gateways.sealed(services.secrets, store.gateways.stripe)
+            sealer = partial(seal, services.secrets)
+            update["gateways"] = catalog.gateways.sealed(sealer, store.gateways.stripe)
         except ValueError as missing:
             raise Invalid(f"gateways.stripe.{missing}", field=str(missing).split(":", 1)[0]) from None
     return EntityChange("store", None, "update", store.model_copy(update=update), store)

@@ -11,6 +11,7 @@ balances, goal progress, coupon redemptions) is written as it stands; the import
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from webstore.catalog import CreatorCode, GiftCard, StoreProfile, WebhookEndpoint
@@ -21,6 +22,7 @@ from webstore.repo.account import AccountRepository
 from webstore.repo.definitions import DefinitionRepository, ImportedDefinitions
 from webstore.repo.gift_cards import GiftCardRepository
 from webstore.repo.shop_theme import ShopThemeRepository
+from webstore.sealing import open_sealed
 from webstore.secret_box import SecretBox
 from webstore.shop import translations
 from webstore.shop.catalog_section import ShopSection
@@ -84,7 +86,7 @@ def catalog_of(
             "creator_codes": creator_codes or [],
             "community_goals": _by_id(found.goals),
             "webhooks": [_webhook(item, box) for _, item in sorted(found.webhooks.items())],
-            "gateways": GatewaysSection.of(store.gateways, box),
+            "gateways": GatewaysSection.of(store.gateways, partial(open_sealed, box) if box else None),
             "shop": shop,
         }
     )
@@ -108,7 +110,7 @@ def _webhook(item: dict[str, Any], box: SecretBox | None) -> WebhookEntry:
     """An endpoint as the file has it: the secret opened with `box`, else left out; never its
     validation (a re-import keeps that while URL and secret stay the same)."""
     if box is not None:
-        endpoint = AccountRepository.webhook_endpoint(item, box)
+        endpoint = AccountRepository.webhook_endpoint(item, partial(open_sealed, box))
         secret: str | None = endpoint.secret
     else:
         endpoint = WebhookEndpoint.model_validate(

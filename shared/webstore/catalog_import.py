@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from pydantic import Field, HttpUrl
@@ -44,6 +45,7 @@ from webstore.repo.audit_log import AuditLog
 from webstore.repo.catalog_edits import CatalogEdits
 from webstore.repo.definitions import DefinitionRepository, ImportedDefinitions
 from webstore.repo.webhooks import WebhookRepository
+from webstore.sealing import open_sealed, seal
 from webstore.secret_box import SealBroken, SecretBox, secret_box
 from webstore.servers import Server
 from webstore.settings import get_settings
@@ -422,7 +424,11 @@ def _compare_store(
     )
     if file.stripe and (file.stripe.secret_key or file.stripe.webhook_secret):
         try:
-            opened = GatewaysSection.of(store.gateways, box).stripe if box and store.gateways.stripe else None
+            opened = (
+                GatewaysSection.of(store.gateways, partial(open_sealed, box)).stripe
+                if box and store.gateways.stripe
+                else None
+            )
         except SealBroken:
             opened = None
         for name in ("secret_key", "webhook_secret"):
@@ -456,7 +462,7 @@ def _opened(item: Item, box: SecretBox | None) -> WebhookEndpoint | None:
     if box is None:
         return None
     try:
-        return AccountRepository.webhook_endpoint(item, box)
+        return AccountRepository.webhook_endpoint(item, partial(open_sealed, box))
     except SealBroken:
         return None
 
@@ -537,7 +543,7 @@ def import_catalog(
     # Stripe secrets sealed (the box's key: only then); those the file leaves out are kept.
     kept_stripe = existing.gateways.stripe if existing else None
     try:
-        gateways = catalog.gateways.sealed(box, kept_stripe)
+        gateways = catalog.gateways.sealed(partial(seal, box), kept_stripe)
     except ValueError as missing:
         raise SecretMissing(f"gateways.stripe.{missing}") from None
     store = Store(

@@ -14,10 +14,9 @@ live keys may not.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
-
-from webstore.secret_box import SecretBox
 
 _PUBLISHABLE = re.compile(r"^pk_(test|live)_[A-Za-z0-9]{8,250}$")
 _SECRET = re.compile(r"^(sk|rk)_(test|live)_[A-Za-z0-9]{8,250}$")
@@ -68,8 +67,9 @@ class GatewaysSection(_Model):
             raise ValueError("sandbox: true is refused beside live Stripe keys (test keys only)")
         return self
 
-    def sealed(self, box: SecretBox, kept: StoredStripe | None = None) -> StoredGateways:
-        """As the store item holds it: the secrets given sealed, those left out taken from `kept`
+    def sealed(self, seal: Callable[[str], str], kept: StoredStripe | None = None) -> StoredGateways:
+        """As the store item holds it: the secrets given sealed (`seal`: webstore.sealing's
+        under the stage's box), those left out taken from `kept`
         (the store's current Stripe account; ValueError naming the field when there is none to
         keep, or when it is in the other mode than the publishable key)."""
         stripe = self.stripe
@@ -81,7 +81,7 @@ class GatewaysSection(_Model):
 
         def sealed_or_kept(name: str, value: str | None, kept_value: str | None) -> str:
             if value is not None:
-                return box.seal(value)
+                return seal(value)
             if kept_value is None:
                 raise ValueError(f"{name}: required: the store has no Stripe {name} yet")
             return kept_value
@@ -101,15 +101,17 @@ class GatewaysSection(_Model):
         )
 
     @classmethod
-    def of(cls, stored: StoredGateways, box: SecretBox | None) -> GatewaysSection:
-        """A store's gateways as a catalog file has them: the secrets opened with `box`, or left
-        out without one (a re-import then keeps them)."""
+    def of(cls, stored: StoredGateways, open_sealed: Callable[[str], str] | None) -> GatewaysSection:
+        """A store's gateways as a catalog file has them: the secrets opened with `open_sealed`
+        (webstore.sealing's under the stage's box), or left out without it (a re-import then
+        keeps them)."""
+        box = open_sealed
         stripe = stored.stripe
         return cls(
             stripe=StripeKeys(
                 publishable_key=stripe.publishable_key,
-                secret_key=box.open(stripe.secret_key_sealed) if box else None,
-                webhook_secret=box.open(stripe.webhook_secret_sealed) if box else None,
+                secret_key=box(stripe.secret_key_sealed) if box else None,
+                webhook_secret=box(stripe.webhook_secret_sealed) if box else None,
             )
             if stripe
             else None,

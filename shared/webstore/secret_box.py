@@ -5,11 +5,13 @@ stored encrypted and authenticated (Fernet: AES-128-CBC with HMAC-SHA256) under 
 stage: a table item, a backup or an export alone does not reveal it. The key lives in Secrets
 Manager in AWS (`WEBSTORE_WEBHOOK_KEY_SECRET`: its name, read through Powertools parameters
 and cached) and in the environment for the local stack and tests (`WEBSTORE_WEBHOOK_KEY`).
+
+Sealing and opening are `webstore.sealing`'s (the code that calls them imports it, and only
+those functions carry the cryptography layer); the box holds the key and signs links.
 """
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import hmac
 from collections.abc import Callable
@@ -18,7 +20,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.parameters import SecretsProvider
-    from cryptography.fernet import Fernet
 
     from webstore.settings import Settings
 
@@ -34,34 +35,15 @@ class SecretBox:
     def __init__(self, key_material: Callable[[], str]) -> None:
         self._key_material = key_material
 
-    def seal(self, secret: str) -> str:
-        return self._fernet().encrypt(secret.encode()).decode()
-
-    def open(self, sealed: str) -> str:
-        from cryptography.fernet import InvalidToken
-
-        try:
-            return self._fernet().decrypt(sealed.encode()).decode()
-        except InvalidToken as error:
-            raise SealBroken("A sealed secret does not open with this stage's key") from error
+    def key_material(self) -> str:
+        """The stage key (sealing: webstore.sealing)."""
+        return self._key_material()
 
     def mac(self, purpose: str, message: str) -> bytes:
         """HMAC-SHA256 of `message` under a key derived from the stage key for `purpose` alone
         (signed links: nothing stored, checked by recomputing; one purpose's MAC is no other's)."""
         key = hashlib.sha256(f"webstore-mac:{purpose}:".encode() + self._key_material().encode()).digest()
         return hmac.new(key, message.encode(), hashlib.sha256).digest()
-
-    def _fernet(self) -> Fernet:
-        return _fernet_for(self._key_material())
-
-
-@lru_cache(maxsize=4)
-def _fernet_for(material: str) -> Fernet:
-    """Fernet wants 32 random bytes; the key material is any high-entropy string (Secrets
-    Manager generates it), so its SHA-256 is the key."""
-    from cryptography.fernet import Fernet  # only the functions that seal or open pay the import
-
-    return Fernet(base64.urlsafe_b64encode(hashlib.sha256(material.encode()).digest()))
 
 
 class NoKeyConfigured(RuntimeError):

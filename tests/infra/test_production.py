@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -10,6 +11,8 @@ from functions.routes import Operation
 from tests.support.cdk import Synthesized, synthesize
 
 CERTIFICATE = "arn:aws:acm:eu-west-1:123456789012:certificate/00000000-0000-0000-0000-000000000000"
+# CloudFront (the shop's address) takes certificates from us-east-1 only.
+SHOP_CERTIFICATE = "arn:aws:acm:us-east-1:123456789012:certificate/11111111-1111-1111-1111-111111111111"
 
 
 @pytest.fixture(scope="module")
@@ -22,6 +25,7 @@ def synth(route_table: tuple[Operation, ...]) -> Synthesized:
         shopDomain="shop.example.com",
         shopStoreId="7",
         certificateArn=CERTIFICATE,
+        shopCertificateArn=SHOP_CERTIFICATE,
         hostedZoneId="Z0000000000000",
         hostedZoneName="example.com",
         snapStart="true",
@@ -46,18 +50,29 @@ def test_custom_domains_serve_the_apis_and_feed_the_settings(synth: Synthesized)
         d["Properties"]["DomainName"]
         for d in resources(synth.template, "AWS::ApiGatewayV2::DomainName").values()
     }
-    assert domains == {
-        "store-api.example.com",
-        "plugin-api.example.com",
-        "panel.example.com",
-        "shop.example.com",
+    assert domains == {"store-api.example.com", "plugin-api.example.com", "panel.example.com"}
+    assert len(resources(synth.template, "AWS::ApiGatewayV2::ApiMapping")) == 3
+    # The shop's domain is its CloudFront distribution's (TLS 1.2 at least), aliased in the zone;
+    # its API keeps the execute-api endpoint the distribution reaches.
+    [distribution] = resources(synth.template, "AWS::CloudFront::Distribution").values()
+    config = distribution["Properties"]["DistributionConfig"]
+    assert config["Aliases"] == ["shop.example.com"]
+    assert config["ViewerCertificate"] == {
+        "AcmCertificateArn": SHOP_CERTIFICATE,
+        "MinimumProtocolVersion": "TLSv1.2_2021",
+        "SslSupportMethod": "sni-only",
     }
-    assert len(resources(synth.template, "AWS::ApiGatewayV2::ApiMapping")) == 4
-    assert len(resources(synth.template, "AWS::Route53::RecordSet")) == 4
-    for api in resources(synth.template, "AWS::ApiGatewayV2::Api").values():
-        assert api["Properties"]["DisableExecuteApiEndpoint"] is True
+    records = resources(synth.template, "AWS::Route53::RecordSet").values()
+    assert len(records) == 4
+    [shop_record] = [r for r in records if r["Properties"]["Name"] == "shop.example.com."]
+    assert "cloudfront" in json.dumps(shop_record["Properties"]["AliasTarget"]).lower()
+    shop_api = synth.stack.get_logical_id(synth.stack.apis.shop.node.default_child)
+    for name, api in resources(synth.template, "AWS::ApiGatewayV2::Api").items():
+        assert api["Properties"]["DisableExecuteApiEndpoint"] is (name != shop_api)
     for template in synth.function_templates():
-        for function in resources(template, "AWS::Lambda::Function").values():
+        for name, function in resources(template, "AWS::Lambda::Function").items():
+            if name.startswith("CustomCDKBucketDeployment"):
+                continue  # CDK's uploader of the shop's static files
             variables = function["Properties"]["Environment"]["Variables"]
             assert variables["WEBSTORE_STOREFRONT_URL"] == "https://store-api.example.com"
             assert variables["WEBSTORE_OPERATOR_URL"] == "https://plugin-api.example.com"

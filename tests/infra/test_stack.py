@@ -34,6 +34,8 @@ GUARD_CONDITION = {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": [f"{p}*" 
 # The accesses that read the stage key (Secrets Manager): sealed secrets, signed links, the
 # panel's session cookies.
 KEY_ACCESS = frozenset({Access.WEBHOOK_KEY, Access.GATEWAY_KEY, Access.PANEL_KEY})
+# The function CDK's BucketDeployment brings (it runs at deploy time only).
+CDK_DEPLOYMENT_FUNCTION = "CustomCDKBucketDeployment"
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +56,8 @@ def functions_by_handler(synth: Synthesized) -> dict[str, tuple[Any, str, dict[s
     found: dict[str, tuple[Any, str, dict[str, Any]]] = {}
     for template in synth.function_templates():
         for name, resource in resources(template, "AWS::Lambda::Function").items():
+            if name.startswith(CDK_DEPLOYMENT_FUNCTION):
+                continue  # CDK's uploader of the shop's static files (test_the_shops_edge...)
             handler = resource["Properties"]["Handler"]
             assert handler not in found, f"two functions serve {handler}"
             found[handler] = (template, name, resource)
@@ -280,6 +284,8 @@ def test_functions_share_runtime_layer_tracing_and_settings(
     # docs/deploy.md, "Assets": how many functions carry the stripe layer.
     print("functions per layer set:", layer_counts)
     assert 0 < layer_counts.get(("base", "stripe", "crypto"), 0) < sum(layer_counts.values()) / 4
+    # ... and cryptography only where a secret is sealed or opened (webstore.sealing): about half.
+    assert layer_counts.get(("base",), 0) > sum(layer_counts.values()) / 3
 
 
 def test_the_stage_key_is_generated_and_only_its_declared_readers_read_it(
@@ -425,6 +431,9 @@ def test_an_idle_stage_costs_at_most_two_and_a_half_dollars_a_month(synth: Synth
     assert figures["CloudWatch alarm metrics"] == 13
     assert figures["Secrets Manager secrets"] == 1
     assert figures["KMS customer-managed keys"] == 0 and figures["CloudWatch dashboards"] == 0
+    # The shop's edge is counted, at no standing charge: billed per request and per GB.
+    assert figures["CloudFront distributions"] == 1 and figures["S3 buckets"] == 1
+    assert all(line.monthly == 0 for line in lines if line.what in {"CloudFront distributions", "S3 buckets"})
     cost = idle_cost(lines)
     assert cost <= 2.5, [(line.what, line.monthly) for line in lines]
     # The figure the owner reads is this one (docs/deploy.md, "What an idle stage costs").
@@ -690,3 +699,108 @@ def test_only_the_expiry_consumer_and_the_panels_redelivery_put_events_on_the_bu
         "functions.admin.post_webhook_delivery_redeliver.handler",
         "functions.unmatched.admin_handler",  # serves every panel route, the redeliveries too
     }
+
+
+def test_the_shops_edge_serves_hashed_files_from_a_private_bucket_and_shares_only_marked_pages(
+    synth: Synthesized,
+) -> None:
+    """docs/shop.md, "Caching at the edge": CloudFront is the shop's address; `/static/*` from a
+    private bucket through Origin Access Control with the immutable policy; `/tebex.js` for
+    what the function says; pages for what the function says, capped at a minute and keyed on
+    the query, the cookies and the language."""
+    from functions.shop_deps import EDGE_CACHE_SECONDS
+    from infra.aws.edge import ORIGIN_HEADERS
+    from webstore.shop.assets import CACHE_CONTROL, assets
+
+    template = synth.template.to_json()["Resources"]
+    edge = synth.stack.edge
+    bucket = template[logical_id(synth, edge.bucket)]["Properties"]
+    blocked = ("BlockPublicAcls", "BlockPublicPolicy", "IgnorePublicAcls", "RestrictPublicBuckets")
+    assert bucket["PublicAccessBlockConfiguration"] == dict.fromkeys(blocked, True)
+    assert bucket["OwnershipControls"]["Rules"] == [{"ObjectOwnership": "BucketOwnerEnforced"}]
+    assert "WebsiteConfiguration" not in bucket
+    # The bucket policy: TLS only, and reads by this distribution alone (OAC), nothing else.
+    [policy] = [p for p in resources(synth.template, "AWS::S3::BucketPolicy").values()]
+    statements = policy["Properties"]["PolicyDocument"]["Statement"]
+    allows = [s for s in statements if s["Effect"] == "Allow"]
+    distribution_id = logical_id(synth, edge.distribution)
+    assert len(allows) == 1 and allows[0]["Action"] == "s3:GetObject"
+    assert allows[0]["Principal"] == {"Service": "cloudfront.amazonaws.com"}
+    assert {"Ref": distribution_id} in allows[0]["Condition"]["StringEquals"]["AWS:SourceArn"]["Fn::Join"][1]
+    tls_only = {"Bool": {"aws:SecureTransport": "false"}}
+    assert any(s["Effect"] == "Deny" and s["Condition"] == tls_only for s in statements)
+    [oac] = resources(synth.template, "AWS::CloudFront::OriginAccessControl").values()
+    assert oac["Properties"]["OriginAccessControlConfig"]["SigningBehavior"] == "always"
+
+    config = template[distribution_id]["Properties"]["DistributionConfig"]
+    origins = {o["Id"]: o for o in config["Origins"]}
+    behaviours = {b["PathPattern"]: b for b in config["CacheBehaviors"]}
+    assert set(behaviours) == {"/static/*", "/tebex.js"}
+    static = behaviours["/static/*"]
+    assert "OriginAccessControlId" in origins[static["TargetOriginId"]]
+    assert origins[static["TargetOriginId"]]["S3OriginConfig"] == {"OriginAccessIdentity": ""}
+    assert static["CachePolicyId"] == "658327ea-f89d-4fab-a63d-7e88639e58f6"  # Managed-CachingOptimized
+    assert static["AllowedMethods"] == ["GET", "HEAD"]
+    default = config["DefaultCacheBehavior"]
+    api = origins[default["TargetOriginId"]]
+    assert {"Ref": logical_id(synth, synth.stack.apis.shop)} in api["DomainName"]["Fn::Join"][1]
+    assert api["CustomOriginConfig"]["OriginProtocolPolicy"] == "https-only"
+    assert behaviours["/tebex.js"]["TargetOriginId"] == default["TargetOriginId"]
+    assert "POST" in default["AllowedMethods"] and default["CachedMethods"] == ["GET", "HEAD"]
+    assert all(b["ViewerProtocolPolicy"] == "redirect-to-https" for b in [default, *behaviours.values()])
+    assert config["PriceClass"] == "PriceClass_100"
+
+    policies = resources(synth.template, "AWS::CloudFront::CachePolicy")
+    pages = policies[default["CachePolicyId"]["Ref"]]["Properties"]["CachePolicyConfig"]
+    assert (pages["MinTTL"], pages["DefaultTTL"], pages["MaxTTL"]) == (0, 0, EDGE_CACHE_SECONDS)
+    key = pages["ParametersInCacheKeyAndForwardedToOrigin"]
+    assert key["CookiesConfig"] == {"CookieBehavior": "all"}
+    assert key["QueryStringsConfig"] == {"QueryStringBehavior": "all"}
+    assert key["HeadersConfig"] == {"HeaderBehavior": "whitelist", "Headers": ["Accept-Language"]}
+    launcher = policies[behaviours["/tebex.js"]["CachePolicyId"]["Ref"]]["Properties"]["CachePolicyConfig"]
+    assert (launcher["DefaultTTL"], launcher["MaxTTL"]) == (0, 300)
+    assert launcher["ParametersInCacheKeyAndForwardedToOrigin"]["CookiesConfig"] == {"CookieBehavior": "none"}
+    [(requests_id, requests)] = resources(synth.template, "AWS::CloudFront::OriginRequestPolicy").items()
+    forwarded = requests["Properties"]["OriginRequestPolicyConfig"]
+    assert forwarded["HeadersConfig"]["Headers"] == list(ORIGIN_HEADERS)
+    assert "Host" not in forwarded["HeadersConfig"]["Headers"]  # API Gateway answers its own name only
+    assert default["OriginRequestPolicyId"] == {"Ref": requests_id}
+
+    # The hashed files are uploaded under static/ with the immutable policy, never pruned.
+    [upload] = resources(synth.template, "Custom::CDKBucketDeployment").values()
+    assert upload["Properties"]["DestinationBucketKeyPrefix"] == "static/"
+    assert upload["Properties"]["SystemMetadata"] == {"cache-control": CACHE_CONTROL}
+    assert upload["Properties"]["Prune"] is False
+    staged = _staged_static(synth)
+    assert sorted(p.name for p in staged if p.is_file()) == sorted(assets())
+    assert [p.name for p in staged if p.is_dir()] == ["swagger-ui"]  # the interfaces' /docs
+    # Its function may write the assets bucket and read CDK's asset bucket, nothing else.
+    [(role_id, _)] = [
+        (name, r) for name, r in resources(synth.template, "AWS::IAM::Role").items()
+        if name.startswith(CDK_DEPLOYMENT_FUNCTION)
+    ]  # fmt: skip
+    [deploy_policy] = [
+        p
+        for p in resources(synth.template, "AWS::IAM::Policy").values()
+        if {"Ref": role_id} in p["Properties"]["Roles"]
+    ]
+    targets = json.dumps([s["Resource"] for s in deploy_policy["Properties"]["PolicyDocument"]["Statement"]])
+    assert logical_id(synth, edge.bucket) in targets and "cdk-hnb659fds-assets" in targets
+    assert '"*"' not in targets
+    # The functions learn the shop's address: the distribution's.
+    for _, _, function in functions_by_handler(synth).values():
+        url = function["Properties"]["Environment"]["Variables"]["WEBSTORE_SHOP_URL"]
+        assert url == {"Fn::Join": ["", ["https://", {"Fn::GetAtt": [distribution_id, "DomainName"]}]]}
+        break
+
+
+def _staged_static(synth: Synthesized) -> list[Path]:
+    """The files of the upload's asset as CDK staged them in the cloud assembly."""
+    manifest = json.loads((synth.outdir / f"{synth.stack.artifact_id}.assets.json").read_text())
+    [folder] = [
+        Path(synth.outdir) / f["source"]["path"]
+        for f in manifest["files"].values()
+        if f["source"].get("packaging") == "zip" and (Path(synth.outdir) / f["source"]["path"]).is_dir()
+        and any(p.name.startswith("shop.") for p in (Path(synth.outdir) / f["source"]["path"]).iterdir())
+    ]  # fmt: skip
+    return list(folder.iterdir())

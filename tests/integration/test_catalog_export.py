@@ -21,6 +21,7 @@ from tests.support.localstripe import TEST_PUBLISHABLE_KEY, TEST_SECRET_KEY, TES
 from webstore.catalog_export import catalog_text, export_catalog
 from webstore.catalog_import import SecretMissing, import_catalog, parse_catalog
 from webstore.db import Table, create_table
+from webstore.sealing import open_sealed
 from webstore.secret_box import SecretBox, secret_box
 from webstore.settings import get_settings
 
@@ -102,7 +103,7 @@ def table_items(endpoint: str) -> list[dict[str, Any]]:
     box = secret_box(get_settings())
     for item in kept:
         if item.get("entity") == {"S": "webhook_endpoint"}:
-            item["secret"] = {"S": box.open(item["secret"]["S"])}
+            item["secret"] = {"S": open_sealed(box, item["secret"]["S"])}
     return sorted(kept, key=lambda i: (i["PK"]["S"], i["SK"]["S"]))
 
 

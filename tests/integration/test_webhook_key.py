@@ -4,6 +4,7 @@ cached; `webstore import` seals the catalog's webhook signing secrets with it (m
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from tests.support.environment import TABLE
 from webstore.db import Table
 from webstore.keys import STORE_ITEM, account_pk, store_pk, webhook_sk
 from webstore.repo.account import AccountRepository
+from webstore.sealing import open_sealed, seal
 from webstore.secret_box import SecretBox, secret_box
 from webstore.settings import Settings
 
@@ -44,13 +46,13 @@ def stored_webhook(table: Table) -> dict[str, Any] | None:
 
 def test_the_key_is_read_from_secrets_manager_once_and_cached(key_secret: str) -> None:
     box = secret_box(Settings(webhook_key_secret=key_secret, region=REGION))
-    sealed = box.seal(SIGNING_SECRET)
+    sealed = seal(box, SIGNING_SECRET)
     # Gone from Secrets Manager: the cached key still opens what it sealed (Powertools max_age).
     boto3.client("secretsmanager", region_name=REGION).delete_secret(
         SecretId=key_secret, ForceDeleteWithoutRecovery=True
     )
-    assert box.open(sealed) == SIGNING_SECRET
-    assert SecretBox(lambda: "k" * 64).open(sealed) == SIGNING_SECRET
+    assert open_sealed(box, sealed) == SIGNING_SECRET
+    assert open_sealed(SecretBox(lambda: "k" * 64), sealed) == SIGNING_SECRET
 
 
 def test_import_seals_webhook_secrets_with_the_stage_key(
@@ -62,7 +64,7 @@ def test_import_seals_webhook_secrets_with_the_stage_key(
     item = stored_webhook(table)
     assert item is not None
     assert SIGNING_SECRET not in json.dumps(item, default=str)
-    endpoint = AccountRepository.webhook_endpoint(item, SecretBox(lambda: "k" * 64))
+    endpoint = AccountRepository.webhook_endpoint(item, partial(open_sealed, SecretBox(lambda: "k" * 64)))
     assert endpoint.secret == SIGNING_SECRET
     assert str(endpoint.url) == "https://hooks.example.com/w"
 

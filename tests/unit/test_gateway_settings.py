@@ -3,10 +3,13 @@ may pay with in which stage."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 from pydantic import ValidationError
 
 from webstore.gateway_settings import GatewaysSection, StoredGateways, stripe_webhook_url
+from webstore.sealing import open_sealed, seal
 from webstore.secret_box import SecretBox
 
 TEST_KEYS = {
@@ -23,12 +26,12 @@ LIVE_KEYS = {
 
 def test_keys_of_one_mode_are_accepted_and_sealed() -> None:
     box = SecretBox(lambda: "stage-key")
-    stored = GatewaysSection.model_validate({"stripe": TEST_KEYS}).sealed(box)
+    stored = GatewaysSection.model_validate({"stripe": TEST_KEYS}).sealed(partial(seal, box))
     assert stored.stripe is not None and stored.stripe.test_mode
     assert stored.stripe.publishable_key == "pk_test_abcdefgh1"
     assert "sk_test" not in stored.model_dump_json() and "whsec_" not in stored.model_dump_json()
-    assert box.open(stored.stripe.secret_key_sealed) == "sk_test_abcdefgh1"
-    assert box.open(stored.stripe.webhook_secret_sealed) == "whsec_abcdefgh1"
+    assert open_sealed(box, stored.stripe.secret_key_sealed) == "sk_test_abcdefgh1"
+    assert open_sealed(box, stored.stripe.webhook_secret_sealed) == "whsec_abcdefgh1"
     assert "sk_test" not in repr(GatewaysSection.model_validate({"stripe": TEST_KEYS}))
 
 

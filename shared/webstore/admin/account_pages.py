@@ -13,6 +13,7 @@ from webstore.admin.layout import csrf_field
 from webstore.admin.sessions import SessionCookie, StaffSession
 from webstore.admin.staff_pages import store_name
 from webstore.html import fragment
+from webstore.sealing import open_sealed
 from webstore.services import Services
 
 PATH = "/account"
@@ -47,7 +48,7 @@ def enrolment_page(services: Services, session: StaffSession, *, sealed: str = "
 
     store = store_name(services, session.account_id)
     if sealed:
-        secret = services.secrets.open(sealed)
+        secret = open_sealed(services.secrets, sealed)
         enrolment = staff.TotpEnrolment(secret, totp.provisioning_uri(secret, session.email, store), sealed)
     else:
         enrolment = staff.start_totp(services, session, store)

@@ -23,6 +23,7 @@ from webstore.html import fragment
 from webstore.repo import start_read
 from webstore.repo.audit_log import Audit, changed
 from webstore.repo.discord import DiscordApp, DiscordRepository, GuildRoleView, GuildView
+from webstore.sealing import open_sealed, seal
 from webstore.services import Services
 
 SECTION = "discord"
@@ -145,8 +146,8 @@ def connect(
             "Client secret and bot token are both needed to connect",
             field="bot_token" if secret else "client_secret",
         )
-    secret = secret or box.open(current.client_secret_sealed if current else "")
-    token = token or box.open(current.bot_token_sealed if current else "")
+    secret = secret or open_sealed(box, current.client_secret_sealed if current else "")
+    token = token or open_sealed(box, current.bot_token_sealed if current else "")
     make = api_factory or (
         lambda cid, sec, tok: HttpDiscord(
             client_id=cid, client_secret=sec, bot_token=tok, base_url=services.settings.discord_api_url
@@ -159,8 +160,8 @@ def connect(
     app = DiscordApp(
         reconcile_sk=current.reconcile_sk if current else "",
         client_id=client_id,
-        client_secret_sealed=box.seal(secret),
-        bot_token_sealed=box.seal(token),
+        client_secret_sealed=seal(box, secret),
+        bot_token_sealed=seal(box, token),
         public_key=public_key,
         bot_user_id=bot_id,
         bot_name=bot_name,

@@ -22,6 +22,7 @@ from webstore.identity.steam import check_steam_api_key, is_steam_store
 from webstore.repo import start_read
 from webstore.repo.definitions import DefinitionRepository
 from webstore.repo.store import StoreRepository
+from webstore.sealing import seal
 from webstore.services import Services
 
 
@@ -132,7 +133,7 @@ def save_steam_key_action(
     elif not typed:
         return "/settings?done=No+changes"
     else:
-        sealed = services.secrets.seal(check_steam_api_key(typed))
+        sealed = seal(services.secrets, check_steam_api_key(typed))
         said = "changed" if store.steam_api_key_sealed else "set"
     audit = (actor, "store.steam_api_key", f"store settings: steam_api_key: {said}", now)
     StoreRepository(services.table).set_steam_api_key(account_id, sealed, audit)

@@ -20,6 +20,7 @@ from webstore.errors import Invalid, NotFound, Unauthorized
 from webstore.failure_guard import STAFF_LOGIN
 from webstore.repo.audit_log import Audit, changed
 from webstore.repo.staff import StaffMember, StaffRepository, normal_email
+from webstore.sealing import open_sealed, seal
 from webstore.services import Services
 
 # One answer to every refused sign-in (unknown address, wrong password, wrong or missing code).
@@ -120,7 +121,7 @@ def _second_factor(services: Services, member: StaffMember, code: str, now: date
     from webstore.admin import totp
 
     assert member.totp_sealed is not None
-    step = totp.matching_step(services.secrets.open(member.totp_sealed), code, now)
+    step = totp.matching_step(open_sealed(services.secrets, member.totp_sealed), code, now)
     repo = StaffRepository(services.table)
     return step is not None and repo.use_totp_step(member.account_id, member.staff_id, step)
 
@@ -244,7 +245,7 @@ def start_totp(services: Services, session: StaffSession, store_name: str) -> To
 
     secret = totp.new_secret()
     return TotpEnrolment(
-        secret, totp.provisioning_uri(secret, session.email, store_name), services.secrets.seal(secret)
+        secret, totp.provisioning_uri(secret, session.email, store_name), seal(services.secrets, secret)
     )
 
 
@@ -254,7 +255,7 @@ def confirm_totp(services: Services, session: StaffSession, sealed: str, code: s
     from webstore.secret_box import SealBroken
 
     try:
-        secret = services.secrets.open(sealed)
+        secret = open_sealed(services.secrets, sealed)
     except SealBroken:
         raise Invalid("The enrolment form has expired; start again", field="sealed") from None
     if totp.matching_step(secret, code, now) is None:

@@ -9,6 +9,7 @@ from webstore.catalog import Store
 from webstore.checkout.gateway import PaymentGateway, SandboxGateway
 from webstore.checkout.stripe_gateway import StripeGateway
 from webstore.errors import Conflict
+from webstore.sealing import open_sealed
 from webstore.services import Services
 
 SANDBOX_AUTHENTICATION_PATH = "/sandbox/authentication"  # + /{store token}/{charge key}
@@ -29,7 +30,7 @@ def stripe_of(services: Services, store: Store) -> StripeGateway | None:
         return None
     sealed = stripe.secret_key_sealed
     return StripeGateway(
-        lambda: services.secrets.open(sealed),
+        lambda: open_sealed(services.secrets, sealed),
         publishable_key=stripe.publishable_key,
         api_base=services.settings.stripe_api_base,
         account_id=store.id,
@@ -62,4 +63,4 @@ def gateway_refusal(services: Services, store: Store) -> str:
 def webhook_secret(services: Services, store: Store) -> str | None:
     """The store's Stripe webhook signing secret, opened (None: no Stripe account)."""
     stripe = store.gateways.stripe
-    return services.secrets.open(stripe.webhook_secret_sealed) if stripe else None
+    return open_sealed(services.secrets, stripe.webhook_secret_sealed) if stripe else None

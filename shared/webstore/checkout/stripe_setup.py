@@ -27,6 +27,7 @@ from webstore.gateway_settings import (
     StripeKeys,
     stripe_webhook_url,
 )
+from webstore.sealing import open_sealed, seal
 from webstore.secret_box import SealBroken
 from webstore.services import Services
 
@@ -90,7 +91,7 @@ def carry(services: Services, form: dict[str, str], refused_field: str | None) -
     for field in SECRET_FIELDS:
         typed = form.get(field, "").strip()
         if typed and field != refused_field and _PATTERNS[field].match(typed):
-            carried[f"{field}_carried"] = services.secrets.seal(_CARRY.format(field=field) + typed)
+            carried[f"{field}_carried"] = seal(services.secrets, _CARRY.format(field=field) + typed)
         elif not typed and form.get(f"{field}_carried") and field != refused_field:
             carried[f"{field}_carried"] = form[f"{field}_carried"]
     return carried
@@ -103,7 +104,7 @@ def carried(services: Services, form: dict[str, str], field: str) -> str:
         return typed
     prefix = _CARRY.format(field=field)
     try:
-        opened = services.secrets.open(form[f"{field}_carried"])
+        opened = open_sealed(services.secrets, form[f"{field}_carried"])
     except SealBroken:
         opened = ""
     if not opened.startswith(prefix):

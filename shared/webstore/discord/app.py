@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from webstore.discord.http import HttpDiscord
 from webstore.repo.discord import DiscordApp, DiscordRepository
+from webstore.sealing import open_sealed
 from webstore.services import Services
 
 
 def api_of(services: Services, app: DiscordApp) -> HttpDiscord:
     return HttpDiscord(
         client_id=app.client_id,
-        client_secret=services.secrets.open(app.client_secret_sealed),
-        bot_token=services.secrets.open(app.bot_token_sealed),
+        client_secret=open_sealed(services.secrets, app.client_secret_sealed),
+        bot_token=open_sealed(services.secrets, app.bot_token_sealed),
         base_url=services.settings.discord_api_url,
     )
 

@@ -31,6 +31,7 @@ from webstore.errors import Invalid, NotFound
 from webstore.html import PageResult
 from webstore.repo.discord import DiscordApp, DiscordLink, DiscordRepository, LinkState
 from webstore.repo.store import StoreRepository
+from webstore.sealing import seal
 from webstore.services import Services
 from webstore.storefront.baskets import create_basket, load
 from webstore.storefront.credentials import verified
@@ -146,7 +147,7 @@ def finish(services: Services, code: str, state: str, error: str, now: datetime)
         username_id=taken.username_id,
         discord_user_id=user.id,
         discord_username=user.display_name,
-        access_token_sealed=services.secrets.seal(token.access_token) if joins else "",
+        access_token_sealed=seal(services.secrets, token.access_token) if joins else "",
         scopes=sorted(token.scopes),
         linked_at=now,
     )

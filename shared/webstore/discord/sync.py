@@ -28,6 +28,7 @@ from webstore.events import DomainEvent
 from webstore.repo.discord import DeliveryEntry, DiscordLink, DiscordRepository, new_delivery_id
 from webstore.repo.players import PlayerRepository
 from webstore.repo.recurring_payments import RecurringPaymentRepository
+from webstore.sealing import open_sealed
 from webstore.services import Services
 
 PAYMENTS_READ = 500
@@ -218,7 +219,7 @@ class _GuildRun:
             return before
         try:
             added = self.api.add_member(
-                self.guild_id, self.link.discord_user_id, self.services.secrets.open(token), roles
+                self.guild_id, self.link.discord_user_id, open_sealed(self.services.secrets, token), roles
             )
         except DiscordRefused as exc:
             for role in roles:

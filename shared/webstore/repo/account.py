@@ -15,7 +15,6 @@ from webstore.errors import Conflict, NotFound
 from webstore.repo.audit_log import AuditLog
 from webstore.repo.catalog_revision import bump_in
 from webstore.repo.sequences import IdAllocation, SequenceRepository
-from webstore.secret_box import SecretBox
 from webstore.servers import Server
 
 # Who made a change and its audit summary from what was written.
@@ -250,13 +249,15 @@ class AccountRepository:
         key = self.creator_code_key(account_id, code.code)
         return to_item(code, key["PK"], key["SK"], "creator_code")
 
-    def webhook_item(self, account_id: int, endpoint: WebhookEndpoint, secrets: SecretBox) -> Item:
-        """The endpoint as stored: its signing secret sealed, never as given."""
-        sealed = endpoint.model_copy(update={"secret": secrets.seal(endpoint.secret)})
+    def webhook_item(self, account_id: int, endpoint: WebhookEndpoint, seal: Callable[[str], str]) -> Item:
+        """The endpoint as stored: its signing secret sealed (`seal`: webstore.sealing's under
+        the stage's box), never as given."""
+        sealed = endpoint.model_copy(update={"secret": seal(endpoint.secret)})
         return to_item(sealed, keys.account_pk(account_id), keys.webhook_sk(endpoint.id), "webhook_endpoint")
 
     @staticmethod
-    def webhook_endpoint(item: Item, secrets: SecretBox) -> WebhookEndpoint:
-        """A stored endpoint with its signing secret opened (SealBroken if it does not open)."""
+    def webhook_endpoint(item: Item, open_sealed: Callable[[str], str]) -> WebhookEndpoint:
+        """A stored endpoint with its signing secret opened by `open_sealed` (SealBroken if it
+        does not open)."""
         endpoint = from_item(WebhookEndpoint, item)
-        return endpoint.model_copy(update={"secret": secrets.open(endpoint.secret)})
+        return endpoint.model_copy(update={"secret": open_sealed(endpoint.secret)})

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from webstore import keys
@@ -42,6 +43,7 @@ from webstore.repo.catalog_revision import bump_in, claim_in, revision_key
 from webstore.repo.definitions import ImportedDefinitions
 from webstore.repo.sequences import IdAllocation, SequenceRepository
 from webstore.repo.store import StoreRepository
+from webstore.sealing import seal
 from webstore.secret_box import SecretBox
 from webstore.servers import Server
 
@@ -285,7 +287,7 @@ class CatalogEdits:
     ) -> None:
         """A webhook endpoint, its signing secret sealed with `box` (never stored as given): new
         (its id must be free) or its whole definition replaced (it must exist)."""
-        item = AccountRepository(self.table).webhook_item(account_id, endpoint, box)
+        item = AccountRepository(self.table).webhook_item(account_id, endpoint, partial(seal, box))
         if new:
             tx.put(
                 item,

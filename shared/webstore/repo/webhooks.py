@@ -30,6 +30,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
+from functools import partial
 
 from aws_lambda_powertools import Logger
 from pydantic import BaseModel, ValidationError
@@ -44,6 +45,7 @@ from webstore.repo.audit_log import Audit
 from webstore.repo.catalog_edits import CatalogEdits
 from webstore.repo.catalog_revision import bump_in
 from webstore.repo.sequences import IdAllocation, SequenceRepository
+from webstore.sealing import open_sealed, seal
 from webstore.secret_box import SealBroken, SecretBox
 
 logger = Logger(child=True)
@@ -220,7 +222,7 @@ class WebhookRepository:
             )
             for item in items:
                 try:
-                    found.append(AccountRepository.webhook_endpoint(item, self.secrets))
+                    found.append(AccountRepository.webhook_endpoint(item, partial(open_sealed, self.secrets)))
                 except (ValidationError, SealBroken):
                     logger.error("unreadable webhook endpoint", extra={"sk": item.get("SK")})
             if not start:
@@ -240,7 +242,7 @@ class WebhookRepository:
 
     def opened(self, endpoint: WebhookEndpoint) -> WebhookEndpoint:
         """A sealed endpoint with its signing secret opened (SealBroken if it does not open)."""
-        return endpoint.model_copy(update={"secret": self.secrets.open(endpoint.secret)})
+        return endpoint.model_copy(update={"secret": open_sealed(self.secrets, endpoint.secret)})
 
     # --- the panel's changes to one endpoint, each with its audit entry in the transaction ---
 
@@ -301,7 +303,7 @@ class WebhookRepository:
             key(account_pk(account_id), webhook_sk(endpoint_id)),
             "SET secret = :secret, validated = :no",
             condition="attribute_exists(PK)",
-            values={":secret": self.secrets.seal(secret), ":no": False},
+            values={":secret": seal(self.secrets, secret), ":no": False},
             fails=NotFound("Webhook endpoint not found"),
         )
         audit.add_to(tx, account_id)

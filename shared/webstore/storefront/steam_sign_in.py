@@ -21,6 +21,7 @@ from webstore.identity.port import NameServiceUnavailable, SteamProfiles
 from webstore.identity.steam import NONCE_MAX_AGE, SteamOpenId, SteamWebApi, is_steam_store
 from webstore.repo import Transaction
 from webstore.repo.users import UserRepository
+from webstore.sealing import open_sealed
 from webstore.secret_box import SealBroken
 from webstore.services import Services
 from webstore.storefront.basket_auth import AuthPrompt, bind, open_auth_page
@@ -65,7 +66,7 @@ def _profiles(services: Services, store: Store) -> SteamProfiles | None:
     if not store.steam_api_key_sealed:
         return None
     try:
-        key = services.secrets.open(store.steam_api_key_sealed)
+        key = open_sealed(services.secrets, store.steam_api_key_sealed)
     except SealBroken:
         return None
     settings = services.settings

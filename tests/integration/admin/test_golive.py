@@ -29,6 +29,7 @@ from tests.support.panel import PanelClient, signed_in
 from webstore import services as services_module
 from webstore.admin.roles import Role
 from webstore.repo.store import StoreRepository
+from webstore.sealing import open_sealed
 from webstore.services import get_services
 
 KEYS = {
@@ -125,8 +126,8 @@ def test_a_key_stripe_refuses_is_not_saved_and_the_right_fields_are_kept_sealed(
     stored = StoreRepository(stripe_reachable.table).store(1).gateways.stripe
     assert stored is not None
     box = get_services().secrets
-    assert box.open(stored.webhook_secret_sealed) == TEST_WEBHOOK_SECRET
-    assert box.open(stored.secret_key_sealed) == TEST_SECRET_KEY
+    assert open_sealed(box, stored.webhook_secret_sealed) == TEST_WEBHOOK_SECRET
+    assert open_sealed(box, stored.secret_key_sealed) == TEST_SECRET_KEY
 
 
 def test_a_typo_in_one_secret_never_empties_the_others(stripe_reachable: DemoStore) -> None:
@@ -145,7 +146,7 @@ def test_a_typo_in_one_secret_never_empties_the_others(stripe_reachable: DemoSto
     after = StoreRepository(stripe_reachable.table).store(1).gateways.stripe
     assert after is not None and before is not None
     assert after.secret_key_sealed == before.secret_key_sealed
-    assert get_services().secrets.open(after.webhook_secret_sealed) == "whsec_replaced0001"
+    assert open_sealed(get_services().secrets, after.webhook_secret_sealed) == "whsec_replaced0001"
 
 
 def test_a_live_account_that_cannot_take_charges_is_refused(stripe_reachable: DemoStore) -> None:
@@ -195,7 +196,7 @@ def test_the_keys_alone_register_the_webhook_endpoint_in_stripe_and_its_events_a
     assert [(e["url"], e["enabled_events"]) for e in created] == [(url, list(STRIPE_EVENTS))]
     stored = StoreRepository(stripe_reachable.table).store(1).gateways.stripe
     assert stored is not None
-    secret = get_services().secrets.open(stored.webhook_secret_sealed)
+    secret = open_sealed(get_services().secrets, stored.webhook_secret_sealed)
     assert secret.startswith("whsec_")
     # Stripe's deliveries, signed with the endpoint's secret, are accepted; others are not.
     payload = event("customer.created", {"id": "cus_1", "object": "customer"})

@@ -24,6 +24,7 @@ from webstore import services as services_module
 from webstore.events import DomainEvent
 from webstore.repo.audit_log import Audit
 from webstore.repo.discord import DiscordApp, DiscordRepository
+from webstore.sealing import seal
 from webstore.services import get_services
 
 from .conftest import GUILD, STEVE_DISCORD, SUPPORTER, VIP_ROLE
@@ -50,8 +51,8 @@ def connect(discord: StandInDiscord) -> None:
     secrets = get_services().secrets
     app = DiscordApp(
         client_id=discord.client_id,
-        client_secret_sealed=secrets.seal(discord.client_secret),
-        bot_token_sealed=secrets.seal(discord.bot_token),
+        client_secret_sealed=seal(secrets, discord.client_secret),
+        bot_token_sealed=seal(secrets, discord.bot_token),
         bot_user_id=discord.bot_id,
         updated_at=START,
     )

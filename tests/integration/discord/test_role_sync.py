@@ -20,6 +20,7 @@ from webstore.domain.discord import RoleRule
 from webstore.events import DomainEvent
 from webstore.repo.audit_log import Audit
 from webstore.repo.discord import DiscordLink, DiscordRepository
+from webstore.sealing import seal
 from webstore.services import get_services
 
 from .conftest import ADMIN, GUILD, STEVE_DISCORD, SUPPORTER, VIP_ROLE
@@ -57,7 +58,7 @@ def set_up(discord: StandInDiscord, *, in_guild: bool = True, guilds_join: bool 
         username_id=steve_id(),
         discord_user_id=STEVE_DISCORD,
         discord_username="steve",
-        access_token_sealed=get_services().secrets.seal(token),
+        access_token_sealed=seal(get_services().secrets, token),
         scopes=["identify", "guilds.join"] if guilds_join else ["identify"],
         linked_at=START,
     )

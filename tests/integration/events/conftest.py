@@ -7,6 +7,7 @@ import json
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -19,6 +20,7 @@ from webstore.catalog import WebhookEndpoint
 from webstore.db import create_table
 from webstore.repo.account import AccountRepository
 from webstore.repo.webhooks import DeliveryAttempt, WebhookRepository
+from webstore.sealing import seal
 from webstore.services import Services
 
 REGION = "us-east-1"
@@ -240,7 +242,9 @@ def add_endpoint(
     endpoint = WebhookEndpoint.model_validate(
         {"id": endpoint_id, "url": url, "events": events or [], "secret": secret, "validated": validated}
     )
-    services.table.put(AccountRepository(services.table).webhook_item(account_id, endpoint, services.secrets))
+    services.table.put(
+        AccountRepository(services.table).webhook_item(account_id, endpoint, partial(seal, services.secrets))
+    )
     return endpoint
 
 

@@ -17,6 +17,7 @@ from webstore.events import DomainEvent, InProcessBus
 from webstore.keys import account_pk, key, webhook_sk
 from webstore.repo.audit_log import AuditLog
 from webstore.repo.webhooks import EXCERPT_CHARS, MAX_SUBJECT_CHARS
+from webstore.sealing import open_sealed
 from webstore.services import Services
 from webstore.webhooks import WebhookDispatcher
 from webstore.webhooks.envelope import verify
@@ -137,7 +138,7 @@ def test_the_delivery_log_keeps_each_attempt_and_a_failed_one_is_redelivered_onc
 def panel_secret(services: Services, endpoint_id: int) -> str:
     item = services.table.get(key(account_pk(ACCOUNT), webhook_sk(endpoint_id)))
     assert item is not None
-    return services.secrets.open(item["secret"])
+    return open_sealed(services.secrets, item["secret"])
 
 
 def test_redeliver_all_failed_since_a_time_sends_those_and_only_those(

@@ -4,6 +4,7 @@ delete side, the webhook records and the catalog import use (moto)."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from functools import partial
 
 import pytest
 
@@ -23,6 +24,7 @@ from webstore.repo.store import StoreRepository
 from webstore.repo.throttle import ThrottleRepository
 from webstore.repo.users import User
 from webstore.repo.webhooks import ClaimState, DeliveryAttempt, Failure, WebhookRepository
+from webstore.sealing import seal
 from webstore.secret_box import SecretBox
 from webstore.servers import Server
 from webstore.services import get_services
@@ -263,7 +265,9 @@ def webhooks(table: Table) -> WebhookRepository:
 
 def store_endpoint(table: Table, box: SecretBox, url: str = "https://hooks.example/a") -> WebhookEndpoint:
     endpoint = WebhookEndpoint.model_validate({"id": 1, "url": url, "events": [], "secret": "s3cret"})
-    DefinitionRepository(table).overwrite([AccountRepository(table).webhook_item(A, endpoint, box)])
+    DefinitionRepository(table).overwrite(
+        [AccountRepository(table).webhook_item(A, endpoint, partial(seal, box))]
+    )
     return endpoint
 
 

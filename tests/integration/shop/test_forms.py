@@ -57,7 +57,7 @@ def add(player: ShopClient, package_id: str = "10", **fields: str) -> None:
 @pytest.fixture
 def shopping(player: ShopClient) -> ShopClient:
     """A visitor who opened the shop (has its CSRF token) and put a sword in a basket."""
-    player.get(get_home.handler, "/")
+    player.get(get_login.handler, "/login")  # a page with a form: it sets the CSRF cookie
     add(player)
     return player
 
@@ -78,7 +78,7 @@ def test_every_form_refuses_a_missing_or_wrong_csrf_token_and_changes_nothing(
 
 
 def test_adding_a_package_makes_a_basket_remembered_in_an_httponly_cookie(player: ShopClient) -> None:
-    player.get(get_home.handler, "/")
+    player.get(get_login.handler, "/login")
     answer = player.post(
         post_basket_package.handler,
         "/basket/packages",
@@ -164,7 +164,7 @@ def test_logging_in_by_username_makes_the_basket_the_players(shopping: ShopClien
 
 
 def test_a_refused_name_is_the_login_page_with_the_reason(player: ShopClient) -> None:
-    player.get(get_home.handler, "/")
+    player.get(get_login.handler, "/login")
     answer = player.post(post_login.handler, "/login", {"username": "<script>x</script>"})
     assert 400 <= answer.status < 500 and 'id="form-error"' in answer.body
     assert "<script>x</script>" not in answer.body and "&lt;script&gt;x&lt;/script&gt;" in answer.body
@@ -197,6 +197,6 @@ def test_checkout_goes_to_the_hosted_checkout_and_nowhere_else(shopping: ShopCli
 
 
 def test_checking_out_an_empty_basket_says_so(player: ShopClient) -> None:
-    player.get(get_home.handler, "/")
+    player.get(get_login.handler, "/login")
     answer = player.post(post_checkout.handler, "/checkout", {})
     assert answer.status == 422 and "Your basket is empty" in answer.body

@@ -61,6 +61,7 @@ def test_the_texts_the_shops_code_passes_are_translated_too(demo: DemoStore) -> 
     player = ShopClient()
     home = player.get(get_home.handler, "/").body
     assert 'id="sale-banner">Crate week: 10 % Rabatt<' in home
+    player.get(get_package.handler, "/package/10")  # a page with a form: it sets the CSRF cookie
     assert player.post(post_basket_package.handler, "/basket/packages", {"package_id": "10"}).status == 303
     basket = player.get(get_basket.handler, "/basket").body
     assert "<title>Warenkorb · Demo Craft</title>" in basket

@@ -164,12 +164,13 @@ def test_after_adding_the_player_stays_on_the_package_when_the_owner_says_so(own
 
 
 def test_prices_hidden_from_guests_show_once_a_player_logs_in(owner: PanelClient) -> None:
-    from functions.shop import post_login
+    from functions.shop import get_login, post_login
 
     assert save(owner, LOOK | {"guest_prices": "hidden"}).status == 303
     player = ShopClient()
     items = player.get(get_category.handler, "/category/items").body
     assert "$2.50 USD" not in items and '<a href="/login">Log in to see prices</a>' in items
+    player.get(get_login.handler, "/login")  # a page with a form: it sets the CSRF cookie
     assert player.post(post_login.handler, "/login", {"username": "Steve"}).status == 303
     assert "$2.50 USD" in player.get(get_category.handler, "/category/items").body
     refused = save(owner, LOOK | {"guest_prices": "sometimes"})

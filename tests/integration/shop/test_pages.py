@@ -85,7 +85,7 @@ def test_a_tiered_category_shows_the_players_tier_and_the_upgrade_price(
 ) -> None:
     from functions.shop import post_login
 
-    player.get(get_home.handler, "/")
+    player.get(get_login.handler, "/login")
     assert player.post(post_login.handler, "/login", {"username": "Notch"}).status == 303
     player_id = int(player.cookies["shop_player"])
     seed_tier(username_id=player_id)
@@ -126,8 +126,8 @@ def test_missing_things_are_the_branded_404_with_a_way_back(player: ShopClient) 
         assert "Content-Security-Policy".lower() in page.headers
 
 
-def test_pages_are_never_cached_framed_or_scripted_inline(player: ShopClient) -> None:
-    page = player.get(get_home.handler, "/")
+def test_pages_with_forms_are_never_cached_framed_or_scripted_inline(player: ShopClient) -> None:
+    page = player.get(get_package.handler, "/package/10")
     csp = page.headers["content-security-policy"]
     assert "script-src 'self';" in csp and "unsafe-inline" not in csp and "unsafe-eval" not in csp
     assert "frame-ancestors 'none'" in csp and "form-action 'self' https://shop.test" in csp

@@ -21,7 +21,7 @@ from functions.admin import (
     post_shop_template,
     post_shop_theme,
 )
-from functions.shop import get_basket, get_home, post_basket_package
+from functions.shop import get_basket, get_home, get_package, post_basket_package
 from tests.support.demo import DemoStore
 from tests.support.invocation import invoke
 from tests.support.lambda_events import Response
@@ -213,6 +213,7 @@ def test_a_template_failing_at_request_time_falls_back_to_its_last_good_version(
     assert save(owner, risky).status == 303
     player = ShopClient()
     assert "Risky" in home_of(player)
+    player.get(get_package.handler, "/package/10")  # a page with a form: it sets the CSRF cookie
     player.post(post_basket_package.handler, "/basket/packages", {"package_id": "10"})
     assert player.get(get_basket.handler, "/basket").status == 200
     page = home_of(player)  # the published version fails: the last good serves
@@ -231,7 +232,8 @@ def test_a_template_over_its_render_budget_is_refused_or_falls_back_to_its_last_
     assert save(owner, marked("Good one")).status == 303
     assert save(owner, marked("Heavy{% if basket.count > 0 %}" + nested + "{% endif %}")).status == 303
     player = ShopClient()
-    assert "Heavy" in home_of(player)  # its basket is empty yet (and the page sets its CSRF cookie)
+    assert "Heavy" in home_of(player)  # its basket is empty yet
+    player.get(get_package.handler, "/package/10")  # a page with a form: it sets the CSRF cookie
     assert player.post(post_basket_package.handler, "/basket/packages", {"package_id": "10"}).status == 303
     page = home_of(player)
     assert "<p id='owner'>Good one</p>" in page and "Heavy" not in page
@@ -365,3 +367,16 @@ def test_the_import_refuses_a_missing_csrf_token_and_a_reader(owner: PanelClient
     assert page.status == 200 and 'action="/shop/theme"' not in page.body  # no forms for a reader
     editor = reader.get(get_shop_editor.handler, "/shop/editor", {"name": "index.html"})
     assert "<textarea" not in editor.body and "<pre" in editor.body
+
+
+def test_an_owners_form_on_a_shared_page_gets_its_token_and_the_page_is_private(owner: PanelClient) -> None:
+    """The home is shared at the edge for cookie-less visitors (test_edge_cache.py) unless its
+    template has a form: then the visitor gets a token and the page is private."""
+    form = '<form method="post" action="/basket"><input type="hidden" name="csrf" value="{{ csrf }}">'
+    form += "</form>"
+    assert save(owner, marked("Quick buy" + form)).status == 303
+    player = ShopClient()
+    page = player.get(get_home.handler, "/")
+    assert page.status == 200 and "Quick buy" in page.body
+    assert page.headers["cache-control"] == "no-store"
+    assert player.csrf and f'name="csrf" value="{player.csrf}"' in page.body

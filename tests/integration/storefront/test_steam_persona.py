@@ -22,6 +22,7 @@ from webstore.admin.roles import Role
 from webstore.basket import Basket
 from webstore.repo.audit_log import AuditLog
 from webstore.repo.store import StoreRepository
+from webstore.sealing import open_sealed
 from webstore.services import get_services
 
 A = 1
@@ -76,7 +77,7 @@ def test_the_key_is_set_sealed_never_shown_and_removed(rust_store: StandInSteam,
     assert save_key(owner, steam_api_key=rust_store.api_key.lower())[:2] == (303, "/settings?done=Saved")
     sealed = StoreRepository(demo.table).store(A).steam_api_key_sealed
     assert sealed is not None and rust_store.api_key not in sealed
-    assert get_services().secrets.open(sealed) == rust_store.api_key
+    assert open_sealed(get_services().secrets, sealed) == rust_store.api_key
     page = owner.get(get_store_settings.handler, "/settings")
     assert "A key is <strong>set</strong>" in page.body and rust_store.api_key not in page.body
     assert save_key(owner, steam_api_key="")[1] == "/settings?done=No+changes"  # blank: kept

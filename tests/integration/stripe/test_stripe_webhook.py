@@ -33,6 +33,7 @@ from webstore.catalog_import import import_catalog, parse_catalog
 from webstore.event_types import EventType
 from webstore.repo.payments import PaymentRepository
 from webstore.repo.store import StoreRepository
+from webstore.sealing import open_sealed
 from webstore.services import get_services, local_bus
 
 ACCOUNT = 1
@@ -140,7 +141,7 @@ def test_the_keys_are_sealed_in_the_store_item_and_never_in_the_page(
         TEST_SECRET_KEY not in stored.model_dump_json()
         and TEST_WEBHOOK_SECRET not in stored.model_dump_json()
     )
-    assert get_services().secrets.open(stored.secret_key_sealed) == TEST_SECRET_KEY
+    assert open_sealed(get_services().secrets, stored.secret_key_sealed) == TEST_SECRET_KEY
     page = invoke(get_checkout_page.handler, "GET", f"/checkout/{new_basket(invoke, stripe_store)}")
     assert TEST_PUBLISHABLE_KEY in page.body and "https://js.stripe.com/v3/" in page.body
     assert TEST_SECRET_KEY not in page.body and TEST_WEBHOOK_SECRET not in page.body
