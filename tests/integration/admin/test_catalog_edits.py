@@ -101,7 +101,7 @@ def test_a_mistake_reads_as_the_import_prints_it_and_nothing_is_written(
     assert refused.value.problems == [p.removeprefix(f"{path}: ") for p in imported.value.problems]
     assert (
         refused.value.problems[0]
-        == 'packages[6] (id 21 "Emerald").price: Input should be greater than or equal to 0'
+        == 'packages[7] (id 21 "Emerald").price: Input should be greater than or equal to 0'
     )
     assert catalog_revision(services, A) == revision  # nothing written
     assert StoreRepository(demo.table).package(A, 21) is None

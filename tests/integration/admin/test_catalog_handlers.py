@@ -85,7 +85,7 @@ def test_a_mistake_is_the_imports_message_next_to_the_form_and_nothing_is_writte
     refused = owner.post(save_catalog_element.handler, "/catalog/packages/new", bad)
     assert refused.status == 422
     assert (
-        "packages[6] (id 21 &#34;Emerald&#34;).price: Input should be greater than or equal to 0"
+        "packages[7] (id 21 &#34;Emerald&#34;).price: Input should be greater than or equal to 0"
         in refused.body
     )
     assert 'value="take {username} emerald 1"' in refused.body  # what was typed stays
