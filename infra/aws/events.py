@@ -74,6 +74,10 @@ class Events(Construct):
         if unwired:
             raise ValueError(f"consumers declared without trigger wiring in this stack: {unwired}")
         dispatch = consumer_of(Trigger.WEBHOOK_QUEUE)
+        # One dead-letter queue for the webhook, mail and Discord buffers and their rules: each
+        # message keeps its source queue, so a redrive ("move messages" back to their source)
+        # returns each to its own consumer, and one alarm watches all three (an alarm is billed
+        # by the month: docs/deploy.md, "What an idle stage costs").
         self.dead_letters = _queue(self, "DeadLetters", retention_period=Duration.days(14))
         self.buffer = _queue(
             self,
@@ -105,15 +109,12 @@ class Events(Construct):
         # E-mail: the same events through a queue of their own (a slow mail provider delays no
         # webhook, and each consumer retries only what it still owes), the same retry budget.
         mail = consumer_of(Trigger.MAIL_QUEUE)
-        self.mail_dead_letters = _queue(self, "MailDeadLetters", retention_period=Duration.days(14))
         self.mail_buffer = _queue(
             self,
             "MailBuffer",
             visibility_timeout=Duration.seconds(mail.consumer.timeout_seconds * 6),
             retention_period=Duration.days(4),
-            dead_letter_queue=sqs.DeadLetterQueue(
-                queue=self.mail_dead_letters, max_receive_count=MAX_RECEIVES
-            ),
+            dead_letter_queue=sqs.DeadLetterQueue(queue=self.dead_letters, max_receive_count=MAX_RECEIVES),
         )
         self.mail_rule = events.Rule(
             self,
@@ -122,7 +123,7 @@ class Events(Construct):
             description="The domain events players hear of by e-mail go to the mail buffer",
             event_pattern=events.EventPattern(source=[SOURCE], detail_type=list(MAIL_EVENT_TYPES)),
             targets=[
-                targets.SqsQueue(self.mail_buffer, dead_letter_queue=self.mail_dead_letters, retry_attempts=8)
+                targets.SqsQueue(self.mail_buffer, dead_letter_queue=self.dead_letters, retry_attempts=8)
             ],
         )
         self.send_mail = consumer_function(self, "SendMail", shared, mail)
@@ -138,15 +139,12 @@ class Events(Construct):
         # Discord roles: the events that change purchases and subscriptions through a queue of
         # their own (Discord's rate limits delay no webhook or e-mail), the same retry budget.
         discord = consumer_of(Trigger.DISCORD_QUEUE)
-        self.discord_dead_letters = _queue(self, "DiscordDeadLetters", retention_period=Duration.days(14))
         self.discord_buffer = _queue(
             self,
             "DiscordBuffer",
             visibility_timeout=Duration.seconds(discord.consumer.timeout_seconds * 6),
             retention_period=Duration.days(4),
-            dead_letter_queue=sqs.DeadLetterQueue(
-                queue=self.discord_dead_letters, max_receive_count=MAX_RECEIVES
-            ),
+            dead_letter_queue=sqs.DeadLetterQueue(queue=self.dead_letters, max_receive_count=MAX_RECEIVES),
         )
         self.discord_rule = events.Rule(
             self,
@@ -155,9 +153,7 @@ class Events(Construct):
             description="The domain events that change a player's Discord roles go to the Discord buffer",
             event_pattern=events.EventPattern(source=[SOURCE], detail_type=sorted(ROLE_EVENT_TYPES)),
             targets=[
-                targets.SqsQueue(
-                    self.discord_buffer, dead_letter_queue=self.discord_dead_letters, retry_attempts=8
-                )
+                targets.SqsQueue(self.discord_buffer, dead_letter_queue=self.dead_letters, retry_attempts=8)
             ],
         )
         self.sync_discord_roles = consumer_function(self, "SyncDiscordRoles", shared, discord)

@@ -78,7 +78,7 @@ class WebstoreStack(Stack):
         )
         self.events = Events(self, "Events", shared=shared, bus=self.bus)
         if self.mail is not None:  # SES's reports reach the mail consumer beside the domain events
-            self.mail.report_to(self.events.mail_buffer, self.events.mail_dead_letters)
+            self.mail.report_to(self.events.mail_buffer, self.events.dead_letters)
         # Events written by use cases in their transactions reach the bus from the table's stream.
         self.outbox = Outbox(
             self,
@@ -123,9 +123,7 @@ class WebstoreStack(Stack):
             table=self.data.table,
             buffer=self.events.buffer,
             dead_letter_queues={
-                "WebhookDeadLetters": self.events.dead_letters,
-                "MailDeadLetters": self.events.mail_dead_letters,
-                "DiscordDeadLetters": self.events.discord_dead_letters,
+                "EventDeadLetters": self.events.dead_letters,  # webhooks, e-mail and Discord
                 "StreamFailures": self.events.stream_failures,
                 "ScheduleDeadLetters": self.clock.dead_letters,
             },

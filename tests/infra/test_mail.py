@@ -28,7 +28,7 @@ def synth() -> Synthesized:
 def test_the_mail_rule_feeds_its_own_buffer_with_the_events_that_become_mail(synth: Synthesized) -> None:
     template = synth.template
     events = synth.stack.events
-    buffer, dead = logical_id(synth, events.mail_buffer), logical_id(synth, events.mail_dead_letters)
+    buffer, dead = logical_id(synth, events.mail_buffer), logical_id(synth, events.dead_letters)
     (rule,) = [
         r
         for r in resources(template, "AWS::Events::Rule").values()
