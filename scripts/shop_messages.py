@@ -5,9 +5,10 @@ update each language's catalog, compile it.
     python scripts/shop_messages.py --check   # fails if a catalog lacks a text or a .mo is stale
 
 The text is every string the theme's templates pass to Tebex's `trans` filter
-(`{{ "Log in"|trans }}`). A text new to a catalog is added untranslated: translate it in the
-.po file, then run the script again (tests/unit/shop/test_catalogs.py refuses a catalog that
-is not complete).
+(`{{ "Log in"|trans }}`), and the same in the hosted pages and the player e-mails
+(templates/mail/, their subject lines and receipt rows from webstore.mail). A text new to a
+catalog is added untranslated: translate it in the .po file, then run the script again
+(tests/unit/shop/test_catalogs.py refuses a catalog that is not complete).
 """
 
 from __future__ import annotations
@@ -23,12 +24,16 @@ from babel.messages.pofile import read_po, write_po
 
 from webstore.html import TEMPLATES
 from webstore.html.owner import THEME
+from webstore.mail.compose import SUBJECTS
+from webstore.mail.messages import ROW_LABELS
+from webstore.mail.sign_in import SUBJECT as SIGN_IN_SUBJECT
 from webstore.shop.i18n import (
     DOMAIN,
     HOSTED_TEMPLATES,
     HOSTED_TEXTS,
     LANGUAGES,
     LOCALE,
+    MAIL_TEMPLATES,
     PYTHON_TEXTS,
     SOURCE_LANGUAGE,
 )
@@ -43,7 +48,7 @@ def extracted() -> dict[str, list[tuple[str, int]]]:
         for number, line in enumerate(path.read_text().splitlines(), start=1):
             for match in TRANS.finditer(line):
                 found.setdefault(match.group(1), []).append((path.relative_to(THEME).as_posix(), number))
-    for pattern in HOSTED_TEMPLATES:  # the hosted pages (checkout, receipt, auth, …)
+    for pattern in (*HOSTED_TEMPLATES, *MAIL_TEMPLATES):  # the hosted pages, the player e-mails
         for path in sorted(TEMPLATES.glob(pattern)):
             for number, line in enumerate(path.read_text().splitlines(), start=1):
                 for match in TRANS.finditer(line):
@@ -52,6 +57,8 @@ def extracted() -> dict[str, list[tuple[str, int]]]:
                     )
     for text in (*PYTHON_TEXTS, *HOSTED_TEXTS):  # what the shop's and the hosted pages' Python pass
         found.setdefault(text, []).append(("i18n.py", 0))
+    for text in (*SUBJECTS.values(), SIGN_IN_SUBJECT, *ROW_LABELS):  # the e-mails' subjects, rows
+        found.setdefault(text, []).append(("mail/compose.py", 0))
     return found
 
 

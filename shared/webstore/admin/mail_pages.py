@@ -147,7 +147,7 @@ def template_page(
         shown = saved
     else:
         starter = (STARTERS / f"{message.value}.html").read_text(encoding="utf-8")
-        shown = TemplateOverride(subject=SUBJECTS[message].format(store="{{ store.name }}"), html=starter)
+        shown = TemplateOverride(subject=SUBJECTS[message] % {"store": "{{ store.name }}"}, html=starter)
     sample = sample_context(message.value, store, services.settings.storefront_url)
     body = fragment(
         "panel/mail/template.html",

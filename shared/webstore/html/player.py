@@ -99,9 +99,17 @@ def stylesheet_hash() -> str:
 def page(template: str, /, *, brand: Brand, title: str, width: str = "", **context: Any) -> str:
     """A player-facing page: `template` (extending layout/player.html) in `brand`, its texts
     (`"…"|trans`) in the brand's language."""
-    token = _rendering.set(brand.lang)
-    try:
+    with speaking(brand.lang):
         return render(template, brand=brand, title=title, width=width, **context)
+
+
+@contextmanager
+def speaking(language: str) -> Iterator[None]:
+    """What is rendered (and `translated`) inside is in `language` (`de`, `pt-BR`): a hosted
+    page's, an e-mail's (webstore.mail.compose)."""
+    token = _rendering.set(language)
+    try:
+        yield
     finally:
         _rendering.reset(token)
 

@@ -18,6 +18,7 @@ from aws_lambda_powertools import Logger
 from webstore.catalog import StoreProfile
 from webstore.html import render
 from webstore.html.owner import OwnerTemplateError
+from webstore.html.player import Brand, speaking, translated
 from webstore.mail import Attachment
 from webstore.mail.messages import MessageKind, Receipt, receipt
 from webstore.mail.overrides import context_of, render_override
@@ -30,16 +31,18 @@ logger = Logger(child=True)
 
 DEFAULT_ACCENT = "#1f6feb"
 
+# The subject lines, in the message's language like its body (`translated`; the texts are in the
+# shop's catalogs: webstore.shop.i18n.MAIL_TEXTS).
 SUBJECTS = {
-    MessageKind.RECEIPT: "Your receipt from {store}",
-    MessageKind.RENEWAL_RECEIPT: "Your {store} subscription has renewed",
-    MessageKind.RENEWAL_FAILED: "Action needed: your {store} subscription payment did not go through",
-    MessageKind.FINAL_NOTICE: "Final notice: your {store} subscription is about to end",
-    MessageKind.CANCELLED: "Your {store} subscription is cancelled",
-    MessageKind.EXPIRED: "Your {store} subscription has ended",
-    MessageKind.REFUND: "Your refund from {store}",
-    MessageKind.RENEWAL_NOTICE: "Your {store} subscription renews soon",
-    MessageKind.GIFT_CARD: "You received a {store} gift card",
+    MessageKind.RECEIPT: "Your receipt from %(store)s",
+    MessageKind.RENEWAL_RECEIPT: "Your %(store)s subscription has renewed",
+    MessageKind.RENEWAL_FAILED: "Action needed: your %(store)s subscription payment did not go through",
+    MessageKind.FINAL_NOTICE: "Final notice: your %(store)s subscription is about to end",
+    MessageKind.CANCELLED: "Your %(store)s subscription is cancelled",
+    MessageKind.EXPIRED: "Your %(store)s subscription has ended",
+    MessageKind.REFUND: "Your refund from %(store)s",
+    MessageKind.RENEWAL_NOTICE: "Your %(store)s subscription renews soon",
+    MessageKind.GIFT_CARD: "You received a %(store)s gift card",
 }
 
 
@@ -172,9 +175,16 @@ def compose(
             logger.warning(
                 "owner mail template failed; the house's sent", extra={"kind": kind, "error": str(error)}
             )
-    title = SUBJECTS[kind].format(store=store.name)
-    return Composed(
-        subject=title,
-        html=render(f"mail/{kind.value}.html", title=title, **context),
-        text=render(f"mail/{kind.value}.txt", title=title, **context),
-    )
+    return in_language(look, f"mail/{kind.value}", SUBJECTS[kind], context)
+
+
+def in_language(look: Brand, template: str, subject: str, context: dict[str, Any]) -> Composed:
+    """The house's message from `template` (.html and .txt), its subject and texts (`"…"|trans`)
+    in the brand's language: the store's (an e-mail is sent from an event, with no visitor)."""
+    with speaking(look.lang):
+        title = translated(subject, store=look.name)
+        return Composed(
+            subject=title,
+            html=render(f"{template}.html", title=title, **context),
+            text=render(f"{template}.txt", title=title, **context),
+        )

@@ -132,6 +132,11 @@ class ReceiptLine:
     gift_for: str = ""
 
 
+# A receipt's rows (translated where the message is: `row.label|trans`, the shop's catalogs).
+SUBTOTAL, DISCOUNT, GIFT_CARD, TAX = "Subtotal", "Discount", "Gift card", "Tax"
+ROW_LABELS = (SUBTOTAL, DISCOUNT, GIFT_CARD, TAX)
+
+
 @dataclass(frozen=True)
 class ReceiptRow:
     label: str
@@ -168,18 +173,16 @@ def receipt(subject: dict[str, Any]) -> Receipt:
         )
     subtotal = _amount(subject.get("price"))
     paid_lines = sum((line.amount for line in lines), Decimal(0))
-    rows = [ReceiptRow("Subtotal", subtotal)]
+    rows = [ReceiptRow(SUBTOTAL, subtotal)]
     if subtotal > paid_lines:
         codes = ", ".join(str(c.get("code")) for c in subject.get("coupons") or [] if c.get("code"))
-        rows.append(ReceiptRow("Discount", paid_lines - subtotal, codes))
+        rows.append(ReceiptRow(DISCOUNT, paid_lines - subtotal, codes))
     for card in subject.get("gift_cards") or []:
         number = str(card.get("card_number") or "")
-        rows.append(
-            ReceiptRow("Gift card", -_amount(card.get("amount")), f"…{number[-4:]}" if number else "")
-        )
+        rows.append(ReceiptRow(GIFT_CARD, -_amount(card.get("amount")), f"…{number[-4:]}" if number else ""))
     tax = _amount((subject.get("fees") or {}).get("tax"))
     if tax:
-        rows.append(ReceiptRow("Tax", tax))
+        rows.append(ReceiptRow(TAX, tax))
     return Receipt(
         transaction_id=str(subject.get("transaction_id") or ""),
         currency=currency,

@@ -6,25 +6,20 @@ house's words (an owner neither switches it off nor rewrites it)."""
 from __future__ import annotations
 
 from webstore.catalog import StoreProfile
-from webstore.html import render
-from webstore.mail.compose import DEFAULT_ACCENT, Composed
+from webstore.mail.compose import DEFAULT_ACCENT, Composed, in_language
 from webstore.storefront.theme import brand
 
 KIND = "sign_in"
-SUBJECT = "Your sign-in link for {store}"
+SUBJECT = "Your sign-in link for %(store)s"
 
 
 def compose_sign_in(store: StoreProfile, url: str) -> Composed:
-    title = SUBJECT.format(store=store.name)
+    look = brand(store)
     context = {
-        "brand": brand(store),
+        "brand": look,
         "store": store,
         "accent": store.primary_color or DEFAULT_ACCENT,
         "kind": KIND,
         "url": url,
     }
-    return Composed(
-        subject=title,
-        html=render(f"mail/{KIND}.html", title=title, **context),
-        text=render(f"mail/{KIND}.txt", title=title, **context),
-    )
+    return in_language(look, f"mail/{KIND}", SUBJECT, context)

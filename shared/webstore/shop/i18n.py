@@ -54,6 +54,8 @@ PYTHON_TEXTS = (
 # `"…"|trans` texts are extracted from the files (`HOSTED_TEMPLATES`); these are the texts
 # their Python passes (titles, total rows, dates' labels, how to cancel).
 HOSTED_TEMPLATES = ("layout/player.html", "macros/order.html", "hosted/*.html")
+# The player e-mails speak the store's language too (webstore.mail.compose; docs/mail.md).
+MAIL_TEMPLATES = ("mail/*.html", "mail/*.txt")
 HOSTED_TEXTS = (
     "Checkout",
     "Receipt",
