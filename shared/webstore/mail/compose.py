@@ -169,7 +169,8 @@ def compose(
         )
         frame = {"brand": look, "store": store, "accent": context["accent"]}
         try:
-            owned = render_override(kind, override, data, frame=frame)
+            with speaking(look.lang):  # the owner's words as written; the frame's footer translated
+                owned = render_override(kind, override, data, frame=frame)
             return Composed(subject=owned.subject, html=owned.html, text=owned.text)
         except OwnerTemplateError as error:
             logger.warning(
