@@ -49,6 +49,7 @@ LOG_ROW = re.compile(  # a row of panel → Discord's delivery log
     r'<td class="status-\w+">(\w+)</td><td>([^<]*)</td><td>([^<]*)</td>'
 )
 _member_ids = itertools.count(2)
+LogEntry = tuple[datetime, str, str, str, str]  # when, action, status, Discord's answer, why
 
 
 @dataclass
@@ -91,7 +92,7 @@ class Stack:
         assert shown.status_code == 200, shown.text
         return dict(shown.json())
 
-    def delivery_log(self, discord_user: str) -> list[tuple[datetime, str, str, str, str]]:
+    def delivery_log(self, discord_user: str) -> list[LogEntry]:
         """Panel → Discord's delivery log of the user's VIP role, oldest first: (when, action,
         status, Discord's answer, why)."""
         panel, _ = self.panel()
@@ -215,9 +216,9 @@ def has_vip(stack: Stack, user: str) -> None:
     eventually(lambda: stack.discord.roles_of(GUILD, user) == {VIP_ROLE}, f"VIP held by {user}")
 
 
-def statuses(stack: Stack, user: str) -> list[tuple[str, str]]:
-    """(action, status) of each delivery of the user's VIP role in panel → Discord's log."""
-    return [(action, status) for _, action, status, _, _ in stack.delivery_log(user)]
+def statuses(log: list[LogEntry]) -> list[tuple[str, str]]:
+    """(action, status) of each delivery in the log."""
+    return [(action, status) for _, action, status, _, _ in log]
 
 
 def test_link_in_chromium_buy_vip_renew_refund(
@@ -328,4 +329,64 @@ def test_cancel_and_expire_removes_the_role(connected: Stack) -> None:
     assert any(line.startswith(f"cancelled: account 1 {reference}") for line in lines), lines
     assert stack.discord.roles_of(GUILD, user) == set()
     assert [c[0] for c in role_puts(stack.discord, user)] == ["PUT", "DELETE"]
-    assert statuses(stack, user) == [("grant", "done"), ("revoke", "done")]
+    log = stack.delivery_log(user)
+    assert statuses(log) == [("grant", "done"), ("revoke", "done")]
+    assert log[-1][4] == "recurring-payment.status-changed", log
+
+
+def test_second_package_keeps_the_role_until_both_end(connected: Stack) -> None:
+    stack, user = connected, new_member(connected.discord)
+    save_rule(stack, SWORD)  # the Diamond Sword grants the VIP role too
+    player = linked_player(stack, user)
+    subscription = buy(stack, player, VIP)
+    has_vip(stack, user)
+    sword = buy(stack, player, SWORD)
+    time.sleep(1)  # a second grant would land by now
+    assert len(role_puts(stack.discord, user)) == 1
+
+    # VIP refunded: the Diamond Sword still grants the role.
+    refund = {"confirm": "yes", "keep": "yes"}
+    stack.panel_post(f"/payments/{subscription}/refund", refund)
+    time.sleep(2)  # a wrongful revoke would land by now
+    assert stack.discord.roles_of(GUILD, user) == {VIP_ROLE}
+    assert [c[0] for c in role_puts(stack.discord, user)] == ["PUT"]
+
+    # The Diamond Sword refunded too: nothing grants it any more.
+    stack.panel_post(f"/payments/{sword}/refund", refund)
+    eventually(lambda: stack.discord.roles_of(GUILD, user) == set(), "VIP removed")
+    assert [c[0] for c in role_puts(stack.discord, user)] == ["PUT", "DELETE"]
+    log = stack.delivery_log(user)
+    assert statuses(log) == [("grant", "done"), ("revoke", "done")]
+    assert log[-1][4] == "payment.refunded", log
+
+
+def test_chargeback_removes_the_role(connected: Stack) -> None:
+    stack, user = connected, new_member(connected.discord)
+    player = linked_player(stack, user)
+    txn = buy(stack, player, VIP)
+    has_vip(stack, user)
+
+    stack.panel_post(f"/payments/{txn}/chargeback", {"confirm": "yes", "keep": "yes"})
+    eventually(lambda: stack.discord.roles_of(GUILD, user) == set(), "VIP removed")
+    assert [c[0] for c in role_puts(stack.discord, user)] == ["PUT", "DELETE"]
+    log = stack.delivery_log(user)
+    assert statuses(log) == [("grant", "done"), ("revoke", "done")]
+    assert log[-1][4] == "payment.dispute.opened", log
+
+
+def test_member_who_left_and_rejoined_gets_the_role_back(connected: Stack) -> None:
+    stack, discord = connected, connected.discord
+    user = new_member(discord)
+    player = linked_player(stack, user)
+    buy(stack, player, VIP)
+    has_vip(stack, user)
+
+    discord.leave(GUILD, user)  # Discord forgets a leaver's roles
+    discord.join(GUILD, user)
+    assert discord.roles_of(GUILD, user) == set()
+    stack.panel_post("/discord/reconcile", {})  # "Reconcile now"
+    assert discord.roles_of(GUILD, user) == {VIP_ROLE}
+    assert [c[0] for c in role_puts(discord, user)] == ["PUT", "PUT"]
+    log = stack.delivery_log(user)
+    assert statuses(log) == [("grant", "done"), ("grant", "done")]
+    assert log[-1][4] == "reconcile", log
