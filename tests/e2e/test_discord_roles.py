@@ -212,8 +212,8 @@ def buy(stack: Stack, player: str, package_id: int) -> str:
     return str(txn)
 
 
-def has_vip(stack: Stack, user: str) -> None:
-    eventually(lambda: stack.discord.roles_of(GUILD, user) == {VIP_ROLE}, f"VIP held by {user}")
+def has_vip(stack: Stack, user: str, timeout: float = 30) -> None:
+    eventually(lambda: stack.discord.roles_of(GUILD, user) == {VIP_ROLE}, f"VIP held by {user}", timeout)
 
 
 def statuses(log: list[LogEntry]) -> list[tuple[str, str]]:
@@ -390,3 +390,41 @@ def test_member_who_left_and_rejoined_gets_the_role_back(connected: Stack) -> No
     log = stack.delivery_log(user)
     assert statuses(log) == [("grant", "done"), ("grant", "done")]
     assert log[-1][4] == "reconcile", log
+
+
+def test_rate_limited_and_failing_discord_deliver_once_later(connected: Stack) -> None:
+    """The serve process's Discord worker retries a delivery Discord refused for now on the
+    queue's schedule (30 s first, as SQS in AWS); a short `retry_after` the adapter waits out
+    itself."""
+    stack, discord = connected, connected.discord
+    save_rule(stack, SWORD)  # bought once: one event, one delivery
+    limited, failing, briefly = new_member(discord), new_member(discord), new_member(discord)
+    players = [linked_player(stack, user) for user in (limited, failing, briefly)]
+    discord.fail_next(429, retry_after=3, match=f"/members/{limited}/roles/")  # beyond the adapter's wait
+    discord.fail_next(503, match=f"/members/{failing}/roles/")
+    discord.fail_next(429, retry_after=0.5, match=f"/members/{briefly}/roles/")  # waited out
+    for player in players:
+        buy(stack, player, SWORD)
+
+    # The first tries, in the log: owed.
+    eventually(lambda: statuses(stack.delivery_log(limited)) == [("grant", "retry")], "429 logged")
+    eventually(lambda: statuses(stack.delivery_log(failing)) == [("grant", "retry")], "503 logged")
+    assert discord.roles_of(GUILD, limited) == discord.roles_of(GUILD, failing) == set()
+    has_vip(stack, briefly)
+
+    # The retries: each role granted once.
+    has_vip(stack, limited, timeout=90)
+    has_vip(stack, failing, timeout=90)
+    time.sleep(1)  # a duplicate would land by now
+    for user in (limited, failing, briefly):
+        path = f"/api/v10/guilds/{GUILD}/members/{user}/roles/{VIP_ROLE}"
+        assert [r for r in discord.requests if r == ("PUT", path)] == [("PUT", path)] * 2, user
+        assert role_puts(discord, user) == [("PUT", path.removeprefix("/api/v10"))], user
+    log = stack.delivery_log(limited)
+    assert statuses(log) == [("grant", "retry"), ("grant", "done")], log
+    assert "429" in log[0][3] and "retry after 3.0s" in log[0][3], log
+    assert log[1][0] - log[0][0] >= timedelta(seconds=20), log  # the queue's retry, not at once
+    log = stack.delivery_log(failing)
+    assert statuses(log) == [("grant", "retry"), ("grant", "done")], log
+    assert log[0][3].startswith("503"), log
+    assert statuses(stack.delivery_log(briefly)) == [("grant", "done")]
