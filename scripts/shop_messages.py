@@ -28,12 +28,14 @@ from webstore.mail.compose import SUBJECTS
 from webstore.mail.messages import ROW_LABELS
 from webstore.mail.sign_in import SUBJECT as SIGN_IN_SUBJECT
 from webstore.shop.i18n import (
+    DATE_PATTERN,
     DOMAIN,
     HOSTED_TEMPLATES,
     HOSTED_TEXTS,
     LANGUAGES,
     LOCALE,
     MAIL_TEMPLATES,
+    MONTHS,
     PYTHON_TEXTS,
     SOURCE_LANGUAGE,
 )
@@ -55,7 +57,7 @@ def extracted() -> dict[str, list[tuple[str, int]]]:
                     found.setdefault(match.group(1), []).append(
                         (path.relative_to(TEMPLATES).as_posix(), number)
                     )
-    for text in (*PYTHON_TEXTS, *HOSTED_TEXTS):  # what the shop's and the hosted pages' Python pass
+    for text in (*PYTHON_TEXTS, *HOSTED_TEXTS, DATE_PATTERN, *MONTHS):  # what the pages' Python passes
         found.setdefault(text, []).append(("i18n.py", 0))
     for text in (*SUBJECTS.values(), SIGN_IN_SUBJECT, *ROW_LABELS):  # the e-mails' subjects, rows
         found.setdefault(text, []).append(("mail/compose.py", 0))

@@ -197,7 +197,7 @@ def test_the_receipt_links_the_subscriptions_page_when_it_has_one() -> None:
     href = "https://shop.test/subscriptions/tok?a=&#34;b&#34;"
     # The store is German: so is its receipt.
     assert f'<a id=manage href="{href}">Abonnement verwalten oder kündigen</a>' in page
-    assert "<dt>Nächste Verlängerung</dt><dd>1 July 2026</dd>" in page and "auf dieser Quittung" in page
+    assert "<dt>Nächste Verlängerung</dt><dd>1. Juli 2026</dd>" in page and "auf dieser Quittung" in page
     without = checkout_pages.receipt_page(receipt_view(store()))
     assert "id=manage" not in without and "Your subscription" not in without
 

@@ -58,8 +58,15 @@ COMPILED = HERE / "compiled"  # only in a bundle (never committed; see .gitignor
 
 
 def long_date(day: date | datetime | None) -> str:
-    """`1 June 2026` (an empty string without a date)."""
-    return f"{day.day} {day:%B %Y}" if day else ""
+    """`1 June 2026` in the language being rendered (`1. Juni 2026` on a German page or e-mail:
+    the pattern and the month are texts of the shop's catalogs); an empty string without a date."""
+    if not day:
+        return ""
+    from webstore.html.player import translated
+    from webstore.shop.i18n import DATE_PATTERN, MONTHS
+
+    month = translated(MONTHS[day.month - 1])
+    return translated(DATE_PATTERN, day=day.day, month=month, year=day.year)
 
 
 def percent(rate: Decimal) -> str:

@@ -75,6 +75,13 @@ HOSTED_TEXTS = (
     "Cancel any time from the “Manage or cancel your subscription” link on this receipt. You"
     " keep what you paid for until the end of the current period and are not charged again.",
 )
+# A long date (`long_date`: `1 June 2026`, `1. Juni 2026`, `1 de junio de 2026`): its pattern and
+# the months, translated like any text.
+DATE_PATTERN = "%(day)s %(month)s %(year)s"
+MONTHS = (
+    "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December",
+)  # fmt: skip
 DOMAIN = "shop"
 SOURCE_LANGUAGE = "en"
 LANGUAGES = ("en", "de", "fr", "es", "pt_BR")  # gettext's names; pages say `pt-BR`
