@@ -303,6 +303,14 @@ async def get_transaction(request: web.Request) -> web.StreamResponse:
     return web.json_response(found) if found else _error("No such transaction", 404)
 
 
+async def transactions_of(request: web.Request) -> web.StreamResponse:
+    """The tests' look at Stripe's tax reports (Stripe has no list of transactions): those whose
+    reference starts with `?reference=` (their order as made)."""
+    prefix = request.query.get("reference", "")
+    found = [t for t in _transactions.values() if str(t["reference"]).startswith(prefix)]
+    return web.json_response({"object": "list", "data": found, "has_more": False})
+
+
 def install(app: web.Application) -> None:
     app.router.add_post("/v1/tax/registrations", create_registration)
     app.router.add_get("/v1/tax/registrations", list_registrations)
@@ -311,3 +319,4 @@ def install(app: web.Application) -> None:
     app.router.add_post("/v1/tax/transactions/create_reversal", create_reversal)
     app.router.add_get("/v1/tax/transactions/{id}", get_transaction)
     app.router.add_post("/_test/tax/transactions_failing", transactions_failing)
+    app.router.add_get("/_test/tax/transactions", transactions_of)
