@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from webstore import keys
-from webstore.catalog import PackageType
+from webstore.catalog import PackageType, Store
 from webstore.errors import Conflict, Forbidden, NotFound
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
@@ -39,6 +39,7 @@ from webstore.subscriptions import manage_links as links
 from webstore.subscriptions import manage_page as page
 from webstore.subscriptions.manage_page import ManageView
 from webstore.subscriptions.recurring_view import RecurringPaymentOut, recurring_payment_out
+from webstore.subscriptions.renewal_tax import expected_renewal
 
 PLAYER_REASON = "Cancelled by the player"
 OPERATOR_REASON = "Cancelled by the store"
@@ -137,12 +138,20 @@ def _event(services: Services, recurring: RecurringPayment, event_type: EventTyp
 
 
 def operator_view(services: Services, account_id: int, reference: str) -> RecurringPaymentOut:
-    return recurring_payment_out(_read(services, account_id, reference), services.settings.operator_url)
+    store_read = start_read(StoreRepository(services.table).store, account_id)
+    return _out(services, _read(services, account_id, reference), store_read.result())
 
 
 def operator_cancel(services: Services, account_id: int, reference: str) -> RecurringPaymentOut:
+    store_read = start_read(StoreRepository(services.table).store, account_id)
     recurring = cancel(services, account_id, reference, OPERATOR_REASON)
-    return recurring_payment_out(recurring, services.settings.operator_url)
+    return _out(services, recurring, store_read.result())
+
+
+def _out(services: Services, recurring: RecurringPayment, store: Store) -> RecurringPaymentOut:
+    """The operator's view, its amount what the next renewal charges (tax included)."""
+    charge = expected_renewal(services, store, recurring)
+    return recurring_payment_out(recurring, services.settings.operator_url, charge)
 
 
 # --- the player's page --------------------------------------------------------------------------

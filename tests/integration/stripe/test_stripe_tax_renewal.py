@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal as D
 from typing import Any
 
@@ -17,8 +17,9 @@ import httpx
 import pytest
 import time_machine
 
-from functions.operator import update_payment
+from functions.operator import get_recurring_payment, update_payment
 from functions.storefront import get_checkout_return, get_invoice
+from tests.integration.operator.support import secret_headers
 from tests.integration.storefront.test_checkout_pages import brand
 from tests.integration.storefront.test_checkout_tax import billing
 from tests.integration.storefront.test_pay_prices_now import basket_with
@@ -31,6 +32,8 @@ from tests.support.localstripe import TEST_SECRET_KEY, stripe_client
 from webstore.catalog import Tax, TaxCalculation, TaxMode
 from webstore.invoices import documents
 from webstore.repo.payments import PaymentRecord, PaymentRepository
+from webstore.services import get_services
+from webstore.subscriptions.notices import notice_event
 from webstore.subscriptions.processor import OutcomeKind
 
 START = datetime(2026, 6, 1, 12, tzinfo=UTC)
@@ -59,6 +62,17 @@ def transactions(api: str, reference: str) -> list[dict[str, Any]]:
     return found
 
 
+def next_charge(invoke: Invoke, demo: DemoStore, reference: str) -> tuple[float, float]:
+    answer = invoke(
+        get_recurring_payment.handler,
+        "GET",
+        f"/recurring-payments/{reference}",
+        headers=secret_headers(demo.server_secret),
+    )
+    assert answer.status == 200, answer.body
+    return answer.json()["amount"]["amount"], answer.json()["amount"]["tax"]
+
+
 def subscribed_from_washington(invoke: Invoke, demo: DemoStore, api: str) -> PaymentRecord:
     """Steve buys VIP from Seattle, pays in the page; his card is kept on his Stripe customer."""
     ident = basket_with(invoke, demo, {"package_id": 1})
@@ -84,12 +98,22 @@ def test_a_stripe_tax_renewal_is_calculated_recorded_invoiced_and_reversed_on_re
     registered: str,  # noqa: F811
     invoke: Invoke,
     traveller: time_machine.Coordinates,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     demo = stripe_store
     brand(demo, tax=Tax(mode=TaxMode.EXCLUSIVE, calculation=TaxCalculation.STRIPE_TAX, origin_country="DE"))
     first = subscribed_from_washington(invoke, demo, registered)
     assert first.tax is not None and (first.tax.tax, first.amount) == (TAX, TOTAL)
     reference = first.transaction_id
+
+    # Before the renewal: the view at the last charge's rates (no Stripe call on a GET); the
+    # notice priced by one Stripe Tax calculation, as the renewal will be.
+    assert next_charge(invoke, demo, reference) == (float(TOTAL), float(TAX))
+    notice_at = RENEWAL - timedelta(days=3)
+    traveller.move_to(notice_at)
+    notice = notice_event(get_services(), recurring(reference), notice_at)
+    assert "no tax calculation" not in caplog.text  # Stripe's, not the estimate
+    assert notice.subject["renewal_charge"] == {"amount": float(TOTAL), "tax": float(TAX), "currency": "USD"}
 
     traveller.move_to(RENEWAL)
     [outcome] = run(RENEWAL).outcomes
