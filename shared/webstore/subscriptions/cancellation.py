@@ -40,6 +40,7 @@ from webstore.subscriptions import manage_page as page
 from webstore.subscriptions.manage_page import ManageView
 from webstore.subscriptions.recurring_view import RecurringPaymentOut, recurring_payment_out
 from webstore.subscriptions.renewal_tax import expected_renewal
+from webstore.tax.renewal import RenewalCharge
 
 PLAYER_REASON = "Cancelled by the player"
 OPERATOR_REASON = "Cancelled by the store"
@@ -157,13 +158,14 @@ def _out(services: Services, recurring: RecurringPayment, store: Store) -> Recur
 # --- the player's page --------------------------------------------------------------------------
 
 
-def _view(store_name: str, recurring: RecurringPayment) -> ManageView:
+def _view(store_name: str, recurring: RecurringPayment, charge: RenewalCharge | None = None) -> ManageView:
+    """`charge`: what the next renewal charges (tax included); None: the agreed price."""
     return ManageView(
         store=store_name,
         packages=[
             line.name if line.quantity == 1 else f"{line.quantity} x {line.name}" for line in recurring.lines
         ],
-        amount=recurring.amount,
+        amount=charge.amount if charge else recurring.amount,
         currency=recurring.currency,
         period_length=recurring.period_length,
         period_unit=recurring.period_unit,
@@ -188,8 +190,11 @@ def show_page(services: Services, token: str) -> PageResult:
     action = page.UNDO if recurring.cancel_requested_at else page.CANCEL
     form_token = links.form_token(services.secrets, account_id, reference, action, services.now())
     find = f"/subscriptions/find/{store.public_token}"  # the player's other subscriptions (docs/mail.md)
+    charge = expected_renewal(services, store, recurring) if recurring.ongoing else None
     return PageResult(
-        html=page.manage_page(_view(store.name, recurring), form_token, in_brand_of(store), find_url=find)
+        html=page.manage_page(
+            _view(store.name, recurring, charge), form_token, in_brand_of(store), find_url=find
+        )
     )
 
 

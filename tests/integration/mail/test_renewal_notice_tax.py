@@ -17,7 +17,7 @@ import pytest
 import time_machine
 
 from functions.operator import get_recurring_payment
-from functions.storefront import get_checkout_page, pay_checkout
+from functions.storefront import get_checkout_page, get_subscription_page, pay_checkout
 from tests.integration.operator.support import secret_headers
 from tests.integration.storefront.test_checkout import FORM, attempt_key_of
 from tests.integration.storefront.test_checkout_tax import billing
@@ -102,6 +102,12 @@ def test_the_view_and_the_notice_tell_what_the_renewal_charges(
         assert f"${at_renewal[0]:.2f}" in message.body and "will be charged" in message.body
         if mode is TaxMode.EXCLUSIVE:
             assert "$4.99" not in message.body  # not the untaxed price
+        # The player's page, from the notice's link: the same amount.
+        link = re.search(r"https://shop\.test(/subscriptions/[A-Za-z0-9_.\-]+)", message.body)
+        assert link, message.body
+        page = invoke(get_subscription_page.handler, "GET", link.group(1))
+        assert page.status == 200, page.body
+        assert f"${at_renewal[0]:.2f} USD every month" in page.body
 
         traveller.move_to(RENEWAL)
         [outcome] = run(RENEWAL).outcomes
