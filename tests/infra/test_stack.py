@@ -412,8 +412,8 @@ def test_a_handful_of_alarms_cover_the_functions_the_apis_and_the_pipeline(synth
     assert [a["MetricName"] for a in lambdas] == ["Errors"]
     assert all("Dimensions" not in a for a in lambdas)
     sqs = [a["MetricName"] for a in alarms if a.get("Namespace") == "AWS/SQS"]
-    # webhooks, mail, Discord, stream, schedule
-    assert sqs.count("ApproximateNumberOfMessagesVisible") == 5
+    # the events' (webhooks, mail and Discord share one), the stream's, the schedule's
+    assert sqs.count("ApproximateNumberOfMessagesVisible") == 3
     assert "ApproximateAgeOfOldestMessage" in sqs
     apis = [a for a in alarms if a.get("Namespace") == "AWS/ApiGateway"]
     assert len(apis) == 4 and all(a["MetricName"] == "5xx" for a in apis)  # each API's server errors

@@ -126,6 +126,16 @@ class StandInDiscord:
         route, _ = route_key(method, path.removeprefix("/api/v10"))
         return hashlib.sha1(route.encode()).hexdigest()[:12]
 
+    def join(self, guild_id: str, user_id: str) -> None:
+        """The user joins the guild (with no roles), as a member who left and came back."""
+        with self._lock:
+            self.guilds[guild_id].members.setdefault(user_id, set())
+
+    def leave(self, guild_id: str, user_id: str) -> None:
+        """The member leaves the guild: Discord forgets their roles there."""
+        with self._lock:
+            self.guilds[guild_id].members.pop(user_id, None)
+
     def roles_of(self, guild_id: str, user_id: str) -> set[str] | None:
         members = self.guilds[guild_id].members
         return set(members[user_id]) if user_id in members else None
