@@ -21,7 +21,9 @@ A reference is unique per transaction (Stripe refuses a second; so here).
 
 For the tests' failures on demand (not Stripe's): `POST /_test/tax/transactions_failing` with
 `on=1` makes every `create_from_calculation` answer 500 `api_error` (Stripe out of order) until
-`on=0`.
+`on=0`. For the tests' look at what Stripe's tax reports would hold (Stripe has no list of
+transactions): `GET /_test/tax/transactions?reference=PREFIX`, the transactions and reversals
+whose reference starts with PREFIX.
 """
 
 from __future__ import annotations
