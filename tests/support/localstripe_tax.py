@@ -21,7 +21,9 @@ A reference is unique per transaction (Stripe refuses a second; so here).
 
 For the tests' failures on demand (not Stripe's): `POST /_test/tax/transactions_failing` with
 `on=1` makes every `create_from_calculation` answer 500 `api_error` (Stripe out of order) until
-`on=0`.
+`on=0`. For the tests' look at what Stripe's tax reports would hold (Stripe has no list of
+transactions): `GET /_test/tax/transactions?reference=PREFIX`, the transactions and reversals
+whose reference starts with PREFIX.
 """
 
 from __future__ import annotations
@@ -303,6 +305,14 @@ async def get_transaction(request: web.Request) -> web.StreamResponse:
     return web.json_response(found) if found else _error("No such transaction", 404)
 
 
+async def transactions_of(request: web.Request) -> web.StreamResponse:
+    """The tests' look at Stripe's tax reports (Stripe has no list of transactions): those whose
+    reference starts with `?reference=` (their order as made)."""
+    prefix = request.query.get("reference", "")
+    found = [t for t in _transactions.values() if str(t["reference"]).startswith(prefix)]
+    return web.json_response({"object": "list", "data": found, "has_more": False})
+
+
 def install(app: web.Application) -> None:
     app.router.add_post("/v1/tax/registrations", create_registration)
     app.router.add_get("/v1/tax/registrations", list_registrations)
@@ -311,3 +321,4 @@ def install(app: web.Application) -> None:
     app.router.add_post("/v1/tax/transactions/create_reversal", create_reversal)
     app.router.add_get("/v1/tax/transactions/{id}", get_transaction)
     app.router.add_post("/_test/tax/transactions_failing", transactions_failing)
+    app.router.add_get("/_test/tax/transactions", transactions_of)

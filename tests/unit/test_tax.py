@@ -256,3 +256,52 @@ def test_a_renewal_is_priced_through_the_renewal_path_for_the_first_payments_buy
     assert {line.rate for line in paid.lines} == {expected_rate}
     if country:  # a first payment without a country kept no buyer: nothing of it carries over
         assert paid.vat_id == vat_id and paid.evidence == evidence
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(amounts, min_size=1, max_size=4), modes, first_taxes, currencies)
+def test_a_subscriptions_views_tell_the_charge_the_renewal_path_makes(
+    line_amounts: list[D], mode: TaxMode, first: tuple[str, str], currency: str
+) -> None:
+    """The views' and the notice's charge (webstore.tax.renewal.expected_charge) is, with manual
+    rates, what the renewal path charges for the same buyer and the tax in it, to the cent."""
+    from webstore.tax import renewal
+    from webstore.tax.model import PaymentTax
+
+    country, vat_id = first
+    amounts_now = [a.quantize(quantum(currency)) for a in line_amounts]
+    first_tax = PaymentTax(
+        calculation=TaxCalculation.MANUAL, inclusive=mode is TaxMode.INCLUSIVE, country=country,
+        currency=currency, lines=[], net=D(0), tax=D(0), gross=D(0), vat_id=vat_id,
+        vat_id_status="unverified" if vat_id else "",
+    )  # fmt: skip
+    tax = Tax(mode=mode, calculation=TaxCalculation.MANUAL, rates=EU_STANDARD_RATES, origin_country="DE")
+    told = renewal.expected_charge(tax, amounts_now, currency, first=first_tax if country else None)
+    buyer = renewal.buyer_of(first_tax if country else None, tax, "")
+    paid = (
+        None
+        if renewal.untaxed(tax)
+        else renewal.taxed_payment(renewal.manual_quote(tax, amounts_now, buyer, currency), buyer, currency)
+    )
+    assert told.amount == renewal.charged(amounts_now, paid)
+    assert told.tax == (paid.tax if paid else D(0)) and not told.estimated
+
+
+def test_a_stripe_tax_subscriptions_views_use_the_last_charges_rates() -> None:
+    from webstore.tax import renewal
+    from webstore.tax.model import LineTax, PaymentTax
+
+    last = PaymentTax(
+        calculation=TaxCalculation.STRIPE_TAX, inclusive=False, country="US", postal_code="98101",
+        currency="USD", lines=[LineTax(net=D("4.99"), rate=D("10.25"), tax=D("0.51"), gross=D("5.50"))],
+        net=D("4.99"), tax=D("0.51"), gross=D("5.50"),
+    )  # fmt: skip
+    exclusive = Tax(mode=TaxMode.EXCLUSIVE, calculation=TaxCalculation.STRIPE_TAX)
+    told = renewal.expected_charge(exclusive, [D("4.99"), D("9.99")], "USD", first=last, last=last)
+    assert (told.amount, told.tax, told.estimated) == (D("16.51"), D("1.53"), True)  # 0.51 + 1.02 on top
+    inclusive = exclusive.model_copy(update={"mode": TaxMode.INCLUSIVE})
+    told = renewal.expected_charge(inclusive, [D("4.99")], "USD", first=last, last=last)
+    assert (told.amount, told.tax) == (D("4.99"), D("0.46"))
+    # A last charge without Stripe's tax: the agreed price, its tax unknown.
+    told = renewal.expected_charge(exclusive, [D("4.99")], "USD", first=None, last=None)
+    assert (told.amount, told.tax, told.estimated) == (D("4.99"), D(0), True)

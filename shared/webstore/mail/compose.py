@@ -51,7 +51,7 @@ class Subscription:
     """What a subscription message says about it."""
 
     names: list[str]
-    amount: Decimal  # one renewal's price
+    amount: Decimal  # one renewal's price (a notice: what the renewal charges, tax included)
     currency: str
     next_payment_at: datetime | None  # the period's end: the next renewal, or when access ends
     retry_at: datetime | None  # a declined renewal's next try
@@ -80,15 +80,17 @@ def subscription_of(
     subject: dict[str, Any], recurring: RecurringPayment | None, manage_url: str | None
 ) -> Subscription:
     """From the stored subscription when it was read (the next try's date is only there), else
-    from the event."""
+    from the event. A renewal notice's amount is the charge it announces (`renewal_charge`)."""
     price = subject.get("price") or {}
+    charge = subject.get("renewal_charge")
+    charged = Decimal(str(charge["amount"])) if isinstance(charge, dict) and "amount" in charge else None
     names = [str(p.get("name") or "") for p in subject.get("products") or []]
     next_at = subject.get("next_payment_at")
     action = subject.get("action_url")
     if recurring is not None:
         return Subscription(
             names=[line.name for line in recurring.lines] or names,
-            amount=recurring.amount,
+            amount=recurring.amount if charged is None else charged,
             currency=recurring.currency,
             next_payment_at=recurring.next_payment_at,
             retry_at=recurring.retry_at,
@@ -97,7 +99,7 @@ def subscription_of(
         )
     return Subscription(
         names=names,
-        amount=Decimal(str(price.get("amount") or 0)),
+        amount=Decimal(str(price.get("amount") or 0)) if charged is None else charged,
         currency=str(price.get("currency") or ""),
         next_payment_at=datetime.fromisoformat(next_at) if isinstance(next_at, str) else None,
         retry_at=None,

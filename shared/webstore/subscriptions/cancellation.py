@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from webstore import keys
-from webstore.catalog import PackageType
+from webstore.catalog import PackageType, Store
 from webstore.errors import Conflict, Forbidden, NotFound
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
@@ -39,6 +39,8 @@ from webstore.subscriptions import manage_links as links
 from webstore.subscriptions import manage_page as page
 from webstore.subscriptions.manage_page import ManageView
 from webstore.subscriptions.recurring_view import RecurringPaymentOut, recurring_payment_out
+from webstore.subscriptions.renewal_tax import expected_renewal
+from webstore.tax.renewal import RenewalCharge
 
 PLAYER_REASON = "Cancelled by the player"
 OPERATOR_REASON = "Cancelled by the store"
@@ -137,24 +139,33 @@ def _event(services: Services, recurring: RecurringPayment, event_type: EventTyp
 
 
 def operator_view(services: Services, account_id: int, reference: str) -> RecurringPaymentOut:
-    return recurring_payment_out(_read(services, account_id, reference), services.settings.operator_url)
+    store_read = start_read(StoreRepository(services.table).store, account_id)
+    return _out(services, _read(services, account_id, reference), store_read.result())
 
 
 def operator_cancel(services: Services, account_id: int, reference: str) -> RecurringPaymentOut:
+    store_read = start_read(StoreRepository(services.table).store, account_id)
     recurring = cancel(services, account_id, reference, OPERATOR_REASON)
-    return recurring_payment_out(recurring, services.settings.operator_url)
+    return _out(services, recurring, store_read.result())
+
+
+def _out(services: Services, recurring: RecurringPayment, store: Store) -> RecurringPaymentOut:
+    """The operator's view, its amount what the next renewal charges (tax included)."""
+    charge = expected_renewal(services, store, recurring)
+    return recurring_payment_out(recurring, services.settings.operator_url, charge)
 
 
 # --- the player's page --------------------------------------------------------------------------
 
 
-def _view(store_name: str, recurring: RecurringPayment) -> ManageView:
+def _view(store_name: str, recurring: RecurringPayment, charge: RenewalCharge | None = None) -> ManageView:
+    """`charge`: what the next renewal charges (tax included); None: the agreed price."""
     return ManageView(
         store=store_name,
         packages=[
             line.name if line.quantity == 1 else f"{line.quantity} x {line.name}" for line in recurring.lines
         ],
-        amount=recurring.amount,
+        amount=charge.amount if charge else recurring.amount,
         currency=recurring.currency,
         period_length=recurring.period_length,
         period_unit=recurring.period_unit,
@@ -179,8 +190,11 @@ def show_page(services: Services, token: str) -> PageResult:
     action = page.UNDO if recurring.cancel_requested_at else page.CANCEL
     form_token = links.form_token(services.secrets, account_id, reference, action, services.now())
     find = f"/subscriptions/find/{store.public_token}"  # the player's other subscriptions (docs/mail.md)
+    charge = expected_renewal(services, store, recurring) if recurring.ongoing else None
     return PageResult(
-        html=page.manage_page(_view(store.name, recurring), form_token, in_brand_of(store), find_url=find)
+        html=page.manage_page(
+            _view(store.name, recurring, charge), form_token, in_brand_of(store), find_url=find
+        )
     )
 
 

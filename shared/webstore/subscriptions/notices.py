@@ -16,6 +16,11 @@ comes due, the clock reads the subscription and the store's `renewal_notice_days
 
 The event's id is derived from (subscription, cycle), so even a replayed notice is one e-mail
 (the mail claim of (event, kind)).
+
+The notice states what the renewal will charge (the subject's `renewal_charge`, our extension:
+amount with tax, the tax in it): priced as the renewal prices it (webstore.subscriptions.
+renewal_tax) at today's rates, for a Stripe Tax store with one Stripe Tax calculation; when Stripe
+cannot be reached, at the rates of the subscription's last charge (docs/tax.md, "Renewals").
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import logging
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from decimal import Decimal
 from enum import StrEnum
 
 from webstore.calendar import add_periods
@@ -34,11 +40,14 @@ from webstore.recurring import SCHEDULE_SHARDS, RecurringPayment, RecurringStatu
 from webstore.repo import Table, Transaction
 from webstore.repo.mail import MailRepository
 from webstore.repo.outbox import OutboxRepository
-from webstore.repo.payments import PaymentRepository
+from webstore.repo.payments import PaymentRecord, PaymentRepository
 from webstore.repo.recurring_payments import RecurringPaymentRepository
 from webstore.repo.renewal_notices import add_notice, due_notices, notice_key, noticed
 from webstore.repo.schedule import DueItem, ScheduleRepository
+from webstore.repo.store import StoreRepository
 from webstore.services import Services
+from webstore.subscriptions.renewal_tax import expected_renewal, price_renewal
+from webstore.tax.renewal import RenewalCharge
 
 logger = logging.getLogger(__name__)
 
@@ -157,14 +166,33 @@ def notice_event(services: Services, recurring: RecurringPayment, now: datetime)
     if recurring.initial_payment_id != last.id:
         initial = payments.get(recurring.account_id, recurring.initial_payment_id)
     reference = f"{recurring.reference}:notice:{cycle_of(recurring)}"
+    subject = recurring_subject(recurring, last=last, initial=initial)
+    charge = renewal_charge(services, recurring, initial or last)
+    subject["renewal_charge"] = {
+        "amount": float(charge.amount),
+        "tax": float(charge.tax),
+        "currency": recurring.currency,
+    }
     return DomainEvent(
         type=RENEWAL_UPCOMING,
         account_id=recurring.account_id,
-        subject=recurring_subject(recurring, last=last, initial=initial),
+        subject=subject,
         id=event_id(recurring.account_id, reference, RENEWAL_UPCOMING),
         date=now.isoformat(timespec="seconds"),
         endpoints=(),
     )
+
+
+def renewal_charge(services: Services, recurring: RecurringPayment, first: PaymentRecord) -> RenewalCharge:
+    """What the coming renewal charges, priced as the renewal prices it at today's rates (a Stripe
+    Tax store: one calculation); Stripe out of reach: at the rates of the last charge."""
+    store = StoreRepository(services.table).store(recurring.account_id)
+    try:
+        price = price_renewal(services, store, recurring, recurring.lines, first)
+    except Exception as error:  # the notice still goes, with the last charge's rates
+        logger.warning("renewal notice %s: no tax calculation: %s", recurring.reference, error)
+        return expected_renewal(services, store, recurring)
+    return RenewalCharge(price.amount, price.tax.tax if price.tax else Decimal(0))
 
 
 def backfill_notices(table: Table, account_id: int, now: datetime, page: int = 100) -> int:

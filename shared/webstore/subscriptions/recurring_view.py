@@ -8,6 +8,7 @@ from datetime import datetime
 from pydantic import BaseModel
 
 from webstore.recurring import RecurringPayment, RecurringStatus
+from webstore.tax.renewal import RenewalCharge
 
 # The real platform's status `class` (a CSS-ish hint clients show), by our status.
 _STATUS_CLASS = {
@@ -21,6 +22,9 @@ _DURATION = {"day": "D", "week": "W", "month": "M", "year": "Y"}
 
 
 class RecurringAmount(BaseModel):
+    """The next renewal's charge: `amount` what it charges (tax included, as a payment's
+    `price_paid`), `tax` the tax in it (docs/tax-model.md, "Renewals")."""
+
     amount: float
     tax: float
     period: str
@@ -69,7 +73,11 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment else None
 
 
-def recurring_payment_out(recurring: RecurringPayment, operator_url: str) -> RecurringPaymentOut:
+def recurring_payment_out(
+    recurring: RecurringPayment, operator_url: str, charge: RenewalCharge | None = None
+) -> RecurringPaymentOut:
+    """`charge`: what the next renewal charges (webstore.subscriptions.renewal_tax.expected_renewal);
+    None: the agreed price, untaxed."""
     status = recurring.status
     period = interval(recurring.period_length, recurring.period_unit)
     initial = f"{operator_url}/payments/{recurring.reference}"
@@ -93,7 +101,10 @@ def recurring_payment_out(recurring: RecurringPayment, operator_url: str) -> Rec
             "active": int(recurring.ongoing),
         },
         amount=RecurringAmount(
-            amount=float(recurring.amount), tax=0.0, period=period, currency=recurring.currency
+            amount=float(charge.amount if charge else recurring.amount),
+            tax=float(charge.tax if charge else 0),
+            period=period,
+            currency=recurring.currency,
         ),
         cancel_reason=recurring.cancel_reason,
         links=RecurringLinks(initial_payment=initial, payment_history=history),

@@ -99,3 +99,50 @@ def charged(amounts: Sequence[Decimal], tax: PaymentTax | None) -> Decimal:
 
 def untaxed(settings: Tax) -> bool:
     return not settings.charged or (settings.calculation is TaxCalculation.FLAT and settings.rate == ZERO)
+
+
+@dataclass(frozen=True)
+class RenewalCharge:
+    """What a subscription's next renewal charges, as its views and notice tell it."""
+
+    amount: Decimal  # the charge, tax included
+    tax: Decimal  # the tax in it
+    estimated: bool = False  # Stripe Tax: at the rates of the subscription's last charge
+
+
+def expected_charge(
+    settings: Tax,
+    amounts: Sequence[Decimal],
+    currency: str,
+    *,
+    first: PaymentTax | None,
+    fallback_country: str = "",
+    last: PaymentTax | None = None,
+) -> RenewalCharge:
+    """The next renewal's charge without calling Stripe: with manual rates or a flat rate, exactly
+    what the renewal charges at today's settings (the same quote for the same buyer); with Stripe
+    Tax, the amounts taxed at the rates Stripe gave the subscription's last charge (`last`, line by
+    line; no tax when it had none), which Stripe's own calculation at renewal may differ from."""
+    total = sum(amounts, start=ZERO)
+    if untaxed(settings) or not amounts:
+        return RenewalCharge(total, ZERO)
+    if settings.calculation is TaxCalculation.STRIPE_TAX:
+        rates = [line.rate for line in last.lines] if last is not None else []
+        if not rates:
+            return RenewalCharge(total, ZERO, estimated=True)
+        lines = [
+            manual.line_tax(
+                amount, rates[min(i, len(rates) - 1)], inclusive=settings.inclusive, currency=currency
+            )
+            for i, amount in enumerate(amounts)
+        ]
+    else:
+        lines = list(
+            manual_quote(settings, amounts, buyer_of(first, settings, fallback_country), currency).lines
+        )
+    tax = sum((line.tax for line in lines), start=ZERO)
+    return RenewalCharge(
+        sum((line.gross for line in lines), start=ZERO),
+        tax,
+        estimated=settings.calculation is TaxCalculation.STRIPE_TAX,
+    )
