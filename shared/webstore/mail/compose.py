@@ -16,7 +16,7 @@ from typing import Any
 from aws_lambda_powertools import Logger
 
 from webstore.catalog import StoreProfile
-from webstore.html import render
+from webstore.html import long_date, render
 from webstore.html.owner import OwnerTemplateError
 from webstore.html.player import Brand, speaking, translated
 from webstore.mail import Attachment
@@ -114,9 +114,7 @@ def gift_card_of(subject: dict[str, Any]) -> dict[str, str]:
     return {
         "code": str(subject.get("code") or ""),
         "balance": display(Decimal(str(subject.get("balance") or 0)), str(subject.get("currency") or "")),
-        "expires_on": datetime.fromisoformat(expires).strftime("%B %-d, %Y")
-        if isinstance(expires, str)
-        else "",
+        "expires_on": long_date(datetime.fromisoformat(expires)) if isinstance(expires, str) else "",
         "message": str(subject.get("message") or ""),
     }
 
@@ -139,7 +137,8 @@ def compose(
     subscription: Subscription | None = None
     card: dict[str, str] | None = None
     if kind is MessageKind.GIFT_CARD:
-        card = gift_card_of(event_subject)
+        with speaking(look.lang):  # its date in the store's language
+            card = gift_card_of(event_subject)
     elif kind in (MessageKind.RECEIPT, MessageKind.REFUND):
         payment = receipt(event_subject)
     elif kind is MessageKind.RENEWAL_RECEIPT:

@@ -33,6 +33,7 @@ from webstore.repo.store import StoreRepository
 from webstore.services import Services
 from webstore.subscriptions.find_by_email import sign_in_url
 from webstore.subscriptions.manage_links import manage_url
+from webstore.subscriptions.renewal_tax import expected_renewal
 
 logger = Logger(child=True)
 
@@ -69,6 +70,10 @@ class MailFailed(Exception):
         owed = [k for k, o in result.outcomes.items() if o in RETRY_OUTCOMES]
         super().__init__(f"event {result.event_id}: messages {owed} not sent yet")
         self.result = result
+
+
+# The messages about a renewal that could not be charged: they tell the amount it tries.
+DECLINED = frozenset({MessageKind.RENEWAL_FAILED, MessageKind.FINAL_NOTICE})
 
 
 @dataclass(frozen=True)
@@ -268,10 +273,19 @@ class MailDispatcher:
     def _composed(
         self, event: DomainEvent, kind: MessageKind, context: _Context, documents: Documents | None
     ) -> Composed:
+        subject = event.subject
+        if kind in DECLINED and context.recurring is not None and "renewal_charge" not in subject:
+            # "We could not take …": the charge the renewal tries, tax included, as the
+            # subscription's views tell it (webstore.subscriptions.renewal_tax).
+            charge = expected_renewal(self.services, context.store, context.recurring)
+            subject = {
+                **subject,
+                "renewal_charge": {"amount": float(charge.amount), "tax": float(charge.tax)},
+            }
         return compose(
             kind,
             context.store,
-            event.subject,
+            subject,
             recurring=context.recurring,
             manage_url=self._manage_url(event),
             documents=documents,

@@ -116,3 +116,20 @@ def test_the_view_and_the_notice_tell_what_the_renewal_charges(
     assert renewal.tax is not None
     assert (float(renewal.amount), float(renewal.tax.tax)) == at_renewal  # what was told is charged
     assert next_charge(invoke, demo, reference) == at_renewal  # and the next one, the same
+
+
+def test_a_declined_renewal_mail_tells_the_taxed_charge(
+    invoke: Invoke, demo: DemoStore, ses: Callable[[], list[Any]], mail_queue: MailQueue
+) -> None:
+    """ "We could not take …" names what the renewal tries to charge (tax on top: 5.99 at France's
+    20%), not the untaxed price."""
+    from tests.integration.mail.test_mail_language import renewal_failed
+    from webstore.event_types import EventType
+
+    rates(demo, TaxMode.EXCLUSIVE)
+    with time_machine.travel(START, tick=False):
+        bought_from_france(invoke, demo)
+        [payment] = published(EventType.PAYMENT_COMPLETED)
+        assert mail_queue.deliver([renewal_failed(payment)]) == {"batchItemFailures": []}
+    [message] = ses()
+    assert "$5.99" in message.body and "$4.99" not in message.body
