@@ -51,6 +51,7 @@ bench: $(STAMP)
 screenshots: bootstrap
 	$(PY) scripts/panel_screenshots.py $(ARGS)
 	$(PY) scripts/shop_screenshots.py $(ARGS)
+	$(PY) scripts/mail_screenshots.py
 
 ## AWS (docs/deploy.md). STAGE=staging|production; ARGS passes more CDK options (-c key=value …).
 STAGE ?= staging
