@@ -29,6 +29,7 @@ from tests.support.localstripe import (
     pay_in_page,
 )
 from tests.support.panel import PanelClient, signed_in
+from tests.support.round_trips import CallCounter
 from webstore import services as services_module
 from webstore.admin.roles import Role
 from webstore.repo.store import StoreRepository
@@ -281,6 +282,17 @@ def test_the_mail_row_asks_ses_whether_the_domain_is_verified_and_signs(ses_mail
         _mail_row(ses_mail)
         == f"ok E-mail to players is sent from store@{MAIL_DOMAIN}. {MAIL_DOMAIN}: verified, DKIM signing."
     )
+    # The SES call is not DynamoDB: the page stays one DynamoDB round trip.
+    counter = CallCounter()
+    counter.count_parallel_reads()
+    client = get_services().table.client
+    counter.hook(client)
+    try:
+        assert _mail_row(ses_mail).startswith("ok ")
+    finally:
+        counter.unhook(client)
+        counter.stop_counting_parallel_reads()
+    assert counter.rounds == 1, counter.calls
 
 
 def test_the_mail_row_says_it_could_not_check_when_ses_cannot_be_asked(
