@@ -2,7 +2,8 @@
 checked with the official `stripe` library against localstripe: a key Stripe refuses is a 422
 that keeps what was right (sealed, never in the page), blank secrets keep the stored ones, the
 page shows the webhook URL, the mode, the headless URL and token and each server's plugin URL,
-and the first checkout after the setup pays."""
+and the first checkout after the setup pays; the e-mail row asks SES (moto's sesv2) about the
+sending domain: no identity, pending with its DKIM CNAMEs, verified, or SES out of reach."""
 
 from __future__ import annotations
 
@@ -270,14 +271,23 @@ def test_the_mail_row_asks_ses_whether_the_domain_is_verified_and_signs(ses_mail
     sesv2.create_email_identity(EmailIdentity=MAIL_DOMAIN)
     row = _mail_row(ses_mail)
     assert row.startswith("warn ") and f"{MAIL_DOMAIN}: pending: DNS records not seen yet" in row, row
+    # Easy DKIM's tokens, as SES returns them while it waits (moto keeps none): the CNAMEs to add.
+    identities = ses_backends[DEFAULT_ACCOUNT_ID]["us-east-1"].email_identities
+    identities[MAIL_DOMAIN].dkim_attributes.update(Status="PENDING", Tokens=["tok1", "tok2", "tok3"])
+    page = ses_mail.get(get_go_live.handler, "/go-live").body
+    table = page[page.index('id="mail-dkim"') :]
+    for token in ("tok1", "tok2", "tok3"):
+        row_html = (
+            f"<code>{token}._domainkey.{MAIL_DOMAIN}</code></td><td><code>{token}.dkim.amazonses.com</code>"
+        )
+        assert row_html in table, table[:600]
+    assert "publish these DKIM records in the domain's DNS" in page
     # Easy DKIM signing and SES verified it (what SES does once it sees the CNAMEs): green.
     sesv2.delete_email_identity(EmailIdentity=MAIL_DOMAIN)
     sesv2.create_email_identity(
         EmailIdentity=MAIL_DOMAIN, DkimSigningAttributes={"NextSigningKeyLength": "RSA_2048_BIT"}
     )
-    ses_backends[DEFAULT_ACCOUNT_ID]["us-east-1"].email_identities[
-        MAIL_DOMAIN
-    ].verified_for_sending_status = True
+    identities[MAIL_DOMAIN].verified_for_sending_status = True
     assert (
         _mail_row(ses_mail)
         == f"ok E-mail to players is sent from store@{MAIL_DOMAIN}. {MAIL_DOMAIN}: verified, DKIM signing."
