@@ -42,6 +42,9 @@ class Access(StrEnum):
     # Send e-mail through Amazon SES (the stage's identity and configuration set only): the mail
     # consumer and the panel's "Send again" (webstore.mail).
     MAIL_SEND = "mail:send"
+    # Read the stage's SES identity (`ses:GetEmailIdentity` on it only): the Go live page's
+    # e-mail domain status (webstore.admin.golive_pages.mail_status).
+    MAIL_CHECK = "mail:check"
 
 
 READ = frozenset({Access.TABLE_READ})

@@ -1,12 +1,13 @@
 """GET /go-live — taking real payments: Stripe (status, webhook URL, keys' form), the shop
-developer's headless URL and token, each server's plugin URL (secrets never shown)."""
+developer's headless URL and token, each server's plugin URL (secrets never shown), the e-mail
+domain's status (asked of SES: `Access.MAIL_CHECK`)."""
 
 from fastapi import Query
 from fastapi.responses import Response
 
 from functions.admin_deps import StaffDep, show
 from functions.deps import ServicesDep
-from functions.runtime import READ, Interface, Route, lambda_handler
+from functions.runtime import READ, Access, Interface, Route, lambda_handler
 from webstore.admin import golive_pages
 from webstore.admin.roles import Capability
 
@@ -15,7 +16,7 @@ ROUTE = Route(
     "GET",
     "/go-live",
     "getGoLive",
-    READ,
+    READ | {Access.MAIL_CHECK},
     "Go live: Stripe, keys and addresses",
     html=True,
     capability=Capability.SETTINGS_READ,

@@ -178,6 +178,19 @@ class WebstoreFunction(Construct):
             shared.bus.grant_put_events_to(self.function)
         if Access.MAIL_SEND in self.access:
             self._may_send_mail(shared.mail)
+        if Access.MAIL_CHECK in self.access:
+            self._may_check_mail(shared.mail)
+
+    def _may_check_mail(self, mail: MailWiring | None) -> None:
+        """SES v2 GetEmailIdentity on the stage's identity, nothing else (the Go live page's
+        e-mail row); without an identity the transport is off and nothing is asked."""
+        self.function.add_environment("WEBSTORE_MAIL_TRANSPORT", "ses" if mail else "off")
+        if mail is None:
+            return
+        self.function.add_environment("WEBSTORE_MAIL_FROM", mail.from_address)
+        self.function.add_to_role_policy(
+            iam.PolicyStatement(actions=["ses:GetEmailIdentity"], resources=[mail.identity_arn])
+        )
 
     def _may_send_mail(self, mail: MailWiring | None) -> None:
         """SES v2 SendEmail from the stage's identity through its configuration set, nothing else;

@@ -5,7 +5,8 @@ records are shown in the SES console (and, with a hosted zone for the domain, ca
 by hand); until they verify, SES refuses to send from it and the panel's mail log shows each
 message failed. A new account is in SES's sandbox: docs/mail.md says how to leave it.
 The functions that send (Access.MAIL_SEND) get `ses:SendEmail` on this identity and
-configuration set only (infra/aws/functions.py).
+configuration set only, and the Go live page's (Access.MAIL_CHECK) `ses:GetEmailIdentity` on
+this identity only (infra/aws/functions.py).
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from .test_stack import functions_by_handler, logical_id, policy_statements, res
 
 SEND_MAIL = consumer_of(Trigger.MAIL_QUEUE).handler_path
 RESEND = "functions.admin.resend_mail.handler"
+GO_LIVE = "functions.admin.get_go_live.handler"
 
 
 @pytest.fixture(scope="module")
@@ -80,12 +81,18 @@ def test_ses_reports_of_the_stage_set_reach_the_mail_buffer(synth: Synthesized) 
     assert target["Arn"] == {"Fn::GetAtt": [buffer, "Arn"]}
 
 
-def test_only_the_senders_may_send_and_only_from_the_stage_identity(synth: Synthesized) -> None:
-    senders: dict[str, list[dict[str, Any]]] = {}
+def _ses_statements(synth: Synthesized, action: str) -> dict[str, list[dict[str, Any]]]:
+    """Each function's policy statements naming `action`, by handler."""
+    found: dict[str, list[dict[str, Any]]] = {}
     for handler, (template, _, function) in functions_by_handler(synth).items():
-        statements = [s for s in policy_statements(template, function) if "ses:" in str(s["Action"])]
+        statements = [s for s in policy_statements(template, function) if action in str(s["Action"])]
         if statements:
-            senders[handler] = statements
+            found[handler] = statements
+    return found
+
+
+def test_only_the_senders_may_send_and_only_from_the_stage_identity(synth: Synthesized) -> None:
+    senders = _ses_statements(synth, "ses:SendEmail")
     # The consumer, the panel's "Send again" and "Send me a test", and the `$default` function
     # of the panel, which serves every route of its interface (it may do what those may). The
     # storefront sends nothing itself: "Find my subscriptions" writes its mail to the outbox.
@@ -103,3 +110,22 @@ def test_only_the_senders_may_send_and_only_from_the_stage_identity(synth: Synth
     environment = function["Properties"]["Environment"]["Variables"]
     assert environment["WEBSTORE_MAIL_TRANSPORT"] == "ses"
     assert environment["WEBSTORE_MAIL_FROM"] == "no-reply@mail.example.com"
+
+
+def test_only_the_go_live_page_reads_the_identity_and_nothing_else(synth: Synthesized) -> None:
+    """The Go live page's e-mail row asks SES (GetEmailIdentity) about the stage's identity: its
+    function (and the panel's `$default`) may do exactly that, on that identity only."""
+    readers = _ses_statements(synth, "ses:GetEmailIdentity")
+    assert set(readers) == {GO_LIVE, "functions.unmatched.admin_handler"}
+    for statements in readers.values():
+        [statement] = statements
+        assert statement["Action"] == "ses:GetEmailIdentity"
+        resource = str(statement["Resource"])  # the identity's ARN (a nested stack's reference)
+        assert "*" not in resource and ":identity/" in resource and "MailIdentity" in resource
+        assert "configuration-set" not in resource
+    _, _, function = functions_by_handler(synth)[GO_LIVE]
+    environment = function["Properties"]["Environment"]["Variables"]
+    assert environment["WEBSTORE_MAIL_TRANSPORT"] == "ses"
+    assert environment["WEBSTORE_MAIL_FROM"] == "no-reply@mail.example.com"
+    # The other SES actions stay with the senders: the page's function cannot send.
+    assert GO_LIVE not in _ses_statements(synth, "ses:SendEmail")

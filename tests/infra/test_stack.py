@@ -253,7 +253,9 @@ def test_functions_share_runtime_layer_tracing_and_settings(
 ) -> None:
     key_readers = {handler for handler, access in declared_access(route_table).items() if access & KEY_ACCESS}
     assert DISPATCH_HANDLER in key_readers
-    mail_senders = {h for h, access in declared_access(route_table).items() if Access.MAIL_SEND in access}
+    # The senders and the Go live page, which asks SES about the stage's identity.
+    mail_access = {Access.MAIL_SEND, Access.MAIL_CHECK}
+    mail_senders = {h for h, access in declared_access(route_table).items() if access & mail_access}
     expected_env = {
         "WEBSTORE_TABLE_NAME", "WEBSTORE_EVENT_BUS_NAME", "WEBSTORE_EVENTS", "WEBSTORE_STOREFRONT_URL",
         "WEBSTORE_OPERATOR_URL", "WEBSTORE_ADMIN_URL", "WEBSTORE_SHOP_URL", "WEBSTORE_REGION",
@@ -275,7 +277,8 @@ def test_functions_share_runtime_layer_tracing_and_settings(
         # dispatch function and those calling Stripe get the key's ARN, and read its value at run time).
         variables = properties["Environment"]["Variables"]
         key_name = {"WEBSTORE_WEBHOOK_KEY_SECRET"} if handler in key_readers else set()
-        # Senders of e-mail learn the transport (off: this stage has no mailDomain; test_mail.py).
+        # Senders of e-mail (and the Go live page) learn the transport (off: this stage has no
+        # mailDomain; test_mail.py).
         mail = {"WEBSTORE_MAIL_TRANSPORT"} if handler in mail_senders else set()
         assert set(variables) == expected_env | key_name | mail, handler
         assert variables["WEBSTORE_EVENTS"] == "eventbridge"

@@ -9,7 +9,10 @@ other people need from them, in one place.
   The time and type of the last verified Stripe event received (repo.processor_events).
 - The shop developer's headless URL and public token.
 - The shop's URL and whether it is on a custom domain; whether e-mail to players is sent, and
-  from which address (the stage's settings: `shopDomain`, `mailDomain`/`mailFrom`).
+  from which address (the stage's settings: `shopDomain`, `mailDomain`/`mailFrom`). With SES,
+  the sending domain's live status through the mail port (`mail_status`: SES v2
+  `GetEmailIdentity`, verified and DKIM signing or pending with the CNAMEs to publish, or why
+  not); SES unreachable or refusing shows "could not check", never an error page.
 - Each server's plugin URL, and a confirmed secret rotation (the new secret is shown once, by
   the servers' own route: only its hash is stored, so there is nothing to reveal).
 - The seller's legal details the invoices need (`seller.*` on Settings) and the terms and
@@ -24,7 +27,8 @@ other people need from them, in one place.
 
 Reads: the store item with its pages (one Query), the catalog revision, the servers, the last
 Stripe event's item and whether a package exists (one key-only item), issued together (one
-round trip).
+round trip). With SES, one more call, to SES (`GetEmailIdentity`), not to DynamoDB: the page
+stays one DynamoDB round trip.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ from webstore.checkout.stripe_setup import (
 )
 from webstore.errors import DomainError
 from webstore.html import fragment
+from webstore.mail import DomainChecker, DomainStatus, sender_domain
 from webstore.repo import start_read
 from webstore.repo.definitions import DefinitionRepository
 from webstore.repo.processor_events import STRIPE, ProcessorEventRepository
@@ -141,6 +146,17 @@ def tax_status(store: Store, stripe_connected: bool) -> Row:
     return Row("ok")
 
 
+def mail_status(services: Services) -> DomainStatus | None:
+    """The sending domain's status at the provider (SES only: the local transports have none,
+    and the page words them from the settings); any failure to ask is an "unknown" status."""
+    if services.settings.mail_transport != "ses":
+        return None
+    sender = services.mail_sender()
+    if not isinstance(sender, DomainChecker):
+        return None
+    return sender.domain_status(sender_domain(services.settings.mail_from))
+
+
 def go_live_page(
     services: Services,
     account_id: int,
@@ -150,14 +166,18 @@ def go_live_page(
     may_rotate: Callable[[], bool],
     typed: Mapping[str, str] = NONE_TYPED,
     error: DomainError | None = None,
+    check_mail: bool = True,
 ) -> PanelPage:
-    """The page; with `error`, the Stripe form as typed (secrets carried sealed) and why."""
+    """The page; with `error`, the Stripe form as typed (secrets carried sealed) and why.
+    `check_mail` False: the e-mail row from the settings only (a function without
+    `ses:GetEmailIdentity`, the Stripe form's answer)."""
     revision_read = start_read(DefinitionRepository(services.table).revision, account_id)
     servers_read = start_read(server_cases.servers, services, account_id)
     last_read = start_read(ProcessorEventRepository(services.table).last_received, account_id, STRIPE)
     stores = StoreRepository(services.table)
     packages_read = start_read(stores.has_packages, account_id)
     view = stores.pages(account_id)  # the store and its pages (the policy pages): one Query
+    mail = mail_status(services) if check_mail else None  # SES, not DynamoDB
     store = view.store
     links = policy_links(store, view.pages, services.settings.shop_url)
     revision, servers, last_event = revision_read.result(), servers_read.result(), last_read.result()
@@ -192,6 +212,7 @@ def go_live_page(
         shop_custom_domain=custom_domain(services.settings.shop_url),
         mail_transport=services.settings.mail_transport,
         mail_from=services.settings.mail_from,
+        mail=mail,
         servers=servers,
         legal=legal_status(store, links),
         seller=store.seller,
@@ -265,4 +286,5 @@ def go_live_again(
         may_rotate=may_rotate,
         typed=typed,
         error=error,
+        check_mail=False,
     )

@@ -12,7 +12,7 @@ the SES adapter its client.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from email.message import EmailMessage
@@ -95,6 +95,56 @@ class MailSender(Protocol):
     def send(self, message: Message) -> str:
         """Hand `message` to the provider; its message id. MailNotSent when it is not taken."""
         ...
+
+
+@dataclass(frozen=True)
+class DomainStatus:
+    """Whether the sender's domain may send, as the provider sees it: `state` is "ok" (verified,
+    DKIM signing), "warn" (pending: its DNS records not seen yet), "todo" (not verified, failed,
+    or no such identity) or "unknown" (the provider could not be asked: `detail` says why);
+    `dkim_records` the CNAME records (name, value) still to publish, when the provider gives them."""
+
+    domain: str
+    state: str
+    detail: str = ""
+    dkim_records: tuple[tuple[str, str], ...] = ()
+
+
+@runtime_checkable
+class DomainChecker(Protocol):
+    def domain_status(self, domain: str) -> DomainStatus:
+        """The sending domain's status at the provider; "unknown" when it cannot be asked."""
+        ...
+
+
+def sender_domain(address: str) -> str:
+    """The domain of a from-address (`store@mail.example.com` → `mail.example.com`)."""
+    return address.rpartition("@")[2].strip().lower()
+
+
+_PENDING = {"PENDING", "NOT_STARTED", "TEMPORARY_FAILURE"}
+
+
+def identity_status(domain: str, identity: dict[str, Any]) -> DomainStatus:
+    """An SES v2 `GetEmailIdentity` answer as a status: green when verified for sending and DKIM
+    signs (`DkimAttributes.Status` SUCCESS), red when DKIM or the verification failed, amber while
+    SES has not seen the DNS records (with the Easy DKIM tokens as the CNAMEs to publish), red
+    for any other unverified identity."""
+    dkim = identity.get("DkimAttributes") or {}
+    dkim_status = str(dkim.get("Status", ""))
+    verification = str(identity.get("VerificationStatus", ""))
+    verified = bool(identity.get("VerifiedForSendingStatus"))
+    if verified and dkim_status == "SUCCESS":
+        return DomainStatus(domain, "ok", "verified, DKIM signing")
+    if "FAILED" in (dkim_status, verification):
+        return DomainStatus(domain, "todo", "failed: SES could not find the DKIM records in the domain's DNS")
+    if dkim_status in _PENDING or verification in _PENDING:
+        records = tuple(
+            (f"{token}._domainkey.{domain}", f"{token}.dkim.amazonses.com")
+            for token in dkim.get("Tokens") or ()
+        )
+        return DomainStatus(domain, "warn", "pending: DNS records not seen yet", records)
+    return DomainStatus(domain, "todo", "not verified")
 
 
 class NoMail:

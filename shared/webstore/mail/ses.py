@@ -1,7 +1,8 @@
 """The SES adapter: Amazon SES v2 `SendEmail` with simple content (subject, HTML, text, the
 transactional headers), or raw content (the message's own MIME, `Message.mime`) when it has
 attachments; the stage's configuration set (deliveries, bounces and complaints published to the
-bus: infra/aws/mail.py) either way. The client is made by the composition root."""
+bus: infra/aws/mail.py) either way. `domain_status`: SES v2 `GetEmailIdentity` on the sending
+domain (the panel's Go live page). The client is made by the composition root."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
-from webstore.mail import MailNotSent, Message
+from webstore.mail import DomainStatus, MailNotSent, Message, identity_status
 
 
 class SesSender:
@@ -53,6 +54,18 @@ class SesSender:
             code = getattr(error, "response", {}).get("Error", {}).get("Code", type(error).__name__)
             raise MailNotSent(f"SES refused the message ({code}): {error}") from error
         return str(response["MessageId"])
+
+    def domain_status(self, domain: str) -> DomainStatus:
+        """The domain identity as SES sees it (webstore.mail.identity_status); an identity SES
+        does not have is red, any other refusal or failure to ask is "unknown" with its reason."""
+        try:
+            identity = self.client.get_email_identity(EmailIdentity=domain)
+        except Exception as error:  # botocore's ClientError or a network error, as in send()
+            code = getattr(error, "response", {}).get("Error", {}).get("Code", "")
+            if code == "NotFoundException":
+                return DomainStatus(domain, "todo", "the identity does not exist in this account and region")
+            return DomainStatus(domain, "unknown", f"{code or type(error).__name__}: {error}")
+        return identity_status(domain, identity)
 
 
 def _tag(value: str) -> str:

@@ -2,14 +2,18 @@
 checked with the official `stripe` library against localstripe: a key Stripe refuses is a 422
 that keeps what was right (sealed, never in the page), blank secrets keep the stored ones, the
 page shows the webhook URL, the mode, the headless URL and token and each server's plugin URL,
-and the first checkout after the setup pays."""
+and the first checkout after the setup pays; the e-mail row asks SES (moto's sesv2) about the
+sending domain: no identity, pending with its DKIM CNAMEs, verified, or SES out of reach."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
 
+import boto3
 import pytest
+from moto.core import DEFAULT_ACCOUNT_ID
+from moto.ses.models import ses_backends
 
 from functions.admin import get_go_live, save_gateways
 from functions.storefront import get_checkout_return
@@ -26,6 +30,7 @@ from tests.support.localstripe import (
     pay_in_page,
 )
 from tests.support.panel import PanelClient, signed_in
+from tests.support.round_trips import CallCounter
 from webstore import services as services_module
 from webstore.admin.roles import Role
 from webstore.repo.store import StoreRepository
@@ -228,13 +233,87 @@ def test_the_page_says_where_the_shop_is_and_whether_mail_goes_out(
     assert 'id="mail-domain">E-mail to players is off on this stage' in page
     settings = get_services().settings
     monkeypatch.setattr(settings, "shop_url", "https://shop.example.com")
-    monkeypatch.setattr(settings, "mail_transport", "ses")
-    monkeypatch.setattr(settings, "mail_from", "store@mail.example.com")
     page = owner.get(get_go_live.handler, "/go-live").body
     assert 'id="shop-domain">On your own domain.' in page and "https://shop.example.com" in page
-    assert "sent from <code>store@mail.example.com</code>" in page
     assert not custom_domain("https://abc123.execute-api.eu-west-1.amazonaws.com")
     assert not custom_domain("http://127.0.0.1:8083") and not custom_domain("")
+
+
+MAIL_DOMAIN = "mail.example.com"
+
+
+@pytest.fixture
+def ses_mail(stripe_reachable: DemoStore, monkeypatch: pytest.MonkeyPatch) -> Iterator[PanelClient]:
+    """The stage sends through SES (moto's) from store@mail.example.com; an owner signed in."""
+    monkeypatch.setenv("WEBSTORE_MAIL_TRANSPORT", "ses")
+    monkeypatch.setenv("WEBSTORE_MAIL_FROM", f"store@{MAIL_DOMAIN}")
+    services_module.reset()
+    yield signed_in(Role.OWNER)
+    services_module.reset()
+
+
+def _mail_row(owner: PanelClient) -> str:
+    """The e-mail row's class and words (`ok`, `warn`, `todo` or `` for neutral)."""
+    page = owner.get(get_go_live.handler, "/go-live")
+    assert page.status == 200, page.body
+    found = re.search(r'<p class="status ?(\w*)" id="mail-domain">(.*?)</p>', page.body, re.S)
+    assert found, page.body
+    return f"{found.group(1)} {re.sub(r'<[^>]+>', '', found.group(2))}"
+
+
+def test_the_mail_row_asks_ses_whether_the_domain_is_verified_and_signs(ses_mail: PanelClient) -> None:
+    sesv2 = boto3.client("sesv2", region_name=get_services().settings.region)
+    # No identity for the domain in this account and region: red, saying so.
+    row = _mail_row(ses_mail)
+    assert row.startswith("todo E-mail to players cannot be sent from store@mail.example.com."), row
+    assert "the identity does not exist in this account and region" in row
+    # Created, its DNS records not seen yet: amber.
+    sesv2.create_email_identity(EmailIdentity=MAIL_DOMAIN)
+    row = _mail_row(ses_mail)
+    assert row.startswith("warn ") and f"{MAIL_DOMAIN}: pending: DNS records not seen yet" in row, row
+    # Easy DKIM's tokens, as SES returns them while it waits (moto keeps none): the CNAMEs to add.
+    identities = ses_backends[DEFAULT_ACCOUNT_ID]["us-east-1"].email_identities
+    identities[MAIL_DOMAIN].dkim_attributes.update(Status="PENDING", Tokens=["tok1", "tok2", "tok3"])
+    page = ses_mail.get(get_go_live.handler, "/go-live").body
+    table = page[page.index('id="mail-dkim"') :]
+    for token in ("tok1", "tok2", "tok3"):
+        row_html = (
+            f"<code>{token}._domainkey.{MAIL_DOMAIN}</code></td><td><code>{token}.dkim.amazonses.com</code>"
+        )
+        assert row_html in table, table[:600]
+    assert "publish these DKIM records in the domain's DNS" in page
+    # Easy DKIM signing and SES verified it (what SES does once it sees the CNAMEs): green.
+    sesv2.delete_email_identity(EmailIdentity=MAIL_DOMAIN)
+    sesv2.create_email_identity(
+        EmailIdentity=MAIL_DOMAIN, DkimSigningAttributes={"NextSigningKeyLength": "RSA_2048_BIT"}
+    )
+    identities[MAIL_DOMAIN].verified_for_sending_status = True
+    assert (
+        _mail_row(ses_mail)
+        == f"ok E-mail to players is sent from store@{MAIL_DOMAIN}. {MAIL_DOMAIN}: verified, DKIM signing."
+    )
+    # The SES call is not DynamoDB: the page stays one DynamoDB round trip.
+    counter = CallCounter()
+    counter.count_parallel_reads()
+    client = get_services().table.client
+    counter.hook(client)
+    try:
+        assert _mail_row(ses_mail).startswith("ok ")
+    finally:
+        counter.unhook(client)
+        counter.stop_counting_parallel_reads()
+    assert counter.rounds == 1, counter.calls
+
+
+def test_the_mail_row_says_it_could_not_check_when_ses_cannot_be_asked(
+    ses_mail: PanelClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # SES out of reach (a closed port on loopback): the page answers, the row is neutral.
+    monkeypatch.setenv("AWS_ENDPOINT_URL_SESV2", "http://127.0.0.1:9")
+    services_module.reset()
+    row = _mail_row(ses_mail)
+    assert row.startswith(" E-mail to players is sent from store@mail.example.com; could not check"), row
+    assert "with SES: EndpointConnectionError: Could not connect to the endpoint URL" in row, row
 
 
 def _status(body: str, row: str) -> str:
