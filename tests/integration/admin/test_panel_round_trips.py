@@ -72,6 +72,7 @@ PAGES: dict[str, list[tuple[str, dict[str, str], int, str]]] = {
     "getShopTemplateEditor": [("/shop/editor", {"name": "index.html"}, 1, "")],
     "exportShopTheme": [("/shop/theme", {}, 1, "")],
     "getShopLook": [("/shop/look", {}, 1, "")],
+    "getShopTranslations": [("/shop/translations", {}, 1, "")],
 }
 
 
