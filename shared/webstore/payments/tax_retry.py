@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from typing import Protocol
 
 from webstore.recurring import ScheduleItem, ScheduleKind
 from webstore.repo import Transaction
@@ -16,6 +17,10 @@ from webstore.repo.payments import PaymentRecord, PaymentRepository
 from webstore.repo.schedule import ScheduleRepository, schedule_key
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
+
+
+class TaxRecorder(Protocol):
+    def record(self, calculation_id: str, reference: str, attempt: str = "") -> str: ...
 
 
 def add_retry(tx: Transaction, payment: PaymentRecord, now: datetime) -> None:
@@ -41,7 +46,18 @@ def retry(services: Services, account_id: int, transaction_id: str) -> str | Non
     gateway = stripe_of(services, StoreRepository(services.table).store(account_id))
     if gateway is None:
         return None
-    attempt = f"retry-{uuid.uuid4().hex[:12]}"  # a new key: Stripe replays a failed one's answer
-    made = StripeTax(gateway.client()).record(tax.stripe_calculation_id, payment.idempotency_key, attempt)
+    made = record_again(StripeTax(gateway.client()), tax.stripe_calculation_id, payment.idempotency_key)
     repo.set_tax_transaction(account_id, payment.id, made)
     return made
+
+
+def record_again(stripe_tax: TaxRecorder, calculation_id: str, reference: str) -> str:
+    """First with the payment's own key: if Stripe made the transaction and only its answer was
+    lost, Stripe replays that answer (the id), where a new key would be refused as a second
+    transaction for the reference. If the first try's answer was itself an error (which Stripe
+    replays too), then with a new key."""
+    try:
+        return stripe_tax.record(calculation_id, reference)
+    except Exception:  # Stripe's errors and no answer alike: the new key decides
+        attempt = f"retry-{uuid.uuid4().hex[:12]}"
+        return stripe_tax.record(calculation_id, reference, attempt)
