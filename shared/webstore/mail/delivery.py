@@ -33,7 +33,7 @@ from webstore.repo.store import StoreRepository
 from webstore.services import Services
 from webstore.subscriptions.find_by_email import sign_in_url
 from webstore.subscriptions.manage_links import manage_url
-from webstore.subscriptions.renewal_tax import expected_renewal
+from webstore.subscriptions.renewal_charge import expected_renewal
 
 logger = Logger(child=True)
 

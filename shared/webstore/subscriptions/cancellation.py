@@ -39,7 +39,7 @@ from webstore.subscriptions import manage_links as links
 from webstore.subscriptions import manage_page as page
 from webstore.subscriptions.manage_page import ManageView
 from webstore.subscriptions.recurring_view import RecurringPaymentOut, recurring_payment_out
-from webstore.subscriptions.renewal_tax import expected_renewal
+from webstore.subscriptions.renewal_charge import expected_renewal
 from webstore.tax.renewal import RenewalCharge
 
 PLAYER_REASON = "Cancelled by the player"

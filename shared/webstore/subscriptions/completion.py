@@ -32,7 +32,8 @@ from webstore.repo.store import StoreRepository
 from webstore.services import Services
 from webstore.subscriptions import planning
 from webstore.subscriptions.processor import CLAIM_SECONDS
-from webstore.subscriptions.renewal_tax import first_payment, price_renewal
+from webstore.subscriptions.renewal_charge import first_payment
+from webstore.subscriptions.renewal_tax import price_renewal
 from webstore.subscriptions.renewals import Renewal, cycle_paid_by, record_renewal
 
 logger = logging.getLogger(__name__)

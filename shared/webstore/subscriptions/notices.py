@@ -46,7 +46,8 @@ from webstore.repo.renewal_notices import add_notice, due_notices, notice_key, n
 from webstore.repo.schedule import DueItem, ScheduleRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
-from webstore.subscriptions.renewal_tax import expected_renewal, price_renewal
+from webstore.subscriptions.renewal_charge import expected_renewal
+from webstore.subscriptions.renewal_tax import price_renewal
 from webstore.tax.renewal import RenewalCharge
 
 logger = logging.getLogger(__name__)

@@ -66,7 +66,8 @@ from webstore.services import Services
 from webstore.subscriptions import planning
 from webstore.subscriptions.endings import Ending, add_ending, plan_ending
 from webstore.subscriptions.notices import NoticeReport, run_due_notices
-from webstore.subscriptions.renewal_tax import first_payment, price_renewal
+from webstore.subscriptions.renewal_charge import first_payment
+from webstore.subscriptions.renewal_tax import price_renewal
 from webstore.subscriptions.renewals import Renewal, cycle_paid_by, record_renewal
 
 logger = logging.getLogger(__name__)

@@ -76,7 +76,7 @@ def _iso(moment: datetime | None) -> str | None:
 def recurring_payment_out(
     recurring: RecurringPayment, operator_url: str, charge: RenewalCharge | None = None
 ) -> RecurringPaymentOut:
-    """`charge`: what the next renewal charges (webstore.subscriptions.renewal_tax.expected_renewal);
+    """`charge`: what the next renewal charges (webstore.subscriptions.renewal_charge.expected_renewal);
     None: the agreed price, untaxed."""
     status = recurring.status
     period = interval(recurring.period_length, recurring.period_unit)

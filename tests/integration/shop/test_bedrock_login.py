@@ -5,7 +5,7 @@ service; a store that does not accept them refuses the name with the rule."""
 
 from __future__ import annotations
 
-from functions.shop import get_home, post_basket_package, post_login
+from functions.shop import get_home, get_login, post_basket_package, post_login
 from tests.support.demo import DemoStore
 from tests.support.name_service import StandInNameService, set_online_mode
 from tests.support.shop import ShopClient
@@ -24,7 +24,7 @@ def accept_bedrock(demo: DemoStore, prefix: str = ".") -> None:
 
 def shopping() -> ShopClient:
     player = ShopClient()
-    player.get(get_home.handler, "/")
+    player.get(get_login.handler, "/login")  # a page with a form: it sets the CSRF cookie
     assert player.post(post_basket_package.handler, "/basket/packages", {"package_id": "10"}).status == 303
     return player
 
@@ -45,7 +45,7 @@ def test_a_gift_to_a_bedrock_player(demo: DemoStore) -> None:
     accept_bedrock(demo)
     player = shopping()
     assert player.post(post_login.handler, "/login", {"username": "Notch"}).status == 303
-    fields = {"package_id": "11", "var_note": "hi", "gift_to": ".Big Tree"}
+    fields = {"package_id": "13", "var_note": "hi", "gift_to": ".Big Tree"}
     assert player.post(post_basket_package.handler, "/basket/packages", fields).status == 303
     basket = BasketRepository(get_services().table).get(player.cookies["shop_basket"])
     assert [line.gift_username for line in basket.lines] == [None, ".Big Tree"]

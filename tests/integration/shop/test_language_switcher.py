@@ -111,7 +111,7 @@ def test_a_language_the_shop_does_not_have_is_refused(player: ShopClient) -> Non
 
 def test_a_forms_refusal_page_switches_back_to_the_forms_page(player: ShopClient) -> None:
     """A refused form answers its page at the form's address; the switcher goes back to the page."""
-    player.get(get_home.handler, "/")
+    player.get(get_login.handler, "/login")  # a page with a form: it sets the CSRF cookie
     refused = player.post(post_basket_coupon.handler, "/basket/coupons", {"code": "NOPE"})
     assert refused.status >= 400
     assert all(back_to(url) == "/basket" for url in links(refused.body).values())

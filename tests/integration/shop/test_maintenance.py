@@ -88,7 +88,7 @@ def is_maintenance(response: Any) -> bool:
 
 def test_every_page_and_form_answers_the_maintenance_page(owner: PanelClient) -> None:
     player = ShopClient()
-    player.get(get_home.handler, "/")
+    player.get(get_login.handler, "/login")  # a page with a form: it sets the CSRF cookie
     assert player.post(post_basket_package.handler, "/basket/packages", {"package_id": "10"}).status == 303
     basket_before = player.get(get_basket.handler, "/basket").body.count('name="package_id" value="10"')
 
@@ -131,6 +131,7 @@ def test_an_allow_listed_address_or_network_sees_the_shop(owner: PanelClient) ->
     assert close(owner, allow="203.0.113.7, 198.51.100.0/24\n2001:db8::/32").status == 303
     inside = ShopClient(source_ip="198.51.100.23")
     assert inside.get(get_home.handler, "/").status == 200
+    assert inside.get(get_login.handler, "/login").status == 200  # its form sets the CSRF cookie
     assert inside.post(post_basket_package.handler, "/basket/packages", {"package_id": "10"}).status == 303
     assert inside.get(get_basket.handler, "/basket").status == 200
     assert ShopClient(source_ip="203.0.113.7").get(get_category.handler, "/category/items").status == 200
