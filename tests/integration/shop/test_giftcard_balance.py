@@ -98,8 +98,9 @@ def test_an_empty_code_is_a_422_naming_the_field(player: ShopClient) -> None:
 def test_the_guard_answers_429_past_the_allowed_tries_per_address(player: ShopClient) -> None:
     for n in range(ALLOWED):
         assert look_up(player, f"GIFT-GUESS-{n}")[0] == 404
-    status, body, _ = look_up(player, KNOWN)  # even the right code, once blocked
+    status, body, headers = look_up(player, KNOWN)  # even the right code, once blocked
     assert status == 429
+    assert 0 < int(headers["retry-after"]) <= 300
     assert "Too many gift card look-ups from this address" in body
     assert "$10.00" not in body
     assert look_up(player, KNOWN)[0] == 429
