@@ -30,7 +30,7 @@ from functions.deps import ServicesDep
 from functions.deps import client_ip as connection_ip
 from functions.observability import logger
 from functions.pages import form_fields
-from webstore.errors import DomainError, Forbidden
+from webstore.errors import DomainError, Forbidden, Throttled
 from webstore.services import Services
 from webstore.shop import pages
 from webstore.shop.pages import ShopResult
@@ -206,6 +206,8 @@ def error_response(request: Request, services: Services, error: DomainError) -> 
     except Exception:
         logger.exception("the shop's error page failed")
         result = ShopResult(error.status, pages.bare_error(error), csp=pages.content_security_policy())
+    if isinstance(error, Throttled):  # a guard's 429 says when to try again
+        result = replace(result, headers={**result.headers, "Retry-After": str(error.retry_after)})
     return respond(request, services, result)
 
 

@@ -3,7 +3,8 @@ allowed number within a window (429 with Retry-After, even for the right credent
 
 One guard per kind of credential, each with its own scope of `THROTTLE#{scope}#` counters: the
 operator interface's server secret (`SERVER_SECRET`) and the storefront's Basic auth checkout
-key (`CHECKOUT_KEY`), and the control panel's staff passwords (`STAFF_LOGIN`). All share the
+key (`CHECKOUT_KEY`), the control panel's staff passwords (`STAFF_LOGIN`), and the shop's
+gift-card balance look-ups (`GIFTCARD_BALANCE`). All share the
 settings `secret_failures_allowed` and
 `secret_failure_window_seconds`. The caller reads the address's mark in the read it makes anyway
 (`ThrottleRepository`); a block seen by an instance is remembered in process until it ends.
@@ -96,5 +97,12 @@ class FailureGuard:
 SERVER_SECRET = FailureGuard("secret", "invalid secrets")
 CHECKOUT_KEY = FailureGuard("checkout-key", "wrong checkout keys")
 STAFF_LOGIN = FailureGuard("staff-login", "failed sign-ins")
+# The shop's gift-card balance form counts every look-up, found or not (webstore.shop.giftcard).
+GIFTCARD_BALANCE = FailureGuard("giftcard-balance", "gift card look-ups")
 # What Access.SECRET_GUARD may write (IAM grants it by these partition-key prefixes only).
-GUARD_KEY_PREFIXES = (SERVER_SECRET.key_prefix, CHECKOUT_KEY.key_prefix, STAFF_LOGIN.key_prefix)
+GUARD_KEY_PREFIXES = (
+    SERVER_SECRET.key_prefix,
+    CHECKOUT_KEY.key_prefix,
+    STAFF_LOGIN.key_prefix,
+    GIFTCARD_BALANCE.key_prefix,
+)

@@ -21,7 +21,13 @@ from infra.aws.schedule import OVERDUE_ALARM_SECONDS, OVERDUE_METRIC, PARKED_MET
 from infra.cors import cdk_json_origins, storefront_policy
 from tests.support.cdk import Synthesized, synthesize
 from webstore import db, keys
-from webstore.failure_guard import CHECKOUT_KEY, GUARD_KEY_PREFIXES, SERVER_SECRET, STAFF_LOGIN
+from webstore.failure_guard import (
+    CHECKOUT_KEY,
+    GIFTCARD_BALANCE,
+    GUARD_KEY_PREFIXES,
+    SERVER_SECRET,
+    STAFF_LOGIN,
+)
 from webstore.repo.outbox import DETAIL_ATTRIBUTE, TYPE_ATTRIBUTE
 
 WRITE_ACTIONS = {*TABLE_WRITE_ACTIONS, "dynamodb:TransactWriteItems", "dynamodb:PartiQLInsert",
@@ -194,9 +200,8 @@ def test_every_storefront_function_that_checks_basic_auth_may_count_wrong_checko
 ) -> None:
     """Issue 10, item 14: a wrong checkout key is counted even on a read-only route
     (getCategories with usernameId), under the checkout-key prefix and the secret guard's only."""
-    assert {SERVER_SECRET.key_prefix, CHECKOUT_KEY.key_prefix, STAFF_LOGIN.key_prefix} == set(
-        GUARD_KEY_PREFIXES
-    )
+    guards = (SERVER_SECRET, CHECKOUT_KEY, STAFF_LOGIN, GIFTCARD_BALANCE)
+    assert {guard.key_prefix for guard in guards} == set(GUARD_KEY_PREFIXES)
     functions = functions_by_handler(synth)
     storefront = {
         op.route.operation_id: op.handler_path

@@ -52,6 +52,7 @@ class Urls:
     coupons: str = "/basket/coupons"
     giftcards: str = "/basket/giftcards"
     creator_code: str = "/basket/creator-code"
+    giftcard_balance: str = "/gift-card"
 
     @staticmethod
     def category(category: Category) -> str:

@@ -49,6 +49,10 @@ PYTHON_TEXTS = (
     "%(sale)s: %(percent)s%% off",
     "Back soon",
     "The shop is closed for maintenance. Please come back soon.",
+    "Gift card balance",
+    "No gift card with that code",
+    "Enter a gift card code",
+    "Too many gift card look-ups from this address; try again later",
 )
 # The hosted pages' own texts (docs/shop.md, "The hosted pages"): the house templates'
 # `"…"|trans` texts are extracted from the files (`HOSTED_TEMPLATES`); these are the texts

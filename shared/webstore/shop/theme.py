@@ -66,6 +66,7 @@ PREVIEW_PAGE = {
     "price.html": "package",
     "username.html": "login",
     "checkout.html": "basket",
+    "giftcard.html": "giftcard",
     "cms/page.html": "page",
     "error.html": "error",
     "maintenance.html": "maintenance",
@@ -105,6 +106,7 @@ class Sample:
 
 def samples(data: ShopData, *, shop_url: str = "") -> list[Sample]:
     """Every page of the shop, built from `data` (the preview's visitor: no basket)."""
+    from webstore.shop import giftcard
     from webstore.shop.context import Builder
 
     visitor = Visitor(csrf="preview-token-0000")
@@ -121,6 +123,7 @@ def samples(data: ShopData, *, shop_url: str = "") -> list[Sample]:
     if shown:
         builds.append(("page", build_custom_page(shown[0].slug)))
     builds += [("login", build_login()), ("basket", build_basket())]
+    builds.append(("giftcard", giftcard.build(giftcard.SAMPLE["code"], giftcard.SAMPLE)))
     found: list[Sample] = []
     for page, build in builds:
         template, title, extra = build(data, b)
