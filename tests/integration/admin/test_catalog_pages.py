@@ -151,7 +151,7 @@ def test_a_refused_save_shows_the_message_and_what_was_typed(demo: DemoStore) ->
     fields = {"revision": str(catalog_revision(services, A)), "name": XSS, "category_id": "2", "price": "-1"}
     view = save_page(services, A, "packages", "new", fields, actor="owner@x.test", csrf=CSRF, now=NOW)
     assert view.status == 422 and view.redirect is None
-    assert "packages[6] (id 21 &#34;&lt;script&gt;" in view.body
+    assert "packages[7] (id 21 &#34;&lt;script&gt;" in view.body
     assert ".price: Input should be greater than or equal to 0" in view.body
     assert XSS not in view.body and "&lt;script&gt;" in view.body
     stale = save_page(
