@@ -14,7 +14,7 @@ from tests.support.invocation import Invoke
 
 def test_packages_list_get_update(demo: DemoStore, invoke: Invoke) -> None:
     packages = call(invoke, demo, get_packages, "GET", "/packages").json()
-    assert [p["id"] for p in packages] == [1, 2, 10, 11, 12, 20]
+    assert [p["id"] for p in packages] == [1, 2, 10, 11, 12, 13, 20]
     sword = next(p for p in packages if p["id"] == 10)
     assert sword["servers"] == [{"id": 1, "name": "Survival"}, {"id": 2, "name": "Creative"}]
     assert sword["category"] == {"id": 2, "name": "Items"} and "description" not in sword

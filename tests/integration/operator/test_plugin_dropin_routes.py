@@ -43,7 +43,7 @@ def test_official_plugin_buy_menu_parses_the_listing(demo: DemoStore, invoke: In
     # Top categories only; the dynamic one (no fixed packages) is left out; Crates is under Items.
     assert list(by_name) == ["Ranks", "Items"]
     items = by_name["Items"]
-    assert [p.id for p in items.packages] == [10, 11, 12]
+    assert [p.id for p in items.packages] == [10, 11, 12, 13]
     assert [s.name for s in items.subcategories] == ["Crates"]
     sword = items.packages[0]
     assert sword.image == "https://example.invalid/sword.png" and sword.price == 2.5
@@ -61,7 +61,7 @@ def test_listing_hides_disabled_packages(demo: DemoStore, invoke: Invoke) -> Non
     assert disabled.status == 200
     listing = invoke(get_listing.handler, "GET", "/listing", headers=h).json()
     items = next(c for c in listing["categories"] if c["name"] == "Items")
-    assert [p["id"] for p in items["packages"]] == [10, 12]
+    assert [p["id"] for p in items["packages"]] == [10, 12, 13]
 
 
 def _basket_of(invoke: Invoke, demo: DemoStore, url: str) -> dict[str, Any]:
