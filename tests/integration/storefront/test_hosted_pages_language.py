@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from functions.shop import get_home, get_language, post_basket_package, post_checkout, post_login
+from functions.shop import get_home, get_language, get_login, post_basket_package, post_checkout, post_login
 from functions.storefront import get_auth_page, get_checkout_page, get_checkout_receipt
 from tests.integration.storefront.support import create
 from tests.integration.storefront.test_checkout_pages import basket, brand, checkout_page, pay
@@ -100,6 +100,7 @@ def test_the_shops_checkout_form_carries_the_switchers_pick(demo: DemoStore) -> 
     player = ShopClient()
     player.get(get_home.handler, "/")
     player.get(get_language.handler, "/language?lang=pt-BR&next=/")
+    player.get(get_login.handler, "/login")  # a page with a form: it sets the CSRF cookie
     assert player.post(post_basket_package.handler, "/basket/packages", {"package_id": "10"}).status == 303
     assert player.post(post_login.handler, "/login", {"username": "Notch"}).status == 303
     to_checkout = player.post(post_checkout.handler, "/checkout", {})
