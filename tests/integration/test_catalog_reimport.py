@@ -86,7 +86,7 @@ def test_what_left_the_file_is_disabled_or_removed(table: Table) -> None:
 
 def test_an_unchanged_file_changes_nothing_and_a_dropped_entity_is_removed_once(table: Table) -> None:
     first = import_catalog(table, parse_catalog(demo_catalog_data()))
-    assert first.changes.summary().startswith("+6 packages, +4 categories, +2 pages, +3 coupons, +1 sale")
+    assert first.changes.summary().startswith("+7 packages, +4 categories, +2 pages, +3 coupons, +1 sale")
     assert import_catalog(table, parse_catalog(demo_catalog_data())).changes.summary() == "no changes"
     import_catalog(table, parse_catalog(trimmed()))
     assert import_catalog(table, parse_catalog(trimmed())).changes.summary() == "no changes"
@@ -143,7 +143,7 @@ def test_the_cli_prints_the_summary_and_dry_run_writes_nothing(
     catalog.write_text(json.dumps(demo_catalog_data()))
     first = cli_import(dynamodb_endpoint, catalog)
     assert first.returncode == 0, first.stderr
-    assert first.stdout.startswith("Imported store 1 into cli-table: +6 packages, +4 categories")
+    assert first.stdout.startswith("Imported store 1 into cli-table: +7 packages, +4 categories")
 
     catalog.write_text(json.dumps(trimmed()))
     summary = (
