@@ -23,6 +23,11 @@ A store owner may replace any file of the shop's default theme (Tebex's template
 Twig features Tebex templates use that Jinja lacks are added as filters and tests (`raw`,
 `e`, `empty`, `url_encode`, `nl2br`, `date`, `number_format`, `money`, `trans`, `keys`,
 `merge`, `slice`); docs/shop.md lists what still differs.
+
+A Lambda bundle carries the default theme compiled ahead of time by this environment itself
+(`compile_theme`, into `COMPILED_THEME`: the sandbox's checks and the loop budget are in the
+compiled code); the theme's files an owner did not replace load from those modules. An
+owner's files compile on first use (once per instance for a given set of files).
 """
 
 from __future__ import annotations
