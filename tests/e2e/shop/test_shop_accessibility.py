@@ -72,6 +72,7 @@ def test_every_shop_page_has_no_serious_accessibility_violation_and_stays_small(
         found["/basket"] = violations(page)
     finally:
         context.close()
+    print(json.dumps(sizes, indent=1))  # the sizes, for `pytest -s`
     blocking = {path: v for path, v in found.items() if v}
     assert not blocking, json.dumps(blocking, indent=1)
     assert max(sizes.values()) <= MAX_PAGE_BYTES, sizes
