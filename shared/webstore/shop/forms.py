@@ -63,20 +63,20 @@ def _shop_base(services: Services) -> str:
     return services.settings.shop_url.rstrip("/")
 
 
-def _new_basket(services: Services, ip: str, username: str | None = None) -> Basket:
+def _new_basket(services: Services, ip: str, username: str | None = None, *, token: str = "") -> Basket:
     """A basket of the shop's store whose checkout returns to the shop; without the shop's
     address among the store's return hosts, one that returns nowhere (the receipt still links
-    the store's `webstore_url`)."""
-    store = StoreRepository(services.table).store(shop_account(services))
+    the store's `webstore_url`). `token`: the store's public token when the caller has read it."""
+    token = token or StoreRepository(services.table).store(shop_account(services)).public_token
     base = _shop_base(services)
     request = NewBasket(complete_url=f"{base}/", cancel_url=f"{base}{BASKET}", username=username)
     try:
-        return baskets.create_basket(services, store.public_token, request, ip)
+        return baskets.create_basket(services, token, request, ip)
     except Invalid as error:
         if error.field not in ("complete_url", "cancel_url"):
             raise
         bare = NewBasket(username=username)
-        return baskets.create_basket(services, store.public_token, bare, ip)
+        return baskets.create_basket(services, token, bare, ip)
 
 
 def _current(services: Services, visitor: Visitor) -> str | None:
@@ -288,7 +288,7 @@ def login_page(services: Services, visitor: Visitor, next_path: str | None, ip: 
         back = f"{_shop_base(services)}{LOGIN}?{urlencode({'next': target})}"
         checked = check_return_url(data.store, back, own_hosts=platform_hosts(services.settings))
         if basket is None or not is_open:
-            basket = _new_basket(services, ip)
+            basket = _new_basket(services, ip, token=data.store.public_token)
         redirect = basket_auth.auth_url(services, basket.ident, checked)
     except DomainError as error:
         return pages.error_page(services, data, visitor, error)

@@ -23,19 +23,21 @@ from functions.shop import (
 from functions.storefront import get_auth_page, post_auth_page
 from tests.integration.shop.test_look import revision
 from tests.integration.shop.test_round_trips import Calls, calls
+from tests.integration.shop.test_steam_login import steam_shop
 from tests.integration.storefront.test_basket_auth import FORM
 from tests.support.demo import DemoStore
 from tests.support.invocation import invoke
 from tests.support.lambda_events import Response
 from tests.support.panel import PanelClient, signed_in
 from tests.support.shop import ShopClient
+from tests.support.steam_openid import StandInSteam
 from webstore import keys
 from webstore.admin.roles import Role
 from webstore.repo.baskets import BasketRepository
 from webstore.repo.shop_theme import ShopThemeRepository
 from webstore.services import get_services
 
-__all__ = ["calls"]  # the fixture, shared with the round-trip tests
+__all__ = ["calls", "steam_shop"]  # the fixtures, shared with the round-trip and Steam tests
 
 
 @pytest.fixture
@@ -129,6 +131,12 @@ def test_the_players_basket_goes_along_and_the_page_is_one_round_trip(
     hosted: PanelClient, calls: Calls
 ) -> None:
     del hosted
+    newcomer = ShopClient()
+    calls.own.clear(), calls.beside.clear()
+    assert newcomer.get(get_login.handler, "/login").status == 303
+    # The page's one read, then the storefront's basket creation (its read, its write).
+    assert (calls.own, calls.beside) == (["Query", "BatchGetItem", "PutItem"], ["GetItem"])
+
     player = ShopClient()
     player.get(get_package.handler, "/package/10")  # a page with a form: the CSRF cookie
     assert player.post(post_basket_package.handler, "/basket/packages", {"package_id": "10"}).status == 303
@@ -214,3 +222,11 @@ def test_the_shops_own_page_is_the_default(demo: DemoStore) -> None:
     del demo
     page = ShopClient().get(get_login.handler, "/login?next=/basket")
     assert page.status == 200 and 'name="username"' in page.body and 'value="/basket"' in page.body
+
+
+def test_a_steam_store_signs_in_through_steam_whatever_the_setting(
+    steam_shop: StandInSteam, hosted: PanelClient
+) -> None:
+    del steam_shop, hosted
+    page = ShopClient().get(get_login.handler, "/login?next=/basket")
+    assert page.status == 200 and 'action="/login/steam"' in page.body and 'name="username"' not in page.body
