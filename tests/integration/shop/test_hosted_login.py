@@ -132,7 +132,8 @@ def test_the_players_basket_goes_along_and_the_page_is_one_round_trip(
 ) -> None:
     del hosted
     newcomer = ShopClient()
-    calls.own.clear(), calls.beside.clear()
+    calls.own.clear()
+    calls.beside.clear()
     assert newcomer.get(get_login.handler, "/login").status == 303
     # The page's one read, then the storefront's basket creation (its read, its write).
     assert (calls.own, calls.beside) == (["Query", "BatchGetItem", "PutItem"], ["GetItem"])
@@ -142,13 +143,15 @@ def test_the_players_basket_goes_along_and_the_page_is_one_round_trip(
     assert player.post(post_basket_package.handler, "/basket/packages", {"package_id": "10"}).status == 303
     ident = player.cookies["shop_basket"]
 
-    calls.own.clear(), calls.beside.clear()
+    calls.own.clear()
+    calls.beside.clear()
     sent = player.get(get_login.handler, "/login?next=/basket")
     assert sent.status == 303 and hosted_page(sent.headers["location"])[0] == ident  # no new basket
     assert (calls.own, sorted(calls.beside)) == (["Query"], ["GetItem", "GetItem"])  # theme, basket
 
     log_in_on_hosted_page(ident, hosted_page(sent.headers["location"])[1], "Steve")
-    calls.own.clear(), calls.beside.clear()
+    calls.own.clear()
+    calls.beside.clear()
     landed = player.get(get_login.handler, "/login?next=/basket&success=true")
     assert landed.status == 303 and landed.headers["location"] == "/basket"
     assert calls.own == ["Query"] and len(calls.beside) == 2  # still the one round trip
