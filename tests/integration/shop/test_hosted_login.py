@@ -233,3 +233,18 @@ def test_a_steam_store_signs_in_through_steam_whatever_the_setting(
     del steam_shop, hosted
     page = ShopClient().get(get_login.handler, "/login?next=/basket")
     assert page.status == 200 and 'action="/login/steam"' in page.body and 'name="username"' not in page.body
+
+
+def test_during_maintenance_the_pages_log_in_link_goes_to_the_hosted_page(owner: PanelClient) -> None:
+    seen = revision(owner)
+    fields = {"login": "hosted", "maintenance": "on", "maintenance_allow": "Notch", "revision": seen}
+    assert owner.post(post_shop_look.handler, "/shop/look", fields).status == 303
+    player = ShopClient()
+    closed = player.get(get_home.handler, "/")
+    assert closed.status == 503 and 'id="maintenance-login"' in closed.body and 'href="/login"' in closed.body
+
+    sent = player.get(get_login.handler, "/login")
+    assert sent.status == 303
+    returned = log_in_on_hosted_page(*hosted_page(sent.headers["location"]))
+    assert player.get(get_login.handler, returned.removeprefix(shop_url())).headers["location"] == "/"
+    assert player.get(get_home.handler, "/").status == 200  # a listed player: the shop is open to them
