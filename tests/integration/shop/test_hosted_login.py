@@ -107,7 +107,8 @@ def test_an_unknown_choice_is_refused_naming_the_setting(owner: PanelClient) -> 
 def test_log_in_goes_to_the_hosted_page_and_back_to_the_shop_logged_in(hosted: PanelClient) -> None:
     del hosted
     player = ShopClient()
-    assert 'href="/login"' in player.get(get_home.handler, "/").body  # the header's "Log in"
+    home = player.get(get_home.handler, "/").body
+    assert 'href="/login" rel="nofollow"' in home  # the header's "Log in": crawlers make no basket
 
     sent = player.get(get_login.handler, "/login?next=/category/ranks")
     assert sent.status == 303, sent.body
