@@ -31,12 +31,13 @@ from webstore.identity.steam import STEAM64, is_steam_store
 from webstore.repo import Transaction
 from webstore.repo.users import (
     AlreadyRegistered,
+    Bedrock,
     CachedResolution,
     RegistryRead,
     User,
     UserRepository,
+    bedrock_kind,
     check_username,
-    is_bedrock_name,
 )
 from webstore.services import Services
 
@@ -94,26 +95,39 @@ def identify(
     users = UserRepository(services.table)
     # A Bedrock player (Floodgate) has no Java account to resolve, even in an online-mode
     # store: their identity is the offline one of their name (docs/decisions.md, "Bedrock names").
-    bedrock = is_bedrock_name(username, store.bedrock_prefix)
-    if not store.online_mode or bedrock:
-        user = known.offline if known is not None else users.find(username)
-        if user is not None:
-            return Identification(user)
-        account = (OfflineIdentities() if bedrock else identities_for(services, store)).resolve(username)
-        assert account is not None  # offline: every name is a player
-        return Identification(User(users.next_id(), username, account.dashed_uuid), new_offline=True)
+    kind = bedrock_kind(username, store)
+    if not store.online_mode or kind is Bedrock.YES:
+        return _offline(users, username, known)
 
     cached = known.online if known is not None else users.find_online(username)
     now = services.now()
     if cached is not None and (not refresh or now - cached.resolved_at < RESOLUTION_FRESH_FOR):
         return Identification(cached.user)
+    if kind is Bedrock.MAYBE and not refresh:
+        # Taken for a Bedrock player when they logged in (no account had the name): a payment
+        # does not ask the name service again.
+        known_offline = known.offline if known is not None else users.find(username)
+        if known_offline is not None:
+            return Identification(known_offline)
     account = identities_for(services, store).resolve(username)
+    if account is None and kind is Bedrock.MAYBE:
+        # Floodgate without a prefix: a name no Java account has is a Bedrock player's.
+        return _offline(users, username, known)
     if account is None:
         raise Invalid(
             f"There is no Minecraft account named {username}: check the spelling of your in-game name",
             field=field,
         )
     return _resolved(users, account, cached, now)
+
+
+def _offline(users: UserRepository, username: str, known: RegistryRead | None) -> Identification:
+    """The offline identity of `username`: registered, or new (its UUID the name's offline one)."""
+    user = known.offline if known is not None else users.find(username)
+    if user is not None:
+        return Identification(user)
+    account = OfflineIdentities().resolve(username)
+    return Identification(User(users.next_id(), username, account.dashed_uuid), new_offline=True)
 
 
 def _resolved(
