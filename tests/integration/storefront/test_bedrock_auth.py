@@ -53,8 +53,8 @@ def stored(demo: DemoStore, ident: str) -> Basket:
     return BasketRepository(demo.table).get(ident)
 
 
-def checkout_link(invoke: Invoke, demo: DemoStore, username: str) -> Response:
-    body = {"package_id": 10, "username": username}
+def checkout_link(invoke: Invoke, demo: DemoStore, username: str, **target: int) -> Response:
+    body = {**(target or {"package_id": 10}), "username": username}
     headers = secret_headers(demo.server_secret)
     return invoke(create_checkout_link.handler, "POST", "/checkout", body=body, headers=headers)
 
@@ -147,5 +147,7 @@ def test_a_store_without_the_setting_refuses_a_spaced_name_at_every_door_with_th
         JAVA_RULE,
     )
     link = checkout_link(invoke, demo, "Steve Jobs")  # the operator interface's error shape
+    assert link.status == 422 and link.json() == {"error_code": 422, "error_message": JAVA_RULE}
+    link = checkout_link(invoke, demo, "Steve Jobs", category_id=1)  # a category's link names no player
     assert link.status == 422 and link.json() == {"error_code": 422, "error_message": JAVA_RULE}
     assert registry_items(demo) == before
