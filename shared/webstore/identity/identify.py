@@ -18,7 +18,7 @@ to make; the caller commits them with its own (one transaction) or calls `regist
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from webstore import contention
@@ -53,10 +53,13 @@ class Identification:
     new_offline: bool = False  # bind this offline name (first sight)
     new_account: bool = False  # bind this Minecraft account to its new id (first sight)
     resolved_at: datetime | None = None  # cache this fresh resolution of the name
+    # Forget the name's cached resolution of this time: the account gave the name up, and a
+    # Bedrock player (Floodgate without a prefix) has it now.
+    forget: CachedResolution | None = None
 
     @property
     def writes(self) -> bool:
-        return self.new_offline or self.new_account or self.resolved_at is not None
+        return self.new_offline or self.new_account or self.resolved_at is not None or self.forget is not None
 
     def add_writes(self, tx: Transaction) -> None:
         """The registry writes as labelled actions (AlreadyRegistered when another request
@@ -67,6 +70,8 @@ class Identification:
             UserRepository.add_online_account(tx, self.user)
         if self.resolved_at is not None:
             UserRepository.add_online_resolution(tx, self.user, self.resolved_at)
+        if self.forget is not None:
+            UserRepository.add_forget_resolution(tx, self.forget)
 
 
 def identities_for(services: Services, store: StoreProfile) -> PlayerIdentities:
@@ -111,8 +116,9 @@ def identify(
             return Identification(known_offline)
     account = identities_for(services, store).resolve(username)
     if account is None and kind is Bedrock.MAYBE:
-        # Floodgate without a prefix: a name no Java account has is a Bedrock player's.
-        return _offline(users, username, known)
+        # Floodgate without a prefix: a name no Java account has is a Bedrock player's (an
+        # account it was cached for has given it up: the cache goes, so reads find the player).
+        return replace(_offline(users, username, known), forget=cached)
     if account is None:
         raise Invalid(
             f"There is no Minecraft account named {username}: check the spelling of your in-game name",
@@ -146,14 +152,14 @@ def _resolved(
 
 def registered(services: Services, identification: Identification) -> User:
     """Make the identification's registry writes now (one write call: a put, or a transaction
-    when a first-seen account is bound too); the user."""
+    when a first-seen account is bound too or a stale resolution forgotten); the user."""
     users, user = UserRepository(services.table), identification.user
-    if identification.new_offline:
-        users.save_offline(user)
-    elif identification.new_account:
+    if identification.new_account or identification.forget is not None:
         tx = services.transaction()
         identification.add_writes(tx)
         tx.commit()
+    elif identification.new_offline:
+        users.save_offline(user)
     elif identification.resolved_at is not None:
         users.save_online_resolution(user, identification.resolved_at)
     return user

@@ -246,6 +246,17 @@ class UserRepository:
         item, condition, values = _resolution(user, resolved_at)
         tx.put(item, condition=condition, values=values, fails=AlreadyRegistered())
 
+    @staticmethod
+    def add_forget_resolution(tx: Transaction, cached: CachedResolution) -> None:
+        """Delete a name's cached resolution, if it is still the one read (else AlreadyRegistered:
+        someone resolved the name meanwhile)."""
+        tx.delete(
+            keys.online_name_key(cached.user.username),
+            condition="resolved_at = :at",
+            values={":at": int(cached.resolved_at.timestamp())},
+            fails=AlreadyRegistered(),
+        )
+
     def save_online_resolution(self, user: User, resolved_at: datetime) -> None:
         """`add_online_resolution` as a write of its own (one PutItem)."""
         item, condition, values = _resolution(user, resolved_at)

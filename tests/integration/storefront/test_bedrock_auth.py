@@ -8,6 +8,7 @@ the Bedrock player; a store without the setting refuses a spaced name with the J
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlencode
 
@@ -17,6 +18,7 @@ from functions.operator import create_checkout_link, get_due_players
 from functions.storefront import create_basket, post_auth_page
 from tests.integration.operator.support import manual_payment, secret_headers
 from tests.integration.storefront.support import ACCOUNT, add, assert_error, base
+from tests.support.clock import Clock
 from tests.support.demo import DemoStore
 from tests.support.invocation import Invoke
 from tests.support.lambda_events import Response
@@ -25,6 +27,7 @@ from webstore import keys
 from webstore.basket import Basket
 from webstore.repo.baskets import BasketRepository
 from webstore.repo.users import UserRepository
+from webstore.services import get_services
 
 RETURN = "http://localhost:3000/basket"
 FORM = {"content-type": "application/x-www-form-urlencoded"}
@@ -129,6 +132,28 @@ def test_a_payment_for_a_player_taken_for_a_bedrock_one_asks_the_name_service_no
     assert player["name"] == "Big_Tree" and player["uuid"] == keys.player_uuid("Big_Tree").replace("-", "")
     assert player["id"] == stored(demo, basket.ident).username_id
     assert online.requests == ["Big_Tree"]  # the payment took the player the log-in found
+
+
+def test_a_name_an_account_gave_up_is_the_bedrock_players_once_the_cache_is_stale(
+    demo: DemoStore, invoke: Invoke, online: StandInNameService, make_basket: Callable[..., Basket]
+) -> None:
+    clock = Clock(datetime(2026, 3, 15, 12, 0, 0, tzinfo=UTC))
+    get_services().clock = clock
+    online.add("5f4dcc3b5aa765d61d8327deb882cf99", "Big_Tree")
+    assert submit(invoke, make_basket().ident, "Big_Tree").status == 303  # the Java account
+    java = UserRepository(demo.table).find_online("Big_Tree")
+    assert java is not None
+    del online.accounts["big_tree"]  # the account took another name
+    clock.advance(timedelta(days=31).total_seconds())  # the cached answer is stale: ask again
+    basket = make_basket()
+    assert submit(invoke, basket.ident, "Big_Tree").status == 303
+    bedrock = UserRepository(demo.table).find("Big_Tree")
+    assert bedrock is not None and stored(demo, basket.ident).username_id == bedrock.id != java.user.id
+    assert UserRepository(demo.table).find_online("Big_Tree") is None  # the account's answer forgotten
+    manual_payment(invoke, demo.server_secret, ign="Big_Tree")  # takes the registry, asks no one
+    due = invoke(get_due_players.handler, "GET", "/queue", headers=secret_headers(demo.server_secret))
+    assert [p["id"] for p in due.json()["players"]] == [bedrock.id]
+    assert online.requests == ["Big_Tree", "Big_Tree"]
 
 
 def test_a_store_without_the_setting_refuses_a_spaced_name_at_every_door_with_the_java_rule(
