@@ -43,6 +43,7 @@ class ShopLook(Model):
     package_layout: str = ""  # "", "grid", "list": every category's, else each category's own
     after_add: str = ""  # "": the basket after adding a package; "package": back to the package
     guest_prices: str = ""  # "": everyone sees prices; "hidden": only a logged-in player
+    login: str = ""  # "": the shop's own log-in page; "hosted": the hosted auth page (shop.forms.login_page)
     header_style: str = ""  # "": banner (logo, name, menu under it); "compact": one slim bar; "centered"
     maintenance: str = ""  # "": the shop is open; "on": the maintenance page (webstore.shop.maintenance)
     maintenance_message: str = ""  # what the maintenance page says ("": the house's text)
