@@ -3,17 +3,24 @@ them, a player logs in and is gifted by their Floodgate name (prefix, gamertag w
 the bare gamertag where Floodgate runs without a prefix); an online-mode store identifies them
 by the offline UUID of that name without asking the name service, except for an unprefixed name
 a Java account could have, which is that account if the name service knows one and the Bedrock
-player if not; a store that does not accept them refuses the name with the rule; the panel
-refuses a prefix and no prefix together."""
+player if not (on the shop's own log-in form and on the hosted auth page); a store that does not
+accept them refuses the name with the rule; the panel refuses a prefix and no prefix together."""
 
 from __future__ import annotations
 
 from functions.admin import get_store_settings, save_store_settings
 from functions.shop import get_home, get_login, post_basket_package, post_login
+from tests.integration.shop.test_hosted_login import (
+    hosted,
+    hosted_page,
+    log_in_on_hosted_page,
+    owner,
+    shop_url,
+)
 from tests.support.demo import DemoStore
 from tests.support.forms import form_fields
 from tests.support.name_service import NOTCH, StandInNameService, set_bedrock_names, set_online_mode
-from tests.support.panel import signed_in
+from tests.support.panel import PanelClient, signed_in
 from tests.support.shop import ShopClient
 from webstore import keys
 from webstore.admin.roles import Role
@@ -22,6 +29,8 @@ from webstore.repo.definitions import DefinitionRepository
 from webstore.repo.store import StoreRepository
 from webstore.repo.users import UserRepository
 from webstore.services import get_services
+
+__all__ = ["hosted", "owner"]  # the hosted log-in's fixtures (tests/integration/shop/test_hosted_login.py)
 
 
 def accept_bedrock(demo: DemoStore, prefix: str = ".") -> None:
@@ -145,6 +154,24 @@ def test_an_online_unprefixed_store_tries_java_first_then_takes_the_bedrock_play
     assert users.find_online("Steve_Jobs") is None  # no account was resolved: nothing cached as one
     # The same player next time (the name service asked again: Java first, every log-in).
     assert logged_in("Steve_Jobs") == ("Steve_Jobs", user_id)
+
+
+def test_a_bedrock_player_logs_in_on_the_hosted_page_of_an_online_unprefixed_store(
+    demo: DemoStore, name_service: StandInNameService, hosted: PanelClient
+) -> None:
+    """The shop's log-in on the hosted auth page (the store's choice) takes the same names."""
+    del hosted
+    set_bedrock_names(demo.table, 1, unprefixed=True)
+    set_online_mode(demo.table, 1)
+    for name in ("Steve Jobs", "Steve_Jobs"):  # only Bedrock's; both's, no account has it
+        player = ShopClient()
+        ident, back = hosted_page(player.get(get_login.handler, "/login").headers["location"])
+        returned = log_in_on_hosted_page(ident, back, name)
+        assert player.get(get_login.handler, returned.removeprefix(shop_url())).status == 303
+        assert f'<span class="who">{name}</span>' in player.get(get_home.handler, "/").body
+        user = UserRepository(get_services().table).find(name)
+        assert user is not None and player.cookies["shop_player"] == str(user.id)
+    assert name_service.requests == ["Steve_Jobs"]
 
 
 def test_the_panel_refuses_a_prefix_and_no_prefix_together(demo: DemoStore) -> None:
