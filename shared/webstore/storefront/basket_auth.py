@@ -97,7 +97,7 @@ def authenticate(services: Services, prompt: AuthPrompt, username: str) -> str:
     first-seen player is registered in the basket's own write (one transaction). An unknown
     online name, or the name service down, refuses before anything is written.
     """
-    username = check_username(username)
+    username = check_username(username, store=prompt.store)
     prompt.basket.check_player(username)
     return bind(services, prompt, lambda p: identify(services, p.store, username, p.registry))
 
