@@ -7,7 +7,10 @@
 Starts the local stack (`webstore serve` on free loopback ports, a fresh state directory) and,
 in Debian's headless Chromium, saves the shop's pages at desktop (1280x800) and phone (390x844)
 size: the home page, a category, a tiered category, a package, the package modal open over its
-category, a custom page, the log-in page, the basket with a line, the 404:
+category, a custom page, the log-in page, the basket with a line, the 404, the gift-card balance
+page (the demo's card, and a code refused), the home page in German (the footer's language
+switcher), the home page under each header style with a logo (banner, compact, centred) and the
+maintenance page (the look set through the panel's Look form):
 
     {page}-desktop.png, {page}-phone.png
 
@@ -24,10 +27,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "shared")]
 
+from collections.abc import Mapping  # noqa: E402
+from typing import Any  # noqa: E402
+
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
 from tests.support.chromium import CHROMIUM_ARGS, CHROMIUM_PATH  # noqa: E402
 from tests.support.panel_tour import local_panel  # noqa: E402
+from tests.support.shop_look import logo_server, shop_look  # noqa: E402
 
 DEFAULT_FOLDER = ROOT / "docs" / "shop" / "screenshots"
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
@@ -39,7 +46,10 @@ PAGES = {
     "custom-page": "/page/rules",
     "login": "/login",
     "not-found": "/nowhere",
+    "gift-card": "/gift-card?code=GIFT-0000-0000-0001",
+    "gift-card-refused": "/gift-card?code=NO-SUCH-CARD",
 }
+HEADER_STYLES = {"banner": "", "compact": "compact", "centered": "centered"}  # file name: the form's value
 TIMEOUT_MS = 20_000
 
 
@@ -49,7 +59,8 @@ def shoot(page: Page, target: Path) -> Path:
     return target
 
 
-def screenshots(browser: Browser, shop: str, folder: Path) -> list[Path]:
+def screenshots(browser: Browser, stack: Mapping[str, Any], folder: Path) -> list[Path]:
+    shop = str(stack["shop_url"]).rstrip("/")
     written: list[Path] = []
     for size, (width, height) in SIZES.items():
         context = browser.new_context(
@@ -71,6 +82,20 @@ def screenshots(browser: Browser, shop: str, folder: Path) -> list[Path]:
             page.get_by_role("button", name="Add to basket").click()
             page.wait_for_url(shop + "/basket")
             written.append(shoot(page, folder / f"basket-{size}.png"))
+            german = context.new_page()  # the same visitor: the switcher's choice is remembered
+            german.goto(shop + "/")
+            german.get_by_role("navigation", name="Language").get_by_role("link", name="Deutsch").click()
+            german.wait_for_url(shop + "/")
+            written.append(shoot(german, folder / f"home-de-{size}.png"))
+            context.clear_cookies()  # English again, and an empty basket
+            with logo_server() as logo:
+                for name, style in HEADER_STYLES.items():
+                    with shop_look(stack, header_style=style, logo=logo):
+                        page.goto(shop + "/")
+                        written.append(shoot(page, folder / f"header-{name}-{size}.png"))
+            with shop_look(stack, maintenance="on", maintenance_allow="Notch"):
+                page.goto(shop + "/")
+                written.append(shoot(page, folder / f"maintenance-{size}.png"))
         finally:
             context.close()
     return written
@@ -87,7 +112,7 @@ def main() -> None:
     with local_panel() as stack, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=CHROMIUM_ARGS)
         try:
-            written = screenshots(browser, str(stack.credentials["shop_url"]).rstrip("/"), folder)
+            written = screenshots(browser, stack.credentials, folder)
         finally:
             browser.close()
     for path in written:

@@ -12,7 +12,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import Field, HttpUrl, field_validator, model_validator
+from pydantic import Field, HttpUrl, ValidationInfo, field_validator, model_validator
 
 from webstore.gateway_settings import StoredGateways
 from webstore.model import Int32, Name
@@ -162,6 +162,10 @@ class StoreProfile(Model):
     # proxy's `username-prefix` ("." by default); "" = Java names only. A name starting with it
     # is a Bedrock player's: the prefix, then their Xbox gamertag (webstore.repo.users).
     bedrock_prefix: str = Field(default="", max_length=4, pattern=r"^[!-/:-@\[-^`{-~]*$")
+    # Floodgate without a prefix (`username-prefix: ""`): a bare gamertag is a Bedrock player's
+    # too; a name valid for both is a Java account's if one has it (online mode), else theirs.
+    # Floodgate has one prefix: this and `bedrock_prefix` are exclusive.
+    bedrock_unprefixed: bool = False
     log_events: bool = False
     disabled: bool = False
     supports_usernames: bool = True
@@ -184,6 +188,16 @@ class StoreProfile(Model):
     accent_color: HexColor | None = None
     terms_url: WebUrl | None = None
     refund_policy_url: WebUrl | None = None
+
+    @field_validator("bedrock_unprefixed")
+    @classmethod
+    def _one_bedrock_prefix(cls, value: bool, info: ValidationInfo) -> bool:
+        if value and info.data.get("bedrock_prefix"):
+            raise ValueError(
+                "Floodgate has one username-prefix: set either bedrock_prefix (Bedrock names start"
+                " with it) or bedrock_unprefixed (they do not), the one your proxy uses"
+            )
+        return value
 
     @field_validator("renewal_retry_days")
     @classmethod

@@ -98,6 +98,13 @@ MISTAKES: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
     ),
     ("store without a currency", lambda d: d["store"].pop("currency"), "store.currency: required"),
     (
+        "Bedrock names with a prefix and without one",
+        lambda d: d["store"].update(bedrock_prefix=".", bedrock_unprefixed=True),
+        "store.bedrock_unprefixed: Value error, Floodgate has one username-prefix: set either"
+        " bedrock_prefix (Bedrock names start with it) or bedrock_unprefixed (they do not), the one"
+        " your proxy uses",
+    ),
+    (
         "negative price",
         lambda d: d["packages"][3].update(price="-5"),
         'packages[3] (id 11 "1,000 Coins").price: Input should be greater than or equal to 0',

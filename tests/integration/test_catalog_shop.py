@@ -36,6 +36,7 @@ SHOP = {
         "hero_text": "Season 4",
         "header_style": "centered",
         "maintenance_allow": "Notch 203.0.113.7",
+        "login": "hosted",
     },
     "templates": {"index.html": INDEX},
 }
@@ -107,6 +108,13 @@ def test_a_wrong_colour_stops_the_import_naming_the_field(endpoint: str, tmp_pat
     )
     unknown = cli(endpoint, "import", str(bad(tmp_path, {"look": {"wallpaper": "x"}})))
     assert unknown.returncode == 2 and "shop.look.wallpaper: unknown field" in unknown.stderr
+    assert cli(endpoint, "export", str(tmp_path / "none.json"), "--store", "1").returncode == 2  # no store
+
+
+def test_an_unknown_log_in_choice_stops_the_import_naming_the_field(endpoint: str, tmp_path: Path) -> None:
+    refused = cli(endpoint, "import", str(bad(tmp_path, {"look": {"login": "discord"}})))
+    assert refused.returncode == 2
+    assert "shop.look.login" in refused.stderr and '"" (the shop\'s own page) or "hosted"' in refused.stderr
     assert cli(endpoint, "export", str(tmp_path / "none.json"), "--store", "1").returncode == 2  # no store
 
 

@@ -108,3 +108,15 @@ def set_online_mode(table: Any, account_id: int, online: bool = True) -> None:
         "SET online_mode = :on",
         values={":on": online},
     )
+
+
+def set_bedrock_names(table: Any, account_id: int, prefix: str = "", unprefixed: bool = False) -> None:
+    """Set how a store takes Bedrock (Floodgate) names, as re-importing its catalog would:
+    `bedrock_prefix`, or `bedrock_unprefixed` (docs/decisions.md, "Bedrock names")."""
+    from webstore import keys
+
+    table.update(
+        keys.key(keys.store_pk(account_id), keys.STORE_ITEM),
+        "SET bedrock_prefix = :prefix, bedrock_unprefixed = :bare",
+        values={":prefix": prefix, ":bare": unprefixed},
+    )

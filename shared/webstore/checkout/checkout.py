@@ -71,6 +71,8 @@ from webstore.tax.payment import payment_tax
 
 logger = logging.getLogger(__name__)
 
+# A hosted page's read: the basket, its store and the owner's words (their translation files).
+HOSTED_PAGE = BasketReads(words=True)
 ATTEMPT_KEY = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 CONSENT_REQUIRED = (
     "This basket holds a subscription: tick the box to agree to its recurring charge before paying."
@@ -101,9 +103,9 @@ def gateway_for(services: Services, store: Store) -> PaymentGateway:
 
 def checkout_page(services: Services, ident: str) -> PageResult:
     discord = start_read(DiscordRepository(services.table).app, keys.account_of(ident, "Basket"))
-    loaded = load(services, ident, None)
+    loaded = load(services, ident, None, HOSTED_PAGE)
     basket = loaded.basket
-    in_brand_of(loaded.store)
+    in_brand_of(loaded.store, loaded.words)
     if basket.complete:
         return PageResult(redirect=receipt_url(services, ident))
     refusal = _not_payable(loaded)
@@ -206,7 +208,9 @@ class PayRead:
 def read_for_pay(services: Services, ident: str, key: str) -> PayRead:
     """Every read whose key is known before the basket is: one round trip."""
     catalog = start_read(StoreRepository(services.table).operator_view, keys.account_of(ident, "Basket"))
-    loaded = load(services, ident, None, BasketReads(checkout_attempt=key, order=order_key(ident)))
+    loaded = load(
+        services, ident, None, BasketReads(checkout_attempt=key, order=order_key(ident), words=True)
+    )
     return PayRead(loaded, catalog)
 
 
@@ -265,7 +269,7 @@ def pay(
     first = first or read_for_pay(services, ident, key)
     loaded = first.loaded
     basket = loaded.basket
-    in_brand_of(loaded.store)
+    in_brand_of(loaded.store, loaded.words)
     try:
         basket.email = check_email(email or "") or basket.email
     except Invalid as refused:
@@ -803,9 +807,9 @@ def receipt(services: Services, ident: str) -> PageResult:
     transaction id; read with its store (one round trip) for the store's name and look, and
     beside them whether the store connected Discord (the "Link Discord" link)."""
     discord = start_read(DiscordRepository(services.table).app, keys.account_of(ident, "Basket"))
-    loaded = load(services, ident, None)
+    loaded = load(services, ident, None, HOSTED_PAGE)
     basket, store = loaded.basket, loaded.store
-    in_brand_of(store)
+    in_brand_of(store, loaded.words)
     if not basket.complete or not basket.transaction_id:
         return PageResult(redirect=checkout_url(services, ident))
     view = pages.ReceiptView(

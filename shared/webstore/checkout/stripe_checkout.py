@@ -36,7 +36,7 @@ def returned(services: Services, ident: str, intent_id: str) -> PageResult:
     # Everything the pay sequence reads first, read once for both (the intent id is its key).
     first = checkout.read_for_pay(services, ident, intent_id)
     loaded = first.loaded
-    in_brand_of(loaded.store)
+    in_brand_of(loaded.store, loaded.words)
     gateway = stripe_of(services, loaded.store)
     if gateway is None:
         raise NotFound("This store does not take Stripe payments")

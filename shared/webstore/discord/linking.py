@@ -23,7 +23,7 @@ from webstore import keys
 from webstore.basket import Basket
 from webstore.catalog import Store
 from webstore.checkout import pages
-from webstore.checkout.checkout import checkout_url, receipt_url
+from webstore.checkout.checkout import HOSTED_PAGE, checkout_url, receipt_url
 from webstore.discord import DiscordRefused, DiscordRetryLater
 from webstore.discord.app import api_of
 from webstore.discord.sync import sync_player
@@ -56,9 +56,9 @@ def challenge_of(verifier: str) -> str:
 
 def start(services: Services, basket_ident: str, now: datetime) -> PageResult:
     """`?basket=`: from the receipt (back to it) or the checkout page (back to it)."""
-    loaded = load(services, basket_ident, None)
+    loaded = load(services, basket_ident, None, HOSTED_PAGE)
     basket, store = loaded.basket, loaded.store
-    in_brand_of(store)
+    in_brand_of(store, loaded.words)
     app = DiscordRepository(services.table).app(basket.account_id)
     if app is None:
         raise NotFound("This store has not connected Discord")
@@ -70,8 +70,8 @@ def start_for_store(services: Services, public_token: str, ip: str) -> PageResul
     """`?store=` (the `/link` command's link): the player is not known yet, so a basket of the
     store is opened for them (returning to the store's site) and they log in on the hosted auth
     page with "Also link my Discord account" ticked, which then sends them to Discord."""
-    store = verified(StoreRepository(services.table).store(keys.account_of(public_token)), public_token)
-    in_brand_of(store)
+    store, words = StoreRepository(services.table).store_and_words(keys.account_of(public_token))
+    in_brand_of(verified(store, public_token), words)
     if DiscordRepository(services.table).app(store.id) is None:
         raise NotFound("This store has not connected Discord")
     if not store.webstore_url:
@@ -118,8 +118,8 @@ def to_discord(
 
 def finish(services: Services, code: str, state: str, error: str, now: datetime) -> PageResult:
     account_id = keys.account_of(state, "Link")
-    store = StoreRepository(services.table).store(account_id)
-    in_brand_of(store)
+    store, words = StoreRepository(services.table).store_and_words(account_id)
+    in_brand_of(store, words)
     repo = DiscordRepository(services.table)
     taken = repo.take_state(account_id, state)
     if taken is None or taken.until <= now:

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -59,6 +60,20 @@ UNBRANDED = Brand()
 _current: ContextVar[Brand] = ContextVar("page_brand", default=UNBRANDED)
 
 
+# The store's own words (the owner's translation files, docs/shop.md "Translation files"): by
+# language (`de`, `pt-BR`), the catalogs' texts the owner words their way. A page use case names
+# them with the store (`use_words`; storefront.theme.in_brand_of), an e-mail with its language
+# (`speaking`); `translated` prints them over the catalogs.
+Words = Mapping[str, Mapping[str, str]]
+NO_WORDS: Words = MappingProxyType({})
+_words: ContextVar[Words] = ContextVar("store_words", default=NO_WORDS)
+
+
+def use_words(words: Words) -> None:
+    """This request's pages (its problem page included) print the store's own words."""
+    _words.set(words)
+
+
 def use_brand(brand: Brand) -> Brand:
     """This request's pages (its problem page included) are in `brand`."""
     _current.set(brand)
@@ -72,11 +87,12 @@ def current_brand() -> Brand:
 @contextmanager
 def brand_scope() -> Iterator[None]:
     """One request: unbranded until its use case names the store's brand, then forgotten."""
-    token = _current.set(UNBRANDED)
+    token, words = _current.set(UNBRANDED), _words.set(NO_WORDS)
     try:
         yield
     finally:
         _current.reset(token)
+        _words.reset(words)
 
 
 def style_hash(style: str) -> str:
@@ -104,14 +120,18 @@ def page(template: str, /, *, brand: Brand, title: str, width: str = "", **conte
 
 
 @contextmanager
-def speaking(language: str) -> Iterator[None]:
+def speaking(language: str, words: Words | None = None) -> Iterator[None]:
     """What is rendered (and `translated`) inside is in `language` (`de`, `pt-BR`): a hosted
-    page's, an e-mail's (webstore.mail.compose)."""
+    page's, an e-mail's (webstore.mail.compose); `words`: the store's own words for it (None:
+    the ones this request's use case named)."""
     token = _rendering.set(language)
+    own = _words.set(words) if words is not None else None
     try:
         yield
     finally:
         _rendering.reset(token)
+        if own is not None:
+            _words.reset(own)
 
 
 # --- the language of the hosted pages (docs/shop.md, "The hosted pages") ---------------------
@@ -138,11 +158,14 @@ def page_language(store_language: str) -> str:
 
 def translated(text: object, **params: object) -> str:
     """`{{ "Pay now"|trans }}` on a house page: the text in the page's language (the shop's
-    catalogs), `%(name)s` placeholders filled; a text the catalogs lack prints as written."""
+    catalogs, the store owner's words over them), `%(name)s` placeholders filled; a text
+    neither has prints as written. Escaped on output like any text (autoescape)."""
     from webstore.html.owner import translate
-    from webstore.shop.i18n import language_of, messages
+    from webstore.shop.i18n import html_lang, language_of, messages
 
-    return translate(messages(language_of(_rendering.get()) or "en"), str(text), params)
+    language, text = language_of(_rendering.get()) or "en", str(text)
+    own = _words.get().get(html_lang(language), {})
+    return translate(own if text in own else messages(language), text, params)
 
 
 def problem_page(

@@ -18,7 +18,7 @@ to make; the caller commits them with its own (one transaction) or calls `regist
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from webstore import contention
@@ -31,12 +31,13 @@ from webstore.identity.steam import STEAM64, is_steam_store
 from webstore.repo import Transaction
 from webstore.repo.users import (
     AlreadyRegistered,
+    Bedrock,
     CachedResolution,
     RegistryRead,
     User,
     UserRepository,
+    bedrock_kind,
     check_username,
-    is_bedrock_name,
 )
 from webstore.services import Services
 
@@ -52,10 +53,13 @@ class Identification:
     new_offline: bool = False  # bind this offline name (first sight)
     new_account: bool = False  # bind this Minecraft account to its new id (first sight)
     resolved_at: datetime | None = None  # cache this fresh resolution of the name
+    # Forget the name's cached resolution of this time: the account gave the name up, and a
+    # Bedrock player (Floodgate without a prefix) has it now.
+    forget: CachedResolution | None = None
 
     @property
     def writes(self) -> bool:
-        return self.new_offline or self.new_account or self.resolved_at is not None
+        return self.new_offline or self.new_account or self.resolved_at is not None or self.forget is not None
 
     def add_writes(self, tx: Transaction) -> None:
         """The registry writes as labelled actions (AlreadyRegistered when another request
@@ -66,6 +70,8 @@ class Identification:
             UserRepository.add_online_account(tx, self.user)
         if self.resolved_at is not None:
             UserRepository.add_online_resolution(tx, self.user, self.resolved_at)
+        if self.forget is not None:
+            UserRepository.add_forget_resolution(tx, self.forget)
 
 
 def identities_for(services: Services, store: StoreProfile) -> PlayerIdentities:
@@ -94,26 +100,40 @@ def identify(
     users = UserRepository(services.table)
     # A Bedrock player (Floodgate) has no Java account to resolve, even in an online-mode
     # store: their identity is the offline one of their name (docs/decisions.md, "Bedrock names").
-    bedrock = is_bedrock_name(username, store.bedrock_prefix)
-    if not store.online_mode or bedrock:
-        user = known.offline if known is not None else users.find(username)
-        if user is not None:
-            return Identification(user)
-        account = (OfflineIdentities() if bedrock else identities_for(services, store)).resolve(username)
-        assert account is not None  # offline: every name is a player
-        return Identification(User(users.next_id(), username, account.dashed_uuid), new_offline=True)
+    kind = bedrock_kind(username, store)
+    if not store.online_mode or kind is Bedrock.YES:
+        return _offline(users, username, known)
 
     cached = known.online if known is not None else users.find_online(username)
     now = services.now()
     if cached is not None and (not refresh or now - cached.resolved_at < RESOLUTION_FRESH_FOR):
         return Identification(cached.user)
+    if kind is Bedrock.MAYBE and not refresh:
+        # Taken for a Bedrock player when they logged in (no account had the name): a payment
+        # does not ask the name service again.
+        known_offline = known.offline if known is not None else users.find(username)
+        if known_offline is not None:
+            return Identification(known_offline)
     account = identities_for(services, store).resolve(username)
+    if account is None and kind is Bedrock.MAYBE:
+        # Floodgate without a prefix: a name no Java account has is a Bedrock player's (an
+        # account it was cached for has given it up: the cache goes, so reads find the player).
+        return replace(_offline(users, username, known), forget=cached)
     if account is None:
         raise Invalid(
             f"There is no Minecraft account named {username}: check the spelling of your in-game name",
             field=field,
         )
     return _resolved(users, account, cached, now)
+
+
+def _offline(users: UserRepository, username: str, known: RegistryRead | None) -> Identification:
+    """The offline identity of `username`: registered, or new (its UUID the name's offline one)."""
+    user = known.offline if known is not None else users.find(username)
+    if user is not None:
+        return Identification(user)
+    account = OfflineIdentities().resolve(username)
+    return Identification(User(users.next_id(), username, account.dashed_uuid), new_offline=True)
 
 
 def _resolved(
@@ -132,14 +152,14 @@ def _resolved(
 
 def registered(services: Services, identification: Identification) -> User:
     """Make the identification's registry writes now (one write call: a put, or a transaction
-    when a first-seen account is bound too); the user."""
+    when a first-seen account is bound too or a stale resolution forgotten); the user."""
     users, user = UserRepository(services.table), identification.user
-    if identification.new_offline:
-        users.save_offline(user)
-    elif identification.new_account:
+    if identification.new_account or identification.forget is not None:
         tx = services.transaction()
         identification.add_writes(tx)
         tx.commit()
+    elif identification.new_offline:
+        users.save_offline(user)
     elif identification.resolved_at is not None:
         users.save_online_resolution(user, identification.resolved_at)
     return user

@@ -18,7 +18,7 @@ from aws_lambda_powertools import Logger
 from webstore.catalog import StoreProfile
 from webstore.html import long_date, render
 from webstore.html.owner import OwnerTemplateError
-from webstore.html.player import Brand, speaking, translated
+from webstore.html.player import Brand, Words, speaking, translated
 from webstore.mail import Attachment
 from webstore.mail.messages import MessageKind, Receipt, receipt
 from webstore.mail.overrides import context_of, render_override
@@ -128,16 +128,18 @@ def compose(
     manage_url: str | None = None,
     documents: Documents | None = None,
     override: TemplateOverride | None = None,
+    words: Words | None = None,
 ) -> Composed:
     """The message `kind` for this event of `store`'s; `documents`: the payment's invoice (and
     credit note) to link, when it has one; `override`: the owner's own template for `kind`
-    (the house's is used when it fails on this event's data: logged)."""
+    (the house's is used when it fails on this event's data: logged); `words`: the owner's
+    translation files (webstore.repo.shop_theme.ShopWords), over the catalogs."""
     look = brand(store)
     payment: Receipt | None = None
     subscription: Subscription | None = None
     card: dict[str, str] | None = None
     if kind is MessageKind.GIFT_CARD:
-        with speaking(look.lang):  # its date in the store's language
+        with speaking(look.lang, words):  # its date in the store's language
             card = gift_card_of(event_subject)
     elif kind in (MessageKind.RECEIPT, MessageKind.REFUND):
         payment = receipt(event_subject)
@@ -170,20 +172,23 @@ def compose(
         )
         frame = {"brand": look, "store": store, "accent": context["accent"]}
         try:
-            with speaking(look.lang):  # the owner's words as written; the frame's footer translated
+            with speaking(look.lang, words):  # the owner's template as written; the frame translated
                 owned = render_override(kind, override, data, frame=frame)
             return Composed(subject=owned.subject, html=owned.html, text=owned.text)
         except OwnerTemplateError as error:
             logger.warning(
                 "owner mail template failed; the house's sent", extra={"kind": kind, "error": str(error)}
             )
-    return in_language(look, f"mail/{kind.value}", SUBJECTS[kind], context)
+    return in_language(look, f"mail/{kind.value}", SUBJECTS[kind], context, words)
 
 
-def in_language(look: Brand, template: str, subject: str, context: dict[str, Any]) -> Composed:
+def in_language(
+    look: Brand, template: str, subject: str, context: dict[str, Any], words: Words | None = None
+) -> Composed:
     """The house's message from `template` (.html and .txt), its subject and texts (`"…"|trans`)
-    in the brand's language: the store's (an e-mail is sent from an event, with no visitor)."""
-    with speaking(look.lang):
+    in the brand's language: the store's (an e-mail is sent from an event, with no visitor),
+    the owner's `words` over the catalogs'."""
+    with speaking(look.lang, words):
         title = translated(subject, store=look.name)
         return Composed(
             subject=title,

@@ -19,6 +19,7 @@ from aws_lambda_powertools import Logger
 from webstore.catalog import Store
 from webstore.errors import NotFound
 from webstore.events import DomainEvent
+from webstore.html.player import Words
 from webstore.invoices.documents import document_file, invoice_path
 from webstore.mail import Attachment, MailNotSent, MailSender, Message, NoMail
 from webstore.mail.compose import Composed, Documents, compose
@@ -82,6 +83,7 @@ class _Context:
     settings: MailSettings
     recurring: RecurringPayment | None
     suppression: Suppression | None = None
+    words: Words = field(default_factory=dict)  # the owner's translation files (repo.shop_theme)
 
 
 class MailDispatcher:
@@ -103,7 +105,7 @@ class MailDispatcher:
         if isinstance(self._sender(), NoMail):  # no transport configured (a tool's run): no mail
             return result
         try:
-            store = StoreRepository(self.services.table).store(event.account_id)
+            store, words = StoreRepository(self.services.table).store_and_words(event.account_id)
         except NotFound:
             logger.warning("mail for an unknown store", extra={"event_id": event.id})
             return result
@@ -112,7 +114,7 @@ class MailDispatcher:
             return result
         suppression = start_read(self.repo.suppressed, event.account_id, to)
         settings = self.repo.settings(event.account_id)
-        context = _Context(store, settings, self._recurring(event), suppression.result())
+        context = _Context(store, settings, self._recurring(event), suppression.result(), words)
         for kind in kinds:
             if context.settings.enabled(kind):
                 result.outcomes[kind.value] = self._send(event, kind, to, context, self.services.now())
@@ -135,9 +137,9 @@ class MailDispatcher:
             id=record.event_id,
             date=record.event_date,
         )
-        store = StoreRepository(self.services.table).store(account_id)
+        store, words = StoreRepository(self.services.table).store_and_words(account_id)
         suppression = self.repo.suppressed(account_id, record.recipient)
-        context = _Context(store, self.repo.settings(account_id), self._recurring(event), suppression)
+        context = _Context(store, self.repo.settings(account_id), self._recurring(event), suppression, words)
         self._send(event, MessageKind(kind), record.recipient, context, self.services.now(), resend=True)
         return self.repo.record(account_id, event_id, kind) or record
 
@@ -252,7 +254,7 @@ class MailDispatcher:
         documents = None
         if kind is MessageKind.SIGN_IN:
             url = sign_in_url(self.services, event.account_id, event.subject)
-            composed = compose_sign_in(context.store, url)
+            composed = compose_sign_in(context.store, url, context.words)
         else:
             documents = self._documents(event, kind, context.store)
             composed = self._composed(event, kind, context, documents)
@@ -290,4 +292,5 @@ class MailDispatcher:
             manage_url=self._manage_url(event),
             documents=documents,
             override=self.repo.template(event.account_id, kind.value),
+            words=context.words,
         )

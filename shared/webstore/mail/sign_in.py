@@ -6,6 +6,7 @@ house's words (an owner neither switches it off nor rewrites it)."""
 from __future__ import annotations
 
 from webstore.catalog import StoreProfile
+from webstore.html.player import Words
 from webstore.mail.compose import DEFAULT_ACCENT, Composed, in_language
 from webstore.storefront.theme import brand
 
@@ -13,7 +14,7 @@ KIND = "sign_in"
 SUBJECT = "Your sign-in link for %(store)s"
 
 
-def compose_sign_in(store: StoreProfile, url: str) -> Composed:
+def compose_sign_in(store: StoreProfile, url: str, words: Words | None = None) -> Composed:
     look = brand(store)
     context = {
         "brand": look,
@@ -22,4 +23,4 @@ def compose_sign_in(store: StoreProfile, url: str) -> Composed:
         "kind": KIND,
         "url": url,
     }
-    return in_language(look, f"mail/{KIND}", SUBJECT, context)
+    return in_language(look, f"mail/{KIND}", SUBJECT, context, words)

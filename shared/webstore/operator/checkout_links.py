@@ -32,6 +32,7 @@ def checkout_link(
         raise Invalid("package_id is required", field="package_id")
     view = StoreRepository(services.table).catalog(account_id, with_packages=request.package_id is not None)
     store, now = view.store, services.now()
+    check_username(username, store=store)  # the store's own rule: Bedrock names are per store
     if store.disabled:
         raise Invalid("This store is disabled", field="package_id")
     if request.package_id is None:

@@ -137,7 +137,7 @@ def new_coupon(body: schemas.CouponCreate, view: StoreView, coupon_id: int, now:
     _check_targets(body, view)
     discount = _discount(body)
     start, expire = _check_limits(body)
-    username = check_username(body.username, "username") if body.username else None
+    username = check_username(body.username, "username", view.store) if body.username else None
     return Coupon(
         id=coupon_id,
         code=body.code.upper(),

@@ -19,6 +19,7 @@ from webstore.db import Item, Table, TransactAction, Transaction, from_item, to_
 from webstore.errors import Conflict, NotFound
 from webstore.item_size import check_item_size
 from webstore.repo.player_tiers import tier_slot_key
+from webstore.repo.shop_theme import Words, words_key, words_of
 from webstore.repo.throttle import FailureMark, failure_mark
 from webstore.repo.users import RegistryRead, User, resolution_of_item, user_of_item
 
@@ -40,6 +41,7 @@ class BasketReads:
     giftcard_numbers: tuple[str, ...] = ()  # the gift cards a basket holds, as they are now
     tier_slots: tuple[tuple[int, int], ...] = ()  # (player, category): which tier each holds
     failure_mark: tuple[str, str] | None = None  # (guard scope, caller address): its failure mark
+    words: bool = False  # the owner's translation files' copy (a hosted page: ShopWords)
 
 
 class AttemptStatus(StrEnum):
@@ -86,6 +88,7 @@ class StoreAndBasket:
     giftcards: dict[str, GiftCard] = field(default_factory=dict)  # by upper-case number (giftcard_numbers)
     tier_slots: dict[tuple[int, int], int] = field(default_factory=dict)  # (player, category) → tier id
     failure_mark: FailureMark | None = None  # the caller's wrong credentials (webstore.failure_guard)
+    words: Words = field(default_factory=dict)  # the owner's words, when asked for (`reads.words`)
 
 
 class BasketRepository:
@@ -139,6 +142,8 @@ class BasketRepository:
             wanted["order"] = keys.key(account, keys.order_sk(reads.order))
         if reads.failure_mark:
             wanted["failure_mark"] = keys.throttle_key(*reads.failure_mark)
+        if reads.words:
+            wanted["words"] = words_key(account_id)
 
         items = {
             (i["PK"], i["SK"]): i for i in self.table.batch_get(list(wanted.values()), consistent=consistent)
@@ -187,6 +192,8 @@ class BasketRepository:
                 checkout_attempt=item.get("checkout_attempt"),
             )
         result.failure_mark = failure_mark(found.get("failure_mark"))
+        if reads.words:
+            result.words = words_of(found.get("words"))
         return result
 
     # --- what basket limits check: a player's history in a store (fulfilment keeps it) ---

@@ -7,6 +7,10 @@ live theme the shop renders.
   name, the published version's number and source, the last good source
   (the fallback when the published one fails at request time) and the newest version saved,
   plus a `revision` every change claims: two editors at once, the second is told to reload.
+- **The owner's words** (`SHOPTPL#{account}`/`WORDS`): a copy of the live theme's translation
+  files for the storefront's hosted pages and the e-mails, which read it beside the store item
+  in their one round trip (docs/shop.md, "Translation files"); written by every change that
+  changes the files, in its transaction, so the hosted pages never read the templates.
 - **Versions**: one item per saved version in the store's own `SHOPTPL#{account}` partition,
   SK `{name}#{version:06d}`: written once, never changed; a name keeps its newest `HISTORY`
   versions (the save that writes version n deletes version n - HISTORY).
@@ -17,6 +21,8 @@ the version written (if any), the one that falls out of the history deleted, and
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from datetime import datetime
 
 from pydantic import Field
@@ -43,6 +49,7 @@ class ShopLook(Model):
     package_layout: str = ""  # "", "grid", "list": every category's, else each category's own
     after_add: str = ""  # "": the basket after adding a package; "package": back to the package
     guest_prices: str = ""  # "": everyone sees prices; "hidden": only a logged-in player
+    login: str = ""  # "": the shop's own log-in page; "hosted": the hosted auth page (shop.forms.login_page)
     header_style: str = ""  # "": banner (logo, name, menu under it); "compact": one slim bar; "centered"
     maintenance: str = ""  # "": the shop is open; "on": the maintenance page (webstore.shop.maintenance)
     maintenance_message: str = ""  # what the maintenance page says ("": the house's text)
@@ -62,6 +69,38 @@ class ShopTheme(Model):
     look: ShopLook = Field(default_factory=ShopLook)
     # language (`de`, `pt-BR`) -> the owner's translation file as saved (webstore.shop.translations)
     translations: dict[str, str] = Field(default_factory=dict)
+
+
+class ShopWords(Model):
+    """The owner's translation files as the hosted pages and e-mails read them: the live theme's
+    `translations` (language → file text), copied."""
+
+    translations: dict[str, str] = Field(default_factory=dict)
+
+
+# language (`de`, `pt-BR`) → text of the catalogs → the owner's wording
+Words = dict[str, dict[str, str]]
+
+
+def file_texts(text: str | None) -> dict[str, str]:
+    """A translation file's texts (checked when saved: read as they are; {} for none)."""
+    if not text:
+        return {}
+    try:
+        found = json.loads(text)
+    except ValueError:
+        return {}
+    if not isinstance(found, dict):
+        return {}
+    return {k: v for k, v in found.items() if isinstance(v, str)}
+
+
+def words_of(item: Mapping[str, object] | None) -> Words:
+    """The owner's words of a `WORDS` item (none without it), by language."""
+    if item is None:
+        return {}
+    files = from_item(ShopWords, item).translations
+    return {code: texts for code, text in files.items() if (texts := file_texts(text))}
 
 
 class TemplateVersion(Model):
@@ -88,10 +127,15 @@ def version_sk(name: str, version: int) -> str:
 
 
 LIVE = "LIVE"  # sorts after every `{name}#…` version (names start with a lower-case letter)
+WORDS = "WORDS"  # the translation files' copy for the hosted pages and e-mails
 
 
 def theme_key(account_id: int) -> dict[str, str]:
     return keys.key(versions_pk(account_id), LIVE)
+
+
+def words_key(account_id: int) -> dict[str, str]:
+    return keys.key(versions_pk(account_id), WORDS)
 
 
 def theme_of(item: Item | None) -> ShopTheme:
@@ -164,5 +208,15 @@ class ShopThemeRepository:
                 values={":brand": brand.model_dump()},
                 fails=NotFound("Store not found"),
             )
+        if new.translations != seen.translations:  # the hosted pages' and e-mails' copy (ShopWords)
+            if new.translations:
+                words = ShopWords(translations=new.translations)
+                tx.put(to_item(words, versions_pk(account_id), WORDS, "shop_words"))
+            else:
+                tx.delete(words_key(account_id))
         audit.add_to(tx, account_id)
         tx.commit()
+
+    def words(self, account_id: int) -> Words:
+        """The owner's words as the hosted pages read them (one GetItem; none without files)."""
+        return words_of(self.table.get(words_key(account_id)))

@@ -18,6 +18,7 @@ from webstore.db import Item, Table, Transaction, from_item, start_read, to_item
 from webstore.errors import NotFound
 from webstore.repo.account import AccountRepository
 from webstore.repo.audit_log import AuditLog
+from webstore.repo.shop_theme import Words, words_key, words_of
 from webstore.servers import Server
 
 ENTITIES: dict[str, type[Any]] = {
@@ -59,6 +60,16 @@ class StoreRepository:
         if item is None:
             raise NotFound("Store not found")
         return from_item(Store, item)
+
+    def store_and_words(self, account_id: int) -> tuple[Store, Words]:
+        """The store and the owner's words of its translation files (a hosted page's, an
+        e-mail's: webstore.repo.shop_theme.ShopWords): one BatchGetItem."""
+        store_key = keys.key(keys.store_pk(account_id), keys.STORE_ITEM)
+        items = {i["SK"]: i for i in self.table.batch_get([store_key, words_key(account_id)])}
+        item = items.get(keys.STORE_ITEM)
+        if item is None:
+            raise NotFound("Store not found")
+        return from_item(Store, item), words_of(items.get(words_key(account_id)["SK"]))
 
     def package(self, account_id: int, package_id: int) -> Package | None:
         """One package by id: one GetItem."""

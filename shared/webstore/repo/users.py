@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import Enum
 
 from webstore import keys
 from webstore.catalog import Store, StoreProfile
@@ -34,6 +35,14 @@ USERNAME = re.compile(r"^[A-Za-z0-9_]{3,16}$")  # Minecraft's rule for Java Edit
 BEDROCK_PREFIX = re.compile(r"^[!-/:-@\[-^`{-~]{1,4}")
 GAMERTAG = re.compile(r"^(?=.{1,16}$)[A-Za-z0-9_]+(?: [A-Za-z0-9_]+)*$")
 JAVA_RULE = "A username is 3 to 16 letters, digits or underscores"
+
+
+class Bedrock(Enum):
+    """Whether a name is a Bedrock player's in a store (`bedrock_kind`)."""
+
+    NOT = "java"  # a Java player's name
+    YES = "bedrock"  # a Bedrock player's: the offline identity in either mode
+    MAYBE = "either"  # unprefixed, and a valid Java name too: Java first in an online-mode store
 
 
 @dataclass(frozen=True)
@@ -62,7 +71,13 @@ class RegistryRead:
     def user_for(self, store: StoreProfile, username: str) -> User | None:
         """The registered user of the store's mode, however old (what fulfilment uses); a
         Bedrock player's is the offline one in either mode."""
-        if store.online_mode and not is_bedrock_name(username, store.bedrock_prefix):
+        try:
+            check_username(username, store=store)
+        except Invalid:
+            return None  # no name in this store (a check before the read let it by): identify refuses it
+        # A name either player may have (unprefixed Bedrock names) is the Java account it was
+        # resolved to, if any; else unknown here (`identify` asks the name service first).
+        if store.online_mode and bedrock_kind(username, store) is not Bedrock.YES:
             return self.online.user if self.online else None
         return self.offline
 
@@ -98,20 +113,41 @@ def is_bedrock_name(username: str, prefix: str | None) -> bool:
     return bool(prefix) and username.startswith(prefix) and bool(GAMERTAG.match(username[len(prefix) :]))
 
 
+def bedrock_kind(username: str, store: StoreProfile) -> Bedrock:
+    """Whose name `username` (already checked) is in this store: a Java player's (NOT), a
+    Bedrock player's (YES: the offline identity in either mode), or, in a store whose Bedrock
+    players join without a prefix (`bedrock_unprefixed`), a name valid under both rules (MAYBE:
+    a Java account if the name service knows one, else a Bedrock player)."""
+    if store.bedrock_unprefixed:
+        if not GAMERTAG.match(username):
+            return Bedrock.NOT
+        return Bedrock.MAYBE if USERNAME.match(username) else Bedrock.YES
+    return Bedrock.YES if is_bedrock_name(username, store.bedrock_prefix) else Bedrock.NOT
+
+
 def check_username(username: str, field: str = "username", store: StoreProfile | None = None) -> str:
     """The platform's one username rule: Java Edition's, or, in a store that accepts Bedrock
-    players (`bedrock_prefix`), the prefix and a gamertag. Without the store (a check before
-    the store is read) a Bedrock name under any prefix passes; the use case checks it again
+    players, their Floodgate name: the prefix (`bedrock_prefix`) and a gamertag, or the bare
+    gamertag (`bedrock_unprefixed`). Without the store (a check before the store is read) a
+    Bedrock name of any store passes (under any prefix, or none); the use case checks it again
     with the store (`webstore.identity.identify`)."""
     username = (username or "").strip()
     if USERNAME.match(username):
         return username
-    prefix = store.bedrock_prefix if store is not None else None
-    if is_bedrock_name(username, prefix):
+    if store is None:
+        if is_bedrock_name(username, None) or GAMERTAG.match(username):
+            return username
+        raise Invalid(JAVA_RULE, field=field)
+    if bedrock_kind(username, store) is not Bedrock.NOT:
         return username
-    if prefix:
+    if store.bedrock_unprefixed:
         raise Invalid(
-            f"{JAVA_RULE}; a Bedrock player's is {prefix!r} then their gamertag"
+            f"{JAVA_RULE}; a Bedrock player's is their gamertag (up to 16 letters, digits or spaces)",
+            field=field,
+        )
+    if store.bedrock_prefix:
+        raise Invalid(
+            f"{JAVA_RULE}; a Bedrock player's is {store.bedrock_prefix!r} then their gamertag"
             " (up to 16 letters, digits or spaces)",
             field=field,
         )
@@ -209,6 +245,17 @@ class UserRepository:
         """Cache what a name resolved to; an older resolution never replaces a newer one."""
         item, condition, values = _resolution(user, resolved_at)
         tx.put(item, condition=condition, values=values, fails=AlreadyRegistered())
+
+    @staticmethod
+    def add_forget_resolution(tx: Transaction, cached: CachedResolution) -> None:
+        """Delete a name's cached resolution, if it is still the one read (else AlreadyRegistered:
+        someone resolved the name meanwhile)."""
+        tx.delete(
+            keys.online_name_key(cached.user.username),
+            condition="resolved_at = :at",
+            values={":at": int(cached.resolved_at.timestamp())},
+            fails=AlreadyRegistered(),
+        )
 
     def save_online_resolution(self, user: User, resolved_at: datetime) -> None:
         """`add_online_resolution` as a write of its own (one PutItem)."""

@@ -17,14 +17,16 @@ from pydantic import ValidationError
 
 from webstore.basket import Basket
 from webstore.errors import Conflict, DomainError, Invalid, NotFound
+from webstore.identity.steam import is_steam_store
 from webstore.repo.shop_theme import ShopThemeRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
 from webstore.shop import pages
 from webstore.shop.i18n import chosen_language, html_lang
 from webstore.shop.pages import ShopResult
-from webstore.shop.reads import Visitor, own_basket_ident, read_shop, shop_account
+from webstore.shop.reads import ShopData, Visitor, own_basket_ident, read_shop, shop_account
 from webstore.storefront import basket_auth, baskets
+from webstore.storefront.return_urls import check_return_url, platform_hosts
 from webstore.storefront.schemas import AddPackage, NewBasket, PackageQuantity, RemovePackage
 
 MAX_VARIABLES = 20
@@ -61,20 +63,20 @@ def _shop_base(services: Services) -> str:
     return services.settings.shop_url.rstrip("/")
 
 
-def _new_basket(services: Services, ip: str, username: str | None = None) -> Basket:
+def _new_basket(services: Services, ip: str, username: str | None = None, *, token: str = "") -> Basket:
     """A basket of the shop's store whose checkout returns to the shop; without the shop's
     address among the store's return hosts, one that returns nowhere (the receipt still links
-    the store's `webstore_url`)."""
-    store = StoreRepository(services.table).store(shop_account(services))
+    the store's `webstore_url`). `token`: the store's public token when the caller has read it."""
+    token = token or StoreRepository(services.table).store(shop_account(services)).public_token
     base = _shop_base(services)
     request = NewBasket(complete_url=f"{base}/", cancel_url=f"{base}{BASKET}", username=username)
     try:
-        return baskets.create_basket(services, store.public_token, request, ip)
+        return baskets.create_basket(services, token, request, ip)
     except Invalid as error:
         if error.field not in ("complete_url", "cancel_url"):
             raise
         bare = NewBasket(username=username)
-        return baskets.create_basket(services, store.public_token, bare, ip)
+        return baskets.create_basket(services, token, bare, ip)
 
 
 def _current(services: Services, visitor: Visitor) -> str | None:
@@ -254,7 +256,43 @@ def log_in(services: Services, visitor: Visitor, fields: Mapping[str, str], ip: 
     return _done(basket, target)
 
 
+LOGIN = "/login"
 STEAM_LOGIN = "/login/steam"
+HOSTED = "hosted"  # the look's `login`: players log in on the hosted auth page
+
+
+def hosted_login(data: ShopData) -> bool:
+    """The store logs its players in on the hosted auth page (panel → Shop → Look, "Player
+    log-in"); a Steam store's players sign in through Steam from the shop's own page whatever
+    it says (the hosted page would only show the same Steam button)."""
+    return data.theme.look.login == HOSTED and not is_steam_store(data.store)
+
+
+def login_page(services: Services, visitor: Visitor, next_path: str | None, ip: str) -> ShopResult:
+    """GET /login. On the shop's own page: the username form (a Steam store's: its Steam
+    button). On the hosted auth page: 303 to it for the visitor's open basket (a new one when
+    they have none), its return URL this page with `next`; a visitor whose basket has a player
+    (back from the hosted page, or logged in already) goes on to `next`, the player's cookie
+    set. One round trip, and the storefront's basket creation when a basket is made."""
+    target = safe_next(next_path, "/")
+    data = read_shop(services, visitor)
+    if not hosted_login(data):
+        return pages.login(services, visitor, next_path=target, data=data)
+    if target.partition("?")[0].startswith(LOGIN):  # never back here: it would go round
+        target = "/"
+    basket = data.basket
+    is_open = basket is not None and not (basket.complete or basket.paid)
+    if basket is not None and is_open and basket.username_id:
+        return _done(basket, target)
+    try:
+        back = f"{_shop_base(services)}{LOGIN}?{urlencode({'next': target})}"
+        checked = check_return_url(data.store, back, own_hosts=platform_hosts(services.settings))
+        if basket is None or not is_open:
+            basket = _new_basket(services, ip, token=data.store.public_token)
+        redirect = basket_auth.auth_url(services, basket.ident, checked)
+    except DomainError as error:
+        return pages.error_page(services, data, visitor, error)
+    return ShopResult(redirect=redirect, basket=basket.ident, player=0)
 
 
 def steam_log_in(services: Services, visitor: Visitor, fields: Mapping[str, str], ip: str) -> ShopResult:

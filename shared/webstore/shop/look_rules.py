@@ -26,18 +26,21 @@ LABELS = {
     "header_style": "Header style",
     "after_add": "After adding to the basket",
     "guest_prices": "Prices for guests",
+    "login": "Player log-in",
     "maintenance": "Maintenance mode",
     "maintenance_message": "Maintenance message",
     "maintenance_allow": "Allowed during maintenance",
 }
 AFTER_ADD = ("", "package")
 GUEST_PRICES = ("", "hidden")
+LOGINS = ("", "hosted")  # the shop's own log-in page, or the hosted auth page (webstore.shop.forms)
 HEADER_STYLES = ("", "compact", "centered")
 CHOICES = {
     "package_layout": (LAYOUTS, "each category's own, grid or list"),
     "header_style": (HEADER_STYLES, "banner, compact or centred"),
     "after_add": (AFTER_ADD, "the basket or the package"),
     "guest_prices": (GUEST_PRICES, "shown or hidden"),
+    "login": (LOGINS, '"" (the shop\'s own page) or "hosted" (the hosted auth page)'),
     "maintenance": (("", "on"), "on or off"),
 }
 

@@ -229,10 +229,11 @@ def maintenance_page(services: Services, data: ShopData, visitor: Visitor) -> Sh
 Build = Callable[[ShopData, Builder], tuple[str, str, dict[str, Any]]]
 
 
-def page(services: Services, visitor: Visitor, build: Build) -> ShopResult:
-    """Read, build the page's own variables (`build` → template, title, variables), render;
-    a domain error met while building is the branded error page of the same read."""
-    data = read_shop(services, visitor)
+def page(services: Services, visitor: Visitor, build: Build, data: ShopData | None = None) -> ShopResult:
+    """Read (unless the caller has read: `data`), build the page's own variables (`build` →
+    template, title, variables), render; a domain error met while building is the branded
+    error page of the same read."""
+    data = data or read_shop(services, visitor)
     builder = Builder(data, csrf=visitor.csrf, assets=assets.urls())
     try:
         template, title, extra = build(data, builder)
@@ -381,8 +382,9 @@ def login(
     username: str = "",
     status: int = 200,
     next_path: str = "/",
+    data: ShopData | None = None,
 ) -> ShopResult:
-    result = page(services, visitor, build_login(error, username, next_path))
+    result = page(services, visitor, build_login(error, username, next_path), data)
     return ShopResult(status, result.html, csp=result.csp) if status != 200 else result
 
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from webstore.errors import Invalid, NotFound
 from webstore.repo.audit_log import Audit
-from webstore.repo.shop_theme import STALE, ShopTheme, ShopThemeRepository, TemplateVersion
+from webstore.repo.shop_theme import STALE, ShopTheme, ShopThemeRepository, TemplateVersion, file_texts
 from webstore.shop.i18n import LANGUAGE_NAMES, LANGUAGES, html_lang, messages
 
 if TYPE_CHECKING:
@@ -120,14 +120,7 @@ def parse(code: str, text: str, known: frozenset[str]) -> dict[str, str]:
 
 def owner_texts(theme: ShopTheme, code: str) -> Mapping[str, str]:
     """The owner's texts of a language (checked when saved: read as they are)."""
-    text = theme.translations.get(code)
-    if not text:
-        return MappingProxyType({})
-    try:
-        found = json.loads(text)
-    except ValueError:
-        return MappingProxyType({})
-    return MappingProxyType({k: v for k, v in found.items() if isinstance(v, str)})
+    return MappingProxyType(file_texts(theme.translations.get(code)))
 
 
 def page_texts(theme: ShopTheme, language: str) -> Mapping[str, str]:

@@ -78,9 +78,9 @@ def open_auth_page(
     services: Services, basket_ident: str, return_url: str | None, username: str | None = None
 ) -> AuthPrompt:
     """The basket and its store in one read; with a (valid) `username`, its registry entries too."""
-    reads = BasketReads(username=username) if username and USERNAME.match(username) else None
-    loaded = load(services, basket_ident, None, reads)
-    in_brand_of(loaded.store)
+    named = username if username and USERNAME.match(username) else None
+    loaded = load(services, basket_ident, None, BasketReads(username=named, words=True))
+    in_brand_of(loaded.store, loaded.words)
     checked = check_return_url(loaded.store, return_url, own_hosts=platform_hosts(services.settings))
     if loaded.basket.complete:
         raise Conflict("This basket has already been paid for")
@@ -97,7 +97,7 @@ def authenticate(services: Services, prompt: AuthPrompt, username: str) -> str:
     first-seen player is registered in the basket's own write (one transaction). An unknown
     online name, or the name service down, refuses before anything is written.
     """
-    username = check_username(username)
+    username = check_username(username, store=prompt.store)
     prompt.basket.check_player(username)
     return bind(services, prompt, lambda p: identify(services, p.store, username, p.registry))
 

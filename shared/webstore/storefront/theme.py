@@ -11,7 +11,7 @@ allows by its hash (`Brand.policy`, webstore.html.player).
 from __future__ import annotations
 
 from webstore.catalog import Store, StoreProfile
-from webstore.html.player import Brand, page_language, use_brand
+from webstore.html.player import Brand, Words, page_language, use_brand, use_words
 
 WHITE = "#ffffff"
 INK = "#000000"
@@ -75,7 +75,10 @@ def brand(store: StoreProfile) -> Brand:
     )
 
 
-def in_brand_of(store: StoreProfile) -> Brand:
+def in_brand_of(store: StoreProfile, words: Words | None = None) -> Brand:
     """A page use case has read the store: this request's pages, its problem page included, are
-    in the store's brand from here on (`webstore.html.player.use_brand`)."""
+    in the store's brand from here on (`webstore.html.player.use_brand`), and print the owner's
+    `words` (their translation files, read with the store: `use_words`) when given."""
+    if words is not None:
+        use_words(words)
     return use_brand(brand(store))

@@ -181,10 +181,10 @@ def _view(store_name: str, recurring: RecurringPayment, charge: RenewalCharge | 
 def show_page(services: Services, token: str) -> PageResult:
     """The page for a genuine link (404 for anything else, having read nothing)."""
     account_id, reference = links.open_token(services.secrets, token)
-    store_future = start_read(StoreRepository(services.table).store, account_id)
+    store_future = start_read(StoreRepository(services.table).store_and_words, account_id)
     recurring = RecurringPaymentRepository(services.table).get(account_id, reference)
-    store = store_future.result()
-    in_brand_of(store)
+    store, words = store_future.result()
+    in_brand_of(store, words)
     if recurring is None:
         raise NotFound(links.NOT_FOUND)
     action = page.UNDO if recurring.cancel_requested_at else page.CANCEL

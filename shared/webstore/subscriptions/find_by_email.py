@@ -91,15 +91,17 @@ def _form(brand: Brand, store_name: str, *, email: str = "", error: str = "", no
 
 
 def show_form(services: Services, public_token: str) -> PageResult:
-    store = verified(StoreRepository(services.table).store(keys.account_of(public_token)), public_token)
-    return PageResult(html=_form(in_brand_of(store), store.name))
+    store, words = StoreRepository(services.table).store_and_words(keys.account_of(public_token))
+    verified(store, public_token)
+    return PageResult(html=_form(in_brand_of(store, words), store.name))
 
 
 def request_link(services: Services, public_token: str, email: str) -> PageResult:
     """Mail a sign-in link when `email` paid at the store; the same answer either way. A bad
     address re-renders the form (422); too many requests for one address is 429."""
-    store = verified(StoreRepository(services.table).store(keys.account_of(public_token)), public_token)
-    brand = in_brand_of(store)
+    store, words = StoreRepository(services.table).store_and_words(keys.account_of(public_token))
+    verified(store, public_token)
+    brand = in_brand_of(store, words)
     typed = email.strip()
     try:
         address = check_email(typed)
@@ -208,8 +210,9 @@ def open_link(services: Services, public_token: str, link: str) -> PageResult:
     ):
         raise NotFound("This sign-in link is not valid")
     nonce, expires = match.group(1), int(match.group(2))
-    store = verified(StoreRepository(services.table).store(account_id), public_token)
-    brand = in_brand_of(store)
+    store, words = StoreRepository(services.table).store_and_words(account_id)
+    verified(store, public_token)
+    brand = in_brand_of(store, words)
     now = int(services.now().timestamp())
     if expires <= now:
         raise Gone(LINK_REFUSED)

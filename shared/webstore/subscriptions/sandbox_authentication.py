@@ -107,10 +107,10 @@ def _charge(services: Services, token: str, charge_key: str) -> _Charge:
     if cycle_of is None:
         raise NotFound(NOTHING_TO_CONFIRM)
     reference, cycle = cycle_of
-    store = StoreRepository(services.table).store(keys.account_of(token))
+    store, words = StoreRepository(services.table).store_and_words(keys.account_of(token))
     if not hmac.compare_digest(store.public_token, token):
         raise NotFound(NOTHING_TO_CONFIRM)
-    in_brand_of(store)
+    in_brand_of(store, words)
     gateway = gateway_for_store(services, store)
     recurring = RecurringPaymentRepository(services.table).get(store.id, reference)
     if (

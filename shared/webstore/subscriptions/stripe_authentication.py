@@ -39,11 +39,11 @@ def show_page(services: Services, token: str, charge_key: str) -> PageResult:
     cycle_of = planning.charged_cycle(charge_key)
     if cycle_of is None:
         raise NotFound(NOTHING_TO_CONFIRM)
-    store = StoreRepository(services.table).store(keys.account_of(token))
+    store, words = StoreRepository(services.table).store_and_words(keys.account_of(token))
     gateway = stripe_of(services, store)
     if gateway is None or not hmac.compare_digest(store.public_token, token):
         raise NotFound(NOTHING_TO_CONFIRM)
-    look = in_brand_of(store)
+    look = in_brand_of(store, words)
     recurring = RecurringPaymentRepository(services.table).get(store.id, cycle_of[0])
     action = recurring.renewal_action if recurring is not None and recurring.ongoing else None
     if recurring is None or action is None or action.charge_key != charge_key:

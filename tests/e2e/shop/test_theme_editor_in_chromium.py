@@ -114,3 +114,54 @@ def test_the_owner_edits_previews_publishes_rolls_back_exports_and_imports_index
     assert shop_says() == "First"
     assert problems == []
     context.close()
+
+
+def test_the_owner_changes_colours_logo_and_sale_banner_previews_and_publishes(
+    local_stack: dict[str, Any], browser: Browser
+) -> None:
+    """Shop → Look, as an owner without code: the preview shows the draft in a new tab while the
+    shop keeps its look; "Save and publish" and the shop shows the logo, colours and banner."""
+    admin, shop = local_stack["admin_url"], local_stack["shop_url"]
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    player = context.new_page()
+    logo = "https://cdn.example.invalid/demo-logo.png"
+    try:
+        page.goto(f"{admin}/login")
+        page.fill("#email", local_stack["admin_email"])
+        page.fill("#password", local_stack["admin_password"])
+        page.click("button[type=submit]")
+        page.wait_for_url(f"{admin}/")
+        page.get_by_role("navigation", name="Sections").get_by_role("link", name="Shop").click()
+        page.locator("#look-link").click()
+        page.get_by_label("Logo").fill(logo)
+        page.get_by_label("Brand colour").fill("#8a2be2")
+        page.get_by_label("Accent colour").fill("#0b6e4f")
+        page.get_by_label("Sale banner").fill("Crates half price <today>")
+
+        with context.expect_page() as opened:
+            page.get_by_role("button", name="Preview").click()
+        preview = opened.value
+        preview.wait_for_load_state()
+        expect(preview.locator("#sale-banner")).to_have_text("Crates half price <today>")
+        assert "--brand:#8a2be2" in preview.content()
+        preview.close()
+        player.goto(shop)
+        expect(player.locator("#sale-banner")).not_to_have_text("Crates half price <today>")
+
+        page.get_by_label("Brand colour").fill("purple")  # refused, naming the field; nothing saved
+        page.get_by_role("button", name="Save and publish").click()
+        expect(page.locator("main")).to_contain_text("Brand colour: a colour as #rrggbb")
+        player.goto(shop)
+        expect(player.locator("#sale-banner")).not_to_have_text("Crates half price <today>")
+
+        page.get_by_label("Brand colour").fill("#8a2be2")
+        page.get_by_role("button", name="Save and publish").click()
+        expect(page.locator(".done")).to_contain_text("The look is saved")
+        player.goto(shop)
+        expect(player.locator("#sale-banner")).to_have_text("Crates half price <today>")
+        expect(player.locator(f'header img[src="{logo}"]')).to_have_count(1)
+        brand = player.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--brand')")
+        assert brand.strip() == "#8a2be2", brand
+    finally:
+        context.close()

@@ -1,11 +1,12 @@
 """The player e-mails speak the store's language (docs/mail.md, "Language"): through the real
 mail consumer (SQS under moto, the messages written as `.eml` files so that both parts can be
 read), a German store's receipt and renewal-failed message are German, HTML and plain text,
-subject included; an English store's stay English."""
+subject included; an English store's stay English; an owner's translation file rewords them."""
 
 from __future__ import annotations
 
 import email
+import json
 from collections.abc import Callable, Iterator
 from email.message import EmailMessage
 from email.policy import default
@@ -13,10 +14,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.integration.shop.test_translation_files import save
 from tests.support.cancellation import buy_subscription
 from tests.support.demo import DemoStore
 from tests.support.invocation import Invoke
+from tests.support.panel import signed_in
 from webstore import services as services_module
+from webstore.admin.roles import Role
 from webstore.event_types import EventType
 from webstore.events import DomainEvent
 from webstore.repo.store import StoreRepository
@@ -126,3 +130,25 @@ def test_an_english_stores_mail_stays_english(
     html, text = parts(sent[f"Action needed: your {name} subscription payment did not go through"])
     assert "Your renewal payment did not go through" in html and "We could not take" in html
     assert "Your bank asks you to confirm this payment: https://pay.example/authenticate/1" in text
+
+
+def test_the_owners_translation_file_rewords_the_mail(
+    invoke: Invoke, demo: DemoStore, mailbox: Mailbox, mail_queue: MailQueue
+) -> None:
+    """An owner's German file (panel → Shop → Translations) over the catalogs' German: the
+    subject and the body; markup in it printed as text in the HTML part."""
+    name = speaking(demo, "de")
+    words = {
+        "Your receipt from %(store)s": "Dein Beleg von %(store)s",
+        "Thank you for your purchase": "Vielen Dank, Held <script>alert(1)</script>",
+    }
+    assert save(signed_in(Role.OWNER), json.dumps(words, ensure_ascii=False)).status == 303
+    buy_subscription(invoke, demo, email=EMAIL)
+    [payment] = published(EventType.PAYMENT_COMPLETED)
+
+    assert mail_queue.deliver([payment]) == {"batchItemFailures": []}
+
+    html, text = parts(mailbox()[f"Dein Beleg von {name}"])
+    assert "Vielen Dank, Held &lt;script&gt;alert(1)&lt;/script&gt;" in html and "<script>" not in html
+    assert "Vielen Dank, Held <script>alert(1)</script>" in text  # plain text is not HTML
+    assert "Insgesamt bezahlt" in html and "Danke für deinen Einkauf" not in html + text

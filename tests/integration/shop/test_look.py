@@ -169,7 +169,7 @@ def test_prices_hidden_from_guests_show_once_a_player_logs_in(owner: PanelClient
     assert save(owner, LOOK | {"guest_prices": "hidden"}).status == 303
     player = ShopClient()
     items = player.get(get_category.handler, "/category/items").body
-    assert "$2.50 USD" not in items and '<a href="/login">Log in to see prices</a>' in items
+    assert "$2.50 USD" not in items and '<a href="/login" rel="nofollow">Log in to see prices</a>' in items
     player.get(get_login.handler, "/login")  # a page with a form: it sets the CSRF cookie
     assert player.post(post_login.handler, "/login", {"username": "Steve"}).status == 303
     assert "$2.50 USD" in player.get(get_category.handler, "/category/items").body

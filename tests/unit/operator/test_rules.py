@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from webstore import keys
-from webstore.catalog import BasketType, DiscountType
+from webstore.catalog import BasketType, DiscountType, StoreProfile
 from webstore.errors import Invalid
 from webstore.operator.bans import ban_address
 from webstore.operator.coupons import new_coupon
@@ -23,10 +23,12 @@ NOW = datetime(2026, 3, 1, tzinfo=UTC)
 
 
 class FakeCatalog:
-    """What coupon rules ask of a catalog: does a package / category exist."""
+    """What coupon rules ask of a catalog: does a package / category exist; the store (whose
+    username rule a coupon's `username` is checked by)."""
 
     def __init__(self, packages: set[int], categories: set[int]) -> None:
         self.packages, self.categories = packages, categories
+        self.store = StoreProfile(id=1, name="Demo")
 
     def package(self, package_id: int) -> object | None:
         return object() if package_id in self.packages else None

@@ -88,3 +88,19 @@ def test_the_trans_filter_uses_the_pages_translations_and_escapes() -> None:
     html = render_owner("probe.html", overrides=overrides, translations=german, name="<b>Steve</b>")
     assert html == "Geschenk für &lt;b&gt;Steve&lt;/b&gt;"
     assert render_owner("probe.html", overrides=overrides, name="Alex") == "Gift for Alex"
+
+
+def test_an_owners_file_may_word_every_text_of_the_catalogs() -> None:
+    """The hosted pages' and the e-mails' texts are the catalogs' too: a translation file may
+    word them (webstore.shop.translations.known_texts; docs/shop.md "Translation files")."""
+    from webstore.mail.compose import SUBJECTS
+    from webstore.repo.shop_theme import ShopTheme
+    from webstore.shop.i18n import HOSTED_TEXTS
+    from webstore.shop.translations import known_texts
+
+    known = known_texts(ShopTheme())
+    places = shop_messages.extracted()
+    hosted = {t for t, where in places.items() if any(p.startswith(("hosted/", "layout/")) for p, _ in where)}
+    mail = {t for t, where in places.items() if any(p.startswith("mail/") for p, _ in where)}
+    assert hosted and mail and set(SUBJECTS.values()) <= mail and set(HOSTED_TEXTS) <= set(places)
+    assert set(places) <= known
