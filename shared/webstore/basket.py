@@ -45,9 +45,9 @@ from webstore.tax import manual as manual_tax
 from webstore.tax import vat_ids
 from webstore.tax.evidence import country_taxed
 from webstore.tax.model import BuyerTax, TaxQuote
+from webstore.validation import MAX_QUANTITY
 
 MAX_LINES = 100
-MAX_QUANTITY = 1000
 MAX_COUPONS = 5
 MAX_GIFTCARDS = 5
 MAX_DYNAMIC_PACKAGES = 100

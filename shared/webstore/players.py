@@ -60,6 +60,15 @@ class Tier(Model):
         return self.active and self.status_id in (TierStatus.ACTIVE, TierStatus.PENDING_DOWNGRADE)
 
 
+def ongoing_tiers_by_category(tiers: list[Tier]) -> dict[int, Tier]:
+    """A player's current tier per category (the newest ongoing one, should there be several)."""
+    current: dict[int, Tier] = {}
+    for tier in sorted(tiers, key=lambda t: t.created_at):
+        if tier.ongoing:
+            current[tier.category_id] = tier
+    return current
+
+
 class RecentPayment(Model):
     username: str
     platform_id: str = ""  # the player's platform id (Minecraft: UUID without dashes)

@@ -28,6 +28,8 @@ from pydantic import AfterValidator, BeforeValidator
 
 INT32_MAX = 2**31 - 1
 MAX_ID_DIGITS = 10
+# The most of one package a basket line holds (a caller's `quantity`; `webstore.basket` keeps it).
+MAX_QUANTITY = 1000
 _ASCII_DIGITS = re.compile(r"[0-9]+", re.ASCII)
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 _SURROGATE = re.compile("[\ud800-\udfff]")

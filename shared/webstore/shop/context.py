@@ -12,7 +12,6 @@ from decimal import Decimal
 from typing import Any
 
 from webstore.catalog import Category, DiscountType, Package, PackageType, Sale, Store
-from webstore.checkout.summary import mask_card, order_summary
 from webstore.html.owner import sanitize, translate
 from webstore.money import round_money, symbol
 from webstore.pricing import PricingContext, active_sales
@@ -331,6 +330,9 @@ class Builder:
                 "amount_due": money(Decimal(0), currency),
                 "empty": True,
             }
+        # Here, not at import: only a visitor's basket needs the checkout's summary and its tax code.
+        from webstore.checkout.summary import mask_card, order_summary
+
         priced = basket.model_copy(deep=True)
         priced.reprice(self.store, self.now)  # the checkout's own pricing: totals to the cent
         summary = order_summary(priced, self.store, self.now)

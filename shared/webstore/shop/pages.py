@@ -14,7 +14,6 @@ from urllib.parse import urlencode, urlsplit
 
 from webstore.errors import DomainError, NotFound
 from webstore.html.owner import OwnerTemplateError, render_owner, sanitize, translate
-from webstore.identity.steam import is_steam_store
 from webstore.repo.shop_theme import ShopTheme
 from webstore.services import Services
 from webstore.shop import assets, maintenance
@@ -337,6 +336,8 @@ def build_basket(error: str = "") -> Build:
 def build_login(error: str = "", username: str = "", next_path: str = "/") -> Build:
     def build(data: ShopData, b: Builder) -> tuple[str, str, dict[str, Any]]:
         del b
+        from webstore.identity.steam import is_steam_store  # the log-in page's only (not every page's)
+
         # A Steam store's players sign in through Steam (a form to POST /login/steam), not by name.
         steam = "/login/steam" if is_steam_store(data.store) else ""
         return (

@@ -12,20 +12,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from webstore import keys
-from webstore.basket import Basket
 from webstore.catalog import Store
 from webstore.errors import NotFound
-from webstore.players import Tier
+from webstore.players import Tier, ongoing_tiers_by_category
 from webstore.repo import start_read
-from webstore.repo.baskets import BasketRepository
 from webstore.repo.player_tiers import PlayerTierRepository
 from webstore.repo.shop_theme import ShopTheme, ShopThemeRepository
 from webstore.repo.store import StoreRepository, StoreView
 from webstore.services import Services
 from webstore.shop.i18n import choose
-from webstore.storefront.catalog import ongoing_tiers_by_category
+
+if TYPE_CHECKING:  # loaded for the visitors who have a basket (`read_shop`)
+    from webstore.basket import Basket
+    from webstore.repo.baskets import BasketRepository
 
 
 @dataclass(frozen=True)
@@ -88,9 +90,12 @@ def read_shop(services: Services, visitor: Visitor, *, account_id: int | None = 
     account_id = account_id or shop_account(services)
     theme_future = start_read(ShopThemeRepository(services.table).shown, account_id)
     ident = own_basket_ident(account_id, visitor.basket_ident)
-    basket_future = (
-        start_read(_basket_or_none, BasketRepository(services.table), account_id, ident) if ident else None
-    )
+    basket_future = None
+    if ident:
+        # Here, not at import: a page without a basket cookie loads no basket, pricing or tax code.
+        from webstore.repo.baskets import BasketRepository
+
+        basket_future = start_read(_basket_or_none, BasketRepository(services.table), account_id, ident)
     tiers_future = (
         start_read(PlayerTierRepository(services.table).of_player, account_id, visitor.player_id)
         if ident and visitor.player_id and 1 <= visitor.player_id <= keys.INT32_MAX

@@ -13,7 +13,7 @@ from webstore import keys
 from webstore.basket import Basket
 from webstore.catalog import Category
 from webstore.errors import NotFound
-from webstore.players import Tier
+from webstore.players import Tier, ongoing_tiers_by_category
 from webstore.pricing import PricingContext
 from webstore.repo import start_read
 from webstore.repo.baskets import BasketRepository
@@ -56,15 +56,6 @@ def load_catalog_and_basket(
     basket_future = start_read(repository.of_store, keys.account_of(public_token), basket_ident)
     view = load_catalog(services, public_token, with_packages=with_packages)
     return view, basket_future.result()
-
-
-def ongoing_tiers_by_category(tiers: list[Tier]) -> dict[int, Tier]:
-    """A player's current tier per category (the newest ongoing one, should there be several)."""
-    current: dict[int, Tier] = {}
-    for tier in sorted(tiers, key=lambda t: t.created_at):
-        if tier.ongoing:
-            current[tier.category_id] = tier
-    return current
 
 
 def pricing_context(services: Services, view: StoreView) -> PricingContext:

@@ -18,8 +18,7 @@ from pydantic import (
 )
 
 from webstore import keys
-from webstore.basket import MAX_QUANTITY
-from webstore.validation import CALLER_MAP, COMMAND_MAP, MONEY_INPUT, CallerMap, CommandText
+from webstore.validation import CALLER_MAP, COMMAND_MAP, MAX_QUANTITY, MONEY_INPUT, CallerMap, CommandText
 
 # SPEC types money as "float": a JSON number, not a string.
 Money = Annotated[Decimal, PlainSerializer(float, return_type=float, when_used="json")]

@@ -6,10 +6,9 @@ Pure: every input is passed in (the store view, the pricing context, settings).
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from webstore import keys
-from webstore.basket import Basket, tier_prorate_price
 from webstore.catalog import (
     Category,
     CommunityGoal,
@@ -27,6 +26,9 @@ from webstore.repo import plain_json
 from webstore.repo.store import StoreView
 from webstore.settings import Settings
 from webstore.storefront import schemas
+
+if TYPE_CHECKING:  # the basket's module is loaded by the routes that read a basket
+    from webstore.basket import Basket
 
 MAX_RECENT_PAYMENTS = 10
 
@@ -251,6 +253,8 @@ def with_prorate_price(
     current = view.package(tier.package_id) if tier else None
     if tier is None or current is None or package.id == current.id:
         return shown
+    from webstore.basket import tier_prorate_price  # a tier holder's page only: the basket's pricing code
+
     shown.prorate_price = tier_prorate_price(tier, current, package, ctx.currency, ctx.now)
     return shown
 
