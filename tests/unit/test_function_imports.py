@@ -1,5 +1,8 @@
-"""A function that is not HTTP does not import the HTTP runtime (FastAPI costs ~180 ms of a
-cold start). Checked in a fresh interpreter: this one has imported FastAPI long ago."""
+"""What a function imports at its cold start, checked in a fresh interpreter (this one has
+imported everything long ago): a function that is not HTTP does not import the HTTP runtime
+(FastAPI costs ~180 ms of a cold start); the shop's read pages do not import the basket,
+checkout, tax, Steam or payment code that only a visitor's basket, a form or the log-in page
+needs (docs/cold-start.md, "Shop pages")."""
 
 from __future__ import annotations
 
@@ -8,6 +11,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from functions.routes import consumers
 
@@ -39,3 +44,51 @@ def test_event_consumers_do_not_import_fastapi() -> None:
     for module in modules:
         assert not seen[module], f"{module} imports the HTTP runtime: {seen[module][:5]}"
     assert "fastapi" in seen["functions.runtime"]  # the probe does see FastAPI where it is imported
+
+
+# Imports one module; prints the modules loaded then.
+LOADED = (
+    "import importlib, json, sys; importlib.import_module(sys.argv[1]); "
+    "print(json.dumps(sorted(sys.modules)))"
+)
+# Loaded at a page's first request by the visitors who need them (a basket cookie, a tier, the
+# log-in page), never at the import of a page that only reads the store.
+NOT_FOR_SHOP_READS = (
+    "webstore.basket",
+    "webstore.repo.baskets",
+    "webstore.checkout",
+    "webstore.tax",
+    "webstore.identity.steam",
+    "webstore.storefront.catalog",
+    "webstore.payments",
+    "stripe",
+)
+
+
+def loaded_by(module: str) -> set[str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "shared")])}
+    result = subprocess.run(
+        [sys.executable, "-c", LOADED, module], capture_output=True, text=True, env=env, cwd=ROOT, check=True
+    )
+    return set(json.loads(result.stdout))
+
+
+def _under(loaded: set[str], package: str) -> list[str]:
+    return sorted(m for m in loaded if m == package or m.startswith(package + "."))
+
+
+@pytest.mark.parametrize(
+    "module",
+    [f"functions.shop.{page}" for page in ("get_home", "get_category", "get_package", "get_page")],
+)
+def test_shop_read_pages_import_only_what_they_render(module: str) -> None:
+    loaded = loaded_by(module)
+    assert "webstore.shop.pages" in loaded and "webstore.catalog" in loaded  # the page's own code
+    for package in NOT_FOR_SHOP_READS:
+        assert not _under(loaded, package), f"{module} imports {_under(loaded, package)}"
+
+
+def test_a_shop_form_does_import_the_basket() -> None:
+    """The probe sees these modules where they are needed: a basket form loads the basket."""
+    loaded = loaded_by("functions.shop.post_basket_package")
+    assert "webstore.basket" in loaded and "webstore.repo.baskets" in loaded
