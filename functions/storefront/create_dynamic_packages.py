@@ -6,7 +6,7 @@ from functions.deps import TOKEN_PREFIX, BasicAuthDep, ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.storefront import schemas
 from webstore.storefront.dynamic_packages import put_dynamic_packages
-from webstore.storefront.schemas import DynamicPackagesRequest
+from webstore.storefront.requests import DynamicPackagesRequest
 
 ROUTE = Route(
     Interface.STOREFRONT,

@@ -7,7 +7,7 @@ from fastapi import Path
 from functions.deps import TOKEN_PREFIX, BasicAuthDep, ServicesDep
 from functions.runtime import WRITE, Access, Interface, Route, lambda_handler
 from webstore.storefront import schemas
-from webstore.storefront.schemas import TierChangeRequest
+from webstore.storefront.requests import TierChangeRequest
 from webstore.storefront.tiers import change_tier
 from webstore.validation import PathRef
 

@@ -20,7 +20,7 @@ from webstore.repo.baskets import BasketReads, StoreAndBasket
 from webstore.repo.users import User
 from webstore.services import Services
 from webstore.storefront import baskets
-from webstore.storefront.schemas import AddPackage, PackageQuantity
+from webstore.storefront.requests import AddPackage, PackageQuantity
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 TOKEN = "1-" + "0" * 32

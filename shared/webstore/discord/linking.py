@@ -35,7 +35,7 @@ from webstore.sealing import seal
 from webstore.services import Services
 from webstore.storefront.baskets import create_basket, load
 from webstore.storefront.credentials import verified
-from webstore.storefront.schemas import NewBasket
+from webstore.storefront.requests import NewBasket
 from webstore.storefront.theme import in_brand_of
 
 STATE_LIFETIME = timedelta(minutes=10)

@@ -26,8 +26,8 @@ from webstore.shop.i18n import chosen_language, html_lang
 from webstore.shop.pages import ShopResult
 from webstore.shop.reads import ShopData, Visitor, own_basket_ident, read_shop, shop_account
 from webstore.storefront import basket_auth, baskets
+from webstore.storefront.requests import AddPackage, NewBasket, PackageQuantity, RemovePackage
 from webstore.storefront.return_urls import check_return_url, platform_hosts
-from webstore.storefront.schemas import AddPackage, NewBasket, PackageQuantity, RemovePackage
 
 MAX_VARIABLES = 20
 BASKET = "/basket"

@@ -42,9 +42,7 @@ from webstore.storefront.inputs import (
     recipient_platform_id,
     recipient_player_id,
 )
-from webstore.storefront.retrying import Contended
-from webstore.storefront.return_urls import check_return_url, platform_hosts
-from webstore.storefront.schemas import (
+from webstore.storefront.requests import (
     AddPackage,
     CouponCode,
     CreatorCodeName,
@@ -53,9 +51,11 @@ from webstore.storefront.schemas import (
     PackageQuantity,
     RemovePackage,
 )
+from webstore.storefront.retrying import Contended
+from webstore.storefront.return_urls import check_return_url, platform_hosts
 
 # Also imported from here: by the hosted checkout (the claim timeout, the read, repricing) and,
-# as `baskets.<Body>`, by the handlers of these use cases (the bodies live in `schemas`).
+# as `baskets.<Body>`, by the handlers of these use cases (the bodies live in `requests`).
 __all__ = [
     "CHECKOUT_CLAIM_TIMEOUT",
     "AddPackage",

@@ -18,7 +18,7 @@ from webstore.repo.baskets import BasketReads, BasketRepository
 from webstore.services import Services
 from webstore.storefront.baskets import load
 from webstore.storefront.credentials import Credentials, require_present
-from webstore.storefront.schemas import DynamicPackageInput, DynamicPackagesRequest
+from webstore.storefront.requests import DynamicPackageInput, DynamicPackagesRequest
 
 
 def put_dynamic_packages(

@@ -1,144 +1,32 @@
-"""The storefront interface's wire contracts (SPEC.md, COMPAT.md): what clients send and read,
-field for field. Domain models become these in `storefront.views`."""
+"""The storefront interface's wire contracts (SPEC.md, COMPAT.md): what clients read, field for
+field (what they send is in `storefront.requests`). Domain models become these in
+`storefront.views`."""
 
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Annotated, Any, Generic, Literal, TypeVar
-from urllib.parse import urlsplit
+from typing import Annotated, Any, Generic, TypeVar
 
 from pydantic import (
     BaseModel,
     ConfigDict,
-    Field,
     PlainSerializer,
-    StringConstraints,
-    field_validator,
     model_serializer,
 )
-
-from webstore import keys
-from webstore.validation import CALLER_MAP, COMMAND_MAP, MAX_QUANTITY, MONEY_INPUT, CallerMap, CommandText
 
 # SPEC types money as "float": a JSON number, not a string.
 Money = Annotated[Decimal, PlainSerializer(float, return_type=float, when_used="json")]
 T = TypeVar("T")
-MAX_URL = 2048
-MAX_DYNAMIC_PER_REQUEST = 50
-MAX_DYNAMIC_PRICE = Decimal(1_000_000)
 
 
 class Wire(BaseModel):
     """A response model compiled on first use (defer_build): a route builds the few it answers
-    with, not the interface's every model at import (the cold start). Request bodies (`Request`)
-    stay compiled at import: FastAPI reads them as body parameters, and a deferred one is then
-    compiled with the parameter's alias, which pydantic warns has no effect."""
+    with, not the interface's every model at import (the cold start). Request bodies are in
+    `storefront.requests`, compiled at import: FastAPI reads them as body parameters, and a
+    deferred one is then compiled with the parameter's alias, which pydantic warns has no
+    effect; there, a route that reads (and the shop's pages) does not compile them."""
 
     model_config = ConfigDict(defer_build=True)
-
-
-# --- requests ------------------------------------------------------------------------------
-
-
-class Request(BaseModel):
-    """Bodies ignore fields they do not know: clients written for the real platform send extras."""
-
-    model_config = ConfigDict(extra="ignore")
-
-
-_CODE = Annotated[str, Field(min_length=1, max_length=64)]
-_PACKAGE_REF = int | Annotated[str, Field(min_length=1, max_length=64)]
-_RECIPIENT = int | Annotated[str, Field(min_length=1, max_length=64)]
-
-
-class NewBasket(Request):
-    complete_url: Annotated[str, Field(max_length=MAX_URL)] | None = None
-    cancel_url: Annotated[str, Field(max_length=MAX_URL)] | None = None
-    custom: CallerMap | None = None
-    complete_auto_redirect: bool = False
-    username: Annotated[CommandText, Field(max_length=64)] | None = None
-    email: Annotated[str, Field(max_length=254)] | None = None
-
-
-class AddPackage(Request):
-    package_id: _PACKAGE_REF
-    quantity: Annotated[int, Field(ge=1, le=MAX_QUANTITY, strict=True)] = 1
-    type: Literal["single", "subscription"] | None = None
-    variable_data: (
-        Annotated[
-            dict[
-                Annotated[str, Field(max_length=64)],
-                # null: a dropdown left unchosen (answered as missing, naming the variable)
-                Annotated[str, Field(max_length=500)] | int | float | bool | None,
-            ],
-            Field(max_length=20),
-            COMMAND_MAP,
-        ]
-        | None
-    ) = None
-    target_username_id: _RECIPIENT | None = None
-
-
-class RemovePackage(Request):
-    package_id: _PACKAGE_REF
-    target_username_id: _RECIPIENT | None = None
-
-
-class PackageQuantity(Request):
-    quantity: Annotated[int, Field(ge=0, le=MAX_QUANTITY, strict=True)]  # 0 removes the line
-    target_username_id: _RECIPIENT | None = None
-
-
-class CouponCode(Request):
-    coupon_code: _CODE
-
-
-class GiftCardNumber(Request):
-    card_number: _CODE
-
-
-class CreatorCodeName(Request):
-    creator_code: _CODE
-
-
-_Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
-_CustomKey = Annotated[str, StringConstraints(min_length=1, max_length=40)]
-_CustomValue = Annotated[str, StringConstraints(max_length=255)]
-
-
-class DynamicPackageInput(Request):
-    """SPEC's dynamic package input."""
-
-    name: _Text
-    price: Annotated[Decimal, MONEY_INPUT, Field(ge=0, le=MAX_DYNAMIC_PRICE, max_digits=14, decimal_places=4)]
-    slug: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,119}$")]
-    description: Annotated[str, StringConstraints(max_length=2000)] = ""
-    image_url: Annotated[str, StringConstraints(max_length=2048)] | None = None
-    custom: Annotated[dict[_CustomKey, _CustomValue], Field(max_length=10), CALLER_MAP] = Field(
-        default_factory=dict
-    )
-
-    @field_validator("image_url")
-    @classmethod
-    def _http_url(cls, value: str | None) -> str | None:
-        if value in (None, ""):
-            return None
-        parts = urlsplit(value)
-        if parts.scheme not in ("http", "https") or not parts.netloc or any(c.isspace() for c in value):
-            raise ValueError("must be an absolute http or https URL")
-        return value
-
-
-class DynamicPackagesRequest(Request):
-    # The headless spec has no basket_id (the path names the basket); if sent it must match.
-    basket_id: Annotated[str, StringConstraints(min_length=1, max_length=80)] | None = None
-    username: Annotated[CommandText, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
-    category_id: Annotated[int, Field(ge=1, le=keys.INT32_MAX)]
-    packages: Annotated[list[DynamicPackageInput], Field(max_length=MAX_DYNAMIC_PER_REQUEST)]
-
-
-class TierChangeRequest(Request):
-    package_id: Annotated[int, Field(ge=1, le=keys.INT32_MAX)]
 
 
 # --- responses -----------------------------------------------------------------------------
