@@ -28,6 +28,11 @@ and spread of the paired ratios (each round's ours over the same round's floor).
 first misses, `python -X importtime` of ours against the floor shows which imports make the
 difference.
 
+--bundle runs our handlers from the code asset as the stack builds it (infra/aws/bundling.py's
+`build_code` into a temp dir), as Lambda does: the house templates and the shop's default theme
+compiled ahead of time (webstore/html/compiled/), which the source tree does not carry (the
+warm-up run writes this interpreter's bytecode beside the asset's 3.12 one).
+
 Then the dependency layer and the code asset are built into a temp dir by the stack's own
 bundling code (the layer needs PyPI) and their sizes printed.
 
@@ -38,7 +43,7 @@ cold start as in Lambda; the floor makes only the DynamoDB calls. E.g. the dashb
 package's form: --handler functions.admin.get_dashboard --handler functions.admin.get_catalog_element.
 
     .venv/bin/python scripts/bench_cold_start.py [--runs 7] [--handler functions.storefront.x ...]
-        [--sampled] [--importtime] [--skip-sizes]
+        [--sampled] [--importtime] [--skip-sizes] [--bundle]
 """
 
 from __future__ import annotations
@@ -122,7 +127,7 @@ TRACE_HEADER = "Root=1-67891233-abcdef012345678912345678;Parent=53995c3f42cd8ad8
 def child(spec_path: str) -> None:
     c0, t0 = time.process_time(), time.perf_counter()
     spec = json.loads(Path(spec_path).read_text())
-    sys.path[:0] = [str(ROOT), str(ROOT / "shared")]
+    sys.path[:0] = spec.get("code") or [str(ROOT), str(ROOT / "shared")]
     import importlib
 
     calls: list[dict[str, Any]] = []
@@ -451,6 +456,8 @@ def _run(
         "AWS_ENDPOINT_URL_DYNAMODB": server.url,  # the baselines' client
         "_X_AMZN_TRACE_ID": TRACE_HEADER.format(sampled=int(spec.get("sampled", False))),
     }
+    if spec.get("code"):  # the code asset: Lambda's task root
+        env["LAMBDA_TASK_ROOT"] = spec["code"][0]
     if spec.get("stage_key"):  # as the stack gives the panel's functions the stage key
         env.update(WEBSTORE_WEBHOOK_KEY_SECRET=STAGE_KEY_SECRET, AWS_ENDPOINT_URL_SECRETS_MANAGER=server.url)
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # the assets carry bytecode; so do these runs after the first
@@ -523,6 +530,15 @@ def _importtime_report(ours: str, bare: str, top: int = 12) -> str:
     return "\n".join(lines)
 
 
+def _bundle(workdir: Path) -> list[str]:
+    """The code asset built as `cdk synth` does (templates compiled ahead of time). Its bytecode
+    is 3.12's, which this interpreter ignores: the warm-up run writes this one's."""
+    from infra.aws import bundling
+
+    os.environ.setdefault("WEBSTORE_ALLOW_UNCOMPILED", "1")  # without a 3.12: sources only
+    return [str(bundling.build_code(workdir / "code", bundling.ROOT))]
+
+
 def benchmark(args: argparse.Namespace) -> None:
     operations = _operations(args.handler)
     table, items, values = _seed(args.catalog)
@@ -542,6 +558,10 @@ def benchmark(args: argparse.Namespace) -> None:
     try:
         with tempfile.TemporaryDirectory(prefix="bench-cold-") as tmp:
             workdir = Path(tmp)
+            code = _bundle(workdir) if args.bundle else None
+            if code:
+                modules = sum(1 for _ in (Path(code[0]) / "webstore" / "html").rglob("tmpl_*.py"))
+                print(f"from the code asset {code[0]}: {modules} templates compiled ahead of time\n")
             for op in operations:
                 route = op.route
                 base = {
@@ -553,6 +573,7 @@ def benchmark(args: argparse.Namespace) -> None:
                     ),
                     "stage_key": any(a.value == "panel-key:read" for a in route.function_access),
                     "sampled": args.sampled,
+                    "code": code,
                 }
                 recorded = _run({**base, "variant": "ours", "record": True, "calls": []}, workdir, server)
                 base["calls"], base["recorded_table"] = recorded["calls"], recorded["table"]
@@ -659,6 +680,9 @@ def main() -> None:
     )
     parser.add_argument(
         "--sampled", action="store_true", help="a traced invocation (X-Ray Sampled=1; default unsampled)"
+    )
+    parser.add_argument(
+        "--bundle", action="store_true", help="run our handlers from the code asset (templates compiled)"
     )
     parser.add_argument("--skip-sizes", action="store_true", help="do not build the assets (needs PyPI)")
     args = parser.parse_args()

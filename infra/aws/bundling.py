@@ -197,9 +197,10 @@ def _source_files(root: Path) -> list[tuple[Path, str]]:
 
 
 def compile_templates(output_dir: Path, root: Path = ROOT) -> Path | None:
-    """The house templates compiled ahead of time into the asset's `webstore/html/compiled`
-    (`python -m webstore.html.compile`, the root's own code): Lambda loads those modules
-    instead of parsing templates at a cold start (webstore/html/__init__.py)."""
+    """The house templates and the shop's default theme compiled ahead of time into the asset's
+    `webstore/html/compiled` (the theme in its `shop/`, by the owner sandbox's environment;
+    `python -m webstore.html.compile`, the root's own code): Lambda loads those modules instead
+    of parsing templates at a cold start (webstore/html/__init__.py, webstore/html/owner.py)."""
     if not (root / "shared" / "webstore" / "html" / "templates").is_dir():
         return None
     target = output_dir / "webstore" / "html" / "compiled"

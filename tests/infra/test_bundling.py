@@ -85,13 +85,23 @@ def test_the_code_asset_carries_the_panels_static_assets() -> None:
 
 def test_the_code_asset_carries_the_templates_compiled_ahead_of_time(tmp_path: Path) -> None:
     """The bundle compiles the house templates (webstore.html.compile) where webstore.html
-    looks for them at a cold start; a local compile in the source tree is never shipped."""
+    looks for them at a cold start, and the shop's default theme where the owner sandbox does
+    (compiled by the sandbox's environment: its checks and loop budget are in the code); a
+    local compile in the source tree is never shipped."""
+    from jinja2 import ModuleLoader
+
     target = bundling.compile_templates(tmp_path / "asset")
     assert target == tmp_path / "asset" / "webstore" / "html" / "compiled"
     root = bundling.ROOT / "shared" / "webstore" / "html" / "templates"
     # The shop's theme renders in the owner sandbox, not from the house's compiled modules.
     templates = [t for t in root.rglob("*.*") if not t.relative_to(root).as_posix().startswith("shop/")]
     assert len(list(target.glob("tmpl_*.py"))) == len(templates) > 0
+    theme = [t.relative_to(root / "shop").as_posix() for t in (root / "shop").rglob("*.html")]
+    assert {"index.html", "layout.html", "cms/page.html"} <= set(theme)
+    modules = {p.name for p in (target / "shop").glob("tmpl_*.py")}
+    assert modules == {ModuleLoader.get_module_filename(name) for name in theme}
+    layout = (target / "shop" / ModuleLoader.get_module_filename("layout.html")).read_text()
+    assert "loop_budget" in layout and "environment.call(" in layout
     shipped = {name for _, name in bundling._source_files(bundling.ROOT)}
     assert "webstore/html/templates/layout/player.html" in shipped
     assert not any(name.startswith("webstore/html/compiled/") for name in shipped)

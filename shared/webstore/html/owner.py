@@ -23,6 +23,11 @@ A store owner may replace any file of the shop's default theme (Tebex's template
 Twig features Tebex templates use that Jinja lacks are added as filters and tests (`raw`,
 `e`, `empty`, `url_encode`, `nl2br`, `date`, `number_format`, `money`, `trans`, `keys`,
 `merge`, `slice`); docs/shop.md lists what still differs.
+
+A Lambda bundle carries the default theme compiled ahead of time by this environment itself
+(`compile_theme`, into `COMPILED_THEME`: the sandbox's checks and the loop budget are in the
+compiled code); the theme's files an owner did not replace load from those modules. An
+owner's files compile on first use (once per instance for a given set of files).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from __future__ import annotations
 import dataclasses
 import html as html_lib
 import math
+import shutil
 import time
 from collections.abc import Callable, Iterable, Mapping
 from contextvars import ContextVar
@@ -43,10 +49,13 @@ from urllib.parse import quote
 
 import nh3
 from jinja2 import (
+    BaseLoader,
     ChoiceLoader,
     DictLoader,
     FileSystemLoader,
+    ModuleLoader,
     StrictUndefined,
+    Template,
     TemplateError,
     TemplateSyntaxError,
     nodes,
@@ -57,9 +66,11 @@ from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 from markupsafe import Markup, escape
 
+from webstore.html import COMPILED
 from webstore.money import display
 
 __all__ = [
+    "COMPILED_THEME",
     "THEME",
     "OwnerTemplateError",
     "RenderBudget",
@@ -73,6 +84,9 @@ __all__ = [
 ]
 
 THEME = Path(__file__).resolve().parent / "templates" / "shop"
+# The default theme compiled ahead of time by `OwnerEnvironment` itself (webstore.html.compile,
+# run by the Lambda bundle): only in a bundle, never committed.
+COMPILED_THEME = COMPILED / "shop"
 
 # What owner HTML (a text module, a custom page, a description) may keep: nh3's defaults (no
 # script, no event handlers, no style attributes, no javascript: URLs), links opening safely.
@@ -373,7 +387,27 @@ def _spend(generated: Iterable[str], budget: RenderBudget) -> str:
 LOOP_BUDGET_FILTER = "loop_budget"
 
 
-def _theme_loader() -> FileSystemLoader:
+class _CompiledTheme(ModuleLoader):
+    """The default theme's modules compiled ahead of time. Each template keeps its file's path as
+    its filename (the module's would be `tmpl_<hash>.py`), so that an error's traceback names the
+    theme file and line as when the file itself is loaded (`_where`)."""
+
+    def __init__(self, compiled: Path, theme: Path) -> None:
+        super().__init__(str(compiled))
+        self.theme = theme
+
+    def load(self, environment: Any, name: str, globals: Any = None) -> Template:
+        template = super().load(environment, name, globals)
+        template.filename = str(self.theme / name)
+        return template
+
+
+def _theme_loader() -> BaseLoader:
+    """The default theme: its modules compiled ahead of time where a bundle carries them (one
+    loader per environment: Jinja binds a loaded module to the environment that loaded it),
+    else its files, compiled on first use."""
+    if COMPILED_THEME.is_dir():
+        return _CompiledTheme(COMPILED_THEME, THEME)
     return FileSystemLoader(str(THEME))
 
 
@@ -397,12 +431,34 @@ def _owner_environment(overrides: tuple[tuple[str, str], ...]) -> OwnerEnvironme
 
 
 def environment(overrides: Mapping[str, str] | None = None) -> OwnerEnvironment:
-    """The default theme's environment (shared, its templates compiled once per process), or
-    one where the owner's files (`overrides`: file name → source) replace the theme's (kept
-    for the next request with the same files: a store's live theme compiles once)."""
+    """The default theme's environment (shared, its templates loaded once per process), or one
+    where the owner's files (`overrides`: file name → source) replace the theme's (kept for the
+    next request with the same files: a store's live theme compiles once per instance). The
+    theme's files come compiled ahead of time in a bundle (`_theme_loader`); an owner's file is
+    compiled on first use, as it changes while the function runs."""
     if not overrides:
         return _default_environment()
     return _owner_environment(tuple(sorted(overrides.items())))
+
+
+def reset() -> None:
+    """Forget the environments and what they loaded (tests that switch between loaders)."""
+    _default_environment.cache_clear()
+    _owner_environment.cache_clear()
+
+
+def compile_theme(target: Path, source: Path = THEME) -> list[str]:
+    """Compile the theme's files under `source` into modules in `target` (emptied first) with
+    the owner environment itself, so that the compiled code is the sandbox's: every attribute,
+    item, call and `*`/`**` goes through its checks, every `for` through the loop budget
+    (`OwnerEnvironment._parse`). Returns the names compiled (webstore.html.compile)."""
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    env = OwnerEnvironment(FileSystemLoader(str(source)))
+    names = env.list_templates(extensions=("html",))
+    env.compile_templates(str(target), extensions=("html",), zip=None, ignore_errors=False)
+    return names
 
 
 # What an owner's template may raise besides Jinja's own errors (a filter given a wrong type, a
