@@ -61,8 +61,8 @@ def scenarios(ctx: dict[str, Any]) -> Iterator[tuple[str, Any, str, str, dict[st
     for label, handler, path in PAGES:
         yield f"shop {label}", handler, "GET", path, {}
         yield f"shop {label} (player)", handler, "GET", path, {"headers": {"cookie": ctx["shop_cookie"]}}
-    # A look-up, not a page of the catalog: it counts the address's look-ups (a write), reads
-    # the card, then the page (docs/shop.md, "Gift-card balance").
+    # A guarded look-up: the address's count (a write), then the page's read with the card
+    # beside it (docs/shop.md, "Round trips").
     yield "shop gift-card balance", get_giftcard.handler, "GET", "/gift-card", {"query": {"code": CARD}}
     for size in SIZES:
         _add_packages(ctx, size)
