@@ -8,12 +8,14 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
-from functions.shop import get_basket, get_category, get_home, get_login, get_package, get_page
+from functions.shop import get_basket, get_category, get_giftcard, get_home, get_login, get_package, get_page
 from webstore.basket import Basket
-from webstore.catalog import Package
+from webstore.catalog import GiftCard, Package
+from webstore.repo.account import AccountRepository
 from webstore.repo.baskets import BasketRepository
 from webstore.repo.store import StoreRepository
 
+CARD = "BENCH-0000-0000-0001"
 PAGES = [
     ("home", get_home.handler, "/"),
     ("category (tiered)", get_category.handler, "/category/ranks"),
@@ -33,6 +35,11 @@ def setup(ctx: dict[str, Any]) -> None:
         created_at=now, updated_at=now,
     )  # fmt: skip
     BasketRepository(ctx["table"]).create(basket)
+    card = GiftCard(
+        id=90, card_number=CARD, balance=Decimal("25.00"), starting_balance=Decimal("50.00"), currency="USD",
+        created_at=now,
+    )  # fmt: skip
+    ctx["table"].put(AccountRepository(ctx["table"]).giftcard_item(1, card))
     ctx["shop_cookie"] = f"shop_basket={basket.ident}; shop_player=1"
 
 
@@ -54,6 +61,9 @@ def scenarios(ctx: dict[str, Any]) -> Iterator[tuple[str, Any, str, str, dict[st
     for label, handler, path in PAGES:
         yield f"shop {label}", handler, "GET", path, {}
         yield f"shop {label} (player)", handler, "GET", path, {"headers": {"cookie": ctx["shop_cookie"]}}
+    # A guarded look-up: the address's count (a write), then the page's read with the card
+    # beside it (docs/shop.md, "Round trips").
+    yield "shop gift-card balance", get_giftcard.handler, "GET", "/gift-card", {"query": {"code": CARD}}
     for size in SIZES:
         _add_packages(ctx, size)
         for label, handler, path in PAGES[:3]:

@@ -159,9 +159,11 @@ class StoreProfile(Model):
     # and casing, webstore.identity); false: offline-mode identities (the name's offline UUID).
     online_mode: bool = False
     # Bedrock players through Geyser/Floodgate (docs/decisions.md, "Bedrock names"): the
-    # proxy's `username-prefix` ("." by default); "" = Java names only. A name starting with it
-    # is a Bedrock player's: the prefix, then their Xbox gamertag (webstore.repo.users).
-    bedrock_prefix: str = Field(default="", max_length=4, pattern=r"^[!-/:-@\[-^`{-~]*$")
+    # proxy's `username-prefix` ("." by default; 1 to 8 printable ASCII characters, no space,
+    # letters allowed: "BE_"); "" = Java names only. A name starting with it is a Bedrock
+    # player's: the prefix, then their Xbox gamertag (webstore.repo.users); under a prefix with
+    # letters, one that is a Java name too (`BE_Steve`) may be either player's.
+    bedrock_prefix: str = Field(default="", json_schema_extra={"maxLength": 8, "pattern": "^[!-~]*$"})
     # Floodgate without a prefix (`username-prefix: ""`): a bare gamertag is a Bedrock player's
     # too; a name valid for both is a Java account's if one has it (online mode), else theirs.
     # Floodgate has one prefix: this and `bedrock_prefix` are exclusive.
@@ -188,6 +190,16 @@ class StoreProfile(Model):
     accent_color: HexColor | None = None
     terms_url: WebUrl | None = None
     refund_policy_url: WebUrl | None = None
+
+    @field_validator("bedrock_prefix")
+    @classmethod
+    def _floodgate_prefix(cls, value: str) -> str:
+        if len(value) > 8 or any(not "!" <= c <= "~" for c in value):
+            raise ValueError(
+                f"{value[:20]!r} is not a Floodgate username-prefix here: 1 to 8 printable ASCII"
+                ' characters (letters, digits, symbols such as . or _), no space; "" for none'
+            )
+        return value
 
     @field_validator("bedrock_unprefixed")
     @classmethod

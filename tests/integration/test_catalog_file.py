@@ -105,6 +105,18 @@ MISTAKES: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
         " your proxy uses",
     ),
     (
+        "Bedrock prefix with a space",
+        lambda d: d["store"].update(bedrock_prefix="BE "),
+        "store.bedrock_prefix: Value error, 'BE ' is not a Floodgate username-prefix here: 1 to 8"
+        ' printable ASCII characters (letters, digits, symbols such as . or _), no space; "" for none',
+    ),
+    (
+        "Bedrock prefix too long",
+        lambda d: d["store"].update(bedrock_prefix="bedrock__"),
+        "store.bedrock_prefix: Value error, 'bedrock__' is not a Floodgate username-prefix here: 1 to 8"
+        ' printable ASCII characters (letters, digits, symbols such as . or _), no space; "" for none',
+    ),
+    (
         "negative price",
         lambda d: d["packages"][3].update(price="-5"),
         'packages[3] (id 11 "1,000 Coins").price: Input should be greater than or equal to 0',

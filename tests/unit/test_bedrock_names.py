@@ -72,7 +72,10 @@ def test_before_the_store_is_read_a_bedrock_name_under_any_prefix_or_none_passes
         assert check_username(name) == name
     for name in ("Steve Jobs", "aa", "x"):  # a store without a prefix may take a bare gamertag
         assert check_username(name) == name
-    for name in (". x", "abcde.Steve", ".....Steve", "Steve  Jobs", " ", "A2345678901234567", "Stève"):
+    for name in ("BE_Steve Jobs", "be_Al", "abcde.Steve"):  # under a prefix with letters
+        assert check_username(name) == name
+    too_long = "A2345678901234567890123456"  # longer than any prefix and a gamertag
+    for name in (". x", "abcdefghi.Steve", ".........Steve", "Steve  Jobs", " ", too_long, "Stève"):
         with pytest.raises(Invalid):
             check_username(name)
 
@@ -83,12 +86,55 @@ def test_a_bedrock_players_uuid_is_the_offline_uuid_of_the_whole_name() -> None:
     assert account.dashed_uuid[14] == "3"  # version 3, as Java's OfflinePlayer:<name>
 
 
-@pytest.mark.parametrize("prefix", ["a", "_", " ", ".....", "é"])
-def test_a_prefix_is_one_to_four_symbols(prefix: str) -> None:
-    with pytest.raises(ValidationError):
+@pytest.mark.parametrize("prefix", [" ", "BE ", "123456789", "é", "BE\t"])
+def test_a_prefix_is_one_to_eight_printable_characters_without_a_space(prefix: str) -> None:
+    with pytest.raises(ValidationError) as refused:
         StoreProfile(id=1, name="Demo", bedrock_prefix=prefix)
-    for good in (".", "*", "#!", ""):
+    assert [e["loc"] for e in refused.value.errors()] == [("bedrock_prefix",)]
+    for good in (".", "*", "#!", "", "a", "_", "BE_", "bedrock.", "12345678"):
         assert StoreProfile(id=1, name="Demo", bedrock_prefix=good).bedrock_prefix == good
+
+
+# --- A prefix with letters (`BE_`) ---------------------------------------------------------------
+
+LETTERS = StoreProfile(id=1, name="Demo", bedrock_prefix="BE_")
+
+
+@pytest.mark.parametrize("name", ["BE_Steve Jobs", "BE_A B", "be_Steve Jobs", "BE_A234567890123456"])
+def test_under_a_prefix_with_letters_a_name_no_java_name_can_be_is_a_bedrock_players(name: str) -> None:
+    assert check_username(name, store=LETTERS) == name
+    assert bedrock_kind(name, LETTERS) is Bedrock.YES
+
+
+@pytest.mark.parametrize("name", ["BE_Steve", "BE_x", "BE_Steve_Jobs", "be_steve", "BE_1234567890123"])
+def test_under_a_prefix_with_letters_a_prefixed_java_name_is_either(name: str) -> None:
+    """The same rule as a store without a prefix: Java first in an online-mode store."""
+    assert check_username(name, store=LETTERS) == name
+    assert bedrock_kind(name, LETTERS) is Bedrock.MAYBE
+
+
+@pytest.mark.parametrize("name", ["Notch", "BEAST", "BE_"])
+def test_under_a_prefix_with_letters_other_java_names_are_java_ones(name: str) -> None:
+    assert bedrock_kind(check_username(name, store=LETTERS), LETTERS) is Bedrock.NOT
+
+
+@pytest.mark.parametrize("name", ["Steve Jobs", ".Steve", "BE_Steve  Jobs", "BE_Stève", "BE_ Steve"])
+def test_under_a_prefix_with_letters_other_names_are_refused_naming_the_prefix(name: str) -> None:
+    with pytest.raises(Invalid, match=r"a Bedrock player's is 'BE_' then their gamertag") as refused:
+        check_username(name, "ign", store=LETTERS)
+    assert refused.value.field == "ign"
+
+
+def test_a_prefixed_name_valid_under_both_rules_reads_as_in_an_unprefixed_store() -> None:
+    online = LETTERS.model_copy(update={"online_mode": True})
+    java = User(1, "BE_Steve", "069a79f4-44e9-4726-a5be-fca90e38aaf5")
+    bedrock = User(2, "BE_Steve", keys.player_uuid("BE_Steve"))
+    resolved = CachedResolution(java, datetime(2026, 1, 1, tzinfo=UTC))
+    assert RegistryRead(offline=bedrock, online=resolved).user_for(online, "BE_Steve") == java
+    assert RegistryRead(offline=bedrock).user_for(online, "BE_Steve") is None
+    assert RegistryRead(offline=bedrock).user_for(LETTERS, "BE_Steve") == bedrock
+    spaced = User(3, "BE_Steve Jobs", keys.player_uuid("BE_Steve Jobs"))
+    assert RegistryRead(offline=spaced).user_for(online, "BE_Steve Jobs") == spaced
 
 
 # --- Floodgate without a prefix (`bedrock_unprefixed`) ------------------------------------------

@@ -164,7 +164,7 @@ FORMS: dict[str, tuple[FormField, ...]] = {
         FormField("refund_policy_url", "Refund policy URL"),
         FormField("lang", "Language"),
         FormField("online_mode", "Online mode (Mojang accounts)", "checkbox"),
-        FormField("bedrock_prefix", "Bedrock name prefix", hint="Floodgate's username-prefix, e.g. ."),
+        FormField("bedrock_prefix", "Bedrock name prefix", hint="Floodgate's username-prefix, e.g. . or BE_"),
         FormField("bedrock_unprefixed", "Bedrock players join without a prefix", "checkbox"),
         FormField("supports_usernames", "Players give a username", "checkbox"),
         FormField("supports_gifting", "Gifting", "checkbox"),

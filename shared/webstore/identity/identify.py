@@ -116,7 +116,7 @@ def identify(
             return Identification(known_offline)
     account = identities_for(services, store).resolve(username)
     if account is None and kind is Bedrock.MAYBE:
-        # Floodgate without a prefix: a name no Java account has is a Bedrock player's (an
+        # No prefix, or one with letters: a name no Java account has is a Bedrock player's (an
         # account it was cached for has given it up: the cache goes, so reads find the player).
         return replace(_offline(users, username, known), forget=cached)
     if account is None:

@@ -29,10 +29,13 @@ from webstore.errors import Conflict, Invalid
 
 USERNAME = re.compile(r"^[A-Za-z0-9_]{3,16}$")  # Minecraft's rule for Java Edition names
 # A Bedrock player's name through Geyser/Floodgate (docs/decisions.md, "Bedrock names"): the
-# store's prefix (1 to 4 ASCII symbols: no letter, digit, underscore or space), then the Xbox
-# gamertag: 1 to 16 letters, digits and single spaces (Floodgate writes a space as `_` unless
-# told not to), not starting or ending with a space.
-BEDROCK_PREFIX = re.compile(r"^[!-/:-@\[-^`{-~]{1,4}")
+# store's prefix (Floodgate's `username-prefix`: 1 to 8 printable ASCII characters, no space;
+# symbols such as `.`, or letters such as `BE_`), then the Xbox gamertag: 1 to 16 letters,
+# digits and single spaces (Floodgate writes a space as `_` unless told not to), not starting
+# or ending with a space.
+PREFIX_CHARS = r"[!-~]"
+MAX_PREFIX = 8
+BEDROCK_PREFIX = re.compile(rf"^{PREFIX_CHARS}{{1,{MAX_PREFIX}}}$")
 GAMERTAG = re.compile(r"^(?=.{1,16}$)[A-Za-z0-9_]+(?: [A-Za-z0-9_]+)*$")
 JAVA_RULE = "A username is 3 to 16 letters, digits or underscores"
 
@@ -42,7 +45,7 @@ class Bedrock(Enum):
 
     NOT = "java"  # a Java player's name
     YES = "bedrock"  # a Bedrock player's: the offline identity in either mode
-    MAYBE = "either"  # unprefixed, and a valid Java name too: Java first in an online-mode store
+    MAYBE = "either"  # a valid Java name too (no prefix, or one with letters): Java first in online mode
 
 
 @dataclass(frozen=True)
@@ -106,23 +109,34 @@ def resolution_of_item(item: Item) -> CachedResolution:
 
 
 def is_bedrock_name(username: str, prefix: str | None) -> bool:
-    """`username` is a Bedrock player's under `prefix` (None: under any prefix a store may set)."""
+    """`username` is a Bedrock player's under `prefix` (None: under any prefix a store may set):
+    the prefix (in any case: names are one player whatever their case), then a gamertag."""
     if prefix is None:
-        found = BEDROCK_PREFIX.match(username)
-        return found is not None and bool(GAMERTAG.match(username[found.end() :]))
-    return bool(prefix) and username.startswith(prefix) and bool(GAMERTAG.match(username[len(prefix) :]))
+        return any(
+            BEDROCK_PREFIX.match(username[:end]) and GAMERTAG.match(username[end:])
+            for end in range(1, min(MAX_PREFIX, len(username) - 1) + 1)
+        )
+    return (
+        bool(prefix)
+        and username[: len(prefix)].lower() == prefix.lower()
+        and bool(GAMERTAG.match(username[len(prefix) :]))
+    )
 
 
 def bedrock_kind(username: str, store: StoreProfile) -> Bedrock:
     """Whose name `username` (already checked) is in this store: a Java player's (NOT), a
-    Bedrock player's (YES: the offline identity in either mode), or, in a store whose Bedrock
-    players join without a prefix (`bedrock_unprefixed`), a name valid under both rules (MAYBE:
-    a Java account if the name service knows one, else a Bedrock player)."""
+    Bedrock player's (YES: the offline identity in either mode), or a name valid under both
+    rules (MAYBE: a Java account if the name service knows one, else a Bedrock player): a bare
+    gamertag that is a Java name too in a store whose Bedrock players join without a prefix
+    (`bedrock_unprefixed`), or, under a prefix with letters (`BE_`), a prefixed name that is a
+    Java name too (`BE_Steve`)."""
     if store.bedrock_unprefixed:
-        if not GAMERTAG.match(username):
-            return Bedrock.NOT
-        return Bedrock.MAYBE if USERNAME.match(username) else Bedrock.YES
-    return Bedrock.YES if is_bedrock_name(username, store.bedrock_prefix) else Bedrock.NOT
+        bedrock = bool(GAMERTAG.match(username))
+    else:
+        bedrock = is_bedrock_name(username, store.bedrock_prefix)
+    if not bedrock:
+        return Bedrock.NOT
+    return Bedrock.MAYBE if USERNAME.match(username) else Bedrock.YES
 
 
 def check_username(username: str, field: str = "username", store: StoreProfile | None = None) -> str:

@@ -7,7 +7,8 @@ enters a card's code and the shop answers its remaining balance and expiry.
   the server secret and the staff log-in): past `secret_failures_allowed` in
   `secret_failure_window_seconds` the form answers 429 until the window ends. Guessing codes
   through it is as slow as guessing a server secret.
-- The card is one GetItem of the item baskets read (`GiftCardRepository.by_code`).
+- The card is one GetItem of the item baskets read (`GiftCardRepository.by_code`), issued
+  beside the page's own read.
 """
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ from typing import Any
 from webstore.catalog import GiftCard
 from webstore.errors import NotFound
 from webstore.failure_guard import GIFTCARD_BALANCE
+from webstore.repo import start_read
 from webstore.repo.gift_cards import GiftCardRepository
 from webstore.services import Services
 from webstore.shop.context import Builder, money
 from webstore.shop.pages import Build, ShopResult, page
-from webstore.shop.reads import ShopData, Visitor, shop_account
+from webstore.shop.reads import ShopData, Visitor, read_shop, shop_account
 
 TITLE = "Gift card balance"
 REFUSED = "No gift card with that code"
@@ -75,16 +77,19 @@ SAMPLE: dict[str, Any] = {
 
 def balance(services: Services, visitor: Visitor, code: str, now: datetime) -> ShopResult:
     """The balance page of `code`: 200 with the card, 404 with `REFUSED`, 422 without a code;
-    Throttled (429) past the guard's allowance."""
+    Throttled (429) past the guard's allowance. The card is read beside the page's own read
+    (one round trip after the guard's count)."""
     code = code.strip()[: MAX_CODE + 1]
-    card, status, error = None, 422, EMPTY
+    card, status, error, data = None, 422, EMPTY, None
     if code:
         moment = int(now.timestamp())
         GIFTCARD_BALANCE.check_remembered(services, visitor.ip, moment)
         GIFTCARD_BALANCE.count_failure(services, visitor.ip, moment)
-        card = _found(services, code, now)
+        found = start_read(_found, services, code, now)
+        data = read_shop(services, visitor)
+        card = found.result()
         status, error = (200, "") if card is not None else (404, REFUSED)
-    result = page(services, visitor, build(code, shown(card) if card else None, error))
+    result = page(services, visitor, build(code, shown(card) if card else None, error), data)
     if result.status != 200 or status == 200:  # the maintenance page, or the balance
         return result
     return ShopResult(status, result.html, csp=result.csp)

@@ -1,7 +1,8 @@
 """Maintenance mode (docs/shop.md, "Maintenance mode"): while the owner has it on, every page
 and form of the shop answers the branded maintenance page (503, `Retry-After`), except the
 log-in page and form and for whoever the allow-list names: an IP address or network (CIDR) the
-request comes from, or a player name the visitor's basket is logged in as. Pure rules; the
+request comes from, or a player name the visitor's basket is logged in as (a Bedrock player's
+too, spaces written as `_`). Pure rules; the
 shop's pages and forms (webstore.shop.pages, webstore.shop.forms) apply them.
 """
 
@@ -12,15 +13,13 @@ import re
 from dataclasses import dataclass
 
 from webstore.errors import Invalid
+from webstore.repo.users import check_username
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 MAX_ENTRIES = 50
 MAX_MESSAGE = 1000
 RETRY_AFTER_SECONDS = 1800  # what the 503 tells browsers and crawlers: look again in 30 minutes
-# A player name on the allow-list: Java Edition's letters, digits and underscores, and the `.`
-# a Bedrock proxy (Floodgate) puts before Bedrock names; compared without regard to case.
-NAME = re.compile(r"^[A-Za-z0-9_.]{1,32}$")
 IP_LIKE = re.compile(r"^[0-9.]+$")
 SEPARATORS = re.compile(r"[\s,;]+")
 DEFAULT_MESSAGE = "The shop is closed for maintenance. Please come back soon."
@@ -36,13 +35,30 @@ class AllowList:
     names: frozenset[str] = frozenset()  # lower case
 
     def admits(self, ip: str, username: str | None) -> bool:
-        if username and username.lower() in self.names:
+        if username and listed_name(username) in self.names:
             return True
         try:
             address = ipaddress.ip_address(ip)
         except ValueError:
             return False
         return any(address.version == n.version and address in n for n in self.networks)
+
+
+def listed_name(username: str) -> str:
+    """How the list compares a player name: without regard to case, a space and `_` alike (a
+    Bedrock gamertag's spaces are written `_` on the list, as Floodgate's replace-spaces does)."""
+    return username.lower().replace(" ", "_")
+
+
+def _player_name(entry: str) -> bool:
+    """A name some store's rule takes (webstore.repo.users.check_username, before the store is
+    read): a Java name, or a Bedrock one under any prefix or none. The list outlives a change of
+    the store's Bedrock setting, so an entry is not tied to today's prefix."""
+    try:
+        check_username(entry)
+    except Invalid:
+        return False
+    return True
 
 
 def parse_allow_list(text: str, *, label: str = "Allowed during maintenance") -> tuple[AllowList, str]:
@@ -64,14 +80,14 @@ def parse_allow_list(text: str, *, label: str = "Allowed during maintenance") ->
                 f"{label}: {entry[:60]!r} is not an IP address or network (203.0.113.7, 203.0.113.0/24)",
                 field="maintenance_allow",
             )
-        if not NAME.match(entry):
+        if not _player_name(entry):
             raise Invalid(
                 f"{label}: {entry[:60]!r} is neither a player name nor an IP address or network",
                 field="maintenance_allow",
             )
         names.append(entry)
     shown = [str(n) for n in dict.fromkeys(networks)] + list(dict.fromkeys(names))
-    allow = AllowList(tuple(dict.fromkeys(networks)), frozenset(n.lower() for n in names))
+    allow = AllowList(tuple(dict.fromkeys(networks)), frozenset(listed_name(n) for n in names))
     return allow, ", ".join(shown)
 
 

@@ -343,7 +343,15 @@ def build_login(error: str = "", username: str = "", next_path: str = "/") -> Bu
         return (
             "username.html",
             "Log in",
-            {"error": error, "username": username, "next": next_path, "steam": steam},
+            {
+                "error": error,
+                "username": username,
+                "next": next_path,
+                "steam": steam,
+                # How a Bedrock player types their name (docs/shop.md, "Bedrock players").
+                "bedrock_prefix": "" if steam else data.store.bedrock_prefix,
+                "bedrock_unprefixed": not steam and data.store.bedrock_unprefixed,
+            },
         )
 
     return build

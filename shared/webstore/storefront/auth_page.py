@@ -49,6 +49,8 @@ def form_page(
         steam_url=steam_url,
         discord=discord,
         link_discord=link_discord,
+        bedrock_prefix=prompt.store.bedrock_prefix,
+        bedrock_unprefixed=prompt.store.bedrock_unprefixed,
     )
 
 

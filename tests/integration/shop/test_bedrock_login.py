@@ -8,6 +8,8 @@ accept them refuses the name with the rule; the panel refuses a prefix and no pr
 
 from __future__ import annotations
 
+import json
+
 from functions.admin import get_store_settings, save_store_settings
 from functions.shop import get_home, get_login, post_basket_package, post_login
 from tests.integration.shop.test_hosted_login import (
@@ -17,8 +19,10 @@ from tests.integration.shop.test_hosted_login import (
     owner,
     shop_url,
 )
+from tests.integration.shop.test_translation_files import save as save_translations
 from tests.support.demo import DemoStore
 from tests.support.forms import form_fields
+from tests.support.invocation import invoke
 from tests.support.name_service import NOTCH, StandInNameService, set_bedrock_names, set_online_mode
 from tests.support.panel import PanelClient, signed_in
 from tests.support.shop import ShopClient
@@ -172,6 +176,96 @@ def test_a_bedrock_player_logs_in_on_the_hosted_page_of_an_online_unprefixed_sto
         user = UserRepository(get_services().table).find(name)
         assert user is not None and player.cookies["shop_player"] == str(user.id)
     assert name_service.requests == ["Steve_Jobs"]
+
+
+# --- A prefix with letters (`BE_`) ---------------------------------------------------------------
+
+
+def test_a_prefix_with_letters_takes_its_bedrock_names_and_names_both_may_have(demo: DemoStore) -> None:
+    accept_bedrock(demo, "BE_")
+    assert logged_in("BE_Steve Jobs")[0] == "BE_Steve Jobs"  # a space: only Bedrock's
+    # Valid under both rules: in an offline-mode store, an offline name either way.
+    assert logged_in("BE_Steve")[0] == "BE_Steve"
+    user = UserRepository(get_services().table).find("BE_Steve")
+    assert user is not None and user.uuid == keys.player_uuid("BE_Steve")
+    refused = shopping().post(post_login.handler, "/login", {"username": ".Steve Jobs"})
+    assert refused.status == 422
+    assert "a Bedrock player&#39;s is &#39;BE_&#39; then their gamertag" in refused.body
+
+
+def test_an_online_store_with_a_prefix_of_letters_tries_java_first_then_takes_the_bedrock_player(
+    demo: DemoStore, name_service: StandInNameService
+) -> None:
+    accept_bedrock(demo, "BE_")
+    set_online_mode(demo.table, 1)
+    name_service.add("5f4dcc3b5aa765d61d8327deb882cf99", "BE_Notch")
+    users = UserRepository(get_services().table)
+    assert logged_in("BE_Steve Jobs")[0] == "BE_Steve Jobs"  # only Bedrock's: nothing asked
+    assert name_service.requests == []
+    name, user_id = logged_in("be_notch")  # a Java account has it: that account
+    assert name == "BE_Notch" and name_service.requests == ["be_notch"]
+    resolved = users.find_online("BE_Notch")
+    assert resolved is not None and resolved.user.id == user_id and users.find("be_notch") is None
+    name, user_id = logged_in("BE_Steve")  # no account has it: the Bedrock player
+    assert name == "BE_Steve" and name_service.requests == ["be_notch", "BE_Steve"]
+    bedrock = users.find("BE_Steve")
+    assert bedrock is not None and bedrock.id == user_id and bedrock.uuid == keys.player_uuid("BE_Steve")
+    assert users.find_online("BE_Steve") is None
+
+
+HELP_PREFIX = (
+    "Bedrock players: your gamertag after the prefix {0}, spaces included (for example {0}Steve Jobs)."
+)
+HELP_BARE = "Bedrock players: your gamertag, spaces included."
+
+
+def login_page(language: str = "") -> str:
+    headers = {"accept-language": language} if language else {}
+    page = invoke(get_login.handler, "GET", "/login", headers=headers)
+    assert page.status == 200, page.body
+    return page.body
+
+
+def test_the_log_in_page_tells_bedrock_players_how_to_type_their_name(demo: DemoStore) -> None:
+    assert "Bedrock" not in login_page()  # a Java-only store says nothing of them
+    accept_bedrock(demo, "BE_")
+    assert f'<p class="help">{HELP_PREFIX.format("BE_")}</p>' in login_page()
+    assert "dein Gamertag nach dem Präfix BE_, mit Leerzeichen (zum Beispiel BE_Steve Jobs)" in login_page(
+        "de"
+    )
+    accept_bedrock(demo, "<b>")
+    assert HELP_PREFIX.format("&lt;b&gt;") in login_page()  # the owner's prefix, escaped
+    accept_bedrock(demo, "")
+    set_bedrock_names(demo.table, 1, unprefixed=True)
+    assert f'<p class="help">{HELP_BARE}</p>' in login_page()
+    assert "Joueurs Bedrock : votre gamertag, espaces compris." in login_page("fr")
+
+
+def test_the_owner_rewords_the_bedrock_help_in_a_translation_file(demo: DemoStore) -> None:
+    accept_bedrock(demo, "*")
+    owner = signed_in(Role.OWNER)
+    words = {
+        HELP_PREFIX.replace("{0}Steve Jobs", "%(example)s").replace("{0}", "%(prefix)s"): (
+            "Bedrock: %(prefix)s und Gamertag, etwa %(example)s"
+        )
+    }
+    assert save_translations(owner, json.dumps(words)).status == 303
+    assert "Bedrock: * und Gamertag, etwa *Steve Jobs" in login_page("de")
+    assert HELP_PREFIX.format("*") in login_page()  # English untouched
+
+
+def test_the_panel_refuses_a_bad_prefix_naming_the_field_and_takes_one_with_letters(demo: DemoStore) -> None:
+    owner = signed_in(Role.OWNER)
+    fields = form_fields(owner.get(get_store_settings.handler, "/settings").body, action="/settings")
+    revision = DefinitionRepository(demo.table).revision(1)
+    for bad in ("B E", "bedrock__", "Bé"):  # a space, longer than 8, not ASCII
+        refused = owner.post(save_store_settings.handler, "/settings", {**fields, "bedrock_prefix": bad})
+        assert refused.status == 422, refused.body
+        assert "store.bedrock_prefix" in refused.body and "is not a Floodgate username-prefix" in refused.body
+    assert DefinitionRepository(demo.table).revision(1) == revision  # nothing written
+    saved = owner.post(save_store_settings.handler, "/settings", {**fields, "bedrock_prefix": "BE_"})
+    assert saved.status == 303, saved.body
+    assert StoreRepository(demo.table).store(1).bedrock_prefix == "BE_"
 
 
 def test_the_panel_refuses_a_prefix_and_no_prefix_together(demo: DemoStore) -> None:

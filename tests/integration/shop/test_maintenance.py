@@ -30,6 +30,7 @@ from functions.shop import (
 )
 from tests.support.demo import DemoStore
 from tests.support.invocation import invoke
+from tests.support.name_service import set_bedrock_names
 from tests.support.panel import PanelClient, signed_in
 from tests.support.shop import ShopClient
 from webstore.admin.roles import Role
@@ -156,6 +157,23 @@ def test_an_allow_listed_player_sees_the_shop_once_logged_in(owner: PanelClient)
     assert is_maintenance(other.get(get_home.handler, "/"))
 
 
+def test_an_allow_listed_bedrock_player_sees_the_shop_their_spaces_written_as_underscores(
+    owner: PanelClient, demo: DemoStore
+) -> None:
+    """A Bedrock name under the store's prefix (one with letters here), spaces written `_` on
+    the list, admits the player logged in with the spaces (docs/shop.md, "Maintenance mode")."""
+    set_bedrock_names(demo.table, 1, prefix="BE_")
+    assert close(owner, allow="Notch, BE_Big_Tree").status == 303
+    player = ShopClient(source_ip="192.0.2.1")
+    player.get(get_login.handler, "/login")
+    assert player.post(post_login.handler, "/login", {"username": "BE_Big Tree"}).status == 303
+    assert player.get(get_home.handler, "/").status == 200
+    other = ShopClient(source_ip="192.0.2.1")
+    other.get(get_login.handler, "/login")
+    assert other.post(post_login.handler, "/login", {"username": "BE_Big Bush"}).status == 303
+    assert is_maintenance(other.get(get_home.handler, "/"))
+
+
 def test_the_panel_previews_still_work_during_maintenance(owner: PanelClient) -> None:
     assert close(owner).status == 303
     look = owner.post(
@@ -187,6 +205,7 @@ def test_the_form_shows_and_keeps_the_settings(owner: PanelClient) -> None:
         ({"maintenance_allow": "203.0.113.300"}, "maintenance: &#39;203.0.113.300&#39; is not an IP"),
         ({"maintenance_allow": "10.0.0.0/33"}, "is not an IP address or network"),
         ({"maintenance_allow": "<script>"}, "is neither a player name nor an IP address"),
+        ({"maintenance_allow": "Notch .Steve_Jobs BE_Steve.x~"}, "&#39;BE_Steve.x~&#39; is neither a player"),
         ({"maintenance_allow": ", ".join(f"Player{n}" for n in range(51))}, "at most 50 entries"),
         ({"maintenance_message": "x" * 1001}, "Maintenance message: plain text of at most 1000"),
         ({"maintenance": "maybe"}, "Maintenance mode: on or off"),

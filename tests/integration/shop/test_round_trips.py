@@ -75,3 +75,16 @@ def test_a_page_is_one_round_trip_for_a_new_visitor_and_for_a_player_with_a_bask
     assert visitor.get(handler, path).status in (200, 404)
     assert calls.own == ["Query"]  # the store partition: one round trip
     assert sorted(calls.beside) == ["GetItem", "GetItem", "Query"]  # theme, basket, tiers beside it
+
+
+def test_a_gift_card_look_up_reads_the_card_beside_the_pages_read(calls: Calls) -> None:
+    """The look-up's guard counts first (a write: it must refuse before anything is read), then
+    the card is read beside the page's own read: two round trips in all."""
+    from functions.shop import get_giftcard
+
+    visitor = ShopClient()
+    calls.own.clear(), calls.beside.clear()
+    answer = visitor.get(get_giftcard.handler, "/gift-card?code=GIFT-0000-0000-0001")
+    assert answer.status in (200, 404)
+    assert calls.own == ["UpdateItem", "Query"]  # the guard's count, then the store partition
+    assert sorted(calls.beside) == ["GetItem", "GetItem"]  # the card and the live theme beside it

@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 import pytest
 
 from functions.operator import create_checkout_link, get_due_players
-from functions.storefront import create_basket, post_auth_page
+from functions.storefront import create_basket, get_auth_page, post_auth_page
 from tests.integration.operator.support import manual_payment, secret_headers
 from tests.integration.storefront.support import ACCOUNT, add, assert_error, base
 from tests.support.clock import Clock
@@ -176,3 +176,51 @@ def test_a_store_without_the_setting_refuses_a_spaced_name_at_every_door_with_th
     link = checkout_link(invoke, demo, "Steve Jobs", category_id=1)  # a category's link names no player
     assert link.status == 422 and link.json() == {"error_code": 422, "error_message": JAVA_RULE}
     assert registry_items(demo) == before
+
+
+def auth_page(invoke: Invoke, ident: str) -> str:
+    page = invoke(get_auth_page.handler, "GET", f"/auth/{ident}", query={"returnUrl": RETURN})
+    assert page.status == 200, page.body
+    return page.body
+
+
+def test_the_auth_page_tells_bedrock_players_how_to_type_their_name(
+    demo: DemoStore, invoke: Invoke, make_basket: Callable[..., Basket]
+) -> None:
+    """Its help under the field: the Java rule alone in a Java-only store, then how a Bedrock
+    player types their name (a prefix with letters, or none); the field takes a prefixed name."""
+    ident = make_basket().ident
+    java_only = auth_page(invoke, ident)
+    assert "Your in-game name: 3 to 16 letters, digits or underscores.</p>" in java_only
+    assert "Bedrock" not in java_only
+    set_bedrock_names(demo.table, ACCOUNT, prefix="BE_")
+    prefixed = auth_page(invoke, ident)
+    assert (
+        "Your in-game name: 3 to 16 letters, digits or underscores. Bedrock players: your gamertag after"
+        " the prefix BE_, spaces included (for example BE_Steve Jobs).</p>"
+    ) in prefixed
+    assert 'maxlength="24"' in prefixed  # the longest prefix and gamertag fit
+    answer = submit(invoke, ident, "BE_Steve Jobs")
+    assert answer.status == 303, answer.body
+    assert stored(demo, ident).username == "BE_Steve Jobs"
+    set_bedrock_names(demo.table, ACCOUNT, unprefixed=True)
+    bare = auth_page(invoke, make_basket().ident)
+    assert "underscores. Bedrock players: your gamertag, spaces included.</p>" in bare
+
+
+def test_an_online_auth_page_with_a_prefix_of_letters_tries_java_first_then_takes_the_bedrock_player(
+    demo: DemoStore, invoke: Invoke, name_service: StandInNameService, make_basket: Callable[..., Basket]
+) -> None:
+    set_bedrock_names(demo.table, ACCOUNT, prefix="BE_")
+    set_online_mode(demo.table, ACCOUNT)
+    name_service.add("5f4dcc3b5aa765d61d8327deb882cf99", "BE_Notch")
+    java = make_basket()
+    assert submit(invoke, java.ident, "be_NOTCH").status == 303
+    assert stored(demo, java.ident).username == "BE_Notch"  # the account, its real casing
+    bedrock = make_basket()
+    assert submit(invoke, bedrock.ident, "BE_Big_Tree").status == 303  # no account: Bedrock's
+    user = UserRepository(demo.table).find("BE_Big_Tree")
+    assert user is not None and user.uuid == keys.player_uuid("BE_Big_Tree")
+    assert stored(demo, bedrock.ident).username_id == user.id
+    assert submit(invoke, make_basket().ident, "BE_Big Tree").status == 303  # only Bedrock's
+    assert name_service.requests == ["be_NOTCH", "BE_Big_Tree"]

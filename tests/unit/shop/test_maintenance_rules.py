@@ -17,11 +17,36 @@ def test_entries_are_addresses_networks_or_names_and_come_back_normalized() -> N
     assert parse_allow_list("") == (parse_allow_list(" , ")[0], "")
 
 
-@pytest.mark.parametrize("entry", ["1.2.3", "203.0.113.256", "10.0.0.0/33", "::g", "a b<", "x" * 33])
+def test_any_stores_bedrock_names_are_names_their_spaces_written_as_underscores() -> None:
+    """Any prefix (symbols or letters) or none; a gamertag's spaces are `_` on the list (entries
+    are separated by spaces), and match the logged-in name with spaces or with underscores."""
+    allow, shown = parse_allow_list(".Steve_Jobs, BE_Big_Tree *Al Al Zed_Ox\nbedrock.x")
+    assert shown == ".Steve_Jobs, BE_Big_Tree, *Al, Al, Zed_Ox, bedrock.x"
+    for name in (
+        ".Steve Jobs",
+        ".steve_jobs",
+        "BE_Big Tree",
+        "be_big_tree",
+        "*Al",
+        "Al",
+        "Zed Ox",
+        "BEDROCK.X",
+    ):
+        assert allow.admits("192.0.2.1", name), name
+    for name in ("Steve Jobs", ".Steve", "*Steve Jobs", "BE_Big", "Al_", "Zed  Ox"):
+        assert not allow.admits("192.0.2.1", name), name
+    assert not closed("on", ".Steve_Jobs", "192.0.2.1", ".Steve Jobs")
+
+
+@pytest.mark.parametrize(
+    "entry",
+    ["1.2.3", "203.0.113.256", "10.0.0.0/33", "::g", "a b<", "x" * 25, "abcdefghi.Steve", "Stève", "Ste<"],
+)
 def test_anything_else_is_refused_naming_the_entry(entry: str) -> None:
     with pytest.raises(Invalid) as refused:
         parse_allow_list(entry)
     assert refused.value.field == "maintenance_allow" and "Allowed during maintenance" in refused.value.detail
+    assert repr(entry.split()[-1][:60]) in refused.value.detail  # the entry named
 
 
 def test_the_shop_is_closed_only_while_on_and_only_to_those_not_listed() -> None:
