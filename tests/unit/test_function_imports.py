@@ -2,7 +2,7 @@
 imported everything long ago): a function that is not HTTP does not import the HTTP runtime
 (FastAPI costs ~180 ms of a cold start); the shop's read pages do not import the basket,
 checkout, tax, Steam or payment code that only a visitor's basket, a form or the log-in page
-needs, nor the storefront's request bodies (docs/cold-start.md, "Shop pages")."""
+needs, nor the storefront's request bodies or wire models (docs/cold-start.md, "Shop pages")."""
 
 from __future__ import annotations
 
@@ -61,6 +61,9 @@ NOT_FOR_SHOP_READS = (
     "webstore.identity.steam",
     "webstore.storefront.catalog",
     "webstore.storefront.requests",
+    # the storefront's wire models: a shop page builds the same data plain (storefront.shown)
+    "webstore.storefront.schemas",
+    "webstore.storefront.views",
     "webstore.payments",
     "stripe",
 )

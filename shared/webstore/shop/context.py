@@ -1,7 +1,8 @@
-"""What a shop template sees (docs/shop.md, "Variables"): plain data built from the storefront's
-own views (prices, sales, tiers, the basket's totals as the checkout computes them), never a
-house object. Owner HTML (descriptions, the text module, custom pages) is sanitised here;
-whatever a player typed stays a plain string, escaped by the templates' autoescape.
+"""What a shop template sees (docs/shop.md, "Variables"): plain data built by the storefront's
+own computations (`storefront.shown`: prices, sales, tiers, the sidebar; the basket's totals as
+the checkout computes them), never a house object nor one of the storefront's wire models.
+Owner HTML (descriptions, the text module, custom pages) is sanitised here; whatever a player
+typed stays a plain string, escaped by the templates' autoescape.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from webstore.catalog import Category, DiscountType, Package, PackageType, Sale, Store
 from webstore.html.owner import sanitize, translate
@@ -19,15 +20,20 @@ from webstore.shop.i18n import html_lang
 from webstore.shop.look import branded
 from webstore.shop.reads import ShopData
 from webstore.shop.translations import page_texts
-from webstore.storefront import schemas
-from webstore.storefront.theme import theme_style
-from webstore.storefront.views import (
-    SidebarViews,
-    category_view,
+from webstore.storefront.shown import (
+    SidebarData,
+    as_json,
+    category_packages,
     int_setting,
-    package_view,
+    package_data,
+    prorate_price,
+    tier_data,
     visible_packages,
 )
+from webstore.storefront.theme import theme_style
+
+if TYPE_CHECKING:
+    from webstore.storefront import schemas
 
 LEGAL_SLUGS = ("terms", "privacy", "refunds", "imprint")
 # The hosted "Find my subscriptions" form (webstore.subscriptions.find_by_email.PAGE_PATH, not
@@ -178,21 +184,21 @@ class Builder:
     def modules(self) -> list[dict[str, Any]]:
         featured = {p.id: p for p in self.view.packages}
         shown = []
-        for module in SidebarViews(self.view, featured, self.ctx).modules():
-            data = module.data.model_dump(mode="json") if hasattr(module.data, "model_dump") else module.data
-            if module.type == "textbox" and isinstance(data, dict):
+        for module in SidebarData(self.view, featured, self.ctx).modules():
+            data = as_json(module["data"])
+            if module["type"] == "textbox" and isinstance(data, dict):
                 data["content"] = data["text"] = sanitize(data.get("content", ""))
-            if module.type == "community_goal" and isinstance(data, dict):
+            if module["type"] == "community_goal" and isinstance(data, dict):
                 data["description"] = sanitize(data.get("description", ""))
-            if module.type == "featured_package" and isinstance(data, dict):
+            if module["type"] == "featured_package" and isinstance(data, dict):
                 package = data.get("package") or {}
                 data["url"] = f"/package/{package.get('id', '')}"
             shown.append(
                 {
-                    "id": module.id,
-                    "type": module.type,
-                    "title": module.title,
-                    "template": f"module.{module.type}.html",
+                    "id": module["id"],
+                    "type": module["type"],
+                    "title": module["title"],
+                    "template": f"module.{module['type']}.html",
                     "data": data,
                 }
             )
@@ -200,18 +206,19 @@ class Builder:
 
     # --- catalog ---
 
-    def package_vars(self, package: Package, shown: schemas.Package | None = None) -> dict[str, Any]:
-        shown = shown or package_view(package, self.view, self.ctx)
+    def package_vars(self, package: Package, shown: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """`shown`: the package as the storefront shows it (`storefront.shown.package_data`)."""
+        shown = shown or package_data(package, self.view, self.ctx)
         currency = self.store.currency
         period = ""
         if package.type is PackageType.SUBSCRIPTION and package.expiry_length:
             one, many = PERIODS[package.expiry_period]
             period = one if package.expiry_length == 1 else f"{package.expiry_length} {many}"
-        gifting = not shown.disable_gifting
+        gifting = not shown["disable_gifting"]
         return {
             "id": package.id,
             "name": package.name,
-            "slug": shown.slug,
+            "slug": shown["slug"],
             "url": URLS.package(package),
             "description": sanitize(package.description),
             "image": _http_url(package.image),
@@ -219,14 +226,14 @@ class Builder:
             "type": package.type.value,
             "subscription": package.type is PackageType.SUBSCRIPTION,
             "billing_period": period,
-            "price": money(shown.total_price, currency),
-            "base_price": money(shown.base_price, currency),
-            "discount": money(shown.discount, currency),
-            "on_sale": shown.discount > 0,
-            "prorate_price": money(shown.prorate_price, currency)
-            if shown.prorate_price is not None
+            "price": money(shown["total_price"], currency),
+            "base_price": money(shown["base_price"], currency),
+            "discount": money(shown["discount"], currency),
+            "on_sale": shown["discount"] > 0,
+            "prorate_price": money(shown["prorate_price"], currency)
+            if shown["prorate_price"] is not None
             else None,
-            "disable_quantity": shown.disable_quantity,
+            "disable_quantity": shown["disable_quantity"],
             "disable_gifting": not gifting,
             "variables": [
                 {
@@ -243,26 +250,41 @@ class Builder:
     def packages_of(self, category: Category) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
         """The category's packages priced for the visitor (a tier's upgrade prices) and the tier."""
         tier = self.data.tiers.get(category.id) if category.tiered else None
-        shown = category_view(
-            category, self.view, self.ctx, with_packages=True, basket=self.data.basket, tier=tier
-        )
+        if category.dynamic:
+            shown = self._dynamic_packages(category)
+        else:
+            shown = [
+                package_data(p, self.view, self.ctx)
+                | {"prorate_price": prorate_price(p, tier, self.view, self.ctx)}
+                for p in category_packages(category, self.view)
+            ]
         by_id = {p.id: p for p in visible_packages(self.view)}
-        packages = [self.package_vars(by_id[s.id], s) for s in shown.packages or [] if s.id in by_id]
+        packages = [self.package_vars(by_id[s["id"]], s) for s in shown if s["id"] in by_id]
         current = None
-        if shown.active_tier is not None:
-            held = shown.active_tier
+        held = tier_data(tier, self.view, self.ctx) if tier else None
+        if held is not None:
+            pending = held["pending_downgrade_package"]
             current = {
-                "package_id": held.package.id,
-                "package_name": held.package.name,
-                "next_payment_date": held.next_payment_date or "",
-                "status": held.status.description,
-                "pending_downgrade": held.pending_downgrade_package.name
-                if held.pending_downgrade_package
-                else "",
+                "package_id": held["package"]["id"],
+                "package_name": held["package"]["name"],
+                "next_payment_date": held["next_payment_date"] or "",
+                "status": held["status"]["description"],
+                "pending_downgrade": pending["name"] if pending else "",
             }
             for each in packages:
-                each["current"] = each["id"] == held.package.id
+                each["current"] = each["id"] == held["package"]["id"]
         return packages, current
+
+    def _dynamic_packages(self, category: Category) -> list[dict[str, Any]]:
+        """A dynamic category's packages: the visitor's basket's (the storefront's view of them)."""
+        if self.data.basket is None:
+            return []
+        from webstore.storefront.views import dynamic_package_views  # a basket's dynamic packages only
+
+        return [
+            shown.model_dump()
+            for shown in dynamic_package_views(self.data.basket, category, self.view, self.ctx)
+        ]
 
     def category_vars(self, category: Category) -> dict[str, Any]:
         packages, tier = self.packages_of(category)

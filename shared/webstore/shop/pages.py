@@ -21,7 +21,7 @@ from webstore.shop.context import Builder
 from webstore.shop.i18n import LANGUAGE_NAMES, html_lang
 from webstore.shop.reads import ShopData, Visitor, read_shop
 from webstore.shop.translations import page_texts
-from webstore.storefront.views import visible_packages
+from webstore.storefront.shown import visible_packages
 
 log = logging.getLogger(__name__)
 

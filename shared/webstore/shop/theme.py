@@ -44,7 +44,7 @@ from webstore.shop.pages import (
     render_themed,
 )
 from webstore.shop.reads import ShopData, Visitor, read_shop
-from webstore.storefront.views import visible_packages
+from webstore.storefront.shown import visible_packages
 
 # Every file of the default theme an owner may replace (bare.html, the page shown when there is
 # no store to brand, stays the house's).
