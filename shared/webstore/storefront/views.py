@@ -251,11 +251,14 @@ MODULE_DATA: dict[str, type[schemas.Wire]] = {
 }
 
 
-class SidebarViews(SidebarData):
+class SidebarViews:
     """The sidebar's modules as the wire's `schemas.Module` (their data: `SidebarData`)."""
 
-    def modules(self) -> list[schemas.Module]:  # type: ignore[override]
+    def __init__(self, view: StoreView, featured: dict[int, Package], ctx: PricingContext) -> None:
+        self.plain = SidebarData(view, featured, ctx)
+
+    def modules(self) -> list[schemas.Module]:
         return [
             schemas.Module.model_validate(m | {"data": MODULE_DATA[m["type"]].model_validate(m["data"])})
-            for m in super().modules()
+            for m in self.plain.modules()
         ]
