@@ -12,9 +12,10 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, expect
+from playwright.sync_api import Browser, expect
 
 from tests.e2e.conftest import WebhookReceiver, started_stack
+from tests.support.chromium import console_problems
 
 pytestmark = pytest.mark.e2e
 
@@ -27,26 +28,11 @@ def local_stack(
     yield from started_stack(tmp_path_factory, webhook_receiver)
 
 
-def watched(page: Page) -> list[str]:
-    problems: list[str] = []
-
-    def watch(message: ConsoleMessage) -> None:
-        # A refused script, style or form target, or a script error; not an image the demo
-        # names on example.invalid (unresolvable by design) nor the browser's favicon request.
-        if "Failed to load resource" in message.text:
-            return
-        if message.type == "error" or "Content Security Policy" in message.text:
-            problems.append(message.text)
-
-    page.on("console", watch)
-    return problems
-
-
 def choose_the_hosted_page(stack: dict[str, Any], browser: Browser) -> None:
     admin = stack["admin_url"]
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    problems = watched(page)
+    problems = console_problems(page)
     page.goto(f"{admin}/login")
     page.fill("#email", stack["admin_email"])
     page.fill("#password", stack["admin_password"])
@@ -73,7 +59,7 @@ def test_a_player_logs_in_on_the_hosted_page_and_comes_back_to_the_shop(
     choose_the_hosted_page(local_stack, browser)
     context = browser.new_context(viewport={"width": 1280, "height": 900}, java_script_enabled=javascript)
     page = context.new_page()
-    problems = watched(page)
+    problems = console_problems(page)
     name = f"Hosted{secrets.token_hex(3)}"
 
     page.goto(f"{shop}/package/10")

@@ -13,7 +13,9 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, expect
+from playwright.sync_api import Browser, Page, expect
+
+from tests.support.chromium import console_problems
 
 pytestmark = pytest.mark.e2e
 
@@ -44,17 +46,7 @@ def test_a_player_buys_in_the_shop(
     size = DESKTOP if device == "desktop" else PHONE
     context = browser.new_context(viewport=size, is_mobile=device == "phone", java_script_enabled=javascript)
     page = context.new_page()
-    problems: list[str] = []
-
-    def watch(message: ConsoleMessage) -> None:
-        # A refused script or style, or a script error; not an image the demo names on
-        # example.invalid (unresolvable by design) nor the browser's own favicon request.
-        if "Failed to load resource" in message.text:
-            return
-        if message.type == "error" or "Content Security Policy" in message.text:
-            problems.append(message.text)
-
-    page.on("console", watch)
+    problems = console_problems(page)
     try:
         page.goto(shop)
         expect(page.locator("#hero-title")).to_have_text("Demo Craft")

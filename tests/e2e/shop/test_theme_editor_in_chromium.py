@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import WebhookReceiver, started_stack
+from tests.support.chromium import console_problems
 
 pytestmark = pytest.mark.e2e
 
@@ -28,6 +29,15 @@ def local_stack(
     yield from started_stack(tmp_path_factory, webhook_receiver)
 
 
+def sign_in(page: Page, stack: dict[str, Any]) -> None:
+    """The demo's owner signs in to the panel."""
+    page.goto(f"{stack['admin_url']}/login")
+    page.fill("#email", stack["admin_email"])
+    page.fill("#password", stack["admin_password"])
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{stack['admin_url']}/")
+
+
 def with_mark(house: str, text: str) -> str:
     return house.replace(MARK, MARK + f'<p id="owner">{text}</p>', 1)
 
@@ -35,20 +45,10 @@ def with_mark(house: str, text: str) -> str:
 def test_the_owner_edits_previews_publishes_rolls_back_exports_and_imports_index_html(
     local_stack: dict[str, Any], browser: Browser, tmp_path: Path
 ) -> None:
-    admin, shop = local_stack["admin_url"], local_stack["shop_url"]
+    shop = local_stack["shop_url"]
     context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
     page = context.new_page()
-    problems: list[str] = []
-
-    def watch(message: ConsoleMessage) -> None:
-        # A refused script or style, or a script error; not a status the browser reports (the
-        # refused form's 422, the favicon's 404).
-        if "Failed to load resource" in message.text:
-            return
-        if message.type == "error" or "Content Security Policy" in message.text:
-            problems.append(message.text)
-
-    page.on("console", watch)
+    problems = console_problems(page)
     player = context.new_page()
 
     def shop_says() -> str:
@@ -56,11 +56,7 @@ def test_the_owner_edits_previews_publishes_rolls_back_exports_and_imports_index
         owner = player.locator("#owner")
         return owner.inner_text() if owner.count() else ""
 
-    page.goto(f"{admin}/login")
-    page.fill("#email", local_stack["admin_email"])
-    page.fill("#password", local_stack["admin_password"])
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{admin}/")
+    sign_in(page, local_stack)
     page.get_by_role("navigation", name="Sections").get_by_role("link", name="Shop").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Shop")
     page.get_by_role("link", name="index.html").first.click()
@@ -121,17 +117,13 @@ def test_the_owner_changes_colours_logo_and_sale_banner_previews_and_publishes(
 ) -> None:
     """Shop → Look, as an owner without code: the preview shows the draft in a new tab while the
     shop keeps its look; "Save and publish" and the shop shows the logo, colours and banner."""
-    admin, shop = local_stack["admin_url"], local_stack["shop_url"]
+    shop = local_stack["shop_url"]
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     player = context.new_page()
     logo = "https://cdn.example.invalid/demo-logo.png"
     try:
-        page.goto(f"{admin}/login")
-        page.fill("#email", local_stack["admin_email"])
-        page.fill("#password", local_stack["admin_password"])
-        page.click("button[type=submit]")
-        page.wait_for_url(f"{admin}/")
+        sign_in(page, local_stack)
         page.get_by_role("navigation", name="Sections").get_by_role("link", name="Shop").click()
         page.locator("#look-link").click()
         page.get_by_label("Logo").fill(logo)
