@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from webstore.admin.roles import Capability
+if TYPE_CHECKING:  # a route's own module imports the capability it names; players' pages need none
+    from webstore.admin.roles import Capability
 
 
 class Interface(StrEnum):

@@ -12,17 +12,19 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import boto3
 from botocore.config import Config
 
 from webstore.events import EventBridgePublisher, InProcessBus, Publisher
-from webstore.local_stream import LocalStream
-from webstore.mail import MailSender, NoMail
 from webstore.repo import Table, Transaction
-from webstore.repo.outbox import OutboxRepository
 from webstore.secret_box import SecretBox, secret_box
 from webstore.settings import Settings, get_settings
+
+if TYPE_CHECKING:  # imported where used: a function in AWS sends mail or streams locally seldom or never
+    from webstore.local_stream import LocalStream
+    from webstore.mail import MailSender
 
 
 def utc_now() -> datetime:
@@ -72,6 +74,9 @@ def local_stream(table: Table) -> LocalStream:
     hooked to `table`'s client and deleting through it. Its consumers (the local webhook and
     mail workers) acknowledge to it whichever Services they were given, and it holds back
     every item until they are done, whichever Services' client wrote it (webstore.local_stream)."""
+    from webstore.local_stream import LocalStream
+    from webstore.repo.outbox import OutboxRepository
+
     global _local_stream
     if _local_stream is None:
         _local_stream = LocalStream(OutboxRepository(table), _local_bus)
@@ -108,6 +113,7 @@ def build_services(settings: Settings) -> Services:
 def build_mail_sender(settings: Settings) -> MailSender:
     """The adapter the settings name (`mail_transport`); imported here, so a function that sends
     no mail does not load them."""
+    from webstore.mail import NoMail
     from webstore.mail.ses import SesSender
     from webstore.mail.smtp import FileSender, SmtpSender, parse_relay
 

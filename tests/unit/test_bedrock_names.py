@@ -1,4 +1,4 @@
-"""The platform's one username rule (webstore.repo.users.check_username; docs/decisions.md,
+"""The platform's one username rule (webstore.usernames.check_username; docs/decisions.md,
 "Bedrock names"): Java Edition's everywhere, and, in a store that accepts Bedrock players,
 the Floodgate prefix then an Xbox gamertag (`bedrock_prefix`) or the bare gamertag
 (`bedrock_unprefixed`)."""
@@ -14,15 +14,8 @@ from webstore import keys
 from webstore.catalog import StoreProfile
 from webstore.errors import Invalid
 from webstore.identity.offline import OfflineIdentities
-from webstore.repo.users import (
-    Bedrock,
-    CachedResolution,
-    RegistryRead,
-    User,
-    bedrock_kind,
-    check_username,
-    is_bedrock_name,
-)
+from webstore.repo.users import CachedResolution, RegistryRead, User
+from webstore.usernames import Bedrock, bedrock_kind, check_username, is_bedrock_name
 
 BEDROCK = StoreProfile(id=1, name="Demo", bedrock_prefix=".")
 JAVA_ONLY = StoreProfile(id=1, name="Demo")

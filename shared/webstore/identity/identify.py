@@ -29,17 +29,9 @@ from webstore.identity.offline import OfflineIdentities
 from webstore.identity.port import Account, PlayerIdentities
 from webstore.identity.steam import STEAM64, is_steam_store
 from webstore.repo import Transaction
-from webstore.repo.users import (
-    AlreadyRegistered,
-    Bedrock,
-    CachedResolution,
-    RegistryRead,
-    User,
-    UserRepository,
-    bedrock_kind,
-    check_username,
-)
+from webstore.repo.users import AlreadyRegistered, CachedResolution, RegistryRead, User, UserRepository
 from webstore.services import Services
+from webstore.usernames import Bedrock, bedrock_kind, check_username
 
 RESOLUTION_FRESH_FOR = timedelta(days=30)
 REGISTRATION_ATTEMPTS = 3

@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import quote
 
 from webstore.identity.port import ACCOUNT_UUID, Account, NameServiceUnavailable
-from webstore.repo.users import USERNAME
+from webstore.usernames import USERNAME
 
 UNKNOWN_STATUSES = frozenset({204, 400, 404})
 MAX_BODY_BYTES = 16_384  # a profile is ~80 bytes

@@ -15,8 +15,8 @@ from webstore.errors import Invalid, NotFound
 from webstore.identity.identify import identify_now
 from webstore.operator import schemas
 from webstore.repo.store import StoreRepository
-from webstore.repo.users import check_username
 from webstore.services import Services
+from webstore.usernames import check_username
 
 
 def _expires(epoch: int) -> str:

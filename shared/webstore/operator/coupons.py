@@ -20,8 +20,8 @@ from webstore.repo import start_read
 from webstore.repo.account import AccountRepository
 from webstore.repo.sequences import SequenceRepository
 from webstore.repo.store import StoreRepository, StoreView
-from webstore.repo.users import check_username
 from webstore.services import Services
+from webstore.usernames import check_username
 
 COUPONS_PER_PAGE = 25
 

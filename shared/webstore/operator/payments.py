@@ -27,8 +27,8 @@ from webstore.payments.recording import fulfil
 from webstore.repo import start_read
 from webstore.repo.payments import PaymentRecord, PaymentRepository
 from webstore.repo.store import StoreRepository
-from webstore.repo.users import check_username
 from webstore.services import Services
+from webstore.usernames import check_username
 from webstore.validation import COMMAND_MAP, MONEY_INPUT
 
 MAX_LIMIT = 100

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from pydantic import Field
 
@@ -31,7 +32,9 @@ from webstore import keys
 from webstore.catalog import Model, ShopBrand
 from webstore.db import Item, Table, Transaction, from_item, to_item
 from webstore.errors import Conflict, NotFound
-from webstore.repo.audit_log import Audit
+
+if TYPE_CHECKING:  # the caller makes it: a shop page that only reads loads no audit log
+    from webstore.repo.audit_log import Audit
 
 HISTORY = 20  # versions kept per template name
 

@@ -16,8 +16,6 @@ from webstore import keys
 from webstore.catalog import Category, CommunityGoal, Package, Page, Sale, Store
 from webstore.db import Item, Table, Transaction, from_item, start_read, to_item
 from webstore.errors import NotFound
-from webstore.repo.account import AccountRepository
-from webstore.repo.audit_log import AuditLog
 from webstore.repo.shop_theme import Words, words_key, words_of
 from webstore.servers import Server
 
@@ -156,6 +154,8 @@ class StoreRepository:
 
     def catalog_with_servers(self, account_id: int) -> tuple[StoreView, dict[int, Server]]:
         """The catalog with packages (one Query) and the servers (one Query), issued together."""
+        from webstore.repo.account import AccountRepository  # here: the store's pages read no account
+
         servers = start_read(AccountRepository(self.table).servers, account_id)
         view = self.catalog(account_id, with_packages=True)
         return view, servers.result()
@@ -193,6 +193,8 @@ class StoreRepository:
                 values={":k": sealed},
                 fails=missing,
             )
+        from webstore.repo.audit_log import AuditLog  # here: a store read loads no audit log
+
         actor, action, summary, now = audit
         AuditLog(self.table).add_to(tx, account_id, actor, action, summary, now)
         tx.commit()

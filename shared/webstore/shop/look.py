@@ -9,7 +9,6 @@ from collections.abc import Mapping
 from datetime import datetime
 
 from webstore.catalog import Store
-from webstore.repo.audit_log import Audit
 from webstore.repo.shop_theme import STALE, ShopLook, ShopThemeRepository
 from webstore.services import Services
 from webstore.shop.look_rules import LABELS, checked_look
@@ -30,6 +29,8 @@ def save_look(
     now: datetime,
 ) -> ShopLook:
     """Store the form's look as the shop's (Conflict if the theme changed since the form was read)."""
+    from webstore.repo.audit_log import Audit  # here: every shop page reads the look (`branded`)
+
     look = parse_look(fields)
     repository = ShopThemeRepository(services.table)
     live = repository.live(account_id)

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from webstore.errors import Invalid
-from webstore.repo.users import check_username
+from webstore.usernames import check_username
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -51,7 +51,7 @@ def listed_name(username: str) -> str:
 
 
 def _player_name(entry: str) -> bool:
-    """A name some store's rule takes (webstore.repo.users.check_username, before the store is
+    """A name some store's rule takes (webstore.usernames.check_username, before the store is
     read): a Java name, or a Bedrock one under any prefix or none. The list outlives a change of
     the store's Bedrock setting, so an entry is not tied to today's prefix."""
     try:

@@ -25,7 +25,6 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from webstore.errors import Invalid, NotFound
-from webstore.repo.audit_log import Audit
 from webstore.repo.shop_theme import STALE, ShopTheme, ShopThemeRepository, TemplateVersion, file_texts
 from webstore.shop.i18n import LANGUAGE_NAMES, LANGUAGES, html_lang, messages
 
@@ -142,6 +141,8 @@ def save(
 ) -> int:
     """Store the file of `code` as its next version and serve it at once (checked first; an
     empty file serves the catalogs alone): one transaction with the audit entry. Its version."""
+    from webstore.repo.audit_log import Audit  # here: every shop page reads the texts (`page_texts`)
+
     code = language(code)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     repository = ShopThemeRepository(services.table)
@@ -210,6 +211,8 @@ def replace_all(
 ) -> list[str]:
     """Serve exactly the files `given` (a catalog import: a language it leaves out goes back to
     the catalogs alone), each changed one saved as a version. The languages changed."""
+    from webstore.repo.audit_log import Audit  # here: every shop page reads the texts (`page_texts`)
+
     repository = ShopThemeRepository(table)
     live = repository.live(account_id)
     texts = checked_documents(live, given)

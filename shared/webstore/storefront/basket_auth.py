@@ -25,7 +25,7 @@ from webstore.identity.identify import REGISTRATION_ATTEMPTS, Identification, id
 from webstore.repo import Transaction, plain_json
 from webstore.repo.baskets import BasketReads, BasketRepository
 from webstore.repo.outbox import OutboxRepository
-from webstore.repo.users import USERNAME, AlreadyRegistered, RegistryRead, User, check_username
+from webstore.repo.users import AlreadyRegistered, RegistryRead, User
 from webstore.services import Services
 from webstore.storefront import schemas
 from webstore.storefront.baskets import load
@@ -33,6 +33,7 @@ from webstore.storefront.credentials import verified
 from webstore.storefront.return_urls import RETURN_URL, after_log_in, check_return_url, platform_hosts
 from webstore.storefront.theme import in_brand_of
 from webstore.storefront.views import auth_link_view
+from webstore.usernames import USERNAME, check_username
 
 # --- getBasketAuthUrl ---------------------------------------------------------------------
 

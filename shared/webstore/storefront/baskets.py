@@ -26,7 +26,7 @@ from webstore.identity.steam import STEAM64, is_steam_store
 from webstore.repo.baskets import BasketReads, BasketRepository, StoreAndBasket
 from webstore.repo.players import PlayerRepository
 from webstore.repo.store import StoreRepository
-from webstore.repo.users import AlreadyRegistered, User, check_username
+from webstore.repo.users import AlreadyRegistered, User
 from webstore.services import Services
 from webstore.storefront.credentials import (
     Credentials,
@@ -53,6 +53,7 @@ from webstore.storefront.requests import (
 )
 from webstore.storefront.retrying import Contended
 from webstore.storefront.return_urls import check_return_url, platform_hosts
+from webstore.usernames import check_username
 
 # Also imported from here: by the hosted checkout (the claim timeout, the read, repricing) and,
 # as `baskets.<Body>`, by the handlers of these use cases (the bodies live in `requests`).

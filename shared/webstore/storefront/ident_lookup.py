@@ -15,10 +15,11 @@ from webstore import keys
 from webstore.errors import Invalid, NotFound
 from webstore.identity.identify import identify_now, plugin_uuid
 from webstore.repo.players import PlayerRepository
-from webstore.repo.users import UserRepository, check_username
+from webstore.repo.users import UserRepository
 from webstore.services import Services
 from webstore.storefront import schemas
 from webstore.storefront.credentials import verified
+from webstore.usernames import check_username
 
 MAX_GAME_TYPE = 32
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from webstore import keys
 from webstore.errors import Invalid
-from webstore.repo.users import check_username
+from webstore.usernames import check_username
 
 MAX_CUSTOM_BYTES = 8 * 1024
 MAX_CUSTOM_DEPTH = 8
