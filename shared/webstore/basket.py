@@ -20,6 +20,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from webstore import calendar, keys, record_size
+from webstore.basket_pricing import PricedLine, coupon_refusal, price_basket
 from webstore.catalog import (
     Amount,
     Coupon,
@@ -34,13 +35,7 @@ from webstore.catalog import (
 from webstore.domain.payment_status import PaymentStatus
 from webstore.errors import Conflict, Invalid, NotFound
 from webstore.players import Tier
-from webstore.pricing import (
-    PricedLine,
-    PricingContext,
-    coupon_refusal,
-    price_basket,
-    prorate_price,
-)
+from webstore.pricing import PricingContext, prorate_price
 from webstore.tax import manual as manual_tax
 from webstore.tax import vat_ids
 from webstore.tax.evidence import country_taxed

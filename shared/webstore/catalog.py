@@ -4,13 +4,11 @@ These models are both the catalog file's schema and what the repository stores. 
 domain values only (Decimal money, datetimes); the API shapes live in `webstore.views`.
 """
 
-from __future__ import annotations
-
 import itertools
 from datetime import datetime
 from decimal import Decimal
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Self
 
 from pydantic import Field, HttpUrl, ValidationInfo, field_validator, model_validator
 
@@ -71,7 +69,7 @@ class Tax(Model):
     rate: Percent = Decimal(0)
     calculation: TaxCalculation = TaxCalculation.FLAT
     # manual: ISO country code -> percent; a country not listed pays 0.
-    rates: dict[CountryCode, Percent] = Field(default_factory=dict, max_length=300)
+    rates: dict[CountryCode, Percent] = Field(default={}, max_length=300)
     # The seller's country: what a basket is priced for until the buyer's is known, and what a
     # business buyer's VAT ID is compared with (reverse charge across EU borders).
     origin_country: CountryCode | None = None
@@ -127,7 +125,7 @@ class SidebarModule(Model):
     order: int = 0
     # Module-specific settings: textbox `content`, featured_package `package_id`,
     # community_goal `goal_id`, payment_goal `target`, recent_payments `limit`, server_status `address`.
-    settings: dict[str, str | int | float | bool | None] = Field(default_factory=dict)
+    settings: dict[str, str | int | float | bool | None] = {}
 
     @field_validator("settings", mode="before")
     @classmethod
@@ -175,7 +173,7 @@ class StoreProfile(Model):
     tax: Tax = Field(default_factory=Tax)
     seller: Seller = Field(default_factory=Seller)
     # Hosts (besides webstore_url's) that auth and checkout may send a player back to.
-    allowed_return_hosts: list[str] = Field(default_factory=list)
+    allowed_return_hosts: list[str] = []
     basket_ttl_seconds: int = Field(default=7 * 24 * 3600, ge=300, le=90 * 24 * 3600)
     emit_basket_abandoned: bool = False
     # Days after a renewal date on which a declined renewal is tried again; after the last one
@@ -183,7 +181,7 @@ class StoreProfile(Model):
     renewal_retry_days: list[Annotated[int, Field(ge=1, le=60)]] = Field(
         default_factory=lambda: [1, 3, 5], max_length=10
     )
-    sidebar: list[SidebarModule] = Field(default_factory=list)
+    sidebar: list[SidebarModule] = []
     # Branding of the hosted pages (auth, checkout, receipt): `logo` above is the logo's URL;
     # colours as #rrggbb (the pages pick readable text on them); the links the checkout shows.
     primary_color: HexColor | None = None
@@ -227,6 +225,30 @@ class StoreProfile(Model):
         return value
 
 
+class Effective(Model):
+    """What a sale or coupon applies to."""
+
+    type: Literal["package", "category", "all", "cart"] = "all"
+    packages: list[int] = []
+    categories: list[int] = []
+
+
+class Discount(Model):
+    type: DiscountType = DiscountType.PERCENTAGE
+    percentage: Percent = Decimal(0)
+    value: Amount = Decimal(0)
+
+
+class Sale(Model):
+    id: Int32
+    name: Name
+    effective: Effective = Field(default_factory=Effective)
+    discount: Discount
+    start: datetime
+    expire: datetime
+    order: int = 0
+
+
 class ShopBrand(Model):
     """The shop's look (panel → Shop → Look) as every hosted page wears it: a copy kept on the
     store item, written in the same transaction as the shop's live theme, so the hosted pages
@@ -244,7 +266,7 @@ class Store(StoreProfile):
 
     created_at: datetime
     # Sales are few and priced into every read, so they ride in the store item.
-    sales: list[Sale] = Field(default_factory=list)
+    sales: list[Sale] = []
     public_token: str
     checkout_key_hash: str
     # The payment gateways (catalog file `gateways`), secrets sealed (webstore.gateway_settings).
@@ -313,19 +335,19 @@ class Package(Model):
     expiration_date: datetime | None = None
     expiry_length: int = Field(default=0, ge=0)  # subscriptions: billing period length
     expiry_period: Literal["day", "month", "year"] = "month"
-    media: list[PackageMedia] = Field(default_factory=list)
-    creator_meta_data: dict[str, str] = Field(default_factory=dict)
-    options: list[str] = Field(default_factory=list)
-    variables: list[str] = Field(default_factory=list)
+    media: list[PackageMedia] = []
+    creator_meta_data: dict[str, str] = {}
+    options: list[str] = []
+    variables: list[str] = []
     # Dropdown variables: an identifier of `variables` -> its choices, in order (docs/catalog.md).
     # A variable not named here is free text.
-    variable_options: dict[str, list[VariableOption]] = Field(default_factory=dict)
-    commands: list[PackageCommand] = Field(default_factory=list)
+    variable_options: dict[str, list[VariableOption]] = {}
+    commands: list[PackageCommand] = []
     created_at: datetime
     updated_at: datetime
 
     @model_validator(mode="after")
-    def _options_of_its_variables(self) -> Package:
+    def _options_of_its_variables(self) -> Self:
         for name, options in self.variable_options.items():
             if name not in self.variables:
                 raise ValueError(f"variable_options.{name}: not one of the package's variables")
@@ -354,30 +376,6 @@ class Package(Model):
     @property
     def server_ids(self) -> list[int]:
         return sorted({c.server_id for c in self.commands})
-
-
-class Effective(Model):
-    """What a sale or coupon applies to."""
-
-    type: Literal["package", "category", "all", "cart"] = "all"
-    packages: list[int] = Field(default_factory=list)
-    categories: list[int] = Field(default_factory=list)
-
-
-class Discount(Model):
-    type: DiscountType = DiscountType.PERCENTAGE
-    percentage: Percent = Decimal(0)
-    value: Amount = Decimal(0)
-
-
-class Sale(Model):
-    id: Int32
-    name: Name
-    effective: Effective = Field(default_factory=Effective)
-    discount: Discount
-    start: datetime
-    expire: datetime
-    order: int = 0
 
 
 class BasketType(StrEnum):
@@ -464,7 +462,7 @@ class WebhookEndpoint(Model):
     id: Int32
     url: HttpUrl
     # Which webhook types it receives; empty: all of them.
-    events: list[str] = Field(default_factory=list)
+    events: list[str] = []
     # Signing secret. HMAC needs it readable, so it is stored sealed (webstore.secret_box), not hashed.
     secret: str
     validated: bool = False
@@ -473,6 +471,3 @@ class WebhookEndpoint(Model):
     # What it receives: "tebex", the signed webhook envelope; "discord", a Discord channel
     # webhook URL that gets purchases as Discord embeds (webstore.discord.embeds; no handshake).
     format: Literal["tebex", "discord"] = "tebex"
-
-
-Store.model_rebuild()

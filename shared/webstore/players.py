@@ -11,8 +11,6 @@ from decimal import Decimal
 from enum import IntEnum
 from typing import Any
 
-from pydantic import Field
-
 from webstore.catalog import Model
 
 
@@ -81,7 +79,7 @@ class RecentPayment(Model):
 class StoreStats(Model):
     """The store partition's `4STATS` item: what the sidebar shows, kept up by fulfilment."""
 
-    recent_payments: list[RecentPayment] = Field(default_factory=list)  # newest first, RECENT_PAYMENTS_KEPT
+    recent_payments: list[RecentPayment] = []  # newest first, RECENT_PAYMENTS_KEPT
     month: str = ""  # YYYY-MM the two figures below are for
     month_revenue: Decimal = Decimal(0)
     top_customer: dict[str, Any] | None = None  # {username, total} of `month`
@@ -98,7 +96,7 @@ class Player(Model):
     payments: int = 0
     chargebacks: int = 0
     bans: int = 0
-    totals: dict[str, Decimal] = Field(default_factory=dict)  # currency -> amount
+    totals: dict[str, Decimal] = {}  # currency -> amount
 
     @property
     def chargeback_rate(self) -> float:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from webstore.basket_pricing import PricedLine, coupon_refusal, price_basket
 from webstore.catalog import (
     BasketType,
     Coupon,
@@ -23,7 +24,7 @@ from webstore.catalog import (
     TaxMode,
 )
 from webstore.money import round_money
-from webstore.pricing import PricedLine, PricingContext, coupon_refusal, price_basket
+from webstore.pricing import PricingContext
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 D = Decimal

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.unit.test_pricing import coupon, ctx, line, sale
+from webstore.basket_pricing import allocate, price_basket
 from webstore.catalog import Effective, TaxMode
 from webstore.money import quantum
-from webstore.pricing import allocate, price_basket
 
 money = st.decimals(min_value=Decimal("0.01"), max_value=Decimal("250"), places=2)
 percent = st.decimals(min_value=Decimal("1"), max_value=Decimal("100"), places=2).map(str)

@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 
 from tests.unit.test_pricing import NOW, ctx
 from tests.unit.test_pricing_properties import cards, coupons, lines, sales
+from webstore.basket_pricing import price_basket
 from webstore.catalog import Tax, TaxCalculation, TaxMode
 from webstore.errors import Invalid
 from webstore.money import quantum
-from webstore.pricing import price_basket, prorate_price
+from webstore.pricing import prorate_price
 from webstore.tax import manual, vat_ids
 from webstore.tax.evidence import decide
 from webstore.tax.rates import EU_STANDARD_RATES

@@ -26,16 +26,10 @@ from enum import StrEnum
 
 from webstore import calendar
 from webstore.basket import Basket, BasketLine
+from webstore.basket_pricing import allocate, price_basket
 from webstore.catalog import Coupon, DiscountType, PackageType, Sale, Store
 from webstore.money import ZERO, round_money
-from webstore.pricing import (
-    PricingContext,
-    active_sales,
-    allocate,
-    discount_amount,
-    price_basket,
-    sale_applies,
-)
+from webstore.pricing import PricingContext, active_sales, discount_amount, sale_applies
 from webstore.tax.countries import COUNTRIES
 from webstore.tax.rates import is_eu
 

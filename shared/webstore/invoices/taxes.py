@@ -23,9 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from webstore.basket_pricing import allocate
 from webstore.catalog import Tax, TaxMode
 from webstore.money import ZERO, round_money
-from webstore.pricing import allocate
 from webstore.repo.payments import PaymentRecord
 
 HUNDRED = Decimal(100)

@@ -63,22 +63,22 @@ class ShopTheme(Model):
     """The live theme: what the shop renders (absent names are the house's default files)."""
 
     revision: int = 0
-    published: dict[str, int] = Field(default_factory=dict)  # name -> live version
-    sources: dict[str, str] = Field(default_factory=dict)  # name -> the live version's source
-    last_good: dict[str, str] = Field(default_factory=dict)  # name -> the fallback's source
-    last_good_versions: dict[str, int] = Field(default_factory=dict)  # name -> its version
-    latest: dict[str, int] = Field(default_factory=dict)  # name -> newest saved version
+    published: dict[str, int] = {}  # name -> live version
+    sources: dict[str, str] = {}  # name -> the live version's source
+    last_good: dict[str, str] = {}  # name -> the fallback's source
+    last_good_versions: dict[str, int] = {}  # name -> its version
+    latest: dict[str, int] = {}  # name -> newest saved version
     changed_at: datetime | None = None
     look: ShopLook = Field(default_factory=ShopLook)
     # language (`de`, `pt-BR`) -> the owner's translation file as saved (webstore.shop.translations)
-    translations: dict[str, str] = Field(default_factory=dict)
+    translations: dict[str, str] = {}
 
 
 class ShopWords(Model):
     """The owner's translation files as the hosted pages and e-mails read them: the live theme's
     `translations` (language → file text), copied."""
 
-    translations: dict[str, str] = Field(default_factory=dict)
+    translations: dict[str, str] = {}
 
 
 # language (`de`, `pt-BR`) → text of the catalogs → the owner's wording

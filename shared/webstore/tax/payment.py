@@ -5,9 +5,9 @@ from __future__ import annotations
 from decimal import Decimal
 
 from webstore.basket import Basket
+from webstore.basket_pricing import allocate
 from webstore.catalog import TaxCalculation
 from webstore.money import ZERO
-from webstore.pricing import allocate
 from webstore.tax.evidence import decide
 from webstore.tax.model import LineTax, PaymentTax
 
