@@ -22,7 +22,8 @@ from fastapi.responses import Response
 
 from functions.declarations import Route
 from functions.deps import ServicesDep
-from functions.pages import form_fields, problem_renderer, render
+from functions.forms import form_fields
+from functions.pages import problem_renderer, render
 from webstore.admin.flow import PanelPage, submit
 from webstore.admin.layout import csrf_field, login_location, panel_page, problem
 from webstore.admin.roles import Capability

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextvars import ContextVar
-from urllib.parse import parse_qs
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -46,17 +45,6 @@ def html_page(text: str, *, status: int, csp: str) -> HTMLResponse:
             "X-Frame-Options": "DENY",
         },
     )
-
-
-async def form_fields(request: Request, max_fields: int = 10) -> dict[str, str]:
-    """The first value of each field of a form-encoded body (python-multipart is not needed
-    for a handful of fields); a body with more fields than allowed reads as empty."""
-    raw = (await request.body()).decode("utf-8", errors="replace")
-    try:
-        parsed = parse_qs(raw, keep_blank_values=True, max_num_fields=max_fields)
-    except ValueError:
-        return {}
-    return {name: values[0] for name, values in parsed.items() if values}
 
 
 def _branded_policy() -> str | None:

@@ -28,8 +28,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from functions.deps import ServicesDep
 from functions.deps import client_ip as connection_ip
+from functions.forms import form_fields
 from functions.observability import logger
-from functions.pages import form_fields
 from webstore.errors import DomainError, Forbidden, Throttled
 from webstore.services import Services
 from webstore.shop import pages

@@ -5,7 +5,8 @@ from fastapi.responses import Response
 
 from functions.admin_deps import PanelPagesDep, same_origin, set_session_cookie
 from functions.deps import ServicesDep, client_ip
-from functions.pages import form_fields, render
+from functions.forms import form_fields
+from functions.pages import render
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.admin import login
 from webstore.admin.layout import problem

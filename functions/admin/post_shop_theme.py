@@ -13,7 +13,7 @@ from fastapi.responses import Response
 
 from functions.admin_deps import StaffDep, form
 from functions.deps import ServicesDep
-from functions.pages import form_fields
+from functions.forms import form_fields
 from functions.runtime import WRITE, Interface, Route, lambda_handler
 from webstore.admin import shop_pages
 from webstore.admin.roles import Capability

@@ -5,7 +5,8 @@ from fastapi import Request
 from fastapi.responses import Response
 
 from functions.deps import ServicesDep
-from functions.pages import form_fields, render
+from functions.forms import form_fields
+from functions.pages import render
 from functions.runtime import WRITE, Access, Interface, Route, lambda_handler
 from webstore.subscriptions import cancellation
 from webstore.subscriptions import manage_page as page

@@ -9,7 +9,7 @@ import pytest
 from pydantic import ValidationError
 
 from webstore.catalog import StoreProfile
-from webstore.storefront.theme import contrast, text_on, theme_style
+from webstore.storefront.colours import contrast, text_on, theme_style
 
 
 def profile(**fields: Any) -> StoreProfile:

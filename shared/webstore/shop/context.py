@@ -20,6 +20,7 @@ from webstore.shop.i18n import html_lang
 from webstore.shop.look import branded
 from webstore.shop.reads import ShopData
 from webstore.shop.translations import page_texts
+from webstore.storefront.colours import theme_style
 from webstore.storefront.shown import (
     SidebarData,
     as_json,
@@ -30,7 +31,6 @@ from webstore.storefront.shown import (
     tier_data,
     visible_packages,
 )
-from webstore.storefront.theme import theme_style
 
 if TYPE_CHECKING:
     from webstore.storefront import schemas
