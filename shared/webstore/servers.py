@@ -1,6 +1,5 @@
 """A game server of a store: the catalog lists it, its command queue serves it (`repo.queue`)."""
 
-from __future__ import annotations
 
 from pydantic import Field
 
