@@ -1,6 +1,7 @@
-"""What each function is and may touch: the lines of the route table, HTTP or not.
+"""What each function is and may touch: the lines of the route table (an event consumer's line,
+`Consumer`, is in functions.events.declarations, beside the consumers).
 
-Free of FastAPI on purpose: event consumers import their declaration from here, and a function
+Free of FastAPI on purpose: event consumers import what they may touch from here, and a function
 that is not HTTP should not pay FastAPI's import on a cold start. The CDK stack grants each
 function exactly its access; the test harness fails a test whose handler goes beyond it.
 """
@@ -100,34 +101,3 @@ class Route:
     def function_access(self) -> frozenset[Access]:
         """What the route's function may touch: its own access plus its interface's."""
         return self.access | INTERFACE_ACCESS[self.interface]
-
-
-class Trigger(StrEnum):
-    """What invokes a function that is not an HTTP route."""
-
-    # SQS messages fed by the bus rule (report batch item failures).
-    WEBHOOK_QUEUE = "sqs:webhook-buffer"
-    # The table's stream, filtered to TTL removals of baskets.
-    TABLE_STREAM = "dynamodb-stream:basket-expiry"
-    # A schedule (EventBridge Scheduler / rule): the due-work processor.
-    SCHEDULE = "schedule"
-    # SQS messages fed by a second bus rule: the e-mail consumer (its own retries and DLQ).
-    MAIL_QUEUE = "sqs:mail-buffer"
-    # SQS messages fed by a third bus rule: the Discord role consumer (its own retries and DLQ).
-    DISCORD_QUEUE = "sqs:discord-buffer"
-
-
-@dataclass(frozen=True)
-class Consumer:
-    """One line of the route table for a function that is not HTTP: an event consumer."""
-
-    name: str  # e.g. dispatch_webhook: the function's name and construct id derive from it
-    trigger: Trigger
-    access: frozenset[Access]
-    description: str
-    memory_mb: int = 512
-    timeout_seconds: int = 10
-
-    @property
-    def function_access(self) -> frozenset[Access]:
-        return self.access

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from functions.declarations import INTERFACE_ACCESS, Access, Consumer, Interface, Route
+from functions.declarations import INTERFACE_ACCESS, Access, Interface, Route
+from functions.events.declarations import Consumer
 from functions.runtime import Endpoint
 
 PACKAGES = {

@@ -15,7 +15,8 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, pro
 from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
 from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
 
-from functions.declarations import Access, Consumer, Trigger
+from functions.declarations import Access
+from functions.events.declarations import Consumer, Trigger
 from functions.observability import consumer_handler, logger
 from webstore.services import get_services
 from webstore.webhooks.abandoned import abandoned_event, is_ttl_removal

@@ -19,7 +19,8 @@ from aws_lambda_powertools.utilities.batch.types import PartialItemFailureRespon
 from aws_lambda_powertools.utilities.parser.models import EventBridgeModel, SqsRecordModel
 from pydantic import BaseModel, Json
 
-from functions.declarations import Access, Consumer, Trigger
+from functions.declarations import Access
+from functions.events.declarations import Consumer, Trigger
 from functions.observability import consumer_handler, metrics
 from webstore.events import DomainEvent
 from webstore.services import Services, get_services

@@ -28,7 +28,8 @@ from typing import Any
 
 from aws_lambda_powertools.metrics import MetricUnit
 
-from functions.declarations import WRITE, Access, Consumer, Trigger
+from functions.declarations import WRITE, Access
+from functions.events.declarations import Consumer, Trigger
 from functions.observability import consumer_handler, logger, metrics
 from webstore.recurring import SCHEDULE_SHARDS
 from webstore.services import Services, get_services

@@ -20,7 +20,8 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, pro
 from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
 from aws_lambda_powertools.utilities.parser.models import SqsRecordModel
 
-from functions.declarations import Access, Consumer, Trigger
+from functions.declarations import Access
+from functions.events.declarations import Consumer, Trigger
 from functions.events.dispatch_webhook import WebstoreEventBridgeEvent, to_domain_event
 from functions.observability import consumer_handler, logger, metrics
 from webstore.mail.delivery import MailDispatcher, MailFailed, Outcome

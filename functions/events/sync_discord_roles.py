@@ -19,7 +19,8 @@ from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
 from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
 
-from functions.declarations import Access, Consumer, Trigger
+from functions.declarations import Access
+from functions.events.declarations import Consumer, Trigger
 from functions.events.dispatch_webhook import WebhookSqsRecord, to_domain_event
 from functions.observability import consumer_handler, metrics
 from webstore.discord.delivery import DiscordDispatcher

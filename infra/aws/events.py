@@ -17,7 +17,7 @@ from aws_cdk import aws_lambda_event_sources as sources
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
-from functions.declarations import Trigger
+from functions.events.declarations import Trigger
 from functions.routes import EventConsumer, consumers
 from infra.aws.data import TTL_REMOVAL_OF_BASKET
 from infra.aws.functions import Shared, WebstoreFunction, function_name

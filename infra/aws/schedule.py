@@ -28,7 +28,7 @@ from aws_cdk import aws_events_targets as targets
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
-from functions.declarations import Trigger
+from functions.events.declarations import Trigger
 from infra.aws.events import consumer_function, consumer_of
 from infra.aws.functions import METRICS_NAMESPACE, Shared
 

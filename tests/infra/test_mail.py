@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from functions.declarations import Trigger
+from functions.events.declarations import Trigger
 from infra.aws.events import MAX_RECEIVES, consumer_of
 from tests.support.cdk import Synthesized, synthesize
 from webstore.mail.feedback import DETAIL_TYPES as FEEDBACK_DETAIL_TYPES

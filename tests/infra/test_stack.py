@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from functions.declarations import Access, Interface, Trigger
+from functions.declarations import Access, Interface
+from functions.events.declarations import Trigger
 from functions.routes import Operation, consumers, unmatched_access
 from infra.aws.apis import api_paths
 from infra.aws.data import TTL_REMOVAL_OF_BASKET
