@@ -3,7 +3,6 @@
 Apart from `catalog` so that a module needing only these (the command queue, a server's
 record) does not import every catalog model (the cold start)."""
 
-
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field

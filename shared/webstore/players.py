@@ -4,7 +4,6 @@ Written by fulfilment (payments), read by the storefront (tiered categories, sid
 the operator interface (player lookup).
 """
 
-
 from datetime import datetime
 from decimal import Decimal
 from enum import IntEnum

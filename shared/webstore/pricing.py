@@ -7,16 +7,15 @@ Money stays exact (Decimal) until `round_money`, applied once per figure at the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from typing import NamedTuple
 
 from webstore.catalog import Discount, DiscountType, Effective, Package, Sale, Store, TaxMode
 from webstore.money import ZERO, percent_of, round_money
 
 
-@dataclass(frozen=True)
-class PricingContext:
+class PricingContext(NamedTuple):
     store: Store
     sales: list[Sale]
     now: datetime
@@ -26,8 +25,7 @@ class PricingContext:
         return self.store.currency
 
 
-@dataclass(frozen=True)
-class PackagePrice:
+class PackagePrice(NamedTuple):
     base_price: Decimal
     discount: Decimal
     sales_tax: Decimal

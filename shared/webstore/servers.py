@@ -1,6 +1,5 @@
 """A game server of a store: the catalog lists it, its command queue serves it (`repo.queue`)."""
 
-
 from pydantic import Field
 
 from webstore.model import Int32, Model, Name

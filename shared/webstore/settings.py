@@ -11,7 +11,6 @@ for sources (dotenv files, secrets directories, nested JSON) we do not use. Same
 had: `WEBSTORE_` prefix, names case-insensitive, values given to `Settings(...)` win.
 """
 
-
 import os
 from functools import lru_cache
 from typing import Any, Literal

@@ -32,7 +32,6 @@ owner's files compile on first use (once per instance for a given set of files).
 
 from __future__ import annotations
 
-import dataclasses
 import html as html_lib
 import math
 import shutil
@@ -44,7 +43,7 @@ from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import quote
 
 import nh3
@@ -315,8 +314,7 @@ class OwnerEnvironment(ImmutableSandboxedEnvironment):
         return not callable(value) or attr in SAFE_METHODS
 
 
-@dataclass(frozen=True)
-class RenderBudget:
+class RenderBudget(NamedTuple):
     """What one render of a page may take. A page of the default theme renders in a few
     milliseconds, outputs tens of KB (at most 60 KB: docs/shop.md) and loops a few thousand
     times with 1,000 packages: the limits are far above that and far below harm."""
@@ -478,7 +476,7 @@ def render_owner(
     any failure of a template (its budget passed too) is an OwnerTemplateError naming the file
     and line that failed."""
     if not overrides:  # the house's files: ours, not timed (a loaded machine must not fail them)
-        budget = dataclasses.replace(budget, seconds=math.inf)
+        budget = budget._replace(seconds=math.inf)
     try:
         return _spend(environment(overrides).get_template(template).generate(**context), budget)
     except TemplateSyntaxError as error:

@@ -5,9 +5,9 @@ file is a new name. Read once per process; only these files are served."""
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 from webstore.errors import NotFound
 
@@ -23,8 +23,7 @@ FILES: dict[str, tuple[Path, str, str]] = {
 CACHE_CONTROL = "public, max-age=31536000, immutable"
 
 
-@dataclass(frozen=True)
-class Asset:
+class Asset(NamedTuple):
     name: str  # the hashed name, e.g. shop.3f2a9c1b.css
     body: bytes
     media_type: str

@@ -8,9 +8,8 @@ typed stays a plain string, escaped by the templates' autoescape.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from webstore.catalog import Category, DiscountType, Package, PackageType, Sale, Store
 from webstore.html.owner import sanitize, translate
@@ -42,8 +41,7 @@ FIND_SUBSCRIPTIONS_PATH = "/subscriptions/find"
 PERIODS = {"day": ("day", "days"), "month": ("month", "months"), "year": ("year", "years")}
 
 
-@dataclass(frozen=True)
-class Urls:
+class Urls(NamedTuple):
     """The shop's own addresses (relative: the shop is served at its domain's root)."""
 
     home: str = "/"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from webstore.errors import Invalid
 from webstore.usernames import check_username
@@ -29,8 +29,7 @@ TITLE = "Back soon"
 OPEN_TEMPLATES = frozenset({"username.html"})
 
 
-@dataclass(frozen=True)
-class AllowList:
+class AllowList(NamedTuple):
     networks: tuple[Network, ...] = ()
     names: frozenset[str] = frozenset()  # lower case
 
