@@ -33,6 +33,15 @@ difference.
 compiled ahead of time (webstore/html/compiled/), which the source tree does not carry (the
 warm-up run writes this interpreter's bytecode beside the asset's 3.12 one).
 
+--instructions counts, besides, what each cold start executes: the CPU instructions of ours and
+of the floor under valgrind's cachegrind (no cache simulation), each child stopping at its first
+response (nothing after it counted, as Lambda pays no teardown), minus those of a child that
+stops where the clock starts (the interpreter's own start, alike for both). The import's count
+is the same to a few thousand instructions from run to run and machine load does not move it;
+the first response's can grow by a few percent under load (it waits on DynamoDB's socket), so
+the fewest of two runs is taken. It takes ~6 minutes per handler (valgrind runs Python ~40 times
+slower). Needs `valgrind` (Debian package) on the PATH.
+
 Then the dependency layer and the code asset are built into a temp dir by the stack's own
 bundling code (the layer needs PyPI) and their sizes printed.
 
@@ -43,7 +52,7 @@ cold start as in Lambda; the floor makes only the DynamoDB calls. E.g. the dashb
 package's form: --handler functions.admin.get_dashboard --handler functions.admin.get_catalog_element.
 
     .venv/bin/python scripts/bench_cold_start.py [--runs 7] [--handler functions.storefront.x ...]
-        [--sampled] [--importtime] [--skip-sizes] [--bundle]
+        [--sampled] [--importtime] [--skip-sizes] [--bundle] [--instructions]
 """
 
 from __future__ import annotations
@@ -52,6 +61,8 @@ import argparse
 import functools
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -62,6 +73,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET_RATIO = 1.10  # ours / the FastAPI floor
+# --instructions: count what a child executes (no cache simulation: only the count is wanted).
+CACHEGRIND = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
 VARIANTS = ("ours", "fastapi", "bare")
 TABLE = "bench"
 DEMO_CATALOG = ROOT / "shared" / "webstore" / "demo" / "store.json"
@@ -127,6 +140,8 @@ TRACE_HEADER = "Root=1-67891233-abcdef012345678912345678;Parent=53995c3f42cd8ad8
 def child(spec_path: str) -> None:
     c0, t0 = time.process_time(), time.perf_counter()
     spec = json.loads(Path(spec_path).read_text())
+    if spec.get("stop") == "start":  # --instructions: what the interpreter ran before the clock
+        _stop(spec, {})
     sys.path[:0] = spec.get("code") or [str(ROOT), str(ROOT / "shared")]
     import importlib
 
@@ -145,6 +160,8 @@ def child(spec_path: str) -> None:
     # The Lambda runtime imports the handler module, then calls it: time exactly that.
     module = importlib.import_module(spec["module"]) if spec["variant"] == "ours" else _load_baseline(spec)
     t1 = time.perf_counter()
+    if spec.get("stop") == "import":  # --instructions: the import alone
+        _stop(spec, {})
     with open(os.devnull, "w") as devnull:  # metrics (EMF) and logs go to stdout
         saved, sys.stdout = sys.stdout, devnull
         try:
@@ -161,7 +178,16 @@ def child(spec_path: str) -> None:
     }
     if spec["record"]:
         result["calls"] = calls
+    if spec.get("stop"):  # --instructions: nothing after the first response is counted
+        _stop(spec, result)
     Path(spec["result"]).write_text(json.dumps(result, default=str))
+
+
+def _stop(spec: dict[str, Any], result: dict[str, Any]) -> None:
+    """Write the result and end the process at once (no interpreter teardown to count)."""
+    Path(spec["result"]).write_text(json.dumps(result, default=str))
+    sys.stdout.flush()
+    os._exit(0)
 
 
 class _Context:
@@ -243,7 +269,6 @@ def handler(event, context):
 
 def _load_baseline(spec: dict[str, Any]) -> Any:
     import importlib.util
-    import re
 
     path = Path(spec["result"]).with_suffix(f".{spec['variant']}.py")
     body = FASTAPI if spec["variant"] == "fastapi" else BARE
@@ -341,8 +366,6 @@ def _owner_cookie(services: Any, account_id: int) -> str:
 
 def _event(method: str, path: str, values: dict[str, str], *, panel: bool = False) -> dict[str, Any]:
     """An API Gateway HTTP API (payload 2.0) event, as the route would receive it."""
-    import re
-
     names = re.findall(r"\{(\w+)[^}]*\}", path)
     parameters = {name: values.get(name, "1") for name in names}
     concrete = re.sub(r"\{(\w+)[^}]*\}", lambda m: parameters[m.group(1)], path)
@@ -443,6 +466,8 @@ def _renamed(value: Any, old: str, new: str) -> Any:
 def _run(
     spec: dict[str, Any], workdir: Path, server: DynamoServer, importtime: bool = False
 ) -> dict[str, Any]:
+    """One child process; with `spec["stop"]` set (--instructions), under cachegrind, and its
+    result's `instructions` is what it executed."""
     table = server.fresh_table()
     spec_path = workdir / "spec.json"
     calls = _renamed(spec.get("calls", []), spec.get("recorded_table", ""), table)
@@ -462,8 +487,11 @@ def _run(
         env.update(WEBSTORE_WEBHOOK_KEY_SECRET=STAGE_KEY_SECRET, AWS_ENDPOINT_URL_SECRETS_MANAGER=server.url)
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # the assets carry bytecode; so do these runs after the first
     flags = ["-X", "importtime"] if importtime else []
+    counting = bool(spec.get("stop"))
+    if counting:
+        env["PYTHONHASHSEED"] = "0"  # the same dict and set layouts in every run
     done = subprocess.run(
-        [sys.executable, *flags, __file__, "--child", str(spec_path)],
+        [*(CACHEGRIND if counting else []), sys.executable, *flags, __file__, "--child", str(spec_path)],
         capture_output=True,
         text=True,
         cwd=workdir,
@@ -476,7 +504,33 @@ def _run(
     result["table"] = table
     if importtime:
         result["importtime"] = done.stderr
+    if counting:
+        counted = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+        if counted is None:
+            raise SystemExit(f"cachegrind gave no count for {spec['module']}:\n{done.stderr[-2000:]}")
+        result["instructions"] = int(counted.group(1).replace(",", ""))
     return result
+
+
+def _instructions(base: dict[str, Any], workdir: Path, server: DynamoServer, rounds: int = 2) -> str:
+    """Instructions (millions) of ours and of the floor, import and first response, less the
+    interpreter's start; and their ratio. The fewest of `rounds` runs of each (load only adds)."""
+
+    def count(variant: str, stop: str) -> int:
+        spec = {**base, "variant": variant, "record": False, "stop": stop}
+        return min(int(_run(spec, workdir, server)["instructions"]) for _ in range(rounds))
+
+    start = count("ours", "start")
+    counted = {
+        variant: (count(variant, "import") - start, count(variant, "response") - start)
+        for variant in ("ours", "fastapi")
+    }
+    (ours_import, ours), (floor_import, floor) = counted["ours"], counted["fastapi"]
+    return (
+        f"instructions (millions): ours {ours / 1e6:.1f} (import {ours_import / 1e6:.1f}, first response "
+        f"{(ours - ours_import) / 1e6:.1f}), fastapi {floor / 1e6:.1f} (import {floor_import / 1e6:.1f}, "
+        f"first response {(floor - floor_import) / 1e6:.1f}); ours/fastapi {ours / floor:.3f}"
+    )
 
 
 def _median(values: list[float]) -> float:
@@ -610,6 +664,8 @@ def benchmark(args: argparse.Namespace) -> None:
                     f"{'':34} ours: import {min(r['import_ms'] for r in runs['ours']):.0f} ms, first "
                     f"response {min(r['first_ms'] for r in runs['ours']):.0f} ms; DynamoDB calls: {calls}"
                 )
+                if args.instructions:
+                    print(f"{'':34} {_instructions(base, workdir, server)}", flush=True)
             worst = max(ratios, key=lambda r: r[1])
             verdict = "meets" if worst[1] <= TARGET_RATIO else "misses"
             print(
@@ -685,7 +741,14 @@ def main() -> None:
         "--bundle", action="store_true", help="run our handlers from the code asset (templates compiled)"
     )
     parser.add_argument("--skip-sizes", action="store_true", help="do not build the assets (needs PyPI)")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count the instructions of ours and the floor under valgrind (deterministic)",
+    )
     args = parser.parse_args()
+    if args.instructions and not shutil.which("valgrind"):
+        raise SystemExit("--instructions needs valgrind on the PATH (Debian: apt-get install valgrind)")
     if args.child:
         child(args.child)
     else:

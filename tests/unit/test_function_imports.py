@@ -66,6 +66,18 @@ NOT_FOR_SHOP_READS = (
     "webstore.storefront.views",
     "webstore.payments",
     "stripe",
+    # what only a basket, a write, the local stack or another interface needs (docs/cold-start.md)
+    "webstore.basket_pricing",
+    "webstore.mail",
+    "webstore.local_stream",
+    "webstore.repo.outbox",
+    "webstore.repo.audit_log",
+    "webstore.repo.account",
+    "webstore.repo.users",
+    "webstore.admin",
+    "webstore.html.player",
+    "functions.pages",
+    "functions.events",
 )
 
 
