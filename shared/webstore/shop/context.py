@@ -104,7 +104,7 @@ class Builder:
             "basket": self.basket_vars(),
             "modules": self.modules(),
             "csrf": self.csrf,
-            "urls": URLS.__dict__ | {"find_subscriptions": self.find_subscriptions_url()},
+            "urls": URLS._asdict() | {"find_subscriptions": self.find_subscriptions_url()},
             "assets": self.assets,
             "error": "",
             "notice": "",
