@@ -1,7 +1,14 @@
 """The base of the stored domain models, and the field types most of them share.
 
 Apart from `catalog` so that a module needing only these (the command queue, a server's
-record) does not import every catalog model (the cold start)."""
+record) does not import every catalog model (the cold start).
+
+Two habits of the model modules on a page's path, for the same reason (docs/cold-start.md,
+"Shop pages"): no postponed annotations (`from __future__ import annotations` makes pydantic
+evaluate every field's annotation from a string when the class is created), and an empty list
+or dict default written as the value (`= []`, `= {}`; pydantic copies it for each instance), not
+`default_factory=list`, whose signature pydantic reads through `inspect`, parsing the builtin's
+text signature with `tokenize` when the model is built."""
 
 from typing import Annotated
 
