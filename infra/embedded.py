@@ -322,33 +322,12 @@ class EmbeddedStore:
                 if touched:
                     self.journal(after_images(touched))
 
-    def client_calls(self, client: Any) -> Callable[[str, dict[str, Any]], Any]:
-        """A `_make_api_call` for `client` whose calls run through `run`."""
-        original = client._make_api_call
-
-        def atomic(operation: str, params: dict[str, Any]) -> Any:
-            return self.run(lambda: original(operation, params))
-
-        return atomic
-
     def close(self) -> None:
         """No journal from now on (the store is stopping)."""
         global _journaled
         with self.lock:
             self.journal = None
             _journaled = False
-
-
-def one_call_at_a_time(client: Any, lock: Any = None) -> Callable[[str, dict[str, Any]], Any]:
-    """A `_make_api_call` for `client` that runs its calls one at a time.
-
-    moto is not thread-safe inside a call: a transaction changes items while another thread (a
-    request, the webhook delivery thread, a parallel read) may be reading them. DynamoDB makes
-    every call atomic; serialising the embedded table's calls restores that, while threads still
-    interleave between calls as concurrent Lambda instances do. The local stack passes its
-    store's lock (EmbeddedStore), shared with the embedded table's HTTP endpoint
-    (infra.embedded_endpoint), whose calls come from other processes."""
-    return EmbeddedStore(lock).client_calls(client)
 
 
 def moto_table(client: Any, table_name: str) -> Any:

@@ -17,7 +17,7 @@ import boto3
 import botocore.session
 import pytest
 
-from infra.embedded import as_a_store, one_call_at_a_time
+from infra.embedded import EmbeddedStore, as_a_store
 from tests.support import invocation
 from tests.support.demo import DemoStore, import_other_store, restore_demo
 from tests.support.invocation import Invoke
@@ -28,7 +28,6 @@ from webstore import services as services_module
 from webstore.catalog_import import ImportResult
 from webstore.db import Table, create_table
 from webstore.operator import auth
-from webstore.services import get_services
 
 # Still importable from here for tests written before tests/support/ (other branches); new
 # tests import them from tests/support/.
@@ -64,8 +63,11 @@ def one_botocore_loader() -> Iterator[None]:
 @pytest.fixture(scope="session", autouse=True)
 def moto_as_a_store() -> Iterator[None]:
     """moto's table as the local stack runs it (infra/embedded.py): a transaction undoes only the
-    items it touched instead of copying every table once per action."""
-    with as_a_store():
+    items it touched instead of copying every table once per action, and each DynamoDB call is
+    atomic, as in DynamoDB (moto is not thread-safe inside a call: a Query on an index iterates
+    the table while a side read's thread or a concurrent request may be adding items); threads
+    interleave between calls as concurrent Lambda instances would."""
+    with as_a_store(EmbeddedStore()):
         yield
 
 
@@ -126,14 +128,6 @@ def invoke() -> Invoke:
     """invoke(handler, method, path, body=..., query=..., headers=...) -> Response, under the
     access guard (tests/support/invocation.py)."""
     return invocation.invoke
-
-
-@pytest.fixture
-def atomic_calls(demo: DemoStore, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each DynamoDB call atomic, as in DynamoDB and the local stack (moto is not thread-safe
-    inside one call); threads interleave between calls as concurrent Lambda instances would."""
-    client = get_services().table.client
-    monkeypatch.setattr(client, "_make_api_call", one_call_at_a_time(client))
 
 
 @pytest.fixture(autouse=True)

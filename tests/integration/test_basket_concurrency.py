@@ -12,7 +12,7 @@ from webstore.repo.baskets import BasketRepository
 WRITERS = 16
 
 
-def test_sixteen_concurrent_adds_all_land(demo: DemoStore, invoke: Invoke, atomic_calls: None) -> None:
+def test_sixteen_concurrent_adds_all_land(demo: DemoStore, invoke: Invoke) -> None:
     created = invoke(create_basket.handler, "POST", f"/api/accounts/{demo.token}/baskets", body={})
     ident = created.json()["data"]["ident"]
     statuses: list[int] = []

@@ -123,3 +123,32 @@ def test_a_query_on_the_key_reads_its_partition_not_the_table(
     assert found == [f"item#{n}" for n in (4, 3, 2, 1, 0)]
     elsewhere = {":pk": {"S": "none"}, ":p": {"S": "item#"}}
     assert client.query(**{**query, "ExpressionAttributeValues": elsewhere})["Items"] == []
+
+
+def test_the_suites_moto_answers_one_call_at_a_time(table: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test session runs moto as a store (tests/conftest.py): each DynamoDB call atomic, as
+    in DynamoDB. moto is not thread-safe inside a call (a Query on an index iterates the table
+    while another thread's put adds to it), and checkout reads beside its claim in threads."""
+    import threading
+    import time
+
+    from moto.dynamodb.models import DynamoDBBackend
+
+    from tests.support.threads import in_threads
+
+    inside = [0, 0]  # now, most
+    count_lock = threading.Lock()
+    get_item = DynamoDBBackend.get_item
+
+    def slow_get_item(self: Any, *args: Any, **kwargs: Any) -> Any:
+        with count_lock:
+            inside[0] += 1
+            inside[1] = max(inside)
+        time.sleep(0.005)
+        with count_lock:
+            inside[0] -= 1
+        return get_item(self, *args, **kwargs)
+
+    monkeypatch.setattr(DynamoDBBackend, "get_item", slow_get_item)
+    in_threads(lambda n: table.get({"PK": f"P{n}", "SK": "S"}), [(n,) for n in range(8)])
+    assert inside[1] == 1

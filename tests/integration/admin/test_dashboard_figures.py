@@ -88,7 +88,7 @@ def test_a_retried_attempt_counts_only_the_attempt_that_committed(
     assert day(TODAY).payments == 1
 
 
-def test_concurrent_payments_each_count(demo: DemoStore, atomic_calls: None) -> None:
+def test_concurrent_payments_each_count(demo: DemoStore) -> None:
     from tests.support.threads import in_threads
 
     with time_machine.travel(NOW, tick=False):

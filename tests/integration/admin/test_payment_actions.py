@@ -176,7 +176,7 @@ def test_another_stores_owner_can_neither_see_nor_change_a_payment(
     assert len(queued(demo)) == 2
 
 
-def test_the_same_resend_posted_at_once_queues_once(demo: DemoStore, atomic_calls: None) -> None:
+def test_the_same_resend_posted_at_once_queues_once(demo: DemoStore) -> None:
     payment = pay("sword")
     services = get_services()
     outcomes: list[bool] = []

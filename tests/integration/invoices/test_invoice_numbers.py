@@ -26,7 +26,7 @@ def stored(demo: DemoStore) -> list[PaymentRecord]:
 
 
 def test_twenty_concurrent_payments_get_invoice_numbers_one_to_twenty(
-    demo: DemoStore, invoke: Invoke, atomic_calls: None
+    demo: DemoStore, invoke: Invoke
 ) -> None:
     """Twenty createPayment requests at once (each thread a Lambda instance): the year's invoice
     numbers are 1..20, no gap and no repeat; the series ends at 20. A request that lost every

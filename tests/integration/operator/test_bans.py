@@ -51,7 +51,7 @@ def test_bans_by_username_and_uuid(demo: DemoStore, invoke: Invoke) -> None:
     assert call(invoke, demo, create_ban, "POST", "/bans", body={"reason": "x"}).status == 422
 
 
-def test_concurrent_bans_get_distinct_dense_ids(demo: DemoStore, invoke: Invoke, atomic_calls: None) -> None:
+def test_concurrent_bans_get_distinct_dense_ids(demo: DemoStore, invoke: Invoke) -> None:
     """The ban id is taken in the ban's transaction: racing bans retry on contention."""
     ids: list[int] = []
 

@@ -110,9 +110,7 @@ def test_coupon_list_paginates_by_cursor_with_totals(demo: DemoStore, invoke: In
     assert call(invoke, demo, get_coupons, "GET", "/coupons").json()["pagination"]["totalResults"] == 32
 
 
-def test_concurrent_creates_get_distinct_ids_and_the_count_follows(
-    demo: DemoStore, invoke: Invoke, atomic_calls: None
-) -> None:
+def test_concurrent_creates_get_distinct_ids_and_the_count_follows(demo: DemoStore, invoke: Invoke) -> None:
     """The id and the count are written in the coupon's transaction: racing creates retry on
     contention and neither is lost."""
     before = call(invoke, demo, get_coupons, "GET", "/coupons").json()["pagination"]["totalResults"]

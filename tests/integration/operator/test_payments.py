@@ -358,7 +358,7 @@ def test_fulfilment_resumes_after_a_crash_between_command_chunks(
     assert len(queue_items(demo)) == 80
 
 
-def test_coupon_limit_holds_under_concurrent_payments(demo: DemoStore, atomic_calls: None) -> None:
+def test_coupon_limit_holds_under_concurrent_payments(demo: DemoStore) -> None:
     services = get_services()
     limit = 3  # SWORD1 in the demo store: redeem limit set to L
     demo.table.update(
@@ -483,9 +483,7 @@ def test_a_change_made_from_a_stale_read_is_refused_and_writes_nothing(demo: Dem
     assert stored is not None and stored.status is PaymentStatus.REFUND
 
 
-def test_concurrent_payments_take_distinct_dense_ids_in_their_transactions(
-    demo: DemoStore, atomic_calls: None
-) -> None:
+def test_concurrent_payments_take_distinct_dense_ids_in_their_transactions(demo: DemoStore) -> None:
     """Each payment takes its id and its commands' ids in its own transaction: racing payments
     lose to each other (contention), read again, and end with distinct ids and no gaps."""
     services = get_services()

@@ -221,9 +221,7 @@ def test_delete_with_bad_ids_is_422_naming_ids(
     assert "ids" in response.json()["error_message"]
 
 
-def test_concurrent_overlapping_deletes(
-    demo: DemoStore, invoke: Invoke, clock: Clock, atomic_calls: None
-) -> None:
+def test_concurrent_overlapping_deletes(demo: DemoStore, invoke: Invoke, clock: Clock) -> None:
     # 12 offline commands (package 11 x 12) and 12 online ones (package 20 x 12).
     manual_payment(
         invoke,

@@ -197,9 +197,7 @@ def test_double_submit_charges_once(demo: DemoStore, invoke: Invoke) -> None:
     assert len(payments(invoke, demo)) == 1
 
 
-def test_concurrent_pays_of_one_basket_make_exactly_one_payment(
-    demo: DemoStore, invoke: Invoke, atomic_calls: None
-) -> None:
+def test_concurrent_pays_of_one_basket_make_exactly_one_payment(demo: DemoStore, invoke: Invoke) -> None:
     ident = new_basket(invoke, demo)
     statuses: list[int] = []
 

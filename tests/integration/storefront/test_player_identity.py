@@ -304,7 +304,6 @@ def test_concurrent_first_logins_of_one_player_agree_on_one_id(
     invoke: Invoke,
     name_service: StandInNameService,
     make_basket: Callable[..., Basket],
-    atomic_calls: None,
     mode: str,
 ) -> None:
     from tests.support.threads import in_threads

@@ -170,7 +170,6 @@ def test_concurrent_upgrades_charge_once(
     invoke: Invoke,
     traveller: time_machine.Coordinates,
     charges: list[OffSessionCharge],
-    atomic_calls: None,
 ) -> None:
     bought = buy_subscription(invoke, demo)
     tier = tier_of(demo, bought)

@@ -279,7 +279,7 @@ def test_months_pass_in_one_run_as_of_a_later_instant(demo: DemoStore, invoke: I
 
 
 def test_concurrent_runs_charge_and_record_a_renewal_once(
-    demo: DemoStore, invoke: Invoke, monkeypatch: pytest.MonkeyPatch, atomic_calls: None
+    demo: DemoStore, invoke: Invoke, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from tests.support.threads import in_threads
     from webstore.subscriptions.processor import RunReport
