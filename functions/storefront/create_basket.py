@@ -4,7 +4,8 @@ from fastapi import Query, Request
 
 from functions.deps import TOKEN_PREFIX, BasicAuthDep, ServicesDep, client_ip
 from functions.runtime import WRITE, Interface, Route, lambda_handler
-from webstore.storefront import baskets, schemas, views
+from webstore.storefront import basket_wire, baskets
+from webstore.storefront.wire import Envelope
 
 ROUTE = Route(
     Interface.STOREFRONT, "POST", f"{TOKEN_PREFIX}/baskets", "createBasket", WRITE, "Create a basket"
@@ -18,10 +19,10 @@ async def endpoint(
     credentials: BasicAuthDep,
     body: baskets.NewBasket | None = None,
     ip_address: str | None = Query(None, max_length=64),
-) -> schemas.Envelope[schemas.Basket]:
+) -> Envelope[basket_wire.Basket]:
     ip = ip_address if ip_address is not None else client_ip(request)
     basket = baskets.create_basket(svc, token, body or baskets.NewBasket(), ip, credentials)
-    return schemas.Envelope(data=views.basket_view(basket, svc.settings))
+    return Envelope(data=basket_wire.basket_view(basket, svc.settings))
 
 
 handler = lambda_handler(ROUTE, endpoint)

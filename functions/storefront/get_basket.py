@@ -4,7 +4,8 @@ from fastapi import Path
 
 from functions.deps import TOKEN_PREFIX, ServicesDep
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.storefront import baskets, schemas, views
+from webstore.storefront import basket_read, basket_wire
+from webstore.storefront.wire import Envelope
 
 ROUTE = Route(
     Interface.STOREFRONT, "GET", f"{TOKEN_PREFIX}/baskets/{{basket_ident}}", "getBasket", READ, "One basket"
@@ -15,9 +16,9 @@ async def endpoint(
     svc: ServicesDep,
     token: str,
     basket_ident: str = Path(max_length=80),
-) -> schemas.Envelope[schemas.Basket]:
-    basket = baskets.get_basket(svc, token, basket_ident)
-    return schemas.Envelope(data=views.basket_view(basket, svc.settings))
+) -> Envelope[basket_wire.Basket]:
+    basket = basket_read.get_basket(svc, token, basket_ident)
+    return Envelope(data=basket_wire.basket_view(basket, svc.settings))
 
 
 handler = lambda_handler(ROUTE, endpoint)

@@ -4,8 +4,9 @@ from fastapi import Path
 
 from functions.deps import BASKET_PREFIX, TOKEN_PREFIX, PathTokenDep, ServicesDep
 from functions.runtime import WRITE, Interface, Route, lambda_handler
-from webstore.storefront import baskets, schemas, views
+from webstore.storefront import basket_wire, baskets
 from webstore.storefront.retrying import retry_contended
+from webstore.storefront.wire import Envelope
 
 ROUTE = Route(
     Interface.STOREFRONT,
@@ -23,9 +24,9 @@ async def endpoint(
     svc: ServicesDep,
     body: baskets.RemovePackage,
     basket_ident: str = Path(max_length=80),
-) -> schemas.Envelope[schemas.Basket]:
+) -> Envelope[basket_wire.Basket]:
     basket = retry_contended(lambda: baskets.remove_package(svc, token, basket_ident, body))
-    return schemas.Envelope(data=views.basket_view(basket, svc.settings))
+    return Envelope(data=basket_wire.basket_view(basket, svc.settings))
 
 
 handler = lambda_handler(ROUTE, endpoint)

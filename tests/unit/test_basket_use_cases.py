@@ -19,7 +19,7 @@ from webstore.errors import Conflict, Invalid, NotFound
 from webstore.repo.baskets import BasketReads, StoreAndBasket
 from webstore.repo.users import User
 from webstore.services import Services
-from webstore.storefront import baskets
+from webstore.storefront import basket_read, baskets
 from webstore.storefront.requests import AddPackage, PackageQuantity
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
@@ -106,7 +106,7 @@ def package(package_id: int = 10, **fields: Any) -> Package:
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeBaskets]:
     repository = FakeBaskets(store=store(), packages={10: package(), 11: package(11, user_limit=2)})
-    monkeypatch.setattr(baskets, "basket_repository", lambda services: repository)
+    monkeypatch.setattr(basket_read, "basket_repository", lambda services: repository)
     directory = repository.directory
     monkeypatch.setattr(baskets, "identify_player", lambda services, store, name: directory.ensure(name))
     yield repository

@@ -63,7 +63,8 @@ from webstore.repo.player_tiers import PlayerTierRepository
 from webstore.repo.store import StoreRepository, StoreView
 from webstore.repo.users import User
 from webstore.services import Services
-from webstore.storefront.baskets import CHECKOUT_CLAIM_TIMEOUT, Loaded, load, reprice
+from webstore.storefront.basket_read import Loaded, load
+from webstore.storefront.baskets import CHECKOUT_CLAIM_TIMEOUT, reprice
 from webstore.storefront.inputs import check_email
 from webstore.storefront.theme import in_brand_of
 from webstore.tax.model import PaymentTax

@@ -41,7 +41,7 @@ from webstore.repo.processor_events import STRIPE as STRIPE_EVENTS_KEY
 from webstore.repo.processor_events import ProcessorEventRepository
 from webstore.repo.store import StoreRepository
 from webstore.services import Services
-from webstore.storefront.baskets import load
+from webstore.storefront.basket_read import load
 from webstore.subscriptions.completion import CompletedCharge, CompletionKind, complete_renewal
 
 logger = logging.getLogger(__name__)

@@ -17,7 +17,8 @@ from webstore.checkout.gateway_choice import stripe_of
 from webstore.errors import Invalid
 from webstore.html import PageResult
 from webstore.services import Services
-from webstore.storefront.baskets import Loaded, change
+from webstore.storefront.basket_read import Loaded
+from webstore.storefront.baskets import change
 from webstore.tax import renewal as taxed_buyer
 from webstore.tax import vat_ids
 from webstore.tax.countries import COUNTRIES, POSTAL_CODE_NEEDED

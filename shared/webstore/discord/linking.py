@@ -33,7 +33,8 @@ from webstore.repo.discord import DiscordApp, DiscordLink, DiscordRepository, Li
 from webstore.repo.store import StoreRepository
 from webstore.sealing import seal
 from webstore.services import Services
-from webstore.storefront.baskets import create_basket, load
+from webstore.storefront.basket_read import load
+from webstore.storefront.baskets import create_basket
 from webstore.storefront.credentials import verified
 from webstore.storefront.requests import NewBasket
 from webstore.storefront.theme import in_brand_of

@@ -25,7 +25,7 @@ from webstore.shop import pages
 from webstore.shop.i18n import chosen_language, html_lang
 from webstore.shop.pages import ShopResult
 from webstore.shop.reads import ShopData, Visitor, own_basket_ident, read_shop, shop_account
-from webstore.storefront import basket_auth, baskets
+from webstore.storefront import basket_auth, basket_read, baskets
 from webstore.storefront.requests import AddPackage, NewBasket, PackageQuantity, RemovePackage
 from webstore.storefront.return_urls import check_return_url, platform_hosts
 
@@ -243,7 +243,7 @@ def log_in(services: Services, visitor: Visitor, fields: Mapping[str, str], ip: 
                 return_url = f"{_shop_base(services)}{BASKET}"
                 prompt = basket_auth.open_auth_page(services, ident, return_url, username)
                 basket_auth.authenticate(services, prompt, username)
-                basket = baskets.get_basket(services, None, ident)
+                basket = basket_read.get_basket(services, None, ident)
                 return _done(basket, target)
             except (NotFound, Conflict) as error:
                 if isinstance(error, Conflict) and "paid" not in error.detail:
@@ -315,7 +315,7 @@ def steam_log_in(services: Services, visitor: Visitor, fields: Mapping[str, str]
 def _visitors_basket(services: Services, visitor: Visitor) -> Basket | None:
     ident = _current(services, visitor)
     try:
-        return baskets.get_basket(services, None, ident) if ident is not None else None
+        return basket_read.get_basket(services, None, ident) if ident is not None else None
     except NotFound:  # expired
         return None
 
@@ -345,7 +345,7 @@ def check_out(services: Services, visitor: Visitor) -> ShopResult:
         ident = _current(services, visitor)
         if ident is None:
             raise Invalid("Your basket is empty: add a package first", field="basket")
-        basket = baskets.get_basket(services, None, ident)
+        basket = basket_read.get_basket(services, None, ident)
         if not basket.lines:
             raise Invalid("Your basket is empty: add a package first", field="basket")
         if basket.complete or basket.paid:

@@ -19,7 +19,7 @@ from webstore.repo.discord import DiscordRepository
 from webstore.services import Services
 from webstore.storefront import steam_sign_in
 from webstore.storefront.basket_auth import AuthPrompt, authenticate, open_auth_page
-from webstore.storefront.baskets import load
+from webstore.storefront.basket_read import load
 from webstore.storefront.theme import brand
 
 TITLE = "Cannot log in to this basket"  # of the page that says why there is no form

@@ -28,7 +28,7 @@ from webstore.repo.outbox import OutboxRepository
 from webstore.repo.users import AlreadyRegistered, RegistryRead, User
 from webstore.services import Services
 from webstore.storefront import schemas
-from webstore.storefront.baskets import load
+from webstore.storefront.basket_read import load
 from webstore.storefront.credentials import verified
 from webstore.storefront.return_urls import RETURN_URL, after_log_in, check_return_url, platform_hosts
 from webstore.storefront.theme import in_brand_of

@@ -14,7 +14,6 @@ See docs/baskets.md.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 from datetime import datetime
 
 from webstore import keys
@@ -23,11 +22,12 @@ from webstore.catalog import Package, Store
 from webstore.errors import Conflict, Invalid, NotFound
 from webstore.identity.identify import Identification, identify, identify_now, identities_for
 from webstore.identity.steam import STEAM64, is_steam_store
-from webstore.repo.baskets import BasketReads, BasketRepository, StoreAndBasket
+from webstore.repo.baskets import BasketReads, BasketRepository
 from webstore.repo.players import PlayerRepository
 from webstore.repo.store import StoreRepository
 from webstore.repo.users import AlreadyRegistered, User
 from webstore.services import Services
+from webstore.storefront import basket_read
 from webstore.storefront.credentials import (
     Credentials,
     check_checkout_credentials,
@@ -55,7 +55,7 @@ from webstore.storefront.retrying import Contended
 from webstore.storefront.return_urls import check_return_url, platform_hosts
 from webstore.usernames import check_username
 
-# Also imported from here: by the hosted checkout (the claim timeout, the read, repricing) and,
+# Also imported from here: by the hosted checkout (the claim timeout, repricing) and,
 # as `baskets.<Body>`, by the handlers of these use cases (the bodies live in `requests`).
 __all__ = [
     "CHECKOUT_CLAIM_TIMEOUT",
@@ -63,74 +63,22 @@ __all__ = [
     "CouponCode",
     "CreatorCodeName",
     "GiftCardNumber",
-    "Loaded",
     "NewBasket",
     "PackageQuantity",
     "RemovePackage",
-    "load",
     "reprice",
 ]
 
 WRITE_ATTEMPTS = 3
 
 
-@dataclass
-class Loaded(StoreAndBasket):
-    """A basket read with its store: the basket is there and belongs to the store."""
-
-    basket: Basket
-
-
-# --- the doors: the repositories these use cases go through (unit tests give them fakes) ----------
-
-
-def basket_repository(services: Services) -> BasketRepository:
-    return BasketRepository(services.table)
-
-
 def identify_player(services: Services, store: Store, username: str) -> User:
-    """A gift recipient as the store's identity mode knows them, registered if first seen."""
+    """A gift recipient as the store's identity mode knows them, registered if first seen (the
+    door unit tests give a fake)."""
     return identify_now(services, store, username, field="target_username_id")
 
 
-# --- the one store-plus-basket read ------------------------------------------------------------
-
-
-def load(
-    services: Services,
-    ident: str,
-    token: str | None,
-    reads: BasketReads | None = None,
-    *,
-    credentials: Credentials | None = None,
-) -> Loaded:
-    """The basket, its store and what `reads` names, in one round trip (strongly consistent).
-
-    With a token (the routes under `{headless_url}`), the basket must belong to that token's
-    store; with `credentials` (Basic auth), they must be that store's (the caller's failure
-    mark is read in the same round trip: the guard against guessed checkout keys)."""
-    account_id = keys.account_of(ident, "Basket")
-    if token is not None and keys.account_of(token) != account_id:
-        raise NotFound("Basket not found")
-    reads = _with_basket(reads, ident)
-    if credentials is not None:
-        check_not_blocked(services, credentials)
-        reads = replace(reads, failure_mark=credentials.failure_mark)
-    read = basket_repository(services).read(account_id, reads)
-    if token is not None:
-        verified(read.store, token)
-    if credentials is not None:
-        check_checkout_credentials(services, read.store, credentials, read.failure_mark)
-    if read.basket is None:
-        raise NotFound("Basket not found")
-    return Loaded(**vars(read))
-
-
-def _with_basket(reads: BasketReads | None, ident: str) -> BasketReads:
-    return replace(reads, basket=ident) if reads else BasketReads(basket=ident)
-
-
-Change = Callable[[Loaded, datetime], None]
+Change = Callable[[basket_read.Loaded, datetime], None]
 
 
 def change(
@@ -138,9 +86,9 @@ def change(
 ) -> Basket:
     """Read, apply `apply` (an aggregate change), reprice, and write under the version
     condition; redo from a fresh read on a race."""
-    repository = basket_repository(services)
+    repository = basket_read.basket_repository(services)
     for attempt in range(1, WRITE_ATTEMPTS + 1):
-        loaded = load(services, ident, token, reads)
+        loaded = basket_read.load(services, ident, token, reads)
         basket, now = loaded.basket, services.now()
         basket.check_changeable(now)
         apply(loaded, now)
@@ -181,7 +129,7 @@ def create_basket(
         check_not_blocked(services, credentials)
     reads = BasketReads(username=username, failure_mark=credentials.failure_mark if credentials else None)
     try:
-        read = basket_repository(services).read(account_id, reads, consistent=False)
+        read = basket_read.basket_repository(services).read(account_id, reads, consistent=False)
         store = verified(read.store, token)
     except NotFound:
         raise Invalid("The store ID is invalid", field="token") from None
@@ -232,7 +180,7 @@ def create_basket(
 def _create(services: Services, store: Store, basket: Basket, player: Identification | None) -> None:
     """Write the new basket; a first-seen player is registered in the same transaction (one
     round trip). If someone registered that player meanwhile, theirs is used."""
-    repository = basket_repository(services)
+    repository = basket_read.basket_repository(services)
     if player is None or not player.writes:
         repository.create(basket)
         return
@@ -247,20 +195,15 @@ def _create(services: Services, store: Store, basket: Basket, player: Identifica
         repository.create(basket)
 
 
-def get_basket(services: Services, token: str | None, ident: str) -> Basket:
-    """One BatchGetItem: the basket and the store item that proves the token."""
-    return load(services, ident, token).basket
-
-
 # --- packages ---------------------------------------------------------------------------------
 
 
 def add_package(services: Services, token: str | None, ident: str, request: AddPackage) -> Basket:
     ref = PackageRef.parse(request.package_id)
     gift_to = recipient(services, ident, request.target_username_id)
-    repository = basket_repository(services)
+    repository = basket_read.basket_repository(services)
 
-    def apply(loaded: Loaded, now: datetime) -> None:
+    def apply(loaded: basket_read.Loaded, now: datetime) -> None:
         basket = loaded.basket
         new = basket.new_line(
             ref,
@@ -350,9 +293,9 @@ def update_quantity(
     """Sets one line's quantity (0 removes it), re-reading the package for its current rules."""
     ref = PackageRef.parse(package_id)
     gift_to = recipient(services, ident, request.target_username_id)
-    repository = basket_repository(services)
+    repository = basket_read.basket_repository(services)
 
-    def apply(loaded: Loaded, now: datetime) -> None:
+    def apply(loaded: basket_read.Loaded, now: datetime) -> None:
         basket = loaded.basket
         line = basket.line_to_change(ref, gift_to)
         package = None if line.dynamic else loaded.packages.get(line.package_id)
@@ -366,9 +309,9 @@ def update_quantity(
 
 
 def apply_coupon(services: Services, token: str | None, ident: str, code: str) -> Basket:
-    repository = basket_repository(services)
+    repository = basket_read.basket_repository(services)
 
-    def apply(loaded: Loaded, now: datetime) -> None:
+    def apply(loaded: basket_read.Loaded, now: datetime) -> None:
         basket, coupon = loaded.basket, loaded.coupon
         player_uses = None
         if coupon is not None and coupon.user_limit and basket.username_id:

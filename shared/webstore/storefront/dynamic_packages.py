@@ -16,7 +16,7 @@ from webstore.basket import DynamicPackage
 from webstore.errors import Invalid
 from webstore.repo.baskets import BasketReads, BasketRepository
 from webstore.services import Services
-from webstore.storefront.baskets import load
+from webstore.storefront.basket_read import load
 from webstore.storefront.credentials import Credentials, require_present
 from webstore.storefront.requests import DynamicPackageInput, DynamicPackagesRequest
 

@@ -4,36 +4,33 @@ field (what they send is in `storefront.requests`). Domain models become these i
 
 from __future__ import annotations
 
-from decimal import Decimal
-from typing import Annotated, Any, Generic, TypeVar
+from typing import Any
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    PlainSerializer,
-    model_serializer,
+from pydantic import BaseModel, model_serializer
+
+from webstore.storefront.basket_wire import (
+    Basket,
+    BasketCoupon,
+    BasketGiftCard,
+    BasketLinks,
+    BasketPackage,
+    InBasket,
 )
+from webstore.storefront.wire import Envelope, Money, Wire
 
-# SPEC types money as "float": a JSON number, not a string.
-Money = Annotated[Decimal, PlainSerializer(float, return_type=float, when_used="json")]
-T = TypeVar("T")
-
-
-class Wire(BaseModel):
-    """A response model compiled on first use (defer_build): a route builds the few it answers
-    with, not the interface's every model at import (the cold start). Request bodies are in
-    `storefront.requests`, compiled at import: FastAPI reads them as body parameters, and a
-    deferred one is then compiled with the parameter's alias, which pydantic warns has no
-    effect; there, a route that reads (and the shop's pages) does not compile them."""
-
-    model_config = ConfigDict(defer_build=True)
-
-
-# --- responses -----------------------------------------------------------------------------
-
-
-class Envelope(Wire, Generic[T]):
-    data: T
+# The base and the basket's shapes live apart (a basket's routes load only those); every shape
+# is still `schemas.<Name>`.
+__all__ = [
+    "Basket",
+    "BasketCoupon",
+    "BasketGiftCard",
+    "BasketLinks",
+    "BasketPackage",
+    "Envelope",
+    "InBasket",
+    "Money",
+    "Wire",
+]
 
 
 class Webstore(Wire):
@@ -195,70 +192,6 @@ class Category(Wire):
     display_type: str
     image_url: str | None
     dynamic: bool
-
-
-class BasketCoupon(Wire):
-    code: str
-    coupon_code: str  # what existing clients read (COMPAT.md); same value as `code`
-
-
-class BasketGiftCard(Wire):
-    card_number: str
-
-
-class InBasket(Wire):
-    quantity: int
-    price: Money
-    gift_username_id: str | None
-    gift_username: str | None
-
-
-class BasketPackage(Wire):
-    id: int
-    ident: str
-    description: str
-    image: str | None
-    name: str
-    slug: str
-    in_basket: InBasket
-    type: str
-    revenue_share: list[dict[str, Any]]
-    is_recurring: bool
-
-
-class BasketLinks(Wire):
-    """`checkout` only while unpaid, `payment` only once paid: absent keys, not nulls (SPEC)."""
-
-    checkout: str | None = None
-    payment: str | None = None
-
-    @model_serializer
-    def _present_only(self) -> dict[str, str]:
-        return {k: v for k, v in (("checkout", self.checkout), ("payment", self.payment)) if v is not None}
-
-
-class Basket(Wire):
-    id: str
-    ident: str
-    complete: bool
-    email: str | None
-    username: str | None
-    coupons: list[BasketCoupon]
-    giftcards: list[BasketGiftCard]
-    creator_code: str
-    cancel_url: str
-    complete_url: str | None
-    complete_auto_redirect: bool
-    country: str
-    ip: str
-    username_id: int | None
-    base_price: Money
-    sales_tax: Money
-    total_price: Money
-    currency: str
-    packages: list[BasketPackage]
-    custom: dict[str, Any] | None
-    links: BasketLinks
 
 
 class AuthLink(Wire):

@@ -8,12 +8,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from webstore import keys
-from webstore.catalog import Category, Package, PackageType, Page, Store
+from webstore.catalog import Category, Package, Page, Store
 from webstore.players import Tier
 from webstore.pricing import PricingContext, price_of
-from webstore.repo import plain_json
 from webstore.repo.store import StoreView
-from webstore.settings import Settings
 from webstore.storefront import schemas
 from webstore.storefront.shown import (
     MAX_RECENT_PAYMENTS,
@@ -181,54 +179,6 @@ def with_prorate_price(
 
 
 # --- baskets -------------------------------------------------------------------------------
-
-
-def basket_view(basket: Basket, settings: Settings) -> schemas.Basket:
-    base = f"{settings.storefront_url}/checkout/{basket.ident}"
-    return schemas.Basket(
-        id=basket.ident,
-        ident=basket.ident,
-        complete=basket.complete,
-        email=basket.email,
-        username=basket.username,
-        coupons=[schemas.BasketCoupon(code=c.code, coupon_code=c.code) for c in basket.coupons],
-        giftcards=[schemas.BasketGiftCard(card_number=n) for n in basket.giftcards],
-        creator_code=basket.creator_code,
-        cancel_url=basket.cancel_url,
-        complete_url=basket.complete_url,
-        complete_auto_redirect=basket.complete_auto_redirect,
-        country=basket.country,
-        ip=basket.ip,
-        username_id=basket.username_id,
-        base_price=basket.base_price,
-        sales_tax=basket.sales_tax,
-        total_price=basket.total_price,
-        currency=basket.currency,
-        packages=[
-            schemas.BasketPackage(
-                id=line.package_id,
-                ident=line.ident,
-                description=line.description,
-                image=line.image or "",  # a string (published BasketPackage): shops draw it as is
-                name=line.name,
-                slug=line.slug,
-                in_basket=schemas.InBasket(
-                    quantity=line.quantity,
-                    price=line.unit_price,
-                    gift_username_id=line.gift_username_id,
-                    gift_username=line.gift_username,
-                ),
-                type=line.type.value,
-                revenue_share=[],
-                is_recurring=line.type is PackageType.SUBSCRIPTION,
-            )
-            for line in basket.lines
-        ],
-        custom=plain_json(basket.custom) if basket.custom is not None else None,
-        links=schemas.BasketLinks(payment=f"{base}/receipt")
-        if basket.paid
-        else schemas.BasketLinks(checkout=base),
-    )
 
 
 def auth_link_view(store: Store, url: str) -> schemas.AuthLink:

@@ -24,6 +24,7 @@ from webstore.catalog_import import ImportResult
 from webstore.errors import Conflict
 from webstore.repo.baskets import BasketRepository
 from webstore.services import get_services
+from webstore.storefront import basket_read
 from webstore.storefront import baskets as basket_use_cases
 
 # --- create and get -------------------------------------------------------------------------
@@ -390,9 +391,9 @@ def test_two_saves_from_one_read_one_conflicts(demo: DemoStore, invoke: Invoke) 
 def racing(monkeypatch: pytest.MonkeyPatch, demo: DemoStore) -> Iterator[list[int]]:
     """Makes another writer change the basket right after each of the next N reads."""
     races = [0]
-    real_load = basket_use_cases.load
+    real_load = basket_read.load
 
-    def load_then_race(*args: Any, **kwargs: Any) -> basket_use_cases.Loaded:
+    def load_then_race(*args: Any, **kwargs: Any) -> basket_read.Loaded:
         loaded = real_load(*args, **kwargs)
         if races[0] > 0:
             races[0] -= 1
@@ -401,7 +402,7 @@ def racing(monkeypatch: pytest.MonkeyPatch, demo: DemoStore) -> Iterator[list[in
             BasketRepository(demo.table).save(other)
         return loaded
 
-    monkeypatch.setattr(basket_use_cases, "load", load_then_race)
+    monkeypatch.setattr(basket_read, "load", load_then_race)
     yield races
 
 
