@@ -108,3 +108,39 @@ def test_a_shop_form_does_import_the_basket() -> None:
     """The probe sees these modules where they are needed: a basket form loads the basket."""
     loaded = loaded_by("functions.shop.post_basket_package")
     assert "webstore.basket" in loaded and "webstore.repo.baskets" in loaded
+
+
+# What a basket's storefront functions do not need: the interface's other wire shapes and their
+# mappers (a basket answers with `storefront.basket_wire`), and, for the read, the changes'
+# code (identities, players, the request bodies).
+NOT_FOR_A_BASKET = ("webstore.storefront.schemas", "webstore.storefront.views", "webstore.storefront.catalog")
+NOT_FOR_THE_BASKET_READ = (
+    *NOT_FOR_A_BASKET,
+    "webstore.storefront.baskets",
+    "webstore.storefront.requests",
+    "webstore.identity",
+    "webstore.repo.players",
+    "webstore.repo.payments",
+)
+
+
+@pytest.mark.parametrize(
+    ("module", "not_needed"),
+    [
+        ("functions.storefront.get_basket", NOT_FOR_THE_BASKET_READ),
+        *(
+            (f"functions.storefront.{name}", NOT_FOR_A_BASKET)
+            for name in (
+                "create_basket",
+                "add_basket_package",
+                "remove_basket_package",
+                "update_basket_package_quantity",
+            )
+        ),
+    ],
+)
+def test_a_baskets_functions_import_only_the_basket_shapes(module: str, not_needed: tuple[str, ...]) -> None:
+    loaded = loaded_by(module)
+    assert "webstore.storefront.basket_wire" in loaded and "webstore.basket" in loaded
+    for package in not_needed:
+        assert not _under(loaded, package), f"{module} imports {_under(loaded, package)}"
