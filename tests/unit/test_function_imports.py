@@ -144,3 +144,17 @@ def test_a_baskets_functions_import_only_the_basket_shapes(module: str, not_need
     assert "webstore.storefront.basket_wire" in loaded and "webstore.basket" in loaded
     for package in not_needed:
         assert not _under(loaded, package), f"{module} imports {_under(loaded, package)}"
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        f"functions.storefront.{name}"
+        for name in ("get_webstore", "get_pages", "get_categories", "get_packages")
+    ],
+)
+def test_catalog_reads_load_the_basket_only_when_a_request_names_one(module: str) -> None:
+    loaded = loaded_by(module)
+    assert "webstore.storefront.catalog" in loaded
+    for package in ("webstore.basket", "webstore.repo.baskets", "webstore.storefront.baskets"):
+        assert not _under(loaded, package), f"{module} imports {_under(loaded, package)}"

@@ -7,16 +7,14 @@ come from `storefront.views`.
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from webstore import keys
-from webstore.basket import Basket
 from webstore.catalog import Category
 from webstore.errors import NotFound
 from webstore.players import Tier, ongoing_tiers_by_category
 from webstore.pricing import PricingContext
 from webstore.repo import start_read
-from webstore.repo.baskets import BasketRepository
 from webstore.repo.player_tiers import PlayerTierRepository
 from webstore.repo.store import StoreRepository, StoreView
 from webstore.services import Services
@@ -37,6 +35,9 @@ from webstore.storefront.views import (
     webstore_view,
 )
 
+if TYPE_CHECKING:  # a basket is read (and its modules loaded) only where a request names one
+    from webstore.basket import Basket
+
 T = TypeVar("T")
 
 
@@ -52,6 +53,8 @@ def load_catalog_and_basket(
     """The catalog and, when named, the basket: two reads issued together."""
     if not basket_ident:
         return load_catalog(services, public_token, with_packages=with_packages), None
+    from webstore.repo.baskets import BasketRepository
+
     repository = BasketRepository(services.table)
     basket_future = start_read(repository.of_store, keys.account_of(public_token), basket_ident)
     view = load_catalog(services, public_token, with_packages=with_packages)
