@@ -3,12 +3,13 @@
 from functions.deps import ServicesDep
 from functions.operator_deps import ServerDep
 from functions.runtime import READ, Interface, Route, lambda_handler
-from webstore.operator import information, schemas
+from webstore.operator import information
+from webstore.operator.information_wire import Information
 
 ROUTE = Route(Interface.OPERATOR, "GET", "/information", "getInformation", READ, "Account and server")
 
 
-async def endpoint(who: ServerDep, svc: ServicesDep) -> schemas.Information:
+async def endpoint(who: ServerDep, svc: ServicesDep) -> Information:
     return information.information(svc, who)
 
 

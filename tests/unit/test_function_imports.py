@@ -158,3 +158,11 @@ def test_catalog_reads_load_the_basket_only_when_a_request_names_one(module: str
     assert "webstore.storefront.catalog" in loaded
     for package in ("webstore.basket", "webstore.repo.baskets", "webstore.storefront.baskets"):
         assert not _under(loaded, package), f"{module} imports {_under(loaded, package)}"
+
+
+def test_information_loads_only_its_own_shapes() -> None:
+    """GET /information, the plugins' first call on every start: not the interface's other shapes."""
+    loaded = loaded_by("functions.operator.get_information")
+    assert "webstore.operator.information_wire" in loaded
+    for package in ("webstore.operator.schemas", "webstore.operator.views", "webstore.repo.queue"):
+        assert not _under(loaded, package), f"getInformation imports {_under(loaded, package)}"

@@ -10,37 +10,13 @@ from pydantic import BaseModel, Field, field_validator, model_validator
 
 from webstore.catalog import BasketType, DiscountType
 from webstore.keys import INT32_MAX
+from webstore.operator.information_wire import Currency, Information, InformationAccount, ServerRef
 from webstore.operator.wire import Wire
 
+# GET /information's shapes live apart (that function loads only those); still `schemas.<Name>`.
+__all__ = ["Currency", "Information", "InformationAccount", "ServerRef"]
+
 T = TypeVar("T")
-
-
-# --- information ------------------------------------------------------------------------------
-
-
-class Currency(Wire):
-    iso_4217: str
-    symbol: str
-
-
-class InformationAccount(Wire):
-    id: int
-    domain: str
-    name: str
-    currency: Currency
-    online_mode: bool
-    game_type: str
-    log_events: bool
-
-
-class ServerRef(Wire):
-    id: int
-    name: str
-
-
-class Information(Wire):
-    account: InformationAccount
-    server: ServerRef
 
 
 # --- payments ---------------------------------------------------------------------------------

@@ -7,8 +7,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
-from webstore.catalog import CommunityGoal, Coupon, Package, Sale, Store
-from webstore.money import symbol
+from webstore.catalog import CommunityGoal, Coupon, Package, Sale
 from webstore.operator import schemas
 from webstore.operator.queue_views import plugin_uuid
 from webstore.players import Player
@@ -35,21 +34,6 @@ def _coupon_date(value: datetime) -> str:
 def _number(value: Decimal) -> int | float:
     """A whole amount as an integer literal (CS reads `minimum` as an int), else a float."""
     return int(value) if value == value.to_integral_value() else float(value)
-
-
-def information_view(store: Store, server: Server) -> schemas.Information:
-    return schemas.Information(
-        account=schemas.InformationAccount(
-            id=store.id,
-            domain=store.webstore_url,
-            name=store.name,
-            currency=schemas.Currency(iso_4217=store.currency, symbol=symbol(store.currency)),
-            online_mode=store.online_mode,
-            game_type=store.game_type,
-            log_events=store.log_events,
-        ),
-        server=schemas.ServerRef(id=server.id, name=server.name),
-    )
 
 
 def coupon_view(coupon: Coupon) -> schemas.Coupon:
