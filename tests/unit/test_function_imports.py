@@ -111,16 +111,21 @@ def test_a_shop_form_does_import_the_basket() -> None:
 
 
 # What a basket's storefront functions do not need: the interface's other wire shapes and their
-# mappers (a basket answers with `storefront.basket_wire`), and, for the read, the changes'
-# code (identities, players, the request bodies).
-NOT_FOR_A_BASKET = ("webstore.storefront.schemas", "webstore.storefront.views", "webstore.storefront.catalog")
+# mappers (a basket answers with `storefront.basket_wire`), the store's players, and, for the
+# read, the changes' code (identities, the request bodies).
+NOT_FOR_A_BASKET = (
+    "webstore.storefront.schemas",
+    "webstore.storefront.views",
+    "webstore.storefront.catalog",
+    # the store's players: only a gift named by player id or platform id reads them
+    "webstore.repo.players",
+    "webstore.repo.payments",
+)
 NOT_FOR_THE_BASKET_READ = (
     *NOT_FOR_A_BASKET,
     "webstore.storefront.baskets",
     "webstore.storefront.requests",
     "webstore.identity",
-    "webstore.repo.players",
-    "webstore.repo.payments",
 )
 
 

@@ -23,7 +23,6 @@ from webstore.errors import Conflict, Invalid, NotFound
 from webstore.identity.identify import Identification, identify, identify_now, identities_for
 from webstore.identity.steam import STEAM64, is_steam_store
 from webstore.repo.baskets import BasketReads, BasketRepository
-from webstore.repo.players import PlayerRepository
 from webstore.repo.store import StoreRepository
 from webstore.repo.users import AlreadyRegistered, User
 from webstore.services import Services
@@ -232,6 +231,8 @@ def recipient(services: Services, ident: str, target: int | str | None) -> str |
     player_number = recipient_player_id(target)
     if platform_id is None and player_number is None:
         return recipient_name(target)
+    from webstore.repo.players import PlayerRepository  # only a gift named by id: not at import
+
     account_id = keys.account_of(ident, "Basket")
     players = PlayerRepository(services.table)
     username_id = players.id_by_uuid(account_id, platform_id) if platform_id else player_number
